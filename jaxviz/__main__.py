@@ -1,0 +1,3 @@
+from jaxviz.cli import main
+
+raise SystemExit(main())

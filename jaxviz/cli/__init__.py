@@ -1,0 +1,54 @@
+"""The ``jaxviz`` command.
+
+``jaxviz`` alone opens the window (when there is a display); the subcommands
+work without one. Each subcommand lives in its own module with ``add_parser``
+and ``run``; this module only dispatches, so ``jaxviz --help`` never imports JAX.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+#: Subcommand name -> module (under jaxviz.cli) that implements it.
+SUBCOMMANDS = {
+    "examples": "cmd_examples",
+    "jaxpr": "cmd_jaxpr",
+    "layout": "cmd_layout",
+    "run": "cmd_run",
+}
+
+
+def make_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="jaxviz",
+        description="See JAX parallelism: jaxprs, vmap/pmap/sharded variants, shards on "
+                    "devices, and dispatch-versus-completion timings.",
+        epilog="Run `jaxviz SUBCOMMAND --help` for a subcommand's options. "
+               "Targets: path/to/file.py:function or example:NAME.")
+    from jaxviz import __version__
+
+    parser.add_argument("--version", action="version", version=f"jaxviz {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="SUBCOMMAND")
+    for name, module in SUBCOMMANDS.items():
+        mod = importlib.import_module(f"jaxviz.cli.{module}")
+        mod.add_parser(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = make_parser()
+    if not argv:
+        parser.print_help()
+        return 0
+    ns = parser.parse_args(argv)
+    module = importlib.import_module(f"jaxviz.cli.{SUBCOMMANDS[ns.command]}")
+    try:
+        return int(module.run(ns) or 0)
+    except KeyboardInterrupt:
+        print("jaxviz: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0

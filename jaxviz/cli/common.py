@@ -1,0 +1,38 @@
+"""Running a trace from the command line and reporting its errors."""
+
+from __future__ import annotations
+
+import sys
+
+from jaxviz.cli.options import EXIT_FAILED, EXIT_USAGE, build_request
+from jaxviz.model import ErrorInfo, TraceResult, VariantResult
+
+#: Error kinds caused by what was typed on the command line (exit 2).
+USAGE_KINDS = {"spec", "option", "lookup", "load", "batch", "mesh"}
+
+
+def report(info: ErrorInfo, debug: bool) -> int:
+    from jaxviz.core.errors import format_error
+
+    print(f"jaxviz: error: {format_error(info, debug)}", file=sys.stderr)
+    return EXIT_USAGE if info.kind in USAGE_KINDS else EXIT_FAILED
+
+
+def trace_one(ns, want: list[str]) -> tuple[TraceResult | None, VariantResult | None, int]:
+    """Trace the target's chosen variant; on failure report it and return the exit code."""
+    from jaxviz.cli.runner import run_trace
+    from jaxviz.core.errors import UserError
+
+    try:
+        req, _ = build_request(ns, want)
+    except UserError as exc:
+        return None, None, report(exc.info, ns.debug)
+    result = run_trace(req, ns.devices, ns.timeout)
+    if result.error is not None:
+        return result, None, report(result.error, ns.debug)
+    variant = result.variants[0]
+    if variant.error is not None:
+        return result, variant, report(variant.error, ns.debug)
+    if result.stdout:
+        sys.stderr.write(result.stdout)
+    return result, variant, 0

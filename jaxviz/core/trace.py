@@ -1,0 +1,233 @@
+"""Trace a request into structured results for every variant it asks for.
+
+This is the core's main entry point: :func:`trace_request` takes a
+:class:`~jaxviz.model.TraceRequest` (source text, function, argument specs,
+parallel settings) and returns a :class:`~jaxviz.model.TraceResult` with, per
+variant, the exact jaxpr text, its equations with source lines, StableHLO,
+compiled HLO, cost analysis and the real device layout.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import jax
+import numpy as np
+
+from jaxviz.core import arguments, devices, jax_internals, layout
+from jaxviz.core.errors import UserError, from_exception
+from jaxviz.core.loader import find_function, load_namespace
+from jaxviz.core.variants import BATCHED_VARIANTS, Prepared, Settings, VariantBuilder
+from jaxviz.model import (
+    Equation, ErrorInfo, SourceSpan, SubJaxpr, TraceRequest, TraceResult, VariantResult, VarInfo,
+)
+
+#: Primitives that move data between devices (shown as collectives).
+COLLECTIVES = frozenset({
+    "psum", "pmax", "pmin", "pmean", "ppermute", "pshuffle", "all_gather", "all_to_all",
+    "reduce_scatter", "psum_scatter", "axis_index", "pbroadcast", "psum_invariant",
+    "all_gather_invariant",
+})
+
+
+@dataclass
+class Loaded:
+    """A request's function and arguments, ready to build variants from."""
+
+    fn: Callable
+    namespace: dict[str, Any]
+    single: list[Any]
+    settings: Settings
+    builder: VariantBuilder
+
+
+def load(req: TraceRequest) -> Loaded:
+    """Load the source, find the function, build the arguments, parse the settings.
+
+    Raises:
+        UserError: for anything wrong in the source or the request.
+    """
+    target = req.target
+    namespace = load_namespace(target)
+    fn = find_function(namespace, target)
+    specs = arguments.parse(req.args)
+    single = arguments.build(specs, namespace, req.args, target.filename)
+    settings = Settings.from_request(req, len(single))
+
+    def batched() -> list[Any]:
+        if req.batched_args:
+            bspecs = arguments.parse(req.batched_args, field="batched_args")
+            values = arguments.build(bspecs, namespace, req.batched_args, target.filename,
+                                     field="batched_args")
+            if len(values) != len(single):
+                raise UserError(ErrorInfo(
+                    kind="spec", field="batched_args",
+                    message=f"the batched arguments give {len(values)} values but the "
+                            f"function takes {len(single)}"))
+            return values
+        size = settings.batch or len(devices.active_devices())
+        return arguments.add_batch_axis(single, settings.in_axes, size)
+
+    builder = VariantBuilder(fn, target.function, single, settings, batched)
+    return Loaded(fn, namespace, single, settings, builder)
+
+
+def trace_request(req: TraceRequest) -> TraceResult:
+    """Trace every variant the request asks for; errors become records, never exceptions."""
+    result = TraceResult(function=req.target.function, filename=req.target.filename,
+                         devices=devices.inventory(), simulated=devices.simulated())
+    try:
+        loaded = load(req)
+    except UserError as exc:
+        result.error = exc.info
+        return result
+    for variant in req.variants:
+        result.variants.append(trace_variant(loaded, variant, req))
+    return result
+
+
+def trace_variant(loaded: Loaded, variant: str, req: TraceRequest) -> VariantResult:
+    """Trace one variant; a failure is recorded in the result's ``error``."""
+    filename = req.target.filename
+    vr = VariantResult(variant=variant)
+    try:
+        prepared = loaded.builder.prepare(variant)
+        vr.call = prepared.call
+        closed = jax.make_jaxpr(prepared.fn)(*prepared.args)
+        describe_jaxpr(vr, closed, filename)
+        if "hlo" in req.want or "layout" in req.want:
+            describe_compiled(vr, prepared, closed, req.want, loaded)
+        if "value" in req.want:
+            out = prepared.fn(*arguments.concrete(prepared.args))
+            vr.value = _value_text(out)
+    except UserError as exc:
+        vr.error = exc.info
+        vr.error.variant = variant
+    except Exception as exc:  # noqa: BLE001 - JAX and user code may raise anything
+        vr.error = explain(exc, filename, variant, loaded)
+    return vr
+
+
+def describe_jaxpr(vr: VariantResult, closed: Any, filename: str) -> None:
+    """Fill the jaxpr text, variables, equations and collectives of a variant."""
+    text, lines, context = jax_internals.jaxpr_text_and_lines(closed)
+    vr.jaxpr_text = text
+    jaxpr = closed.jaxpr
+    vr.invars = [_var(v, context) for v in jaxpr.invars]
+    vr.outvars = [_var(v, context) for v in jaxpr.outvars]
+    vr.equations = _equations(jaxpr, lines, context, filename)
+    found: set[str] = set()
+    _collect_primitives(vr.equations, found)
+    vr.collectives = sorted(found & COLLECTIVES)
+
+
+def describe_compiled(vr: VariantResult, prepared: Prepared, closed: Any, want: list[str],
+                      loaded: Loaded) -> None:
+    """Lower and compile a variant: StableHLO, HLO, costs and the device layout."""
+    fn = prepared.fn if hasattr(prepared.fn, "lower") else jax.jit(prepared.fn)
+    lowered = fn.lower(*prepared.args)
+    compiled = lowered.compile()
+    if "hlo" in want:
+        vr.stablehlo = lowered.as_text()
+        vr.hlo = compiled.as_text() or ""
+        vr.cost = _cost(compiled)
+        vr.hlo_collectives = layout.hlo_collectives(vr.hlo)
+    if "layout" in want:
+        names = _arg_leaf_names(prepared.args, loaded.builder.names)
+        out_names = _leaf_names(compiled.output_shardings, "out")
+        vr.arrays, vr.mesh = layout.layouts(compiled, names, list(closed.in_avals), out_names,
+                                            list(closed.out_avals))
+
+
+def explain(exc: Exception, filename: str, variant: str, loaded: Loaded) -> ErrorInfo:
+    """Turn a JAX error into a message that says what to change."""
+    info = from_exception(exc, filename, variant=variant)
+    text = str(exc)
+    if "unbound axis name" in text:
+        axis = text.split("unbound axis name:", 1)[-1].split(".")[0].strip()
+        info.kind = "collective"
+        if variant in BATCHED_VARIANTS:
+            info.message = (f"the function uses a collective over axis {axis!r}, which the "
+                            f"{variant} variant does not bind: set the axis name to {axis!r} "
+                            f"(--axis-name {axis}) or name a mesh axis {axis!r}")
+        else:
+            info.message = (f"the function uses a collective over axis {axis!r}, which nothing "
+                            f"binds in the {variant} variant: collectives need a named axis -- "
+                            f"look at the vmap (axis_name={axis!r}), pmap or shard_map variants")
+    return info
+
+
+# --------------------------------------------------------------------------- #
+# helpers
+# --------------------------------------------------------------------------- #
+
+
+def _var(var: Any, context: Any) -> VarInfo:
+    shape, dtype = jax_internals.aval_of(var)
+    return VarInfo(name=jax_internals.var_name(var, context), shape=shape, dtype=dtype,
+                   literal=jax_internals.is_literal(var))
+
+
+def _equations(jaxpr: Any, lines: dict[int, tuple[int, int]], context: Any,
+               filename: str) -> list[Equation]:
+    out = []
+    for eqn in jaxpr.eqns:
+        span = jax_internals.user_span(eqn, filename)
+        first, last = lines.get(id(eqn), (None, None))
+        subs = [SubJaxpr(param=param, invars=[_var(v, context) for v in sub.invars],
+                         outvars=[_var(v, context) for v in sub.outvars],
+                         equations=_equations(sub, lines, context, filename))
+                for param, sub in jax_internals.nested_jaxprs(eqn)]
+        out.append(Equation(
+            primitive=eqn.primitive.name,
+            params={k: jax_internals.param_text(v) for k, v in sorted(eqn.params.items())},
+            inputs=[_var(v, context) for v in eqn.invars],
+            outputs=[_var(v, context) for v in eqn.outvars],
+            source=SourceSpan(*span) if span else None,
+            text_start=first, text_end=last, subjaxprs=subs))
+    return out
+
+
+def _collect_primitives(equations: list[Equation], found: set[str]) -> None:
+    for eq in equations:
+        found.add(eq.primitive)
+        for sub in eq.subjaxprs:
+            _collect_primitives(sub.equations, found)
+
+
+def walk(equations: list[Equation]):
+    """Every equation, nested ones included, in printing order."""
+    for eq in equations:
+        yield eq
+        for sub in eq.subjaxprs:
+            yield from walk(sub.equations)
+
+
+def _cost(compiled: Any) -> dict[str, float]:
+    try:
+        cost = compiled.cost_analysis()
+    except Exception:  # noqa: BLE001 - not every backend provides it
+        return {}
+    if isinstance(cost, list):
+        cost = cost[0] if cost else {}
+    keep = ("flops", "bytes accessed", "transcendentals", "optimal_seconds")
+    return {k: float(v) for k, v in (cost or {}).items() if k in keep}
+
+
+def _arg_leaf_names(args: list[Any], names: list[str]) -> list[str]:
+    out = []
+    for arg, name in zip(args, names):
+        out.extend(_leaf_names(arg, name))
+    return out
+
+
+def _leaf_names(tree: Any, prefix: str) -> list[str]:
+    paths = jax.tree_util.tree_flatten_with_path(tree)[0]
+    return [prefix + jax.tree_util.keystr(path) for path, _ in paths]
+
+
+def _value_text(out: Any) -> str:
+    with np.printoptions(threshold=200, edgeitems=3):
+        return repr(out)

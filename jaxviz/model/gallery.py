@@ -1,0 +1,124 @@
+"""The example gallery and static facts about Python source (no JAX, no Qt).
+
+Each example is a Python file under ``resources/examples``. Its module
+docstring is the plain-language explanation for the lecture; a module-level
+``JAXVIZ = {...}`` literal holds its settings (function, default argument
+specs, variants it is meant to show, batch, in_axes, axis name, mesh, partition
+specs, NumPy baseline). The gallery is read with :mod:`ast`, without importing
+the example, so listing it costs no JAX import.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import jaxviz
+
+
+class GalleryError(LookupError):
+    """An example name that does not exist, or an example file that is malformed."""
+
+
+@dataclass
+class Example:
+    """One gallery entry."""
+
+    name: str
+    path: str
+    title: str
+    topic: str
+    function: str
+    args: str
+    explanation: str
+    batched_args: str | None = None
+    variants: list[str] = field(default_factory=lambda: ["plain", "jit"])
+    batch: int | None = None
+    in_axes: str | None = None
+    axis_name: str = "i"
+    mesh: str | None = None
+    specs: str | None = None
+    out_specs: str | None = None
+    baseline: str | None = None
+    order: int = 100
+    #: Defaults for timing runs (``jaxviz time``): variants, size sweep, ...
+    timing: dict = field(default_factory=dict)
+
+    @property
+    def summary(self) -> str:
+        """The first sentence of the explanation."""
+        first = self.explanation.strip().split("\n\n", 1)[0].replace("\n", " ")
+        return first
+
+
+def resources_dir() -> Path:
+    """The ``resources`` folder: inside the installed package, or at the repo top."""
+    here = Path(jaxviz.__file__).resolve().parent
+    for candidate in (here / "resources", here.parent / "resources"):
+        if (candidate / "examples").is_dir():
+            return candidate
+    raise GalleryError(f"jaxviz's resources folder is missing (looked in {here})")
+
+
+def examples_dir() -> Path:
+    return resources_dir() / "examples"
+
+
+def load_example(path: Path) -> Example:
+    """Read one example's settings and explanation without executing it."""
+    source = path.read_text(encoding="utf-8")
+    tree = ast.parse(source, filename=str(path))
+    doc = ast.get_docstring(tree) or ""
+    meta = None
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name) and node.targets[0].id == "JAXVIZ"):
+            meta = ast.literal_eval(node.value)
+    if not isinstance(meta, dict):
+        raise GalleryError(f"{path}: no JAXVIZ = {{...}} settings dict")
+    title, _, explanation = doc.partition("\n")
+    known = set(Example.__dataclass_fields__) - {"name", "path", "title", "explanation"}
+    unknown = set(meta) - known
+    if unknown:
+        raise GalleryError(f"{path}: unknown JAXVIZ keys {sorted(unknown)}")
+    return Example(name=path.stem, path=str(path), title=title.strip(),
+                   explanation=explanation.strip(), **meta)
+
+
+def list_examples() -> list[Example]:
+    """All gallery examples, in lecture order."""
+    examples = [load_example(p) for p in sorted(examples_dir().glob("*.py"))
+                if not p.name.startswith("_")]
+    return sorted(examples, key=lambda e: (e.order, e.name))
+
+
+def get_example(name: str) -> Example:
+    """One example by name.
+
+    Raises:
+        GalleryError: naming the examples that exist.
+    """
+    path = examples_dir() / f"{name}.py"
+    if not path.is_file():
+        names = ", ".join(e.name for e in list_examples())
+        raise GalleryError(f"no example named {name!r}; the gallery has: {names}")
+    return load_example(path)
+
+
+def list_functions(source: str) -> list[str]:
+    """Names of the top-level functions defined in ``source`` (static, via ast).
+
+    Returns an empty list for source that does not parse.
+    """
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []
+    names = []
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            names.append(node.name)
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda):
+            names.extend(t.id for t in node.targets if isinstance(t, ast.Name))
+    return names

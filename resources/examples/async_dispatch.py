@@ -1,0 +1,37 @@
+"""Asynchronous dispatch: a call returns before its result exists
+
+`jnp.dot(x, y)` hands the work to the device and returns a future (a
+`jax.Array`) at once; Python only waits when it needs the values, e.g. to
+print them or to convert them to NumPy. Timing the call alone measures the
+dispatch, not the work: time `jnp.dot(x, y).block_until_ready()` instead.
+Run the timing view on this example: the dispatch times stay flat while the
+completion times grow with the matrix size.
+"""
+import numpy as np
+
+import jax
+import jax.numpy as jnp
+from jax import random
+
+x = random.normal(random.PRNGKey(0), (1000, 1000))
+y = random.normal(random.PRNGKey(0), (1000, 1000))
+
+
+def matmul(x, y):
+    return jnp.dot(x, y)
+
+
+def matmul_numpy(x, y):
+    return np.dot(x, y)
+
+
+JAXVIZ = {
+    "topic": "async dispatch",
+    "function": "matmul",
+    "args": "x, y",
+    "variants": ["plain", "jit"],
+    "baseline": "matmul_numpy",
+    "order": 1,
+    "timing": {"variants": ["numpy", "op-by-op", "jit"], "sweep": "n=256,512,1024,2048",
+               "sweep_args": "f32[n,n], f32[n,n]"},
+}
