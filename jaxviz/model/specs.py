@@ -204,8 +204,11 @@ def _check_brackets(text: str) -> None:
         elif ch in "([{":
             stack.append((ch, i))
         elif ch in ")]}":
-            if not stack or stack[-1][0] != _PAIRS[ch]:
+            if not stack:
                 raise SpecError(f"{ch!r} has no matching opening bracket", text, i)
+            if stack[-1][0] != _PAIRS[ch]:
+                opener, at = stack[-1]
+                raise SpecError(f"{ch!r} does not match {opener!r} at column {at + 1}", text, i)
             stack.pop()
         i += 1
     if quote:

@@ -1,0 +1,47 @@
+"""Shared fixtures for tests that run JAX in this process (8 simulated CPU devices)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+
+import pytest
+
+from jaxviz import core
+from jaxviz.model import TraceRequest
+
+core.configure_devices(8)
+
+
+def example_request(name: str, variants: list[str] | None = None,
+                    want: tuple[str, ...] = ("jaxpr",), **overrides) -> TraceRequest:
+    """A request for a gallery example with its own settings (as `jaxviz jaxpr` builds it)."""
+    target, d = core.resolve_target(f"example:{name}")
+    fields = dict(args=d["args"], batched_args=d["batched_args"], batch=d["batch"],
+                  in_axes=d["in_axes"], axis_name=d["axis_name"], mesh=d["mesh"],
+                  specs=d["specs"], out_specs=d["out_specs"])
+    fields.update(overrides)
+    return TraceRequest(target=target, variants=variants or d["variants"], want=list(want),
+                        **fields)
+
+
+def import_file(path: str):
+    """Import a file as its own module, independently of jaxviz's loader."""
+    name = f"reference_{abs(hash(path))}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture
+def user_file(tmp_path):
+    """Write source to a file and return a target string for it."""
+
+    def make(source: str, function: str) -> str:
+        path = tmp_path / "user_code.py"
+        path.write_text(source)
+        return f"{path}:{function}"
+
+    return make

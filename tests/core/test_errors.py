@@ -1,0 +1,119 @@
+"""Bad input gets one clear message that says what is wrong and where."""
+
+from __future__ import annotations
+
+from jaxviz import core
+from jaxviz.core.errors import UserError
+from jaxviz.model import TraceRequest
+
+import pytest
+
+from .conftest import example_request
+
+GOOD = "import jax.numpy as jnp\n\n\ndef f(x, y):\n    return jnp.dot(x, y)\n\n\ndef g(x):\n    return x\n"
+
+
+def _request(user_file, source, function="f", args="f32[3], f32[3]", **kw):
+    target, _ = core.resolve_target(user_file(source, function))
+    return TraceRequest(target=target, args=args, **kw)
+
+
+def test_syntax_error_names_file_line_and_the_line(user_file):
+    req = _request(user_file, "def f(x, y):\n    return (x +\n\ndef g(:\n")
+    err = core.trace_request(req).error
+    assert err.kind == "syntax"
+    assert err.file == req.target.filename
+    assert err.line in (2, 4)
+    assert err.source_line.strip() in ("return (x +", "def g(:")
+    assert "SyntaxError" in err.message
+
+
+def test_unknown_function_lists_the_functions(user_file):
+    req = _request(user_file, GOOD, function="h")
+    err = core.trace_request(req).error
+    assert err.kind == "lookup"
+    assert "'h'" in err.message and "f, g" in err.message
+
+
+def test_bad_spec_points_at_the_position(user_file):
+    req = _request(user_file, GOOD, args="f32[3], f64[3")
+    err = core.trace_request(req).error
+    assert err.kind == "spec" and err.field == "args"
+    assert err.position == 11
+    assert "never closed" in err.message
+
+
+def test_a_failing_expression_in_a_spec_names_it(user_file):
+    req = _request(user_file, GOOD, args="f32[3], jnp.ones(nope)")
+    err = core.trace_request(req).error
+    assert err.field == "args" and err.position == 8
+    assert "jnp.ones(nope)" in err.message and "NameError" in err.message
+
+
+def test_jax_shape_error_shows_jax_message_and_the_user_line(user_file):
+    req = _request(user_file, GOOD, args="f32[3], f32[4]")
+    vr = core.trace_request(req).variant("plain")
+    assert vr.error.kind == "trace"
+    assert "dot_general" in vr.error.message
+    assert vr.error.line == 5
+    assert vr.error.source_line.strip() == "return jnp.dot(x, y)"
+
+
+def test_exception_while_loading_the_module(user_file):
+    req = _request(user_file, "x = 1 / 0\n\ndef f(x):\n    return x\n", args="f32[3]")
+    err = core.trace_request(req).error
+    assert err.kind == "load" and err.line == 1 and "ZeroDivisionError" in err.message
+
+
+def test_batch_that_does_not_divide_across_devices():
+    vr = core.trace_request(example_request("convolve", ["pmap"], batch=6)).variant("pmap")
+    assert vr.error.kind == "batch"
+    assert "batch of 6 does not split across 8 devices" in vr.error.message
+    assert "--batch 8" in vr.error.message
+
+
+def test_batch_that_is_a_multiple_is_reshaped():
+    result = core.trace_request(example_request("convolve", ["pmap"], batch=16,
+                                                want=("jaxpr", "value")))
+    vr = result.variant("pmap")
+    assert vr.error is None
+    assert "jax.pmap(jax.vmap(convolve" in vr.call
+    assert "i32[8,2,5]" in vr.jaxpr_text
+
+
+def test_mesh_larger_than_the_devices():
+    vr = core.trace_request(example_request("tensor_parallel", ["sharded"], mesh="data=4,model=4")
+                            ).variant("sharded")
+    assert vr.error.kind == "mesh"
+    assert "needs 16 devices but there are 8" in vr.error.message
+
+
+def test_partition_spec_naming_an_unknown_axis():
+    vr = core.trace_request(example_request(
+        "tensor_parallel", ["sharded"], specs="P('data', None), P(None, 'modle')")
+    ).variant("sharded")
+    assert vr.error.kind == "mesh" and vr.error.field == "specs"
+    assert "'modle'" in vr.error.message and "data, model" in vr.error.message
+
+
+def test_collective_with_an_unbound_axis():
+    vr = core.trace_request(example_request("normalize", ["plain"])).variant("plain")
+    assert vr.error.kind == "collective"
+    assert "'p'" in vr.error.message and "vmap" in vr.error.message
+    vr = core.trace_request(example_request("normalize", ["pmap"], axis_name="q")).variant("pmap")
+    assert vr.error.kind == "collective" and "--axis-name p" in vr.error.message
+
+
+def test_bad_options_point_at_their_field():
+    result = core.trace_request(example_request("convolve", ["vmap"], in_axes="0, 0, 0"))
+    assert result.error.field == "in_axes" and "3 entries" in result.error.message
+    result = core.trace_request(example_request("tensor_parallel", ["sharded"], mesh="data=4,"
+                                                "model"))
+    assert result.error.field == "mesh"
+
+
+def test_unreadable_file_and_unknown_example():
+    with pytest.raises(UserError, match="cannot read"):
+        core.resolve_target("/nonexistent/file.py:f")
+    with pytest.raises(UserError, match="the gallery has: .*convolve"):
+        core.resolve_target("example:convolution")

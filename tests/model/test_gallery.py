@@ -1,0 +1,45 @@
+"""The gallery: every example is well-formed and covers the teaching material."""
+
+from jaxviz.model import VARIANTS, get_example, list_examples, list_functions
+from jaxviz.model.gallery import GalleryError
+from jaxviz.model.specs import parse_args, parse_in_axes, parse_mesh, parse_partition_specs
+
+import pytest
+
+
+def test_every_example_is_well_formed():
+    examples = list_examples()
+    assert len(examples) >= 8
+    for ex in examples:
+        source = open(ex.path, encoding="utf-8").read()
+        assert ex.function in list_functions(source), ex.name
+        assert ex.title and len(ex.explanation) > 80, ex.name
+        assert set(ex.variants) <= set(VARIANTS), ex.name
+        nargs = len(parse_args(ex.args))
+        parse_in_axes(ex.in_axes, nargs)
+        if ex.mesh:
+            parse_mesh(ex.mesh)
+        if ex.specs:
+            assert len(parse_partition_specs(ex.specs)) == nargs
+        if ex.baseline:
+            assert ex.baseline in list_functions(source)
+
+
+def test_the_topics_of_the_teaching_material_are_covered():
+    names = {e.name for e in list_examples()}
+    assert {"async_dispatch", "convolve", "batched_matmul", "normalize", "psum_ones",
+            "mlp_predict", "data_parallel", "tensor_parallel"} <= names
+    assert get_example("mlp_predict").in_axes == "None, 0"
+    assert get_example("tensor_parallel").mesh == "data=4,model=2"
+    assert get_example("batched_matmul").baseline == "matmul_numpy"
+
+
+def test_unknown_example_lists_the_gallery():
+    with pytest.raises(GalleryError, match="convolve"):
+        get_example("convolution")
+
+
+def test_list_functions_is_static():
+    src = "import os\ndef a(x):\n    return x\nb = lambda y: y\nclass C:\n    def m(self): ...\n"
+    assert list_functions(src) == ["a", "b"]
+    assert list_functions("def broken(:\n") == []

@@ -1,0 +1,37 @@
+"""The plain-data codec of the records that cross the process boundary."""
+
+import json
+
+import pytest
+
+from jaxviz.model import (
+    SCHEMA_VERSION, ArrayLayout, Equation, ErrorInfo, SchemaMismatch, ShardInfo, SourceSpan,
+    Target, TraceRequest, TraceResult, VariantResult, VarInfo, from_plain, to_plain,
+)
+
+
+def test_round_trip_through_json():
+    eq = Equation("dot_general", {"precision": "None"}, [VarInfo("a", [3], "f32")],
+                  [VarInfo("b", [], "f32")], SourceSpan("f.py", 7, 22, 7, 45, "convolve"), 2, 5)
+    layout = ArrayLayout("x", "input", [8, 5], "f32", "NamedSharding", "P('i',)", False, [1, 5],
+                         [ShardInfo(0, [[0, 1], [0, 5]])])
+    result = TraceResult("convolve", "f.py", variants=[
+        VariantResult("pmap", call="jax.pmap(f)(x)", equations=[eq], arrays=[layout]),
+        VariantResult("plain", error=ErrorInfo("trace", "boom", line=3))])
+    again = from_plain(json.loads(json.dumps(to_plain(result))))
+    assert again == result
+    assert again.variant("plain").error.line == 3
+    assert not again.variant("plain").ok
+
+
+def test_requests_round_trip():
+    req = TraceRequest(Target("def f(x): return x", "<editor:f.py>", "f"), "f32[3]",
+                       variants=["plain", "vmap"], in_axes="0", mesh="i=8")
+    assert from_plain(to_plain(req)) == req
+
+
+def test_other_schema_versions_are_refused():
+    data = to_plain(Target("", "f.py", "f"))
+    data["schema"] = SCHEMA_VERSION + 1
+    with pytest.raises(SchemaMismatch, match="another jaxviz version"):
+        from_plain(data)
