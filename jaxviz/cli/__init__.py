@@ -17,6 +17,7 @@ SUBCOMMANDS = {
     "jaxpr": "cmd_jaxpr",
     "layout": "cmd_layout",
     "run": "cmd_run",
+    "multihost": "cmd_multihost",
 }
 
 

@@ -1,0 +1,105 @@
+"""Multi-host scaling on one machine: several JAX processes acting as one.
+
+:func:`run_multihost` starts ``processes`` child processes (each with
+``local_devices`` simulated CPU devices) that find each other through a
+coordinator on the loopback interface, as hosts of a cluster do through
+``jax.distributed.initialize``. Together they form one global mesh; a
+collective such as ``psum`` crosses process boundaries (gloo CPU collectives).
+
+The workers are child processes because a peer that never arrives aborts
+JAX's distributed runtime (SIGABRT): that must cost a worker, not the caller.
+This module itself never imports JAX.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+
+from jaxviz.core.errors import UserError
+from jaxviz.model import ErrorInfo
+
+REPORT_PREFIX = "JAXVIZ-REPORT "
+
+
+@dataclass
+class ProcessReport:
+    """What one process saw: its devices and the shards it computed."""
+
+    process_index: int
+    local_device_ids: list[int]
+    shards: list[dict]
+    global_devices: list[dict] = field(default_factory=list)
+    jaxpr: str = ""
+
+
+def _free_loopback_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def run_multihost(target: str = "example:multi_host", processes: int = 2,
+                  local_devices: int = 4, axis_name: str = "hosts",
+                  timeout: float = 120.0) -> list[ProcessReport]:
+    """Run the target function across ``processes`` cooperating JAX processes.
+
+    Returns:
+        One report per process, in process order.
+
+    Raises:
+        UserError: bad counts, a worker that failed (with its signal or exit
+            code and the end of its stderr), or a run that timed out.
+    """
+    if processes < 1 or local_devices < 1:
+        raise UserError(ErrorInfo(kind="option", message="--processes and --devices must be "
+                                                         "at least 1"))
+    coordinator = f"127.0.0.1:{_free_loopback_port()}"
+    cmd = [sys.executable, "-m", "jaxviz.core.multihost_worker", "--coordinator", coordinator,
+           "--num-processes", str(processes), "--local-devices", str(local_devices),
+           "--target", target, "--axis-name", axis_name]
+    workers = [subprocess.Popen(cmd + ["--process-id", str(i)], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+               for i in range(processes)]
+    deadline = time.monotonic() + timeout
+    outputs: list[tuple[str, str]] = [("", "")] * processes
+    try:
+        for i, w in enumerate(workers):
+            remaining = max(deadline - time.monotonic(), 0.1)
+            outputs[i] = w.communicate(timeout=remaining)
+    except subprocess.TimeoutExpired:
+        raise UserError(ErrorInfo(kind="timeout", message=f"the {processes} processes did not "
+                                  f"finish within {timeout:g} s")) from None
+    finally:
+        for w in workers:
+            if w.poll() is None:
+                w.kill()
+                w.wait()
+    reports = []
+    for i, (w, (out, err)) in enumerate(zip(workers, outputs)):
+        line = next((l for l in out.splitlines() if l.startswith(REPORT_PREFIX)), None)
+        if w.returncode != 0 or line is None:
+            raise UserError(ErrorInfo(kind="crash", message=f"process {i} failed "
+                                      f"({_describe_exit(w.returncode)})",
+                                      details=err[-3000:]))
+        data = json.loads(line[len(REPORT_PREFIX):])
+        reports.append(ProcessReport(process_index=data["process_index"],
+                                     local_device_ids=data["local_device_ids"],
+                                     shards=data["shards"],
+                                     global_devices=data["global_devices"],
+                                     jaxpr=data["jaxpr"]))
+    return sorted(reports, key=lambda r: r.process_index)
+
+
+def _describe_exit(code: int | None) -> str:
+    if code is not None and code < 0:
+        try:
+            return signal.Signals(-code).name
+        except ValueError:
+            return f"signal {-code}"
+    return f"exit code {code}"
