@@ -6,6 +6,7 @@ codec), :mod:`~jaxviz.model.specs` (parsers for what users type) and
 :mod:`~jaxviz.model.gallery` (the example gallery, read without executing it).
 """
 
+from jaxviz.model.engine import DevicesRequest, EngineEvent, EngineInfo, Reply
 from jaxviz.model.gallery import Example, GalleryError, get_example, list_examples, list_functions
 from jaxviz.model.records import (
     SCHEMA_VERSION, VARIANTS, ArrayLayout, DeviceInfo, Equation, ErrorInfo, MeshInfo,
@@ -21,3 +22,4 @@ __all__ = [
     "VarInfo", "from_plain", "get_example", "list_examples", "list_functions", "register",
     "to_plain",
 ]
+__all__ += ["DevicesRequest", "EngineEvent", "EngineInfo", "Reply"]
