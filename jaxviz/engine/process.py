@@ -1,0 +1,158 @@
+"""One engine child process, seen from the client: spawn, send, read, kill, reap.
+
+:class:`EngineProcess` knows nothing about requests; it hands every message
+the engine sends, and finally its exit, to the callbacks it was given (on its
+own reader thread). The client (:mod:`jaxviz.engine.client`) decides what
+they mean.
+
+This module imports nothing from JAX.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from jaxviz.engine import protocol
+from jaxviz.engine.capture import STDERR_NAME, STDOUT_NAME, read_tail
+
+#: How long a process that closed its channel gets to exit before it is killed.
+REAP_SECONDS = 5.0
+
+
+def exit_reason(returncode: int | None) -> str:
+    """A process's end in words: ``SIGABRT`` for a signal, ``exit code 3`` otherwise."""
+    if returncode is None:
+        return "an unknown cause"
+    if returncode < 0:
+        try:
+            return signal.Signals(-returncode).name
+        except ValueError:
+            return f"signal {-returncode}"
+    return f"exit code {returncode}"
+
+
+class EngineProcess:
+    """A running ``python -m jaxviz.engine.server`` child and its reader thread.
+
+    Args:
+        devices: the device count the process starts JAX with.
+        python: the interpreter to run (default: this one, with this jaxviz
+            first on its path).
+        on_message: called as ``on_message(process, message)`` for every
+            message, on the reader thread.
+        on_exit: called once as ``on_exit(process, returncode, stdout,
+            stderr)`` after the process ended, on the reader thread, with what
+            its last request (or its start-up) printed.
+
+    Raises:
+        OSError: the interpreter cannot be started.
+    """
+
+    def __init__(self, devices: int, python: str | None,
+                 on_message: Callable[[EngineProcess, dict[str, Any]], None],
+                 on_exit: Callable[[EngineProcess, int | None, str, str], None]):
+        self.devices = devices
+        self.info: Any = None            # the EngineInfo, once ready
+        self.failure: tuple[str, str] | None = None  # (message, details) it reported
+        self.refusal: str | None = None  # why the client refused it
+        self.started = time.perf_counter()
+        self._on_message = on_message
+        self._on_exit = on_exit
+        self._send_lock = threading.Lock()
+        self.capture = Path(tempfile.mkdtemp(prefix="jaxviz-engine-"))
+        command = [python or sys.executable, "-m", "jaxviz.engine.server",
+                   "--devices", str(devices), "--capture", str(self.capture),
+                   "--spawned-at", repr(time.time())]
+        try:
+            with open(self.capture / STDERR_NAME, "ab") as early_stderr:
+                self.popen = subprocess.Popen(
+                    command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                    stderr=early_stderr, env=_environment(python), start_new_session=True)
+        except OSError:
+            shutil.rmtree(self.capture, ignore_errors=True)
+            raise
+        self.pid = self.popen.pid
+        self._reader = threading.Thread(target=self._read, daemon=True,
+                                        name=f"jaxviz-engine-reader-{self.pid}")
+        self._reader.start()
+
+    @property
+    def ready(self) -> bool:
+        return self.info is not None
+
+    def send(self, data: bytes) -> bool:
+        """Write encoded messages to the engine; False if it is gone."""
+        try:
+            with self._send_lock:
+                self.popen.stdin.write(data)
+                self.popen.stdin.flush()
+        except (OSError, ValueError):  # broken pipe, or closed by stop()
+            return False
+        return True
+
+    def output(self) -> tuple[str, str]:
+        """What the current request (or the start-up) has printed so far."""
+        return read_tail(self.capture / STDOUT_NAME), read_tail(self.capture / STDERR_NAME)
+
+    def kill(self) -> None:
+        """Kill the engine and every process it started (its whole session), at once."""
+        if self.popen.poll() is None:
+            try:
+                os.killpg(self.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+
+    def close(self, grace: float) -> None:
+        """Ask the engine to exit (end of its input); kill it if it has not after ``grace`` s."""
+        try:
+            self.popen.stdin.close()
+        except OSError:
+            pass
+        try:
+            self.popen.wait(grace)
+        except subprocess.TimeoutExpired:
+            self.kill()
+
+    def _read(self) -> None:
+        stream = self.popen.stdout
+        try:
+            while (message := protocol.receive(stream)) is not None:
+                self._on_message(self, message)
+        except (OSError, ValueError) as exc:  # ProtocolError is a ValueError
+            self.failure = self.failure or (f"the engine sent garbage: {exc}", "")
+            self.kill()
+        try:
+            returncode = self.popen.wait(REAP_SECONDS)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            returncode = self.popen.wait()
+        stdout, stderr = self.output()
+        try:
+            self._on_exit(self, returncode, stdout, stderr)
+        finally:
+            for pipe in (self.popen.stdin, stream):
+                try:
+                    pipe.close()
+                except OSError:
+                    pass
+            shutil.rmtree(self.capture, ignore_errors=True)
+
+
+def _environment(python: str | None) -> dict[str, str]:
+    """The engine's environment: this jaxviz first on the path when it is our interpreter."""
+    env = dict(os.environ)
+    if python is None:
+        root = str(Path(__file__).resolve().parents[2])
+        parts = [root] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
+        env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(parts))
+    return env
