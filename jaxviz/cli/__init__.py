@@ -17,6 +17,7 @@ SUBCOMMANDS = {
     "jaxpr": "cmd_jaxpr",
     "layout": "cmd_layout",
     "run": "cmd_run",
+    "devices": "cmd_devices",
     "multihost": "cmd_multihost",
 }
 
