@@ -14,6 +14,7 @@ from jaxviz.model.records import (
     VariantResult, VarInfo, from_plain, register, to_plain,
 )
 from jaxviz.model.specs import SpecError
+from jaxviz.model.timing import TimingRequest, TimingRun  # registers the timing records
 
 __all__ = [
     "SCHEMA_VERSION", "VARIANTS", "ArrayLayout", "DeviceInfo", "Equation", "ErrorInfo",
@@ -23,3 +24,4 @@ __all__ = [
     "to_plain",
 ]
 __all__ += ["DevicesRequest", "EngineEvent", "EngineInfo", "Reply"]
+__all__ += ["TimingRequest", "TimingRun"]
