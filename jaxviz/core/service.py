@@ -46,3 +46,10 @@ def _trace(record: Any, progress: Progress) -> Any:
     from jaxviz.core.trace import trace_request
 
     return trace_request(record)
+
+
+@handler("TimingRequest")
+def _timing(record: Any, progress: Progress) -> Any:
+    from jaxviz.core.timing import measure_timings
+
+    return measure_timings(record, progress)

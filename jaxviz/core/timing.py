@@ -1,0 +1,373 @@
+"""Timing runs: dispatch versus completion, first-call stages, pipelines, sweeps.
+
+:func:`measure_timings` answers a :class:`~jaxviz.model.timing.TimingRequest`
+with a :class:`~jaxviz.model.timing.TimingRun`, calling ``progress(record)``
+for every record as soon as it is measured (header, variant info, first
+call, each call, pipeline info, status, non-fatal errors), so a view can plot
+while the run goes on. Per variant: the first call in stages, ``warmup``
+calls, then ``runs`` measured calls; then ``pipeline`` calls of one variant
+dispatched back to back; then the size sweep.
+
+Asynchronous CPU dispatch (``jax_cpu_enable_async_dispatch``) is read by JAX
+when the CPU backend starts; changing it later is silently ignored. So when the
+request's ``async_dispatch`` differs from this process's setting and the
+backend is already running, the run (or, for the ``jit-sync`` variant, just
+that variant) is measured in a fresh child process started with the setting
+(:mod:`jaxviz.core.timing_worker`).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import inspect
+import platform
+import sys
+from dataclasses import replace
+from typing import Any
+
+import jax
+
+import jaxviz
+from jaxviz.core import devices, timing_calls
+from jaxviz.core.errors import UserError
+from jaxviz.core.timing_calls import Measured, clock
+from jaxviz.core.timing_variants import Timed, arg_types, build, uses_batched
+from jaxviz.core.trace import Loaded, explain, load
+from jaxviz.model import ErrorInfo
+from jaxviz.model.timing import (
+    CallRecord, FirstCall, PipelineInfo, TimingHeader, TimingRequest, TimingRun, TimingStatus,
+    VariantInfo, normalize_variant, parse_sweep, sweep_args_for, validate,
+)
+
+ASYNC_FLAG = "jax_cpu_enable_async_dispatch"
+_STATUS_EVERY_NS = 100_000_000
+
+#: Default pipelined variant: multi-device ones first (their timeline has device lanes).
+PIPELINE_ORDER = ("pmap", "sharded", "shard_map", "jit", "jit-vmap")
+#: Default swept variant.
+SWEEP_ORDER = ("jit", "jit-vmap", "sharded", "pmap", "shard_map")
+
+
+def async_dispatch_setting() -> bool:
+    """This process's CPU async dispatch setting."""
+    return bool(jax.config.read(ASYNC_FLAG))
+
+
+def _backend_started() -> bool:
+    # The one touch of a private JAX module here: whether the backends exist
+    # (after which the async flag no longer takes effect). Unknown -> started.
+    try:
+        from jax._src import xla_bridge
+
+        return bool(xla_bridge.backends_are_initialized())
+    except (ImportError, AttributeError):
+        return True
+
+
+def ensure_async_dispatch(wanted: bool) -> bool:
+    """Make this process dispatch as asked if it still can; False if it cannot."""
+    if async_dispatch_setting() == wanted:
+        return True
+    if _backend_started():
+        return False
+    jax.config.update(ASYNC_FLAG, wanted)
+    return True
+
+
+def measure_timings(req: TimingRequest, progress=None, origin_ns: int | None = None) -> TimingRun:
+    """Measure a timing request; see the module docstring.
+
+    Args:
+        req: what to measure.
+        progress: called with every record as it is measured.
+        origin_ns: clock reading all record times are relative to (default: now).
+
+    Returns:
+        The run, ``complete`` unless a fatal ``error`` stopped it.
+    """
+    progress = progress or (lambda _record: None)
+    errors = validate(req)
+    if errors:
+        run = TimingRun(request=req, error=errors[0], errors=errors[1:])
+        return run
+    if not ensure_async_dispatch(req.async_dispatch):
+        from jaxviz.core.timing_worker import run_in_child
+
+        return run_in_child(req, progress, origin_ns)
+    session = _Session(req, progress, clock() if origin_ns is None else origin_ns)
+    session.go()
+    return session.run
+
+
+class _Session:
+    """One timing run in this process."""
+
+    def __init__(self, req: TimingRequest, progress, origin: int):
+        self.req = req
+        self.progress = progress
+        self.origin = origin
+        self.run = TimingRun(request=req)
+        self.done = 0
+        self.total = 0
+        self._last_status = 0
+        self.variants = list(dict.fromkeys(normalize_variant(v) for v in req.variants))
+        self.loaded: Loaded | None = None
+
+    # -- streaming ----------------------------------------------------------- #
+
+    def emit(self, record: Any) -> None:
+        self.run.add(record)
+        self.progress(record)
+
+    def status(self, message: str, force: bool = False) -> None:
+        now = clock()
+        if force or now - self._last_status > _STATUS_EVERY_NS:
+            self._last_status = now
+            self.emit(TimingStatus(message=message, done=self.done, total=self.total))
+
+    def fail(self, info: ErrorInfo, variant: str | None = None) -> None:
+        if variant and not info.variant:
+            info.variant = variant
+        self.emit(info)
+
+    def record(self, variant: str, phase: str, run: int, m: Measured,
+               size: int | None = None) -> None:
+        self.emit(CallRecord(variant=variant, phase=phase, run=run, t0_ns=m.t0 - self.origin,
+                             t_start_ns=m.start, t_dispatch_ns=m.dispatch,
+                             t_complete_ns=m.complete, size=size, devices=m.devices))
+
+    # -- the run ------------------------------------------------------------- #
+
+    def go(self) -> None:
+        req = self.req
+        try:
+            self.loaded = load(req.trace)
+        except UserError as exc:
+            self.run.error = exc.info
+            return
+        sweep_sizes = parse_sweep(req.sweep)[1] if req.sweep else []
+        self.sweep_variants = [normalize_variant(v) for v in req.sweep_variants] or \
+            ([self.main_variant(SWEEP_ORDER)] if sweep_sizes else [])
+        self.total = (len(self.variants) * (1 + req.warmup + req.runs) + req.pipeline
+                      + len(sweep_sizes) * len(self.sweep_variants)
+                      * (max(req.warmup, 1) + req.runs))
+        self.emit(self.header())
+        batched_numpy = uses_batched(self.loaded, self.variants)
+        for variant in self.variants:
+            if variant == "jit-sync" and async_dispatch_setting():
+                self.in_child(variant)
+                continue
+            timed = self.build(self.loaded, variant, batched_numpy)
+            if timed is not None:
+                self.measure_variant(timed)
+        if req.pipeline:
+            self.measure_pipeline(batched_numpy)
+        for size in sweep_sizes:
+            self.measure_size(size, batched_numpy)
+        self.status("done", force=True)
+        self.run.complete = True
+
+    def main_variant(self, order: tuple[str, ...] = PIPELINE_ORDER) -> str:
+        """The pipelined (or swept) variant by default: the first of ``order`` asked for."""
+        if self.req.pipeline_variant and order is PIPELINE_ORDER:
+            return normalize_variant(self.req.pipeline_variant)
+        for name in order:
+            if name in self.variants:
+                return name
+        others = [v for v in self.variants if v not in ("numpy", "jit-sync")]
+        return others[0] if others else "jit"
+
+    def header(self) -> TimingHeader:
+        req, loaded = self.req, self.loaded
+        devs = devices.active_devices()
+        versions = devices.versions()
+        try:
+            function_source = inspect.getsource(loaded.fn)
+        except (OSError, TypeError):
+            function_source = ""
+        t = req.trace
+        settings = {k: str(v) for k, v in (
+            ("batch", t.batch), ("in_axes", t.in_axes), ("axis_name", t.axis_name),
+            ("mesh", t.mesh), ("specs", t.specs), ("out_specs", t.out_specs),
+            ("variants", ",".join(self.variants)), ("runs", req.runs),
+            ("warmup", req.warmup), ("pipeline", req.pipeline), ("sweep", req.sweep),
+            ("sweep_args", req.sweep_args), ("baseline", req.baseline)) if v is not None}
+        simulated = devices.simulated()
+        notes = ["first calls clear JAX's caches so that they trace and compile afresh"]
+        if simulated and len(devs) > 1:
+            notes.append(f"the {len(devs)} devices are simulated on this machine's cores: "
+                         f"timings show structure (dispatch, queueing), not real speed-ups")
+        if "jit-sync" in self.variants:
+            notes.append("jit-sync is measured in a child process started with "
+                         "jax_cpu_enable_async_dispatch=False")
+        return TimingHeader(
+            jaxviz=jaxviz.__version__, jax=versions["jax"], jaxlib=versions["jaxlib"],
+            backend=devs[0].platform, device_kind=devs[0].device_kind, device_count=len(devs),
+            simulated=simulated, host_cpu=devices.host_cpu(),
+            python=platform.python_version(), os=platform.platform(),
+            date=_dt.datetime.now(_dt.timezone.utc).astimezone().isoformat(timespec="seconds"),
+            clock=timing_calls.CLOCK_NAME, function=t.target.function,
+            filename=t.target.filename, source=t.target.source,
+            function_source=function_source, args=t.args, batched_args=t.batched_args,
+            settings=settings, devices=devices.inventory(),
+            async_dispatch=async_dispatch_setting(),
+            poll_interval_us=timing_calls.POLL_INTERVAL_S * 1e6, notes=notes)
+
+    def build(self, loaded: Loaded, variant: str, batched_numpy: bool,
+              where: str = "") -> Timed | None:
+        try:
+            return build(loaded, variant, self.req.baseline, batched_numpy)
+        except UserError as exc:
+            info = exc.info
+        except Exception as exc:  # noqa: BLE001 - JAX and user code may raise anything
+            info = explain(exc, self.req.trace.target.filename, variant, loaded)
+        if where:
+            info.message = f"{where}: {info.message}"
+        self.fail(info, variant)
+        return None
+
+    def calls(self, timed: Timed, phase: str, count: int, size: int | None = None,
+              args: list[Any] | None = None) -> None:
+        per_device = self.req.per_device
+        args = timed.args if args is None else args
+        what = "warm-up" if phase == "warmup" else "call"
+        at = f" at {size}" if size is not None else ""
+        for i in range(count):
+            m = timing_calls.call_once(timed.fn, args, per_device)
+            self.done += 1
+            self.record(timed.variant, phase, i, m, size)
+            self.status(f"{timed.variant}{at}: {what} {i + 1}/{count}")
+
+    def measure_variant(self, timed: Timed) -> None:
+        req = self.req
+        variant = timed.variant
+        self.status(f"{variant}: first call", force=True)
+        try:
+            first, args, out_devices = self.first_call(timed)
+            self.done += 1
+            self.emit(VariantInfo(variant=variant, call=timed.call,
+                                  args=timed.arg_text or arg_types(timed.args),
+                                  devices=out_devices, notes=timed.notes))
+            self.emit(first)
+            timed.args = args
+            self.calls(timed, "warmup", req.warmup)
+            self.calls(timed, "steady", req.runs)
+        except Exception as exc:  # noqa: BLE001 - user code may raise anything
+            self.fail(self.explain(exc, variant), variant)
+
+    def explain(self, exc: Exception, variant: str) -> ErrorInfo:
+        if isinstance(exc, UserError):
+            return exc.info
+        return explain(exc, self.req.trace.target.filename, variant, self.loaded)
+
+    def first_call(self, timed: Timed) -> tuple[FirstCall, list[Any], list[int]]:
+        """The first call, in stages where the variant is compiled as a whole."""
+        if timed.fresh is None:
+            if timed.variant != "numpy":
+                jax.clear_caches()
+            m = timing_calls.call_once(timed.fn, timed.args, False, want_devices=True)
+            first = FirstCall(variant=timed.variant, t0_ns=m.t0 - self.origin,
+                              execute_ns=m.complete, dispatch_ns=m.dispatch,
+                              total_ns=m.complete)
+            return first, timed.args, m.out_devices
+        stages = timing_calls.first_call_stages(timed.fresh, timed.args)
+        implicit = timing_calls.implicit_first_call(timed.fresh, timed.args)
+        args = timing_calls.place(timed.args, stages.compiled)
+        out_devices = stages.out_devices
+        total = (stages.trace or 0) + stages.lower + stages.compile + stages.execute
+        first = FirstCall(variant=timed.variant, t0_ns=stages.t0 - self.origin,
+                          trace_ns=stages.trace, lower_ns=stages.lower,
+                          compile_ns=stages.compile, dispatch_ns=stages.dispatch,
+                          execute_ns=stages.execute, total_ns=total, implicit_ns=implicit)
+        return first, args, out_devices
+
+    def measure_pipeline(self, batched_numpy: bool) -> None:
+        variant = self.main_variant(PIPELINE_ORDER)
+        if variant == "jit-sync":
+            variant = "jit"
+        timed = self.build(self.loaded, variant, batched_numpy, where="pipeline")
+        if timed is None:
+            return
+        k = self.req.pipeline
+        self.status(f"{variant}: {k} pipelined calls", force=True)
+        try:
+            self.prepare_calls(timed)
+            out = timed.fn(*timed.args)
+            chain = timed.chain_ok and timing_calls.chainable(out, timed.args)
+            del out
+            result = timing_calls.pipeline(timed.fn, timed.args, k, chain, self.req.per_device)
+        except Exception as exc:  # noqa: BLE001
+            self.fail(self.explain(exc, variant), variant)
+            return
+        note = ("each call takes the previous call's output as its first argument" if chain
+                else "the calls are independent (the output cannot feed the next call)")
+        self.emit(PipelineInfo(variant=variant, calls=k, chained=chain, note=note))
+        for i, m in enumerate(result.calls):
+            self.done += 1
+            self.record(variant, "pipelined", i, m)
+
+    def prepare_calls(self, timed: Timed) -> None:
+        """Compile and place the arguments without recording (sweep and pipeline)."""
+        if timed.fresh is not None and hasattr(timed.fn, "lower"):
+            compiled = timed.fn.lower(*timed.args).compile()
+            timed.args = timing_calls.place(timed.args, compiled)
+        jax.block_until_ready(timed.fn(*timed.args))
+
+    def measure_size(self, size: int, batched_numpy: bool) -> None:
+        req = self.req
+        name = parse_sweep(req.sweep)[0]
+        where = f"sweep {name}={size}"
+        spec = req.sweep_args or req.trace.args
+        batched = req.trace.batched_args
+        trace = replace(req.trace, args=sweep_args_for(spec, name, size),
+                        batched_args=sweep_args_for(batched, name, size)
+                        if batched and sweep_args_for(batched, name, 0) != batched else None)
+        try:
+            loaded = load(trace)
+        except UserError as exc:
+            exc.info.message = f"{where}: {exc.info.message}"
+            exc.info.field = exc.info.field or "sweep_args"
+            self.fail(exc.info)
+            return
+        for variant in self.sweep_variants:
+            timed = self.build(loaded, variant, batched_numpy, where=where)
+            if timed is None:
+                continue
+            self.status(f"{variant}: {where}", force=True)
+            try:
+                self.prepare_calls(timed)
+                self.calls(timed, "warmup", max(req.warmup, 1), size)
+                self.calls(timed, "sweep", req.runs, size)
+            except Exception as exc:  # noqa: BLE001
+                info = explain(exc, trace.target.filename, variant, loaded) \
+                    if not isinstance(exc, UserError) else exc.info
+                info.message = f"{where}: {info.message}"
+                self.fail(info, variant)
+
+    def in_child(self, variant: str) -> None:
+        """Measure ``jit`` with async dispatch off in a child process, as ``variant``."""
+        from jaxviz.core.timing_worker import run_in_child
+
+        sub = replace(self.req, variants=["jit"], pipeline=0, sweep=None, sweep_variants=[],
+                      async_dispatch=False, pipeline_variant=None)
+        self.status(f"{variant}: starting a process with async dispatch off", force=True)
+
+        def relay(record: Any) -> None:
+            if isinstance(record, (TimingHeader, TimingStatus)):
+                return
+            if hasattr(record, "variant") and record.variant == "jit":
+                record.variant = variant
+            if isinstance(record, CallRecord):
+                self.done += 1
+                self.status(f"{variant}: {record.phase} call {record.run + 1} (async off)")
+            elif isinstance(record, FirstCall):
+                self.done += 1
+            elif isinstance(record, VariantInfo):
+                record.notes.append("measured in a child process started with CPU async "
+                                    "dispatch off")
+            self.emit(record)
+
+        child = run_in_child(sub, relay, self.origin)
+        if child.error is not None:
+            child.error.variant = variant
+            self.fail(child.error, variant)
