@@ -19,6 +19,7 @@ SUBCOMMANDS = {
     "run": "cmd_run",
     "devices": "cmd_devices",
     "multihost": "cmd_multihost",
+    "time": "cmd_time",
 }
 
 

@@ -37,7 +37,7 @@ TIMING_VARIANTS: dict[str, str] = {
     "numpy": "NumPy",
     "op-by-op": "op-by-op (no jit)",
     "jit": "jit",
-    "jit-sync": "jit, async dispatch off",
+    "jit-sync": "jit (async dispatch off)",
     "loop": "Python loop of jit",
     "vmap": "vmap (no jit)",
     "jit-vmap": "jit(vmap)",

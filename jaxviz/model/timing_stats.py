@@ -241,6 +241,20 @@ CAPTIONS = {
 }
 
 
+def available_plots(run: TimingRun) -> list[str]:
+    """The plot kinds ``run`` has data for (the sweep only when one was measured)."""
+    kinds = []
+    if run.calls_of(phase="steady"):
+        kinds.append("dispatch_vs_complete")
+    if run.calls_of(phase="pipelined"):
+        kinds.append("timeline")
+    if run.calls_of(phase="steady"):
+        kinds.append("variants")
+    if run.calls_of(phase="sweep"):
+        kinds.append("sweep")
+    return kinds
+
+
 def caption(kind: str, run: TimingRun) -> str:
     """The caption of one plot kind (keys of :data:`CAPTIONS`)."""
     return CAPTIONS[kind](run)

@@ -1,0 +1,269 @@
+"""``jaxviz time``: measure dispatch versus completion; write data and lecture-ready plots.
+
+Writes into ``--out``: ``timings.csv`` (one row per call), ``timings.json``
+(the whole run; ``jaxviz`` can replay it), ``trace.json`` (Chrome trace
+events: open it in https://ui.perfetto.dev) and the plots ``dispatch_vs_complete``,
+``timeline``, ``variants`` and ``sweep`` (when asked) as PNG and SVG. What was
+measured is written even when the run fails half-way.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from jaxviz.cli.options import EXIT_FAILED, EXIT_OK, EXIT_USAGE, add_target_options, usage_error
+
+#: Error kinds that come from what was typed (exit code 2).
+_USAGE_KINDS = {"spec", "option", "lookup", "load", "batch", "mesh"}
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser(
+        "time", help="time dispatch vs completion; write CSV, JSON, a Perfetto trace and plots",
+        description="Measure when each call of a function returned (dispatch) and when its "
+                    "result was ready (block_until_ready), for several variants, a pipeline of "
+                    "calls and an optional size sweep; write timings.csv, timings.json, "
+                    "trace.json (Perfetto) and PNG+SVG plots into --out. Runs without a display.")
+    add_target_options(p, variant=False)
+    p.set_defaults(timeout=600.0)
+    g = p.add_argument_group("timing")
+    g.add_argument("--variants", metavar="LIST",
+                   help="comma-separated timing variants: numpy, op-by-op (or plain), jit, "
+                        "jit-sync (jit with async dispatch off), loop, vmap, jit-vmap, pmap, "
+                        "sharded, shard_map (default: the example's, else jit)")
+    g.add_argument("--runs", type=int, default=20, metavar="R",
+                   help="measured calls per variant (default 20)")
+    g.add_argument("--warmup", type=int, default=3, metavar="W",
+                   help="calls before the measured ones (default 3)")
+    g.add_argument("--pipeline", type=int, default=8, metavar="K",
+                   help="calls dispatched back to back without waiting, then awaited in order "
+                        "(default 8; 0: none)")
+    g.add_argument("--pipeline-variant", metavar="NAME",
+                   help="the variant to pipeline (default: pmap/sharded if timed, else jit)")
+    g.add_argument("--sweep", metavar="NAME=SIZES",
+                   help="size sweep, e.g. \"n=256,512,1024\" (default: none; the example's "
+                        "sizes with --sweep example)")
+    g.add_argument("--sweep-args", metavar="SPEC",
+                   help="argument spec using the sweep name, e.g. \"f32[n,n], f32[n,n]\" "
+                        "(default: the example's, else --args)")
+    g.add_argument("--baseline", metavar="NAME",
+                   help="the NumPy function of the file timed as the numpy variant "
+                        "(default: the example's)")
+    g.add_argument("--no-async", dest="async_dispatch", action="store_false",
+                   help="measure with CPU asynchronous dispatch off "
+                        "(jax_cpu_enable_async_dispatch=False)")
+    g.add_argument("--no-per-device", dest="per_device", action="store_false",
+                   help="do not poll when each device's shard is ready")
+    o = p.add_argument_group("output")
+    o.add_argument("--out", required=True, metavar="DIR",
+                   help="directory for the data and plots (created if missing)")
+    o.add_argument("--size", default="1920x1080", metavar="WxH",
+                   help="plot size in pixels (default 1920x1080, for a projector)")
+    o.add_argument("--theme", choices=("light", "dark"), default="light",
+                   help="plot colours (default light)")
+    o.add_argument("--no-plots", dest="plots", action="store_false",
+                   help="write only the data files")
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``"1920x1080"`` -> ``(1920, 1080)``.
+
+    Raises:
+        ValueError: with a message naming the option.
+    """
+    m = re.fullmatch(r"\s*(\d+)\s*[xX×]\s*(\d+)\s*", text)
+    if not m or not (200 <= int(m[1]) <= 10000 and 150 <= int(m[2]) <= 10000):
+        raise ValueError(f"--size {text!r} is not WIDTHxHEIGHT in pixels between 200x150 "
+                         f"and 10000x10000, e.g. 1920x1080")
+    return int(m[1]), int(m[2])
+
+
+def check_writable(out: Path) -> str | None:
+    """Create ``out`` if needed; a message if it cannot be written, else None."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=out, prefix=".jaxviz-write-test-"):
+            pass
+    except OSError as exc:
+        return f"cannot write into --out {str(out)!r}: {exc.strerror or exc}"
+    return None
+
+
+class Progress:
+    """Collects streamed records into a run and shows one progress line on stderr."""
+
+    def __init__(self, run, stream=None):
+        self.run = run
+        self.stream = stream or sys.stderr
+        self.tty = self.stream.isatty()
+        self._last = 0.0
+        self._shown = ""
+
+    def __call__(self, record) -> None:
+        from jaxviz.model import ErrorInfo
+        from jaxviz.model.timing import TimingStatus
+
+        self.run.add(record)
+        if isinstance(record, TimingStatus):
+            self.show(record)
+        elif isinstance(record, ErrorInfo):
+            self.clear()
+            where = f"[{record.variant}] " if record.variant else ""
+            print(f"jaxviz: {where}{record.message}", file=self.stream)
+
+    def show(self, status) -> None:
+        pct = 100 * status.done / status.total if status.total else 0
+        line = f"jaxviz time: {status.message}  [{status.done}/{status.total}, {pct:.0f}%]"
+        now = time.monotonic()
+        if self.tty:
+            self.stream.write("\r" + line.ljust(len(self._shown)))
+            self.stream.flush()
+            self._shown = line
+        elif now - self._last > 2.0 or status.message == "done":
+            print(line, file=self.stream)
+            self._last = now
+
+    def clear(self) -> None:
+        if self.tty and self._shown:
+            self.stream.write("\r" + " " * len(self._shown) + "\r")
+            self._shown = ""
+
+
+def build_timing_request(ns):
+    """The :class:`TimingRequest` from the options (example settings fill the gaps).
+
+    Raises:
+        jaxviz.core.UserError: the target cannot be resolved.
+    """
+    from jaxviz.cli.options import build_request
+    from jaxviz.model.timing import TimingRequest
+
+    trace, defaults = build_request(ns, want=[], variants=["plain"])
+    timing = defaults.get("timing") or {}
+    variants = ([v for v in ns.variants.split(",") if v.strip()] if ns.variants is not None
+                else list(timing.get("variants") or ["jit"]))
+    sweep = ns.sweep
+    if sweep == "example":
+        sweep = timing.get("sweep")
+    sweep_args = ns.sweep_args or (timing.get("sweep_args") if sweep else None)
+    return TimingRequest(
+        trace=trace, variants=[v.strip() for v in variants], runs=ns.runs, warmup=ns.warmup,
+        pipeline=ns.pipeline, pipeline_variant=ns.pipeline_variant, sweep=sweep,
+        sweep_args=sweep_args, async_dispatch=ns.async_dispatch,
+        baseline=ns.baseline or defaults.get("baseline"), per_device=ns.per_device)
+
+
+def run(ns) -> int:
+    from jaxviz.cli.common import report
+    from jaxviz.core.errors import UserError
+    from jaxviz.model.timing import TimingRun, validate
+
+    try:
+        size = parse_size(ns.size)
+    except ValueError as exc:
+        return usage_error(str(exc))
+    if ns.sweep == "example" and not ns.target.startswith("example:"):
+        return usage_error("--sweep example needs an example target (example:NAME)")
+    out = Path(ns.out)
+    problem = check_writable(out)
+    if problem:
+        return usage_error(problem)
+    try:
+        req = build_timing_request(ns)
+    except UserError as exc:
+        return report(exc.info, ns.debug)
+    problems = validate(req)
+    if problems:
+        for info in problems:
+            report(info, ns.debug)
+        return EXIT_USAGE
+    from jaxviz.cli.runner import EngineError, prestart, run_request
+
+    prestart(ns.devices)
+    run_ = TimingRun(request=req)
+    progress = Progress(run_)
+    code = EXIT_OK
+    try:
+        result = run_request(req, ns.devices, ns.timeout, progress)
+    except EngineError as exc:
+        progress.clear()
+        run_.error = exc.info
+        result = None
+        report(exc.info, ns.debug)
+        code = EXIT_FAILED
+    progress.clear()
+    if isinstance(result, TimingRun):
+        run_ = result
+        if run_.error is not None:
+            code = report(run_.error, ns.debug)
+    for info in run_.errors:
+        code = max(code, EXIT_USAGE if info.kind in _USAGE_KINDS else EXIT_FAILED)
+    written, out = write_outputs(run_, out, size, ns.theme, ns.plots, ns.debug)
+    if run_.header is not None:
+        print(summary(run_))
+    if written:
+        print(f"\nwrote {len(written)} files into {out}: "
+              f"{', '.join(p.name for p in written)}")
+    if not written or (ns.plots and not any(p.suffix == ".png" for p in written)):
+        code = max(code, EXIT_FAILED)
+    return code
+
+
+def write_outputs(run, out: Path, size: tuple[int, int], theme: str, plots: bool,
+                  debug: bool) -> tuple[list[Path], Path]:
+    """Write data (and plots); on a write failure fall back to a temporary directory."""
+    from jaxviz.model.timing_export import write_data
+
+    if not run.calls and not run.first_calls:
+        return [], out
+    try:
+        written = write_data(run, out)
+    except OSError as exc:
+        fallback = Path(tempfile.mkdtemp(prefix="jaxviz-time-"))
+        print(f"jaxviz: error: writing into {out} failed ({exc.strerror or exc}); "
+              f"writing into {fallback} instead", file=sys.stderr)
+        out = fallback
+        written = write_data(run, out)
+    if plots:
+        try:
+            from jaxviz.ui.plots import export_plots
+
+            written += export_plots(run, out, size, theme)
+        except Exception as exc:  # noqa: BLE001 - Qt missing, no display, a write failure...
+            print(f"jaxviz: error: the plots could not be drawn: {type(exc).__name__}: {exc} "
+                  f"(the data files are written)", file=sys.stderr)
+            if debug:
+                import traceback
+
+                traceback.print_exc()
+    return written, out
+
+
+def summary(run) -> str:
+    """A table of the steady-state medians and first calls, and the captions."""
+    from jaxviz.model.timing import variant_label
+    from jaxviz.model.timing_stats import CAPTIONS, available_plots, fmt_ms, header_line, steady
+
+    lines = [header_line(run), ""]
+    lines.append(f"{'variant':<26} {'returned':>10} {'ready':>10}   first call")
+    for v in run.variant_names():
+        s = steady(run, v)
+        first = run.first_call(v)
+        f_text = ""
+        if first is not None:
+            prep = sum(ns for name, ns in first.phases() if name != "execute")
+            f_text = (f"{fmt_ms(first.total_ns / 1e6)}" + (
+                f" (trace+lower+compile {fmt_ms(prep / 1e6)})" if first.compile_ns else ""))
+        if s is None:
+            lines.append(f"{variant_label(v):<26} {'-':>10} {'-':>10}   {f_text}")
+        else:
+            lines.append(f"{variant_label(v):<26} {fmt_ms(s.dispatch_median):>10} "
+                         f"{fmt_ms(s.complete_median):>10}   {f_text}")
+    lines.append("")
+    for kind in available_plots(run):
+        lines.append(f"{kind}: {CAPTIONS[kind](run)}")
+    return "\n".join(lines)

@@ -1,0 +1,233 @@
+"""The frame every timing figure shares: title, plots, legend, caption, footer.
+
+A :class:`TimingFigure` owns a :class:`pyqtgraph.GraphicsLayout` (put it in a
+``GraphicsView``/``GraphicsLayoutWidget`` to show it, or render it with
+:mod:`jaxviz.ui.plots.render`). :meth:`TimingFigure.update` redraws it from a
+:class:`~jaxviz.model.timing.TimingRun` -- cheap enough to call for every
+streamed record -- reusing its plot items, so live views do not flicker.
+
+Log time axes are drawn in log10 space by the figures themselves with
+:class:`LogMsAxis` labelling the ticks in plain milliseconds ("0.05", "5",
+"200"), which reads better on a slide than powers of ten.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import textwrap
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtGui
+
+from jaxviz.model.timing import TimingRun
+from jaxviz.model.timing_stats import header_line
+from jaxviz.ui.plots.style import Style
+
+#: Smallest time drawn on a log axis (ms): a measured 0 ns would be -inf.
+MIN_MS = 1e-4
+
+
+def log_ms(values_ms) -> np.ndarray:
+    """log10 of milliseconds, clipped at :data:`MIN_MS`."""
+    return np.log10(np.maximum(np.asarray(values_ms, dtype=float), MIN_MS))
+
+
+def font(px: int, bold: bool = False) -> QtGui.QFont:
+    f = QtGui.QFont()
+    f.setPixelSize(px)
+    f.setBold(bold)
+    return f
+
+
+class LogMsAxis(pg.AxisItem):
+    """An axis over log10(ms) values whose ticks read as plain milliseconds."""
+
+    def tickValues(self, minVal: float, maxVal: float, size: float):  # noqa: N802 - Qt naming
+        lo, hi = sorted((minVal, maxVal))
+        if not (math.isfinite(lo) and math.isfinite(hi)) or hi - lo > 12:
+            return []
+        decades = [float(d) for d in range(math.floor(lo), math.ceil(hi) + 1) if lo <= d <= hi]
+        span = hi - lo
+        minor = []
+        steps = (2, 5) if span > 1.2 else (2, 3, 5)
+        if span < 3:
+            for d in range(math.floor(lo) - 1, math.ceil(hi) + 1):
+                minor += [d + math.log10(k) for k in steps if lo <= d + math.log10(k) <= hi]
+        if span < 0.6:  # less than a decade in view: linear-looking ticks
+            a, b = 10 ** lo, 10 ** hi
+            step = 10 ** math.floor(math.log10((b - a) / 3))
+            for mult in (1, 2, 5):
+                if (b - a) / (step * mult) <= 6:
+                    step *= mult
+                    break
+            vals = np.arange(math.ceil(a / step) * step, b, step)
+            return [(1.0, [float(np.log10(v)) for v in vals if v > 0])]
+        return [(1.0, decades), (0.3, minor)]
+
+    def tickStrings(self, values, scale, spacing):  # noqa: N802 - Qt naming
+        return [tick_text(10 ** v) for v in values]
+
+
+def tick_text(value: float) -> str:
+    """A tick label without exponent or trailing zeros: 0.05, 1, 20, 1000."""
+    return np.format_float_positional(float(f"{value:.3g}"), trim="-")
+
+
+class PlainAxis(pg.AxisItem):
+    """A linear axis with major ticks only (a quiet grid for slides).
+
+    With ``integer``, ticks fall on whole numbers only (call numbers).
+    """
+
+    def __init__(self, orientation: str, integer: bool = False, **kwargs):
+        super().__init__(orientation, **kwargs)
+        self.integer = integer
+
+    def tickValues(self, minVal: float, maxVal: float, size: float):  # noqa: N802 - Qt naming
+        levels = super().tickValues(minVal, maxVal, size)[:1]
+        if self.integer and levels and levels[0][0] < 1:
+            lo, hi = sorted((minVal, maxVal))
+            return [(1.0, [float(v) for v in range(math.ceil(lo), math.floor(hi) + 1)])]
+        return levels
+
+    def tickStrings(self, values, scale, spacing):  # noqa: N802 - Qt naming
+        if self.integer:
+            return [str(int(round(v))) for v in values]
+        return super().tickStrings(values, scale, spacing)
+
+
+class CategoryAxis(pg.AxisItem):
+    """An axis whose ticks are labels at integer positions."""
+
+    def __init__(self, orientation: str, **kwargs):
+        super().__init__(orientation, **kwargs)
+        self.labels: list[str] = []
+
+    def set_labels(self, labels: list[str]) -> None:
+        self.labels = list(labels)
+        self.setTicks([[(float(i), text) for i, text in enumerate(self.labels)], []])
+
+
+def style_axis(axis: pg.AxisItem, style: Style, label: str = "") -> None:
+    """Fonts, pens and label of an axis, sized for the style."""
+    t = style.theme
+    axis.enableAutoSIPrefix(False)
+    axis.setPen(pg.mkPen(t.foreground, width=max(1.0, style.line_px / 2)))
+    axis.setTextPen(pg.mkPen(t.foreground))
+    axis.setTickFont(font(style.tick_px))
+    axis.setStyle(tickTextOffset=max(4, style.px(0.3)), tickLength=-max(5, style.px(0.3)),
+                  autoExpandTextSpace=True)
+    if axis.orientation in ("bottom", "top"):
+        axis.setHeight(None)
+    if label:
+        axis.setLabel(label, **{"font-size": f"{style.label_px}px", "color": t.foreground})
+
+
+def grid_alpha(style: Style) -> float:
+    """Grid lines quiet enough not to compete with the data."""
+    return 0.18 if style.theme.name == "light" else 0.3
+
+
+def make_plot(style: Style, left: str = "", bottom: str = "", log_left: bool = False,
+              category_left: bool = False, log_bottom: bool = False,
+              integer_bottom: bool = False, grid: bool = True) -> pg.PlotItem:
+    """A themed :class:`pyqtgraph.PlotItem` (no menu); ``log_*`` axes show log10(ms)."""
+    axes = {"bottom": LogMsAxis("bottom") if log_bottom
+            else PlainAxis("bottom", integer=integer_bottom)}
+    if log_left:
+        axes["left"] = LogMsAxis("left")
+    elif category_left:
+        axes["left"] = CategoryAxis("left")
+    else:
+        axes["left"] = PlainAxis("left")
+    plot = pg.PlotItem(axisItems=axes)
+    plot.setMenuEnabled(False)
+    plot.hideButtons()
+    style_axis(plot.getAxis("left"), style, left)
+    style_axis(plot.getAxis("bottom"), style, bottom)
+    if grid:
+        plot.showGrid(x=True, y=True, alpha=grid_alpha(style))
+    return plot
+
+
+def legend_html(entries: list[tuple[str, str, str]], style: Style) -> str:
+    """One line of legend entries ``(glyph, colour, text)`` as HTML."""
+    parts = [f"<span style='color:{colour}'>{glyph}</span>&nbsp;{html.escape(text)}"
+             for glyph, colour, text in entries]
+    return "&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;".join(parts)
+
+
+def wrap(text: str, width_px: float, font_px: float) -> str:
+    """Escape and wrap text to fit ``width_px`` (lines joined with ``<br>``)."""
+    chars = max(20, int(width_px / (font_px * 0.53)))
+    return "<br>".join(html.escape(line) for line in textwrap.wrap(text, chars))
+
+
+class TimingFigure:
+    """Base of the timing figures; subclasses fill :meth:`_build` and :meth:`_update`.
+
+    Args:
+        style: theme and sizes (default: on-screen light theme).
+        width: the width the figure is laid out for, to wrap the caption.
+        show_caption: draw the one-sentence caption under the plots (a view may
+            show :meth:`caption` itself instead).
+        show_footer: draw where and when the run was recorded.
+    """
+
+    kind = ""
+
+    def __init__(self, style: Style | None = None, width: int = 1280,
+                 show_caption: bool = True, show_footer: bool = True):
+        self.style = style or Style.screen()
+        self.width = width
+        self.show_caption = show_caption
+        self.show_footer = show_footer
+        self.layout = pg.GraphicsLayout()
+        pad = self.style.px(0.5)
+        self.layout.setContentsMargins(pad, pad * 0.6, pad * 1.4, pad * 0.6)
+        self.layout.setSpacing(self.style.px(0.25))
+        fg = self.style.theme.foreground
+        self.title = pg.LabelItem("", color=fg, size=f"{self.style.title_px}px", bold=True)
+        self.layout.addItem(self.title, row=0, col=0)
+        self.body = self.layout.addLayout(row=1, col=0)
+        self.body.setSpacing(self.style.px(0.8))
+        self.legend = pg.LabelItem("", color=fg, size=f"{self.style.legend_px}px")
+        self.layout.addItem(self.legend, row=2, col=0)
+        self.caption_label = pg.LabelItem("", color=fg, size=f"{self.style.caption_px}px")
+        self.footer = pg.LabelItem("", color=self.style.theme.muted,
+                                   size=f"{self.style.footer_px}px")
+        if show_caption:
+            self.layout.addItem(self.caption_label, row=3, col=0)
+        if show_footer:
+            self.layout.addItem(self.footer, row=4, col=0)
+        self._caption = ""
+        self.plots: list[pg.PlotItem] = []
+        self._build()
+
+    # -- subclass API ------------------------------------------------------- #
+
+    def _build(self) -> None:
+        raise NotImplementedError
+
+    def _update(self, run: TimingRun) -> tuple[str, list[tuple[str, str, str]], str]:
+        """Redraw the plots; return ``(title, legend entries, caption)``."""
+        raise NotImplementedError
+
+    # -- public ------------------------------------------------------------- #
+
+    def update(self, run: TimingRun) -> None:
+        """Redraw everything from ``run`` (call again whenever records arrive)."""
+        title, entries, caption = self._update(run)
+        self._caption = caption
+        self.title.setText(wrap(title, self.width * 0.95, self.style.title_px * 1.1))
+        self.legend.setText(legend_html(entries, self.style))
+        if self.show_caption:
+            self.caption_label.setText(wrap(caption, self.width * 0.92, self.style.caption_px))
+        if self.show_footer:
+            self.footer.setText(wrap(header_line(run), self.width * 0.95, self.style.footer_px))
+
+    def caption(self) -> str:
+        """The one-sentence caption of the last :meth:`update`."""
+        return self._caption

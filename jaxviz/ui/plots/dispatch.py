@@ -1,0 +1,115 @@
+"""Dispatch versus completion, call by call, for one variant.
+
+For each measured call: a blue triangle when the call returned (dispatch) and
+a vermillion circle when its result was ready (``block_until_ready``
+returned), joined by a thin line, on a log time axis by default; dashed lines
+mark the two medians.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+
+from jaxviz.model.timing import TimingRun, variant_label
+from jaxviz.model.timing_stats import caption_dispatch, fmt_ms, primary_variant, steady
+from jaxviz.ui.plots.base import TimingFigure, font, log_ms, make_plot
+from jaxviz.ui.plots.style import SYMBOLS
+
+
+class DispatchFigure(TimingFigure):
+    """Dispatch vs completion per call.
+
+    Args:
+        variant: the variant shown (default: the run's primary variant).
+        log_time: log time axis (default) or linear.
+    """
+
+    kind = "dispatch_vs_complete"
+
+    def __init__(self, *args, variant: str | None = None, log_time: bool = True, **kwargs):
+        self.variant = variant
+        self.log_time = log_time
+        super().__init__(*args, **kwargs)
+
+    def _build(self) -> None:
+        s, t = self.style, self.style.theme
+        self.plot = make_plot(s, left="time since the call was made (ms)",
+                              bottom="call number (after warm-up)", log_left=self.log_time,
+                              integer_bottom=True)
+        self.body.addItem(self.plot)
+        self.plots = [self.plot]
+        self.links = pg.PlotCurveItem(pen=pg.mkPen(t.connector, width=max(1.0, s.line_px / 2)),
+                                      connect="pairs", antialias=True)
+        self.plot.addItem(self.links)
+        self.medians = {}
+        self.scatters = {}
+        for kind, colour, anchor in (("dispatch", t.dispatch, (1, 0)), ("ready", t.ready, (1, 1))):
+            line = pg.InfiniteLine(angle=0, movable=False, pen=pg.mkPen(
+                colour, width=max(1.5, s.line_px * 0.6), style=pg.QtCore.Qt.PenStyle.DashLine),
+                label="", labelOpts={"position": 0.98, "color": colour,
+                                     "fill": pg.mkBrush(t.background + "D0"),
+                                     # the dispatch label under its line, the ready one above
+                                     "anchors": [anchor, anchor]})
+            line.label.setFont(font(s.tick_px, bold=True))
+            line.setVisible(False)
+            self.plot.addItem(line)
+            self.medians[kind] = line
+            scatter = pg.ScatterPlotItem(symbol=SYMBOLS[kind][0], size=s.marker_px,
+                                         pen=pg.mkPen(t.background, width=1),
+                                         brush=pg.mkBrush(colour), antialias=True,
+                                         hoverable=True, tip=self._tip)
+            self.plot.addItem(scatter)
+            self.scatters[kind] = scatter
+
+    @staticmethod
+    def _tip(x: float, y: float, data: object) -> str:
+        return str(data)
+
+    def set_log_time(self, log_time: bool) -> None:
+        """Switch between log and linear time (takes effect at the next update)."""
+        if log_time != self.log_time:
+            self.log_time = log_time
+            self.body.clear()
+            self._build()
+
+    def _y(self, ms: np.ndarray) -> np.ndarray:
+        return log_ms(ms) if self.log_time else ms
+
+    def _update(self, run: TimingRun):
+        t = self.style.theme
+        variant = self.variant or primary_variant(run)
+        calls = run.calls_of(variant, "steady") if variant else []
+        x = np.arange(1, len(calls) + 1, dtype=float)
+        d_ms = np.array([c.dispatch_ns / 1e6 for c in calls])
+        c_ms = np.array([c.complete_ns / 1e6 for c in calls])
+        yd, yc = self._y(d_ms), self._y(c_ms)
+        self.scatters["dispatch"].setData(x=x, y=yd, data=[
+            f"call {i}: returned after {fmt_ms(v)}" for i, v in zip(range(1, len(x) + 1), d_ms)])
+        self.scatters["ready"].setData(x=x, y=yc, data=[
+            f"call {i}: ready after {fmt_ms(v)}" for i, v in zip(range(1, len(x) + 1), c_ms)])
+        pairs_x = np.repeat(x, 2)
+        pairs_y = np.empty(2 * len(x))
+        pairs_y[0::2], pairs_y[1::2] = yd, yc
+        self.links.setData(pairs_x, pairs_y)
+        summary = steady(run, variant) if variant else None
+        for kind, line in self.medians.items():
+            line.setVisible(summary is not None)
+        if summary is not None:
+            for kind, value, text in (("dispatch", summary.dispatch_median, "returned"),
+                                      ("ready", summary.complete_median, "ready")):
+                line = self.medians[kind]
+                line.setValue(float(self._y(np.array([value]))[0]))
+                line.label.setFormat(f"median {text}: {fmt_ms(value)}")
+        if len(x):
+            lo = float(min(yd.min(), yc.min()))
+            hi = float(max(yd.max(), yc.max()))
+            pad = 0.35 if self.log_time else 0.12 * (hi - lo + 1e-9)
+            self.plot.setYRange(lo - pad, hi + pad, padding=0)
+            self.plot.setXRange(0.5, len(x) + 0.5, padding=0)
+        label = variant_label(variant) if variant else "(no calls yet)"
+        info = run.info(variant) if variant else None
+        title = f"Dispatch vs completion — {info.call if info else label}"
+        entries = [(SYMBOLS["dispatch"][1], t.dispatch, "call returned (dispatch)"),
+                   (SYMBOLS["ready"][1], t.ready, "result ready (block_until_ready)")]
+        return title, entries, caption_dispatch(run, variant)

@@ -1,0 +1,151 @@
+"""Render timing figures without a display: PNG, SVG, or a QImage for the clipboard.
+
+Works under ``QT_QPA_PLATFORM=offscreen`` (set automatically when there is no
+display). SVG goes through Qt's own :class:`PySide6.QtSvg.QSvgGenerator`
+painting the scene, not pyqtgraph 0.14's ``SVGExporter``, which fails on
+the close-path (``Z``) tokens of Qt 6.12's path data (pyqtgraph issue #3495).
+
+Every render builds a fresh figure from the run, lays it out at the exact
+size in a hidden view, paints it and tears the view down again (a view left
+to the interpreter's exit can crash PySide6 during shutdown).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui, QtSvg, QtWidgets
+
+from jaxviz.model.timing import TimingRun
+from jaxviz.ui.plots.base import TimingFigure
+from jaxviz.ui.plots.style import Style
+
+DEFAULT_SIZE = (1920, 1080)
+
+
+def ensure_app() -> QtWidgets.QApplication:
+    """The QApplication, created offscreen when there is no display."""
+    app = QtWidgets.QApplication.instance()
+    if app is not None:
+        return app
+    if (not os.environ.get("QT_QPA_PLATFORM") and sys.platform.startswith("linux")
+            and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))):
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    return pg.mkQApp("jaxviz")
+
+
+def build_figure(kind: str, run: TimingRun, size: tuple[int, int] = DEFAULT_SIZE,
+                 theme: str = "light", **options) -> TimingFigure:
+    """A figure of ``kind`` drawn from ``run``, sized for a ``size`` image."""
+    from jaxviz.ui.plots import FIGURES
+
+    try:
+        cls = FIGURES[kind]
+    except KeyError:
+        raise ValueError(f"unknown plot {kind!r}; choose from {', '.join(FIGURES)}") from None
+    ensure_app()
+    figure = cls(Style.for_size(size[0], size[1], theme), width=size[0], **options)
+    figure.update(run)
+    return figure
+
+
+@contextmanager
+def laid_out(figure: TimingFigure, size: tuple[int, int]) -> Iterator[pg.GraphicsView]:
+    """A hidden view showing ``figure`` at ``size``; torn down afterwards."""
+    app = ensure_app()
+    view = pg.GraphicsView()
+    view.setAttribute(QtCore.Qt.WidgetAttribute.WA_DontShowOnScreen, True)
+    view.setBackground(figure.style.theme.background)
+    view.setAntialiasing(True)
+    view.setCentralItem(figure.layout)
+    view.resize(*size)
+    view.show()
+    for _ in range(3):
+        app.processEvents()
+    try:
+        yield view
+    finally:
+        view.setCentralItem(pg.GraphicsLayout())
+        view.close()
+        view.deleteLater()
+        app.processEvents()
+
+
+def _paint(view: pg.GraphicsView, device: QtGui.QPaintDevice, size: tuple[int, int],
+           background: str) -> None:
+    painter = QtGui.QPainter(device)
+    try:
+        painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, True)
+        painter.setRenderHint(QtGui.QPainter.RenderHint.TextAntialiasing, True)
+        rect = QtCore.QRectF(0, 0, *size)
+        painter.fillRect(rect, QtGui.QColor(background))
+        # Export mode, as pyqtgraph's exporters set it: scatter symbols are then
+        # drawn as vector paths instead of cached bitmaps (crisp, real SVG).
+        items = [i for i in view.scene().items() if hasattr(i, "setExportMode")]
+        for item in items:
+            item.setExportMode(True, {"antialias": True, "background": background,
+                                      "painter": painter})
+        try:
+            view.scene().render(painter, rect, rect)
+        finally:
+            for item in items:
+                item.setExportMode(False)
+    finally:
+        painter.end()
+
+
+def figure_image(figure: TimingFigure, size: tuple[int, int] = DEFAULT_SIZE) -> QtGui.QImage:
+    """Paint an existing figure into an image of ``size`` (e.g. for the clipboard)."""
+    with laid_out(figure, size) as view:
+        image = QtGui.QImage(size[0], size[1], QtGui.QImage.Format.Format_ARGB32)
+        _paint(view, image, size, figure.style.theme.background)
+    return image
+
+
+def figure_svg(figure: TimingFigure, path: str | Path,
+               size: tuple[int, int] = DEFAULT_SIZE) -> Path:
+    """Paint an existing figure into an SVG file (vector paths and text)."""
+    path = Path(path)
+    with laid_out(figure, size) as view:
+        generator = QtSvg.QSvgGenerator()
+        generator.setFileName(str(path))
+        generator.setSize(QtCore.QSize(*size))
+        generator.setViewBox(QtCore.QRect(0, 0, *size))
+        # Paint at the view's own resolution so fonts and lines keep their sizes.
+        generator.setResolution(view.logicalDpiX())
+        generator.setTitle(f"jaxviz timing: {figure.kind}")
+        generator.setDescription(figure.caption())
+        _paint(view, generator, size, figure.style.theme.background)
+    if not path.is_file() or path.stat().st_size == 0:
+        raise OSError(f"could not write {path}")
+    return path
+
+
+def render_image(kind: str, run: TimingRun, size: tuple[int, int] = DEFAULT_SIZE,
+                 theme: str = "light", **options) -> QtGui.QImage:
+    """A ``kind`` plot of ``run`` as a QImage of ``size``."""
+    return figure_image(build_figure(kind, run, size, theme, **options), size)
+
+
+def render_png(kind: str, run: TimingRun, path: str | Path, size: tuple[int, int] = DEFAULT_SIZE,
+               theme: str = "light", **options) -> Path:
+    """Write a ``kind`` plot of ``run`` as a PNG.
+
+    Raises:
+        OSError: the file could not be written.
+    """
+    path = Path(path)
+    if not render_image(kind, run, size, theme, **options).save(str(path), "PNG"):
+        raise OSError(f"could not write {path}")
+    return path
+
+
+def render_svg(kind: str, run: TimingRun, path: str | Path, size: tuple[int, int] = DEFAULT_SIZE,
+               theme: str = "light", **options) -> Path:
+    """Write a ``kind`` plot of ``run`` as an SVG (see the module docstring)."""
+    return figure_svg(build_figure(kind, run, size, theme, **options), path, size)

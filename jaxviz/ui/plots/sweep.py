@@ -1,0 +1,96 @@
+"""The size sweep: dispatch stays flat while completion grows with the work.
+
+x: the swept size (log2 scale, a tick per size); y: time per call (ms, log
+scale). Per swept variant, the median completion (vermillion, solid) and the
+median dispatch (blue, dashed), with 10th-90th percentile whiskers; variants
+are told apart by their marker shape.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+
+from jaxviz.model.timing import TimingRun, variant_label
+from jaxviz.model.timing_stats import caption_sweep, sweep_name, sweep_points, sweep_variants
+from jaxviz.ui.plots.base import TimingFigure, log_ms, make_plot
+from jaxviz.ui.plots.style import VARIANT_SYMBOLS
+
+
+class SweepFigure(TimingFigure):
+    """Median dispatch and completion against the swept size."""
+
+    kind = "sweep"
+
+    def _build(self) -> None:
+        self.plot = make_plot(self.style, left="time per call (ms, log scale)",
+                              bottom="size", log_left=True)
+        self.body.addItem(self.plot)
+        self.plots = [self.plot]
+        self.series: dict[tuple[str, str], tuple[pg.PlotDataItem, pg.PlotCurveItem]] = {}
+
+    def _series(self, variant: str, kind: str, index: int):
+        key = (variant, kind)
+        if key not in self.series:
+            s, t = self.style, self.style.theme
+            colour = t.dispatch if kind == "dispatch" else t.ready
+            symbol = VARIANT_SYMBOLS[index % len(VARIANT_SYMBOLS)][0]
+            style = pg.QtCore.Qt.PenStyle.DashLine if kind == "dispatch" \
+                else pg.QtCore.Qt.PenStyle.SolidLine
+            line = pg.PlotDataItem(pen=pg.mkPen(colour, width=s.line_px, style=style),
+                                   symbol=symbol, symbolSize=s.marker_px * 1.2,
+                                   symbolBrush=pg.mkBrush(colour),
+                                   symbolPen=pg.mkPen(t.background, width=1), antialias=True)
+            whisker = pg.PlotCurveItem(pen=pg.mkPen(colour, width=max(1.5, s.line_px * 0.6)),
+                                       connect="pairs", antialias=True)
+            self.plot.addItem(whisker)
+            self.plot.addItem(line)
+            self.series[key] = (line, whisker)
+        return self.series[key]
+
+    def _update(self, run: TimingRun):
+        t = self.style.theme
+        variants = sweep_variants(run)
+        name = sweep_name(run)
+        self.plot.getAxis("bottom").setLabel(
+            f"{name} (the swept size, log scale)",
+            **{"font-size": f"{self.style.label_px}px", "color": t.foreground})
+        sizes: set[int] = set()
+        ys: list[float] = []
+        entries = []
+        for index, variant in enumerate(variants):
+            points = sweep_points(run, variant)
+            sizes.update(size for size, _ in points)
+            x = np.log2([size for size, _ in points]) if points else np.array([])
+            glyph = VARIANT_SYMBOLS[index % len(VARIANT_SYMBOLS)][1]
+            label = variant_label(variant) + ": " if len(variants) > 1 else ""
+            for kind, med, lo, hi in (
+                    ("ready", "complete_median", "complete_p10", "complete_p90"),
+                    ("dispatch", "dispatch_median", "dispatch_p10", "dispatch_p90")):
+                line, whisker = self._series(variant, kind, index)
+                y = log_ms([getattr(p, med) for _, p in points])
+                line.setData(x, y)
+                wy = np.empty(2 * len(points))
+                wy[0::2] = log_ms([getattr(p, lo) for _, p in points])
+                wy[1::2] = log_ms([getattr(p, hi) for _, p in points])
+                whisker.setData(np.repeat(x, 2), wy)
+                ys += list(wy) + list(y)
+                colour = t.dispatch if kind == "dispatch" else t.ready
+                what = "call returned (median)" if kind == "dispatch" else "result ready (median)"
+                dash = "╌╌" if kind == "dispatch" else "━━"
+                entries.append((f"{dash}{glyph}", colour, f"{label}{what}"))
+        ordered = sorted(sizes)
+        self.plot.getAxis("bottom").setTicks([[(float(np.log2(v)), str(v)) for v in ordered], []])
+        if ordered:
+            lo, hi = np.log2(ordered[0]), np.log2(ordered[-1])
+            pad = max(0.3, 0.06 * (hi - lo))
+            self.plot.setXRange(lo - pad, hi + pad, padding=0)
+        if ys:
+            self.plot.setYRange(min(ys) - 0.3, max(ys) + 0.3, padding=0)
+        title_variant = ", ".join(variant_label(v) for v in variants) or "(no sweep yet)"
+        title = f"Size sweep — {title_variant} as {name} grows"
+        if variants:
+            info = run.info(variants[0])
+            if info is not None:
+                title = f"Size sweep — {info.call} as {name} grows"
+        return title, entries, caption_sweep(run)
