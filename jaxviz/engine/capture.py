@@ -14,6 +14,7 @@ This module imports nothing from JAX: both sides use it.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -52,9 +53,9 @@ class Capture:
     """
 
     def __init__(self, directory: str | os.PathLike[str]):
-        folder = Path(directory)
-        folder.mkdir(parents=True, exist_ok=True)
-        self.paths = (folder / STDOUT_NAME, folder / STDERR_NAME)
+        self.directory = Path(directory)
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self.paths = (self.directory / STDOUT_NAME, self.directory / STDERR_NAME)
         flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND
         self._fds = tuple(os.open(p, flags, 0o600) for p in self.paths)
         self._redirect()
@@ -71,6 +72,10 @@ class Capture:
         _flush()
         sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
         return read_tail(self.paths[0]), read_tail(self.paths[1])
+
+    def remove(self) -> None:
+        """Delete the capture directory (the engine is exiting; nobody needs it)."""
+        shutil.rmtree(self.directory, ignore_errors=True)
 
     def _redirect(self) -> None:
         # User code may have closed or replaced fd 1/2; point them back at the files.

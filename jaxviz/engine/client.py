@@ -26,6 +26,7 @@ from typing import Any
 
 from jaxviz import __version__
 from jaxviz.engine import faults, protocol
+from jaxviz.engine.pool import EnginePool, shut_down
 from jaxviz.engine.process import EngineProcess
 from jaxviz.engine.requests import CallbackThread, EngineError, PendingRequest, RequestHandle
 from jaxviz.model import SCHEMA_VERSION, ErrorInfo, SchemaMismatch, from_plain, to_plain
@@ -35,6 +36,8 @@ from jaxviz.model.engine import EngineEvent, EngineInfo, Reply
 STARTUP_TIMEOUT = 180.0
 #: How long :meth:`EngineClient.stop` lets an idle engine exit by itself.
 STOP_GRACE = 2.0
+#: How long a timed-out engine gets to write where it is stuck before it is killed.
+STACK_GRACE = 0.5
 
 _log = logging.getLogger("jaxviz.engine")
 
@@ -71,8 +74,7 @@ class EngineClient:
         self._queue: deque[PendingRequest] = deque()
         self._requests: dict[int, PendingRequest] = {}
         self._inflight: PendingRequest | None = None
-        self._engine: EngineProcess | None = None
-        self._spare: EngineProcess | None = None
+        self._pool = EnginePool(python, self._on_message, self._on_exit)
         self._failure: ErrorInfo | None = None
         self._running = False
         self._generation = 0
@@ -84,7 +86,7 @@ class EngineClient:
     @property
     def info(self) -> EngineInfo | None:
         """The running engine's description; None until it is ready."""
-        engine = self._engine
+        engine = self._pool.primary
         return engine.info if engine is not None else None
 
     def start(self, wait: bool = False) -> None:
@@ -95,7 +97,7 @@ class EngineClient:
         """
         with self._cond:
             self._ensure_running()
-            if self._engine is None:
+            if self._pool.primary is None:
                 self._spawn("starting", f"starting the engine with {self.devices} devices")
         if wait:
             self.wait_ready()
@@ -112,7 +114,7 @@ class EngineClient:
         deadline = None if timeout is None else time.monotonic() + timeout
         with self._cond:
             while True:
-                engine = self._engine
+                engine = self._pool.primary
                 if engine is not None and engine.ready:
                     return engine.info
                 if engine is None:
@@ -153,7 +155,7 @@ class EngineClient:
             self._requests[rid] = request
             self._queue.append(request)
             self._ensure_running()
-            if self._engine is None:
+            if self._pool.primary is None:
                 self._spawn("starting", f"starting the engine with {self.devices} devices")
             self._cond.notify_all()
         return handle
@@ -204,16 +206,10 @@ class EngineClient:
             idle = self._inflight is None
             for request in self._take_pending():
                 self._finish(request, faults.cancelled(request.record, "the engine was stopped"))
-            engine, spare = self._engine, self._spare
-            self._engine = self._spare = None
+            primary, processes = self._pool.detach()
+            graceful = idle and primary is not None and primary.ready
             self._cond.notify_all()
-        if spare is not None:
-            spare.kill()
-        if engine is not None:
-            if idle and engine.ready:
-                engine.close(STOP_GRACE)  # let it exit by itself: it ends at end of input
-            else:
-                engine.kill()
+        shut_down(primary, processes, graceful, STOP_GRACE)
         self._emit("stopped", "the engine was stopped")
         self._callbacks.close()
         for thread in (self._dispatcher, self._callbacks.thread):
@@ -235,44 +231,31 @@ class EngineClient:
     def _spawn(self, kind: str, message: str) -> None:
         """Make a new primary engine: the standby if it fits, else a new process."""
         self._failure = None
-        spare, self._spare = self._spare, None
-        if spare is not None and spare.devices == self.devices:
-            self._engine = spare
-        else:
-            if spare is not None:
-                spare.kill()
-            try:
-                self._engine = self._new_process()
-            except OSError as exc:
-                self._engine = None
-                self._fail_start(ErrorInfo(kind="engine", message=(
-                    f"cannot start the engine with {self.python or 'this Python'}: {exc}")))
-                return
+        try:
+            engine = self._pool.start_primary(self.devices)
+        except OSError as exc:
+            self._fail_start(ErrorInfo(kind="engine", message=(
+                f"cannot start the engine with {self.python or 'this Python'}: {exc}")))
+            return
         self._emit(kind, message)
-        if self._engine.ready:
-            self._emit("ready", faults.ready_message(self._engine.info), self._engine.info)
+        if engine.ready:
+            self._emit("ready", faults.ready_message(engine.info), engine.info)
             self._keep_spare()
         self._cond.notify_all()
 
-    def _new_process(self) -> EngineProcess:
-        return EngineProcess(self.devices, self.python, self._on_message, self._on_exit)
     def _keep_spare(self) -> None:
-        if self.standby and self._running and self._spare is None:
-            try:
-                self._spare = self._new_process()
-            except OSError:
-                self._spare = None
+        if self.standby and self._running:
+            self._pool.keep_spare(self.devices)
 
     def _replace_engine(self, error: ErrorInfo | None, message: str) -> None:
         """Kill the engine (ending the request in flight with ``error``) and respawn."""
-        old, self._engine = self._engine, None
         request, self._inflight = self._inflight, None
+        old = self._pool.primary
         if request is not None and error is not None:
             self._finish(request, error, *(old.output() if old else ("", "")))
         elif request is not None:
             self._queue.appendleft(request)
-        if old is not None:
-            old.kill()
+        self._pool.retire_primary()
         self._spawn("restarting", message)
 
     def _fail_start(self, error: ErrorInfo) -> None:
@@ -331,7 +314,7 @@ class EngineClient:
                 return
             info.start_seconds = round(time.perf_counter() - engine.started, 4)
             engine.info = info
-            if engine is self._engine:
+            if engine is self._pool.primary:
                 log = str(message.get("log") or "").strip()
                 text = faults.ready_message(info) + (f"\n{log}" if log else "")
                 self._emit("ready", text, info)
@@ -341,12 +324,8 @@ class EngineClient:
     def _on_exit(self, engine: EngineProcess, returncode: int | None, stdout: str,
                  stderr: str) -> None:
         with self._cond:
-            if engine is self._spare:
-                self._spare = None
-                return
-            if engine is not self._engine or not self._running:
-                return  # replaced or stopped on purpose: already dealt with
-            self._engine = None
+            if self._pool.exited(engine) != "primary" or not self._running:
+                return  # a standby, or replaced or stopped on purpose: already dealt with
             if not engine.ready:
                 self._fail_start(faults.start_failure(engine, returncode, stderr))
                 return
@@ -376,19 +355,18 @@ class EngineClient:
         """Wait (holding the lock) until a request can be sent; None when stopping."""
         while self._running and self._generation == generation:
             now = time.perf_counter()
-            engine, request = self._engine, self._inflight
+            engine, request = self._pool.primary, self._inflight
             deadline = None
             if request is not None:
                 deadline = request.sent_at + request.timeout
-                if now >= deadline:
-                    self._replace_engine(faults.timed_out(request.record, request.timeout),
-                                         f"restarting the engine: request {request.id} timed out")
+                if now >= deadline and self._timed_out(request, engine, now):
                     continue
+                if request.stack_asked is not None:
+                    deadline = now + 0.02  # poll for the stack
             elif engine is not None and not engine.ready:
                 deadline = engine.started + STARTUP_TIMEOUT
                 if now >= deadline:
-                    self._engine = None
-                    engine.kill()
+                    self._pool.retire_primary()
                     self._fail_start(ErrorInfo(kind="engine", message=(
                         f"the engine did not start within {STARTUP_TIMEOUT:g} s")))
                     continue
@@ -402,6 +380,18 @@ class EngineClient:
         return None
 
     # ------------------------------------------------------------- helpers
+
+    def _timed_out(self, request: PendingRequest, engine: EngineProcess, now: float) -> bool:
+        """Past its timeout: ask for the stack, then (once written) replace the engine."""
+        if request.stack_asked is None:
+            request.stack_asked = now
+            engine.ask_stack()
+            return False
+        if not engine.has_stack() and now < request.stack_asked + STACK_GRACE:
+            return False
+        error = faults.timed_out(request.record, request.timeout, engine.output()[1])
+        self._replace_engine(error, f"restarting the engine: request {request.id} timed out")
+        return True
 
     def _finish(self, request: PendingRequest, outcome: Reply | ErrorInfo, stdout: str = "",
                 stderr: str = "") -> None:

@@ -34,11 +34,23 @@ def cancelled(record: Any, message: str) -> ErrorInfo:
     return _located(ErrorInfo(kind="cancelled", message=message), record)
 
 
-def timed_out(record: Any, seconds: float) -> ErrorInfo:
-    """A request that ran longer than its timeout."""
-    return _located(ErrorInfo(kind="timeout", message=(
-        f"timed out after {seconds:g} s while {doing(record)}; the engine was restarted")),
-        record)
+def timed_out(record: Any, seconds: float, stderr: str = "") -> ErrorInfo:
+    """A request that ran longer than its timeout.
+
+    Args:
+        record: the request.
+        seconds: its timeout.
+        stderr: what it printed to fd 2, ending with the engine's Python stack
+            at the timeout if it could write it: the user's line is taken
+            from there (where an endless loop is).
+    """
+    info = ErrorInfo(kind="timeout", message=(
+        f"timed out after {seconds:g} s while {doing(record)}; the engine was restarted"),
+        details=stderr.strip() or None)
+    target = getattr(record, "target", None)
+    if target is not None and stderr:
+        _locate_in_traceback(info, target, stderr)
+    return _located(info, record)
 
 
 def crash(returncode: int | None, record: Any, stderr: str) -> ErrorInfo:
@@ -104,11 +116,16 @@ def _located(info: ErrorInfo, record: Any) -> ErrorInfo:
 def _locate_in_traceback(info: ErrorInfo, target: Any, stderr: str) -> None:
     """Set the user's line from a faulthandler or Python traceback naming their file."""
     pattern = re.compile(r'File "' + re.escape(target.filename) + r'", line (\d+)')
-    found = pattern.findall(stderr)
+    # A faulthandler stack (the engine's last words) lists the innermost frame
+    # first; a Python traceback the code printed lists it last.
+    dump = stderr.find("(most recent call first)")
+    if dump >= 0:
+        found = pattern.findall(stderr[dump:])[:1]
+    else:
+        found = pattern.findall(stderr)[-1:]
     if not found:
         return
-    # faulthandler lists the innermost frame first; Python tracebacks, last.
-    line = int(found[0] if "most recent call first" in stderr else found[-1])
+    line = int(found[0])
     info.file, info.line = target.filename, line
     lines = target.source.splitlines()
     if 0 < line <= len(lines):

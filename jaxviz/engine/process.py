@@ -27,6 +27,10 @@ from jaxviz.engine.capture import STDERR_NAME, STDOUT_NAME, read_tail
 
 #: How long a process that closed its channel gets to exit before it is killed.
 REAP_SECONDS = 5.0
+#: The signal that makes the engine write its Python stack to fd 2 (see the server).
+STACK_SIGNAL = signal.SIGUSR2
+#: What a Python stack written by faulthandler contains.
+STACK_MARK = "(most recent call first)"
 
 
 def exit_reason(returncode: int | None) -> str:
@@ -88,7 +92,13 @@ class EngineProcess:
 
     @property
     def ready(self) -> bool:
+        """True once the engine sent its ready message (and was accepted)."""
         return self.info is not None
+
+    @property
+    def reaped(self) -> bool:
+        """True once the process ended, was reaped and its capture files removed."""
+        return not self._reader.is_alive()
 
     def send(self, data: bytes) -> bool:
         """Write encoded messages to the engine; False if it is gone."""
@@ -103,6 +113,17 @@ class EngineProcess:
     def output(self) -> tuple[str, str]:
         """What the current request (or the start-up) has printed so far."""
         return read_tail(self.capture / STDOUT_NAME), read_tail(self.capture / STDERR_NAME)
+
+    def ask_stack(self) -> None:
+        """Ask the engine to write where its Python code is to its captured stderr."""
+        try:
+            os.kill(self.pid, STACK_SIGNAL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    def has_stack(self) -> bool:
+        """True once the captured stderr holds a Python stack (see :meth:`ask_stack`)."""
+        return STACK_MARK in self.output()[1]
 
     def kill(self) -> None:
         """Kill the engine and every process it started (its whole session), at once."""
@@ -122,6 +143,10 @@ class EngineProcess:
             self.popen.wait(grace)
         except subprocess.TimeoutExpired:
             self.kill()
+
+    def join(self, timeout: float) -> None:
+        """Wait until the process was reaped and its capture directory removed."""
+        self._reader.join(timeout)
 
     def _read(self) -> None:
         stream = self.popen.stdout

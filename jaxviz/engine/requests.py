@@ -87,6 +87,8 @@ class PendingRequest:
     sent_at: float | None = None
     begun: bool = False
     engine: EngineProcess | None = None
+    #: When the engine was asked for its stack because the request timed out.
+    stack_asked: float | None = None
 
 
 class CallbackThread:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import faulthandler
 import os
+import signal
 import sys
 import tempfile
 import threading
@@ -34,6 +35,9 @@ from jaxviz.engine.capture import Capture
 
 #: How often the engine checks that its parent (the client) is still alive.
 PARENT_POLL_SECONDS = 1.0
+
+#: The signal that makes the engine write the current Python stack to fd 2.
+STACK_SIGNAL = signal.SIGUSR2
 
 _STARTED = time.time()
 
@@ -83,10 +87,13 @@ def main(argv: list[str] | None = None) -> int:
         The process exit status (1 when the devices could not be started).
     """
     faulthandler.enable(all_threads=False)  # a crash leaves a Python traceback on fd 2
+    # On a timeout the client asks where the code is stuck before it kills the engine.
+    # All threads: a signal may land on any thread, the user's code runs on the main one.
+    faulthandler.register(STACK_SIGNAL, all_threads=True)
     args = parse_args(argv)
     channel = Channel()
     capture = Capture(args.capture or tempfile.mkdtemp(prefix="jaxviz-engine-"))
-    _watch_parent(os.getppid())
+    _watch_parent(os.getppid(), capture)
     try:
         info = start_devices(args)
     except BaseException as exc:  # noqa: BLE001 - report any start-up failure, then exit
@@ -137,6 +144,7 @@ def serve(channel: Channel, capture: Capture, info: Any) -> None:
         pass
     # Skip interpreter and JAX teardown: nothing here needs saving, and the
     # client is waiting for this process to end.
+    capture.remove()
     os._exit(0)
 
 
@@ -199,13 +207,16 @@ def _warm_up() -> None:
         pass
 
 
-def _watch_parent(parent: int) -> None:
+def _watch_parent(parent: int, capture: Capture) -> None:
     """Exit when the client dies, even while user code is busy (no orphaned engines)."""
 
     def watch() -> None:
         while True:
             time.sleep(PARENT_POLL_SECONDS)
             if os.getppid() != parent:
+                capture.remove()
+                if os.getpgrp() == os.getpid():  # our own session: end user subprocesses too
+                    os.killpg(os.getpid(), signal.SIGKILL)
                 os._exit(3)
 
     threading.Thread(target=watch, name="jaxviz-engine-parent-watch", daemon=True).start()
