@@ -75,7 +75,7 @@ def cancel_then_next(standby: bool, runs: int) -> list[float]:
     times = []
     for _ in range(runs):
         if standby:  # let the standby finish starting, as it would between clicks
-            while client._spare is None or not client._spare.ready:
+            while client._pool.spare is None or not client._pool.spare.ready:
                 time.sleep(0.05)
         running = client.submit(LOOP)
         time.sleep(0.3)

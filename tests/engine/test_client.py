@@ -100,6 +100,9 @@ def test_timeout_restarts_the_engine(client, events):
     assert time.monotonic() - start <= 2 + 5
     assert not reply.ok and reply.error.kind == "timeout"
     assert reply.error.message.startswith("timed out after 2 s while tracing `f`")
+    # The engine wrote where it was stuck before it was killed.
+    assert reply.error.line == 5 and reply.error.source_line.strip() == "while True:"
+    assert "(most recent call first)" in reply.stderr
     assert ok_reply(client).pid != pid
     assert "restarting" in events.kinds()
 
