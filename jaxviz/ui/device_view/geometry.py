@@ -291,6 +291,8 @@ def _device_box(slot: DeviceSlot, rect: Rect, scene: Scene, u: float) -> DeviceP
     grids = ins + outs
     room = bw - label_w - arrow - gap * max(len(grids) - 1, 0)
     wanted = [min(local_aspect(g) * bh, 12 * u) for g in grids]
+    if detail == 2:  # room for the index label, e.g. "x[4:5]"
+        wanted = [max(w_, min(label_room(g, u), 12 * u)) for w_, g in zip(wanted, grids)]
     scale = min(1.0, room / max(sum(wanted), 1.0))
     cursor = bx + max((room - sum(wanted) * scale) / 2, 0.0)
     for k, g in enumerate(grids):
@@ -301,7 +303,8 @@ def _device_box(slot: DeviceSlot, rect: Rect, scene: Scene, u: float) -> DeviceP
             else:
                 cursor += arrow
         tw = max(wanted[k] * scale, 2.0)
-        th = min(bh, tw / local_aspect(g))
+        th = min(bh, tw / local_aspect(g)) if map_mode(g) else min(bh, max(tw / local_aspect(g),
+                                                                          min(bh, 1.4 * u)))
         place.minis[_key(g)] = (cursor, by + (bh - th) / 2, tw, th)
         cursor += tw + gap
     size = min(1.5 * u, bh, bw * 0.3)
@@ -315,6 +318,14 @@ def _device_box(slot: DeviceSlot, rect: Rect, scene: Scene, u: float) -> DeviceP
     else:
         place.badge = (bx + bw - size, by, size, size)
     return place
+
+
+def label_room(g: TileGrid, u: float) -> float:
+    """Width that the longest index label of ``g`` needs (0 for map-mode tiles)."""
+    if map_mode(g) or not g.by_device:
+        return 0.0
+    longest = max(len(slice_text(g, d)) for d in list(g.by_device)[:4])
+    return longest * 0.72 * u * 0.61 + 0.6 * u
 
 
 def map_mode(g: TileGrid) -> bool:

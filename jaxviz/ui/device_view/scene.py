@@ -143,12 +143,19 @@ def build_scene(result: TraceResult, variant: str) -> Scene:
     return scene
 
 
+def empty_scene(message: str, variant: str = "", call: str = "", function: str = "",
+                simulated: bool = False) -> Scene:
+    """A scene with nothing to draw but ``message`` (no result, or a failed variant)."""
+    return Scene(variant=variant, call=call, function=function, simulated=simulated,
+                 devices=[], rows=0, cols=0, row_label="", col_label="", row_ticks=[],
+                 col_ticks=[], inputs=[], outputs=[], program=Program(local=False, steps=[]),
+                 error=message)
+
+
 def _empty(result: TraceResult, variant: str, message: str,
            vr: VariantResult | None = None) -> Scene:
-    return Scene(variant=variant, call=vr.call if vr else "", function=result.function,
-                 simulated=result.simulated, devices=[], rows=0, cols=0, row_label="",
-                 col_label="", row_ticks=[], col_ticks=[], inputs=[], outputs=[],
-                 program=Program(local=False, steps=[]), error=message)
+    return empty_scene(message, variant, vr.call if vr else "", result.function,
+                       result.simulated)
 
 
 def _device_order(vr: VariantResult) -> list[int]:

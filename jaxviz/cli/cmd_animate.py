@@ -1,0 +1,111 @@
+"""``jaxviz animate``: the device-view animation of a variant, as a GIF or images, headless.
+
+Traces the target (through the engine, like ``jaxviz layout``), builds the
+device view's scene from the real layout JAX chose, and renders every phase
+offscreen: no display is needed (``QT_QPA_PLATFORM=offscreen`` is set when
+there is none).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from jaxviz.cli.common import trace_one
+from jaxviz.cli.options import EXIT_FAILED, add_target_options, usage_error
+
+#: Variants that make the most of the device view, in preference order.
+PREFERRED = ("pmap", "sharded", "shard_map", "vmap")
+SUFFIXES = (".gif", ".png", ".svg")
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser(
+        "animate", help="render the device view's animation of a variant (GIF, PNG or SVG)",
+        description="Trace a variant, then render how its arrays are split, sent to the "
+                    "devices, computed, exchanged by collectives and assembled -- from the "
+                    "layout JAX chose -- as an animated GIF (FILE.gif) or one image per "
+                    "phase (FILE.png / FILE.svg become FILE-01.png, FILE-02.png, ...). "
+                    "Works without a display.")
+    add_target_options(p)
+    p.add_argument("--out", required=True, metavar="FILE",
+                   help="output file: .gif for the animation, .png or .svg for one image "
+                        "per phase")
+    p.add_argument("--size", default="1280x720", metavar="WxH",
+                   help="picture size in pixels (default 1280x720)")
+    p.add_argument("--theme", choices=("light", "dark"), default="light",
+                   help="colour theme (default light; dark suits many projectors)")
+    p.add_argument("--frames-per-phase", type=int, default=6, metavar="N",
+                   help="GIF frames per phase, the last held longer (default 6; 1 = one "
+                        "still per phase)")
+    p.add_argument("--font-scale", type=float, default=1.0, metavar="X",
+                   help="multiply the text size (default 1.0)")
+
+
+def _ensure_platform() -> None:
+    """Render offscreen when there is no display to connect to."""
+    if os.environ.get("QT_QPA_PLATFORM"):
+        return
+    if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY")
+                                                  or os.environ.get("WAYLAND_DISPLAY")):
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+
+
+def _default_variant(ns) -> None:
+    if getattr(ns, "variant", None) is not None:
+        return
+    from jaxviz.core.errors import UserError
+    from jaxviz.core.loader import resolve_target  # no JAX import
+
+    try:
+        _, defaults = resolve_target(ns.target)
+    except UserError:
+        return  # trace_one reports it
+    declared = defaults.get("variants") or []
+    ns.variant = next((v for v in PREFERRED if v in declared), None)
+
+
+def run(ns) -> int:
+    from jaxviz.ui.device_view.export import parse_size
+
+    out = Path(ns.out)
+    if out.suffix.lower() not in SUFFIXES:
+        return usage_error(f"--out {ns.out}: use a .gif (animation), .png or .svg file")
+    try:
+        width, height = parse_size(ns.size)
+    except ValueError as exc:
+        return usage_error(f"--size: {exc}")
+    if ns.frames_per_phase < 1:
+        return usage_error(f"--frames-per-phase must be at least 1, not {ns.frames_per_phase}")
+    if not out.parent.is_dir():
+        return usage_error(f"--out {ns.out}: the folder {out.parent} does not exist")
+    _default_variant(ns)
+    result, variant, code = trace_one(ns, ["jaxpr", "hlo", "layout"])
+    if code:
+        return code
+    _ensure_platform()
+    from PySide6.QtGui import QGuiApplication
+
+    app = QGuiApplication.instance() or QGuiApplication([sys.argv[0]])  # noqa: F841 - fonts
+    from jaxviz.ui.device_view.export import Renderer, save_gif
+    from jaxviz.ui.device_view.scene import build_scene
+
+    scene = build_scene(result, variant.variant)
+    if scene.error:
+        print(f"jaxviz: error: cannot animate {variant.variant}: {scene.error}", file=sys.stderr)
+        return EXIT_FAILED
+    renderer = Renderer(scene, width, height, ns.theme, ns.font_scale)
+    kinds = ", ".join(p.kind for p in scene.phases)
+    try:
+        if out.suffix.lower() == ".gif":
+            frames = save_gif(renderer, out, ns.frames_per_phase)
+            print(f"wrote {out}: {frames} frames, {len(scene.phases)} phases ({kinds})")
+        else:
+            paths = [renderer.save(i, 1.0, out.with_name(f"{out.stem}-{i + 1:02d}{out.suffix}"))
+                     for i in range(len(scene.phases))]
+            print(f"wrote {len(paths)} images, {paths[0]} ... {paths[-1]} ({kinds})")
+    except OSError as exc:
+        print(f"jaxviz: error: could not write {out}: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    return 0
