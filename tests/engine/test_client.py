@@ -85,7 +85,7 @@ def test_fifty_requests_come_back_in_order(client):
     ids = [h.id for h in handles]
     assert ids == sorted(ids) and len(set(ids)) == 50
     assert [r.id for r in replies] == ids and all(r.ok for r in replies)
-    assert f"mul a 10.0" in replies[10].result.variants[0].jaxpr_text
+    assert "mul a 10.0" in replies[10].result.variants[0].jaxpr_text
     deadline = time.monotonic() + READY_S
     while len(order) < 50 and time.monotonic() < deadline:
         time.sleep(0.01)
