@@ -28,11 +28,11 @@ def trace_one(ns, want: list[str]) -> tuple[TraceResult | None, VariantResult | 
     except UserError as exc:
         return None, None, report(exc.info, ns.debug)
     result = run_trace(req, ns.devices, ns.timeout)
+    # What the user's code printed goes to stderr (stdout is for the result), failure or not.
+    sys.stderr.write(result.stdout + result.stderr)
     if result.error is not None:
         return result, None, report(result.error, ns.debug)
     variant = result.variants[0]
     if variant.error is not None:
         return result, variant, report(variant.error, ns.debug)
-    if result.stdout:
-        sys.stderr.write(result.stdout)
     return result, variant, 0

@@ -106,3 +106,13 @@ def test_user_file_errors(tmp_path):
     out = jaxviz("jaxpr", f"{path}:f", "--args", "f32[3]")
     assert out.returncode == 2 or out.returncode == 1
     assert "SyntaxError" in out.stderr and ":2" in out.stderr and "return x +" in out.stderr
+
+
+def test_what_the_function_printed_reaches_the_terminal_also_on_failure(tmp_path):
+    path = tmp_path / "noisy.py"
+    path.write_text("import jax.numpy as jnp\n\ndef f(x):\n    print('tracing f with', x.shape)\n"
+                    "    return jnp.dot(x, x[:2])\n")
+    out = jaxviz("jaxpr", f"{path}:f", "--args", "f32[3]")
+    assert out.returncode == 1
+    assert "tracing f with (3,)" in out.stderr
+    assert out.stdout == ""
