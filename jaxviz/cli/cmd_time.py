@@ -96,8 +96,9 @@ def check_writable(out: Path) -> str | None:
 class Progress:
     """Collects streamed records into a run and shows one progress line on stderr."""
 
-    def __init__(self, run, stream=None):
+    def __init__(self, run, stream=None, debug: bool = False):
         self.run = run
+        self.debug = debug
         self.stream = stream or sys.stderr
         self.tty = self.stream.isatty()
         self._last = 0.0
@@ -111,9 +112,10 @@ class Progress:
         if isinstance(record, TimingStatus):
             self.show(record)
         elif isinstance(record, ErrorInfo):
+            from jaxviz.core.errors import format_error
+
             self.clear()
-            where = f"[{record.variant}] " if record.variant else ""
-            print(f"jaxviz: {where}{record.message}", file=self.stream)
+            print(f"jaxviz: error: {format_error(record, self.debug)}", file=self.stream)
 
     def show(self, status) -> None:
         pct = 100 * status.done / status.total if status.total else 0
@@ -185,7 +187,7 @@ def run(ns) -> int:
 
     prestart(ns.devices)
     run_ = TimingRun(request=req)
-    progress = Progress(run_)
+    progress = Progress(run_, debug=ns.debug)
     code = EXIT_OK
     try:
         result = run_request(req, ns.devices, ns.timeout, progress)

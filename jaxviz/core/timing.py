@@ -112,6 +112,7 @@ class _Session:
         self._last_status = 0
         self.variants = list(dict.fromkeys(normalize_variant(v) for v in req.variants))
         self.loaded: Loaded | None = None
+        self.failed: set[str] = set()
 
     # -- streaming ----------------------------------------------------------- #
 
@@ -128,6 +129,8 @@ class _Session:
     def fail(self, info: ErrorInfo, variant: str | None = None) -> None:
         if variant and not info.variant:
             info.variant = variant
+        if info.variant:
+            self.failed.add(info.variant)
         self.emit(info)
 
     def record(self, variant: str, phase: str, run: int, m: Measured,
@@ -164,6 +167,7 @@ class _Session:
             self.measure_pipeline(batched_numpy)
         for size in sweep_sizes:
             self.measure_size(size, batched_numpy)
+        self.done = self.total
         self.status("done", force=True)
         self.run.complete = True
 
@@ -171,10 +175,11 @@ class _Session:
         """The pipelined (or swept) variant by default: the first of ``order`` asked for."""
         if self.req.pipeline_variant and order is PIPELINE_ORDER:
             return normalize_variant(self.req.pipeline_variant)
+        usable = [v for v in self.variants if v not in self.failed]
         for name in order:
-            if name in self.variants:
+            if name in usable:
                 return name
-        others = [v for v in self.variants if v not in ("numpy", "jit-sync")]
+        others = [v for v in usable if v not in ("numpy", "jit-sync")]
         return others[0] if others else "jit"
 
     def header(self) -> TimingHeader:

@@ -183,6 +183,8 @@ def caption_variants(run: TimingRun) -> str:
     if len(tied) > 1:
         names = ", ".join(variant_label(v) for v in tied[:-1]) + f" and {variant_label(tied[-1])}"
         text = f"steady state: {names} are about as fast ({fmt_ms(sb.complete_median)} per call)"
+    elif len(stats) == 1:
+        text = f"steady state: {variant_label(best)} takes {fmt_ms(sb.complete_median)} per call"
     else:
         text = (f"steady state: {variant_label(best)} is fastest at "
                 f"{fmt_ms(sb.complete_median)} per call")

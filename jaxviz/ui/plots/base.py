@@ -23,6 +23,7 @@ from PySide6 import QtGui
 
 from jaxviz.model.timing import TimingRun
 from jaxviz.model.timing_stats import header_line
+from jaxviz.ui.plots.qt_guard import protect_singletons
 from jaxviz.ui.plots.style import Style
 
 #: Smallest time drawn on a log axis (ms): a measured 0 ns would be -inf.
@@ -180,6 +181,7 @@ class TimingFigure:
 
     def __init__(self, style: Style | None = None, width: int = 1280,
                  show_caption: bool = True, show_footer: bool = True):
+        protect_singletons()  # PySide6 6.12 on CPython 3.11: see jaxviz.ui.plots.qt_guard
         self.style = style or Style.screen()
         self.width = width
         self.show_caption = show_caption

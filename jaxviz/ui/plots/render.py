@@ -5,6 +5,11 @@ display). SVG goes through Qt's own :class:`PySide6.QtSvg.QSvgGenerator`
 painting the scene, not pyqtgraph 0.14's ``SVGExporter``, which fails on
 the close-path (``Z``) tokens of Qt 6.12's path data (pyqtgraph issue #3495).
 
+PySide6 6.12 on CPython 3.11 loses a reference to ``None`` on every void Qt
+call, which aborts a process that draws a lot;
+:func:`~jaxviz.ui.plots.qt_guard.protect_singletons` guards against it (and
+the same bug with ``True``/``False``) before anything is drawn.
+
 Every render builds a fresh figure from the run, lays it out at the exact
 size in a hidden view, paints it and tears the view down again (a view left
 to the interpreter's exit can crash PySide6 during shutdown).
@@ -22,6 +27,7 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtSvg, QtWidgets
 
 from jaxviz.model.timing import TimingRun
+from jaxviz.ui.plots.qt_guard import protect_singletons
 from jaxviz.ui.plots.base import TimingFigure
 from jaxviz.ui.plots.style import Style
 
@@ -30,6 +36,7 @@ DEFAULT_SIZE = (1920, 1080)
 
 def ensure_app() -> QtWidgets.QApplication:
     """The QApplication, created offscreen when there is no display."""
+    protect_singletons()
     app = QtWidgets.QApplication.instance()
     if app is not None:
         return app

@@ -1,0 +1,205 @@
+"""Timing runs in this process (8 simulated CPU devices): invariants of real measurements.
+
+No timed assertions: the machine is shared and noisy. What must hold on any
+machine is checked -- orderings, counts, one record per device, stages that
+add up, files that parse.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import json
+
+import pytest
+
+from jaxviz.model import from_plain, to_plain
+from jaxviz.model.timing import CallRecord, TimingRequest, TimingRun, TimingStatus
+from jaxviz.model.timing_export import CSV_COLUMNS, write_data
+from tests.core.conftest import example_request
+
+VARIANTS = ["numpy", "op-by-op", "jit", "loop", "vmap", "jit-vmap", "pmap", "sharded"]
+RUNS, WARMUP, PIPELINE = 3, 1, 4
+
+
+def small_request(**overrides) -> TimingRequest:
+    """batched_matmul on 16x16 matrices: 8 products, one per device for pmap/sharded."""
+    trace = example_request("batched_matmul", args="f32[16,16], f32[16,16]")
+    fields = dict(variants=VARIANTS, runs=RUNS, warmup=WARMUP, pipeline=PIPELINE,
+                  sweep="n=8,16", sweep_args="f32[n,n], f32[n,n]", baseline="matmul_numpy")
+    fields.update(overrides)
+    return TimingRequest(trace=trace, **fields)
+
+
+@pytest.fixture(scope="module")
+def measured():
+    from jaxviz.core.timing import measure_timings
+
+    streamed = []
+    run = measure_timings(small_request(), streamed.append)
+    return run, streamed
+
+
+def test_run_is_complete_without_errors(measured):
+    run, _ = measured
+    assert run.error is None and run.errors == [] and run.complete
+    for v in VARIANTS:
+        assert len([c for c in run.calls_of(v, "warmup") if c.size is None]) == WARMUP
+        assert len(run.calls_of(v, "steady")) == RUNS
+        assert run.first_call(v) is not None and run.info(v) is not None
+
+
+def test_every_record_was_streamed_before_the_run_returned(measured):
+    run, streamed = measured
+    calls = [r for r in streamed if isinstance(r, CallRecord)]
+    assert calls == run.calls
+    replay = TimingRun(request=run.request)
+    for record in streamed:
+        replay.add(record)
+    replay.complete = True
+    assert replay == run
+    statuses = [r for r in streamed if isinstance(r, TimingStatus)]
+    assert statuses[-1].done == statuses[-1].total and statuses[-1].message == "done"
+
+
+def test_dispatch_never_after_completion(measured):
+    run, _ = measured
+    assert run.calls
+    for c in run.calls:
+        assert 0 <= c.t_start_ns <= c.t_dispatch_ns <= c.t_complete_ns, c
+        for d in c.devices:
+            assert c.t_dispatch_ns <= d.t_ready_ns <= c.t_complete_ns, c
+
+
+def test_pipelined_completions_in_order_after_their_dispatch(measured):
+    run, _ = measured
+    assert run.pipeline.variant == "pmap" and run.pipeline.calls == PIPELINE
+    assert run.pipeline.chained  # matmul(x, y) has x's shape: each call feeds the next
+    calls = sorted(run.calls_of(phase="pipelined"), key=lambda c: c.run)
+    assert [c.run for c in calls] == list(range(PIPELINE))
+    assert len({c.t0_ns for c in calls}) == 1  # one origin: one timeline
+    starts = [c.t_start_ns for c in calls]
+    assert starts == sorted(starts)
+    for before, after in zip(calls, calls[1:]):
+        assert before.t_dispatch_ns <= after.t_start_ns
+        assert before.t_complete_ns <= after.t_complete_ns
+    for c in calls:
+        assert c.t_dispatch_ns <= c.t_complete_ns
+
+
+def test_one_per_device_record_per_device(measured):
+    run, _ = measured
+    for variant in ("pmap", "sharded"):
+        assert run.info(variant).devices == list(range(8))
+        for c in run.calls_of(variant, "steady") + run.calls_of(variant, "pipelined"):
+            assert [d.device for d in c.devices] == list(range(8))
+    for variant in ("jit", "jit-vmap", "op-by-op"):
+        assert run.info(variant).devices == [0]
+        assert all(not c.devices for c in run.calls_of(variant))
+    assert run.info("numpy").devices == []
+
+
+def test_first_call_stages_add_up(measured):
+    run, _ = measured
+    for variant in ("jit", "jit-vmap", "sharded", "pmap"):
+        first = run.first_call(variant)
+        phases = dict(first.phases())
+        assert sum(phases.values()) == first.total_ns
+        assert all(ns > 0 for ns in phases.values())
+        assert 0 < first.dispatch_ns <= first.execute_ns
+        assert first.implicit_ns and first.implicit_ns > 0
+    assert run.first_call("pmap").trace_ns is None  # pmap traces while lowering
+    assert run.first_call("jit").trace_ns is not None
+    for variant in ("numpy", "op-by-op", "loop", "vmap"):
+        first = run.first_call(variant)
+        assert first.compile_ns is None and first.total_ns == first.execute_ns
+
+
+def test_sweep_measures_every_size(measured):
+    run, _ = measured
+    sweep = run.calls_of("jit", "sweep")
+    assert sorted({c.size for c in sweep}) == [8, 16]
+    assert len(sweep) == 2 * RUNS
+
+
+def test_header_describes_where_and_what(measured):
+    run, _ = measured
+    h = run.header
+    assert h.jax and h.jaxlib and h.backend == "cpu" and h.device_count == 8
+    assert h.simulated and len(h.devices) == 8 and h.host_cpu and h.async_dispatch
+    assert "def matmul" in h.function_source and h.function == "matmul"
+    assert h.filename.endswith("batched_matmul.py") and h.args == "f32[16,16], f32[16,16]"
+    assert datetime.datetime.fromisoformat(h.date).tzinfo is not None
+    assert "perf_counter_ns" in h.clock
+    assert run.info("loop").args.startswith("8 x (f32[16,16], f32[16,16])")
+    assert run.info("jit-vmap").call.startswith("jax.jit(jax.vmap(matmul")
+
+
+def test_run_survives_the_codec_and_the_writers(measured, tmp_path):
+    run, _ = measured
+    assert from_plain(json.loads(json.dumps(to_plain(run)))) == run
+    paths = write_data(run, tmp_path)
+    assert [p.name for p in paths] == ["timings.csv", "timings.json", "trace.json"]
+    rows = list(csv.DictReader((tmp_path / "timings.csv").open()))
+    assert tuple(rows[0]) == CSV_COLUMNS
+    assert {r["variant"] for r in rows} == set(VARIANTS)
+    steady_rows = [r for r in rows if r["phase"] == "steady" and not r["device"]]
+    assert len(steady_rows) == RUNS * len(VARIANTS)
+    assert all(float(r["dispatch_ms"]) <= float(r["complete_ms"]) for r in steady_rows)
+    trace = json.loads((tmp_path / "trace.json").read_text())
+    complete = [e for e in trace["traceEvents"] if e["ph"] == "X"]
+    assert complete and all(isinstance(e["ts"], float) and e["dur"] >= 0 for e in complete)
+    threads = [e["args"]["name"] for e in trace["traceEvents"] if e["name"] == "thread_name"]
+    assert sum(t.startswith("device ") for t in threads) >= 8
+    assert any(t.startswith("host: call") for t in threads)
+
+
+def test_bad_variants_and_sweep_sizes_are_reported_and_the_rest_is_measured():
+    from jaxviz.core.timing import measure_timings
+
+    req = small_request(variants=["jit", "pmap", "numpy"], baseline=None, pipeline=2,
+                        sweep="n=16,8", sweep_args="f32[n,n], f32[16,16]")
+    req.trace.in_axes = "None, None"  # nothing batched: pmap cannot map anything
+    run = measure_timings(req)
+    assert run.error is None and run.complete
+    by_variant = {e.variant: e for e in run.errors if "sweep" not in e.message}
+    assert by_variant["pmap"].kind == "option" and "batched argument" in by_variant["pmap"].message
+    assert by_variant["numpy"].field == "baseline"
+    sweep_errors = [e for e in run.errors if e.message.startswith("sweep n=8")]
+    assert len(sweep_errors) == 1 and sweep_errors[0].line  # the user's line
+    assert len(run.calls_of("jit", "steady")) == RUNS
+    assert {c.size for c in run.calls_of("jit", "sweep")} == {16}
+    assert run.pipeline.variant == "jit"  # the failed pmap is not pipelined
+
+
+def test_zero_runs_and_a_broken_function_are_clear_errors(user_file):
+    from jaxviz.core.timing import measure_timings
+
+    run = measure_timings(small_request(runs=0))
+    assert run.error.field == "runs" and not run.calls
+    req = small_request(variants=["jit"], sweep=None, pipeline=0)
+    req.trace.target.source += "\nraise RuntimeError('broken module')\n"
+    run = measure_timings(req)
+    assert run.error is not None and "broken module" in run.error.message
+
+
+def test_async_dispatch_off_runs_in_a_child_process():
+    from jaxviz.core.timing import async_dispatch_setting, ensure_async_dispatch, \
+        measure_timings
+
+    assert async_dispatch_setting() is True
+    assert ensure_async_dispatch(True) and not ensure_async_dispatch(False)
+    streamed = []
+    run = measure_timings(small_request(variants=["jit", "jit-sync"], sweep=None, pipeline=2),
+                          streamed.append)
+    assert run.error is None and run.errors == [], run.errors
+    assert len(run.calls_of("jit-sync", "steady")) == RUNS
+    assert any("child process" in n for n in run.info("jit-sync").notes)
+    assert any(isinstance(r, CallRecord) and r.variant == "jit-sync" for r in streamed)
+    # the child's records sit on this run's timeline, after the jit ones
+    assert min(c.t0_ns for c in run.calls_of("jit-sync")) > max(
+        c.t0_ns for c in run.calls_of("jit", "steady"))
+    whole = measure_timings(small_request(variants=["jit"], sweep=None, pipeline=2,
+                                          async_dispatch=False))
+    assert whole.error is None and whole.header.async_dispatch is False
+    assert len(whole.calls_of("jit", "pipelined")) == 2

@@ -1,0 +1,152 @@
+"""Timing records, request checks, captions and writers on hand-made runs (no JAX, no Qt)."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+
+from jaxviz.model import ErrorInfo, Target, TraceRequest, from_plain, to_plain
+from jaxviz.model.specs import SpecError
+from jaxviz.model.timing import (
+    CallRecord, DeviceReady, FirstCall, PipelineInfo, TimingRequest, TimingRun, TimingStatus,
+    VariantInfo, parse_sweep, sweep_args_for, validate,
+)
+from jaxviz.model.timing_export import CSV_COLUMNS, chrome_trace, read_json, write_csv, \
+    write_json
+from jaxviz.model.timing_stats import (
+    caption_dispatch, caption_sweep, caption_timeline, caption_variants, fmt_ms, steady,
+)
+
+MS = 1_000_000
+
+
+def request(**kw) -> TimingRequest:
+    trace = TraceRequest(Target("def f(x, y): return x @ y", "<editor:f.py>", "f"),
+                         "f32[n,n], f32[n,n]")
+    return TimingRequest(trace=trace, **kw)
+
+
+def make_run() -> TimingRun:
+    """A jit run: async (0.05 ms vs 5 ms), a 3-call pipeline on 2 devices, a sweep."""
+    run = TimingRun(request=request(variants=["numpy", "jit"], sweep="n=8,16"))
+    records = [
+        VariantInfo("numpy", "f_np(x, y)", "f32[8,8], f32[8,8]"),
+        FirstCall("numpy", 0, execute_ns=9 * MS, dispatch_ns=9 * MS, total_ns=9 * MS),
+        VariantInfo("jit", "jax.jit(f)(x, y)", "f32[8,8], f32[8,8]", devices=[0, 1]),
+        FirstCall("jit", 100 * MS, execute_ns=6 * MS, dispatch_ns=MS, total_ns=36 * MS,
+                  trace_ns=10 * MS, lower_ns=5 * MS, compile_ns=15 * MS, implicit_ns=35 * MS),
+    ]
+    for i in range(4):
+        records.append(CallRecord("numpy", "steady", i, 10 * MS * i, 0, 10 * MS, 10 * MS))
+        records.append(CallRecord("jit", "steady", i, 200 * MS + 10 * MS * i, 0, 50_000,
+                                  5 * MS + i))
+    records.append(PipelineInfo("jit", 3, chained=True))
+    for k in range(3):
+        records.append(CallRecord(
+            "jit", "pipelined", k, 300 * MS, 10_000 * k, 10_000 * k + 5000, 5 * MS * (k + 1),
+            devices=[DeviceReady(0, 5 * MS * (k + 1) - 100), DeviceReady(1, 5 * MS * (k + 1))]))
+    for j, (size, work) in enumerate(((8, 1 * MS), (16, 8 * MS))):
+        for i in range(3):
+            records.append(CallRecord("jit", "sweep", i, 400 * MS + 10 * MS * (3 * j + i), 0,
+                                      40_000, work, size=size))
+    records.append(ErrorInfo("option", "pmap needs a batched argument", variant="pmap"))
+    records.append(TimingStatus("done", 10, 10))
+    for r in records:
+        run.add(r)
+    run.complete = True
+    return run
+
+
+def test_parse_sweep_and_substitution():
+    assert parse_sweep("n = 256, 512 ,1024") == ("n", [256, 512, 1024])
+    assert sweep_args_for("f32[n,n], f32[n,nn], g(n)", "n", 4) == "f32[4,4], f32[4,nn], g(4)"
+    with pytest.raises(SpecError) as err:
+        parse_sweep("n=256,big")
+    assert err.value.position == 6 and "big" in err.value.message
+    with pytest.raises(SpecError):
+        parse_sweep("256,512")
+
+
+def test_validate_names_the_field_at_fault():
+    assert validate(request(sweep="n=8,16")) == []
+    fields = {e.field: e.message for e in validate(request(
+        runs=0, warmup=-1, pipeline=-2, variants=["jit", "warp"], sweep="m=4"))}
+    assert "at least 1, not 0" in fields["runs"]
+    assert {"warmup", "pipeline", "variants", "sweep_args"} <= set(fields)
+    assert "'warp'" in fields["variants"] and "'m'" in fields["sweep_args"]
+
+
+def test_run_folds_streamed_records_and_round_trips():
+    run = make_run()
+    assert [v.variant for v in run.variants] == ["numpy", "jit"]
+    assert run.pipeline.chained and run.status.message == "done"
+    assert run.errors[0].variant == "pmap"
+    assert len(run.calls_of("jit", "steady")) == 4 and run.variant_names() == ["numpy", "jit"]
+    again = from_plain(json.loads(json.dumps(to_plain(run))))
+    assert again == run
+    with pytest.raises(TypeError):
+        run.add("not a record")
+
+
+def test_first_call_phases_add_up():
+    first = make_run().first_call("jit")
+    assert [n for n, _ in first.phases()] == ["trace", "lower", "compile", "execute"]
+    assert sum(ns for _, ns in first.phases()) == first.total_ns
+
+
+def test_captions_are_computed_from_the_records():
+    run = make_run()
+    s = steady(run, "jit")
+    assert s.dispatch_median == pytest.approx(0.05) and s.asynchronous
+    text = caption_dispatch(run)
+    assert text.startswith("jit: calls return after 0.050 ms; results are ready after 5.0 ms")
+    assert "asynchronous" in text
+    assert caption_dispatch(run, "numpy").endswith("NumPy computes before returning")
+    assert "3 chained jit calls" in caption_timeline(run)
+    assert "2 devices finished each call within 0.00010 ms" in caption_timeline(run)
+    assert "jit is fastest at 5.0 ms" in caption_variants(run)
+    assert "2.0× faster than NumPy" in caption_variants(run)
+    assert "30 ms tracing and compiling" in caption_variants(run)
+    assert "from 8 to 16, completion grows 8.0×" in caption_sweep(run)
+    assert fmt_ms(0.04321) == "0.043 ms" and fmt_ms(123.4) == "123 ms"
+
+
+def test_csv_has_the_documented_columns(tmp_path):
+    run = make_run()
+    path = write_csv(run, tmp_path / "timings.csv")
+    rows = list(csv.DictReader(path.open()))
+    assert tuple(rows[0]) == CSV_COLUMNS
+    assert CSV_COLUMNS[:6] == ("variant", "run", "phase", "dispatch_ms", "complete_ms", "device")
+    steady_rows = [r for r in rows if r["phase"] == "steady" and r["variant"] == "jit"]
+    assert len(steady_rows) == 4 and float(steady_rows[0]["dispatch_ms"]) == 0.05
+    device_rows = [r for r in rows if r["phase"] == "pipelined" and r["device"]]
+    assert sorted({r["device"] for r in device_rows}) == ["0", "1"] and len(device_rows) == 6
+    stages = [r["phase"] for r in rows if r["variant"] == "jit" and r["run"] == "0"][:4]
+    assert stages == ["trace", "lower", "compile", "first"]
+
+
+def test_json_reloads_the_run(tmp_path):
+    run = make_run()
+    assert read_json(write_json(run, tmp_path / "timings.json")) == run
+    (tmp_path / "other.json").write_text(json.dumps(to_plain(run.request)))
+    with pytest.raises(ValueError, match="not a timing run"):
+        read_json(tmp_path / "other.json")
+
+
+def test_chrome_trace_tracks_do_not_overlap():
+    trace = chrome_trace(make_run())
+    events = trace["traceEvents"]
+    complete = [e for e in events if e["ph"] == "X"]
+    assert complete and all(e["dur"] >= 0 and {"pid", "tid", "ts", "name"} <= set(e)
+                            for e in complete)
+    names = {(e["pid"], e["tid"]): e["args"]["name"] for e in events if e["name"] == "thread_name"}
+    assert any(n.startswith("device 1") for n in names.values())
+    by_track: dict = {}
+    for e in complete:
+        by_track.setdefault((e["pid"], e["tid"]), []).append((e["ts"], e["ts"] + e["dur"]))
+    for spans in by_track.values():  # slices on one track follow each other
+        spans.sort()
+        for (a0, a1), (b0, b1) in zip(spans, spans[1:]):
+            assert b0 >= a1 - 1e-6

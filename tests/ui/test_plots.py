@@ -1,0 +1,187 @@
+"""The timing plots, drawn offscreen from a real run (measured by `jaxviz time` in the engine).
+
+Pictures are checked by sampled pixels (the series colours are there, the
+background is the theme's) and by the SVG's elements (the plotted paths are
+vector paths in the series colours).
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ["QT_QPA_PLATFORM"] = "offscreen"
+
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import xml.etree.ElementTree as ET  # noqa: E402
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+from jaxviz.model.timing import CallRecord, TimingRun  # noqa: E402
+from jaxviz.model.timing_export import read_json, write_json  # noqa: E402
+from jaxviz.model.timing_stats import caption_dispatch, fmt_ms, steady  # noqa: E402
+
+SIZE = (960, 540)
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory) -> TimingRun:
+    """A small real run: pmap matmul on 4 devices (pipelined), jit with a size sweep."""
+    out = tmp_path_factory.mktemp("run")
+    proc = subprocess.run(
+        [sys.executable, "-m", "jaxviz", "time", "example:batched_matmul", "--args",
+         "f32[32,32], f32[32,32]", "--variants", "numpy,jit,pmap", "--runs", "4", "--warmup",
+         "1", "--pipeline", "3", "--sweep", "n=16,32", "--sweep-args", "f32[n,n], f32[n,n]",
+         "--devices", "4", "--no-plots", "--out", str(out)],
+        capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    return read_json(out / "timings.json")
+
+
+def pixels(image) -> np.ndarray:
+    """An RGB array of a QImage."""
+    from PySide6.QtGui import QImage
+
+    image = image.convertToFormat(QImage.Format.Format_RGB888)
+    data = np.frombuffer(image.constBits(), np.uint8, image.sizeInBytes())
+    rows = data.reshape(image.height(), image.bytesPerLine())
+    return rows[:, : image.width() * 3].reshape(image.height(), image.width(), 3).copy()
+
+
+def count_colour(rgb: np.ndarray, hex_colour: str, tolerance: int = 12) -> int:
+    target = np.array([int(hex_colour[i:i + 2], 16) for i in (1, 3, 5)])
+    return int((np.abs(rgb.astype(int) - target).max(axis=-1) <= tolerance).sum())
+
+
+@pytest.mark.parametrize("kind, colours", [
+    ("dispatch_vs_complete", ("dispatch", "ready")),
+    ("timeline", ("dispatch", "ready", "device")),
+    ("variants", ("dispatch", "ready", "compile")),
+    ("sweep", ("dispatch", "ready")),
+])
+def test_png_shows_the_series_in_their_colours(run, kind, colours):
+    from jaxviz.ui.plots import LIGHT, render_image
+
+    rgb = pixels(render_image(kind, run, SIZE, "light"))
+    assert rgb.shape == (SIZE[1], SIZE[0], 3)
+    assert tuple(rgb[2, 2]) == (255, 255, 255)
+    assert len(np.unique(rgb.reshape(-1, 3), axis=0)) > 50  # not blank
+    for name in colours:
+        colour = LIGHT.phases[name] if name == "compile" else getattr(LIGHT, name)
+        assert count_colour(rgb, colour) > 40, (kind, name)
+
+
+def test_dark_theme_has_its_background_and_colours(run):
+    from jaxviz.ui.plots import DARK, render_image
+
+    rgb = pixels(render_image("dispatch_vs_complete", run, SIZE, "dark"))
+    assert count_colour(rgb[:5, :5].reshape(-1, 3)[None], DARK.background, 2) == 25
+    assert count_colour(rgb, DARK.ready) > 40 and count_colour(rgb, DARK.dispatch) > 40
+    assert count_colour(rgb, "#FFFFFF", 0) == 0
+
+
+def test_svg_holds_vector_paths_in_the_series_colours(run, tmp_path):
+    from jaxviz.ui.plots import LIGHT, render_svg
+
+    path = render_svg("dispatch_vs_complete", run, tmp_path / "d.svg", SIZE, "light")
+    root = ET.parse(path).getroot()
+    assert root.tag == f"{SVG}svg" and root.get("viewBox") == f"0 0 {SIZE[0]} {SIZE[1]}"
+    assert root.find(f"{SVG}desc").text == caption_dispatch(run)
+    assert not list(root.iter(f"{SVG}image"))  # symbols are paths, not bitmaps
+    n_calls = len(run.calls_of("jit", "steady"))
+    for colour in (LIGHT.dispatch, LIGHT.ready):
+        groups = [g for g in root.iter(f"{SVG}g") if (g.get("fill") or "").lower() == colour.lower()]
+        symbols = [p for g in groups for p in g.iter(f"{SVG}path")]
+        assert len(symbols) >= n_calls, colour  # one symbol per call
+    texts = " ".join(t.text or "" for t in root.iter(f"{SVG}text"))
+    assert "Dispatch" in texts and "ms" in texts
+
+
+def test_export_plots_writes_png_and_svg_of_each_kind(run, tmp_path):
+    from jaxviz.ui.plots import available, export_plots
+
+    kinds = available(run)
+    assert kinds == ["dispatch_vs_complete", "timeline", "variants", "sweep"]
+    written = export_plots(run, tmp_path, SIZE, "dark")
+    assert sorted(p.name for p in written) == sorted(
+        f"{k}.{ext}" for k in kinds for ext in ("png", "svg"))
+    for p in written:
+        assert p.stat().st_size > 1000
+        if p.suffix == ".svg":
+            ET.parse(p)
+
+
+def test_figures_fill_in_live_as_records_arrive(run):
+    from jaxviz.ui.plots import DispatchFigure, Style, TimelineFigure, ensure_app
+
+    ensure_app()
+    live = TimingRun(request=run.request, header=run.header)
+    figure = DispatchFigure(Style.screen("dark"), variant="jit", show_caption=False)
+    timeline = TimelineFigure(Style.screen("light"))
+    figure.update(live)
+    assert len(figure.scatters["ready"].data) == 0
+    assert figure.caption() == "no calls measured yet"
+    for info in run.variants:
+        live.add(info)
+    seen = 0
+    for record in run.calls:
+        live.add(record)
+        figure.update(live)
+        timeline.update(live)
+        if isinstance(record, CallRecord) and record.variant == "jit" and \
+                record.phase == "steady":
+            seen += 1
+            assert len(figure.scatters["ready"].data) == seen
+            assert len(figure.scatters["dispatch"].data) == seen
+            s = steady(live, "jit")  # the caption's numbers are this run's so far
+            assert fmt_ms(s.complete_median) in figure.caption()
+            assert f"median of {seen})" in figure.caption()
+    live.pipeline = run.pipeline
+    timeline.update(live)
+    assert len(timeline.scatters["ready"].data) == len(run.calls_of(phase="pipelined"))
+    assert figure.caption() == caption_dispatch(run, "jit")
+
+
+def test_a_reloaded_recording_draws_the_same_plot(run, tmp_path):
+    from jaxviz.ui.plots import build_figure
+
+    again = read_json(write_json(run, tmp_path / "timings.json"))
+    for kind in ("dispatch_vs_complete", "timeline"):
+        a, b = build_figure(kind, run, SIZE), build_figure(kind, again, SIZE)
+        for name in a.scatters:
+            assert np.array_equal(a.scatters[name].data["x"], b.scatters[name].data["x"])
+            assert np.array_equal(a.scatters[name].data["y"], b.scatters[name].data["y"])
+        assert a.caption() == b.caption()
+
+
+def test_bad_theme_and_kind_are_refused(run):
+    from jaxviz.ui.plots import render_image
+
+    with pytest.raises(ValueError, match="light, dark"):
+        render_image("sweep", run, SIZE, "solarized")
+    with pytest.raises(ValueError, match="dispatch_vs_complete"):
+        render_image("pie", run, SIZE)
+
+
+def test_plots_never_import_jax():
+    code = ("import sys, jaxviz.ui.plots, jaxviz.cli.cmd_time;"
+            "bad = [m for m in ('jax', 'jaxlib') if m in sys.modules];"
+            "print(bad); sys.exit(1 if bad else 0)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_hundreds_of_live_updates_do_not_abort_the_process(run, tmp_path):
+    """PySide6 6.12 on CPython 3.11 drops references to None/True (see qt_guard)."""
+    path = write_json(run, tmp_path / "timings.json")
+    code = ("import sys; from jaxviz.model.timing_export import read_json;"
+            "from jaxviz.ui.plots import FIGURES, Style, ensure_app; ensure_app();"
+            f"run = read_json({str(path)!r});"
+            "figs = [cls(Style.screen()) for cls in FIGURES.values()];"
+            "[f.update(run) for _ in range(150) for f in figs]; print('ok')")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]
