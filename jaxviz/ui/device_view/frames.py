@@ -84,7 +84,12 @@ class FrameBuilder:
         """What moves at time ``t`` of phase ``i``."""
         if self.scene.error or not 0 <= i < len(self.kinds):
             return []
-        return motion.moving(self, i, min(max(t, 0.0), 1.0))
+        t = min(max(t, 0.0), 1.0)
+        x, y, w, h = self.lay.caption
+        r = 0.4 * self.u
+        progress = Box((x + r, y + h - 0.22 * self.u, (w - 2 * r) * t, 0.22 * self.u),
+                       self.th.accent, None, alpha=0.7)
+        return motion.moving(self, i, t) + [progress]
 
     # ------------------------------------------------------------------ #
     # host arrays

@@ -1,0 +1,48 @@
+"""Real layouts for the device-view tests, traced in this process by jaxviz.core.
+
+The results are computed once per test session (tracing costs seconds on the
+shared two cores) and handed out as fresh copies.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")
+
+
+def configure_jax() -> None:
+    """8 simulated CPU devices (a no-op when the backend already runs with them)."""
+    from jaxviz import core
+
+    try:
+        core.configure_devices(8)
+    except RuntimeError:
+        pass
+
+
+@functools.lru_cache(maxsize=None)
+def _trace(name: str, variant: str, overrides: tuple = ()):
+    configure_jax()
+    from jaxviz import core
+    from jaxviz.model import TraceRequest
+
+    target, d = core.resolve_target(f"example:{name}")
+    fields = dict(args=d["args"], batched_args=d["batched_args"], batch=d["batch"],
+                  in_axes=d["in_axes"], axis_name=d["axis_name"] or "i", mesh=d["mesh"],
+                  specs=d["specs"], out_specs=d["out_specs"])
+    fields.update(dict(overrides))
+    req = TraceRequest(target=target, variants=[variant], want=["jaxpr", "hlo", "layout"],
+                       **fields)
+    result = core.trace_request(req)
+    vr = result.variant(variant)
+    assert vr.error is None, core.format_error(vr.error, debug=True)
+    return result
+
+
+def traced(name: str, variant: str, **overrides):
+    """A fresh copy of the TraceResult of one example's variant."""
+    return copy.deepcopy(_trace(name, variant, tuple(sorted(overrides.items()))))
