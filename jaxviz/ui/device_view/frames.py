@@ -378,6 +378,8 @@ class FrameBuilder:
             extras.append((th.neutral, "grey = on the host, not split"))
         for swatch, text in extras:
             cx += 0.8 * u
+            if cx + sw + text_width(text, 0.72 * u) > x + w:
+                break  # no room left on the line: leave it out rather than clip it
             rect = (cx, y + (h - sw) / 2, sw, sw)
             if swatch == "stripes":
                 cols = [d.colour for d in self.scene.devices[:2]] or [th.neutral]

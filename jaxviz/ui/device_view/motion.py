@@ -150,6 +150,9 @@ def _compute(fb: FrameBuilder, t: float, outputs: bool) -> list[Item]:
 
 def _counter(fb: FrameBuilder, text: str) -> Text:
     x, y, w, h = fb.lay.grid_rect
+    if fb.lay.frames:  # below the process frame and its label
+        fx, fy, fw, fh = fb.lay.frames[0][0]
+        y, h = fy, fh
     u = fb.u
     return Text((x - 2 * u, y + h + 0.3 * u, w + 4 * u, 1.4 * u), text, 1.0 * u, fb.th.accent,
                 "center", bold=True)
@@ -235,8 +238,10 @@ def pairs(fb: FrameBuilder, c: Collective) -> list[tuple[int, int]]:
         if explicit:
             return explicit
     out = []
-    for g in _groups(fb, c):
-        if len(g) <= PAIRWISE_MAX and c.kind != "collective-permute":
+    groups = _groups(fb, c)
+    pairwise = sum(len(g) * (len(g) - 1) for g in groups) <= PAIRWISE_MAX * (PAIRWISE_MAX - 1)
+    for g in groups:
+        if pairwise and c.kind != "collective-permute":
             out += [(a, b) for a in g for b in g if a != b]
         else:
             out += [(g[k], g[(k + 1) % len(g)]) for k in range(len(g))]
