@@ -41,6 +41,8 @@ from jaxviz.model.timing import (
 
 ASYNC_FLAG = "jax_cpu_enable_async_dispatch"
 _STATUS_EVERY_NS = 100_000_000
+#: Measured calls are streamed at least this often (and after every slower call).
+FLUSH_NS = 50_000_000
 
 #: Default pipelined variant: multi-device ones first (their timeline has device lanes).
 PIPELINE_ORDER = ("pmap", "sharded", "shard_map", "jit", "jit-vmap")
@@ -233,15 +235,27 @@ class _Session:
 
     def calls(self, timed: Timed, phase: str, count: int, size: int | None = None,
               args: list[Any] | None = None) -> None:
-        per_device = self.req.per_device
+        """Measure ``count`` calls; records are streamed in batches, at least every
+        :data:`FLUSH_NS`, so fast calls run back to back in a tight loop (as in a
+        plain timing script) and slow calls still show up one by one."""
+        per_device = self.req.per_device and timed.multi_device is not False
         args = timed.args if args is None else args
         what = "warm-up" if phase == "warmup" else "call"
         at = f" at {size}" if size is not None else ""
+        call_once, fn = timing_calls.call_once, timed.fn
+        pending: list[Measured] = []
+        flushed = clock()
         for i in range(count):
-            m = timing_calls.call_once(timed.fn, args, per_device)
-            self.done += 1
-            self.record(timed.variant, phase, i, m, size)
-            self.status(f"{timed.variant}{at}: {what} {i + 1}/{count}")
+            m = call_once(fn, args, per_device)
+            pending.append(m)
+            if m.t0 + m.complete - flushed > FLUSH_NS or i == count - 1:
+                first = i + 1 - len(pending)
+                for j, done in enumerate(pending, start=first):
+                    self.record(timed.variant, phase, j, done, size)
+                self.done += len(pending)
+                pending.clear()
+                self.status(f"{timed.variant}{at}: {what} {i + 1}/{count}")
+                flushed = clock()
 
     def measure_variant(self, timed: Timed) -> None:
         req = self.req
@@ -255,6 +269,7 @@ class _Session:
                                   devices=out_devices, notes=timed.notes))
             self.emit(first)
             timed.args = args
+            timed.multi_device = len(out_devices) > 1
             self.calls(timed, "warmup", req.warmup)
             self.calls(timed, "steady", req.runs)
         except Exception as exc:  # noqa: BLE001 - user code may raise anything
@@ -316,7 +331,8 @@ class _Session:
         if timed.fresh is not None and hasattr(timed.fn, "lower"):
             compiled = timed.fn.lower(*timed.args).compile()
             timed.args = timing_calls.place(timed.args, compiled)
-        jax.block_until_ready(timed.fn(*timed.args))
+        out = jax.block_until_ready(timed.fn(*timed.args))
+        timed.multi_device = len(timing_calls.output_devices(out)) > 1
 
     def measure_size(self, size: int, batched_numpy: bool) -> None:
         req = self.req

@@ -48,6 +48,8 @@ class Timed:
     chain_ok: bool = True
     #: The argument types to show, when ``args`` does not say it well (the loop).
     arg_text: str | None = None
+    #: Whether the output spans several devices (known after the first call).
+    multi_device: bool | None = None
 
 
 def uses_batched(loaded: Loaded, variants: list[str]) -> bool:
