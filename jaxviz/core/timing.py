@@ -315,7 +315,8 @@ class _Session:
             out = timed.fn(*timed.args)
             chain = timed.chain_ok and timing_calls.chainable(out, timed.args)
             del out
-            result = timing_calls.pipeline(timed.fn, timed.args, k, chain, self.req.per_device)
+            result = timing_calls.pipeline(timed.fn, timed.args, k, chain,
+                                           self.req.per_device and bool(timed.multi_device))
         except Exception as exc:  # noqa: BLE001
             self.fail(self.explain(exc, variant), variant)
             return

@@ -14,6 +14,8 @@ the first poll that saw its shards ready, an upper bound within one interval.
 
 from __future__ import annotations
 
+import queue
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -188,32 +190,92 @@ class Pipelined:
     calls: list[Measured]
 
 
+class ShardWatcher(threading.Thread):
+    """Polls, from a background thread, the shards of outputs as they are produced.
+
+    Used while a pipeline is being dispatched, so a device's part of an early
+    call is seen ready when it becomes ready, not only once every call has
+    been dispatched. The thread sleeps between polls; handing it an output is
+    a queue put (about a microsecond) between two dispatches.
+    """
+
+    def __init__(self, t0: int):
+        super().__init__(name="jaxviz-shard-watcher", daemon=True)
+        self.t0 = t0
+        self.ready: dict[int, list[DeviceReady]] = {}
+        self.error: BaseException | None = None
+        self._new: queue.SimpleQueue = queue.SimpleQueue()
+        self._closed = threading.Event()
+
+    def add(self, index: int, out: Any) -> None:
+        self._new.put((index, out))
+
+    def close(self) -> dict[int, list[DeviceReady]]:
+        """Wait until every shard handed over was seen ready; the ready times by call."""
+        self._closed.set()
+        self.join()
+        if self.error is not None:
+            raise self.error
+        for devices in self.ready.values():
+            devices.sort(key=lambda d: d.device)
+        return self.ready
+
+    def run(self) -> None:
+        pending: list[tuple[int, int, list[Any]]] = []
+        try:
+            while True:
+                closing = self._closed.is_set()
+                while not self._new.empty():
+                    index, out = self._new.get()
+                    self.ready.setdefault(index, [])
+                    pending += [(index, dev, datas)
+                                for dev, datas in _shards_by_device(out).items()]
+                    del out
+                still = []
+                for index, dev, datas in pending:
+                    if all(d.is_ready() for d in datas):
+                        self.ready[index].append(DeviceReady(dev, clock() - self.t0))
+                    else:
+                        still.append((index, dev, datas))
+                pending = still
+                if closing and not pending and self._new.empty():
+                    return
+                time.sleep(POLL_INTERVAL_S)
+        except BaseException as exc:  # noqa: BLE001 - reported by close()
+            self.error = exc
+
+
 def pipeline(fn: Callable, args: list[Any], k: int, chain: bool, per_device: bool) -> Pipelined:
     """Dispatch ``k`` calls without blocking, then await each result in order.
 
     With ``chain``, call ``i + 1`` takes call ``i``'s output as its first
-    argument (the computations depend on each other). Results spread over
-    several devices are polled per device; a call's completion is then the
-    moment its last shard was seen ready.
+    argument (the computations depend on each other). With ``per_device``
+    (for outputs spread over several devices), a :class:`ShardWatcher` polls
+    each device's shards from the first dispatch on; a call's completion is
+    then the moment its last shard was seen ready.
     """
     outs: list[Any] = []
     starts: list[int] = []
     dispatches: list[int] = []
     current = list(args)
     t0 = clock()
-    for _ in range(k):
+    watcher = ShardWatcher(t0) if per_device else None
+    if watcher is not None:
+        watcher.start()
+    for i in range(k):
         ts = clock()
         out = fn(*current)
         td = clock()
         starts.append(ts - t0)
         dispatches.append(td - t0)
         outs.append(out)
+        if watcher is not None:
+            watcher.add(i, out)
         if chain:
             current = [out, *current[1:]]
     del current
-    per_call: list[list[DeviceReady]] = [[] for _ in outs]
-    if per_device and any(_shards_by_device(o) for o in outs):
-        per_call = poll_ready(outs, t0)
+    ready = watcher.close() if watcher is not None else {}
+    per_call = [ready.get(i, []) for i in range(len(outs))]
     completes = []
     for out, devices in zip(outs, per_call):
         jax.block_until_ready(out)

@@ -24,6 +24,9 @@ PRIMARY_ORDER = ("jit", "jit-vmap", "sharded", "pmap", "shard_map", "vmap", "op-
 #: Dispatch slower than this fraction of completion counts as synchronous.
 SYNC_RATIO = 0.5
 
+#: A pipelined call that returned after this fraction of its completion time waited for it.
+SYNC_WAIT = 0.9
+
 #: Medians within this factor of the fastest count as a tie (machines are noisy).
 TIE = 1.1
 
@@ -160,10 +163,16 @@ def caption_timeline(run: TimingRun) -> str:
     text = (f"{len(calls)} {kind}{label} calls were all dispatched within "
             f"{fmt_ms(last_dispatch)}; their results became ready one after another from "
             f"{fmt_ms(first_ready)} to {fmt_ms(last_ready)}")
-    if last_dispatch < first_ready:
+    waited = [c for c in calls if c.t_dispatch_ns >= SYNC_WAIT * c.t_complete_ns]
+    if not waited:
         text += " — the calls queue up behind each other while Python runs ahead"
+    elif len(waited) == len(calls):
+        text += (" — each call returned only when its result was ready: dispatch is "
+                 "synchronous here, nothing queues")
     else:
-        text += " — each call returned only after earlier work finished"
+        text += (f" — {len(waited)} of the {len(calls)} calls returned only when their result "
+                 f"was ready, the other {len(calls) - len(waited)} queued up while Python ran "
+                 f"ahead")
     spreads = [(max(d.t_ready_ns for d in c.devices) - min(d.t_ready_ns for d in c.devices))
                / 1e6 for c in calls if len(c.devices) > 1]
     if spreads:
@@ -193,12 +202,18 @@ def caption_variants(run: TimingRun) -> str:
         ratio = sw.complete_median / max(sb.complete_median, 1e-9)
         text += (f", {fmt_num(ratio)}× faster than {variant_label(worst)} "
                  f"({fmt_ms(sw.complete_median)})")
-    compiled = [v for v in tied if (run.first_call(v) or FirstCall("", 0, 0, 0, 0)).compile_ns]
+    names = [v for v, _ in stats]
+    compiled = [v for v in (*[p for p in PRIMARY_ORDER if p in names], *tied)
+                if (run.first_call(v) or FirstCall("", 0, 0, 0, 0)).compile_ns]
     first = run.first_call(compiled[0]) if compiled else None
     if first is not None and first.compile_ns is not None:
         prep = sum(v for n, v in first.phases() if n != "execute") / 1e6
         text += (f"; the first {variant_label(first.variant)} call spends {fmt_ms(prep)} "
                  f"tracing and compiling, once")
+    on, off = steady(run, "jit"), steady(run, "jit-sync")
+    if on is not None and off is not None:
+        text += (f"; with async dispatch off, jit calls return after "
+                 f"{fmt_ms(off.dispatch_median)} instead of {fmt_ms(on.dispatch_median)}")
     return text
 
 
@@ -269,6 +284,8 @@ def header_line(run: TimingRun) -> str:
         return ""
     kind = f"simulated {h.backend.upper()}" if h.simulated else h.device_kind
     dev = f"{h.device_count} {kind} device{'s' if h.device_count != 1 else ''}"
+    if h.simulated and h.device_count > 1:
+        dev += " (sharing the host's cores: structure, not speed-ups)"
     asyn = "" if h.async_dispatch else " · async dispatch off"
     where = f"{PurePath(h.filename).name}:{h.function}({h.args})"
     return (f"{where} · jax {h.jax} · {dev}{asyn} · {h.host_cpu} · {h.date[:16].replace('T', ' ')}")

@@ -32,6 +32,7 @@ JAXVIZ = {
     "variants": ["plain", "jit"],
     "baseline": "matmul_numpy",
     "order": 1,
-    "timing": {"variants": ["numpy", "op-by-op", "jit"], "sweep": "n=256,512,1024,2048",
+    "timing": {"variants": ["numpy", "op-by-op", "jit", "jit-sync"],
+               "sweep": "n=256,512,1024,2048",
                "sweep_args": "f32[n,n], f32[n,n]"},
 }

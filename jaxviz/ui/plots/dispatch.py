@@ -13,7 +13,7 @@ import pyqtgraph as pg
 
 from jaxviz.model.timing import TimingRun, variant_label
 from jaxviz.model.timing_stats import caption_dispatch, fmt_ms, primary_variant, steady
-from jaxviz.ui.plots.base import TimingFigure, font, log_ms, make_plot
+from jaxviz.ui.plots.base import TimingFigure, log_ms, make_plot
 from jaxviz.ui.plots.style import SYMBOLS
 
 
@@ -43,18 +43,14 @@ class DispatchFigure(TimingFigure):
                                       connect="pairs", antialias=True)
         self.plot.addItem(self.links)
         self.medians = {}
-        self.scatters = {}
-        for kind, colour, anchor in (("dispatch", t.dispatch, (1, 0)), ("ready", t.ready, (1, 1))):
+        for kind, colour in (("dispatch", t.dispatch), ("ready", t.ready)):
             line = pg.InfiniteLine(angle=0, movable=False, pen=pg.mkPen(
-                colour, width=max(1.5, s.line_px * 0.6), style=pg.QtCore.Qt.PenStyle.DashLine),
-                label="", labelOpts={"position": 0.98, "color": colour,
-                                     "fill": pg.mkBrush(t.background + "D0"),
-                                     # the dispatch label under its line, the ready one above
-                                     "anchors": [anchor, anchor]})
-            line.label.setFont(font(s.tick_px, bold=True))
+                colour, width=max(1.5, s.line_px * 0.6), style=pg.QtCore.Qt.PenStyle.DashLine))
             line.setVisible(False)
             self.plot.addItem(line)
             self.medians[kind] = line
+        self.scatters = {}
+        for kind, colour in (("dispatch", t.dispatch), ("ready", t.ready)):
             scatter = pg.ScatterPlotItem(symbol=SYMBOLS[kind][0], size=s.marker_px,
                                          pen=pg.mkPen(t.background, width=1),
                                          brush=pg.mkBrush(colour), antialias=True,
@@ -96,11 +92,9 @@ class DispatchFigure(TimingFigure):
         for kind, line in self.medians.items():
             line.setVisible(summary is not None)
         if summary is not None:
-            for kind, value, text in (("dispatch", summary.dispatch_median, "returned"),
-                                      ("ready", summary.complete_median, "ready")):
-                line = self.medians[kind]
-                line.setValue(float(self._y(np.array([value]))[0]))
-                line.label.setFormat(f"median {text}: {fmt_ms(value)}")
+            for kind, value in (("dispatch", summary.dispatch_median),
+                                ("ready", summary.complete_median)):
+                self.medians[kind].setValue(float(self._y(np.array([value]))[0]))
         if len(x):
             lo = float(min(yd.min(), yc.min()))
             hi = float(max(yd.max(), yc.max()))
@@ -110,6 +104,9 @@ class DispatchFigure(TimingFigure):
         label = variant_label(variant) if variant else "(no calls yet)"
         info = run.info(variant) if variant else None
         title = f"Dispatch vs completion — {info.call if info else label}"
-        entries = [(SYMBOLS["dispatch"][1], t.dispatch, "call returned (dispatch)"),
-                   (SYMBOLS["ready"][1], t.ready, "result ready (block_until_ready)")]
+        med_d = f", median {fmt_ms(summary.dispatch_median)}" if summary else ""
+        med_c = f", median {fmt_ms(summary.complete_median)}" if summary else ""
+        entries = [(SYMBOLS["dispatch"][1], t.dispatch, f"call returned (dispatch){med_d}"),
+                   (SYMBOLS["ready"][1], t.ready, f"result ready (block_until_ready){med_c}"),
+                   ("╌╌", t.foreground, "medians")]
         return title, entries, caption_dispatch(run, variant)

@@ -14,7 +14,7 @@ import pyqtgraph as pg
 from jaxviz.model.timing import TimingRun, variant_label
 from jaxviz.model.timing_stats import caption_sweep, sweep_name, sweep_points, sweep_variants
 from jaxviz.ui.plots.base import TimingFigure, log_ms, make_plot
-from jaxviz.ui.plots.style import VARIANT_SYMBOLS
+from jaxviz.ui.plots.style import SYMBOLS, VARIANT_SYMBOLS
 
 
 class SweepFigure(TimingFigure):
@@ -34,7 +34,7 @@ class SweepFigure(TimingFigure):
         if key not in self.series:
             s, t = self.style, self.style.theme
             colour = t.dispatch if kind == "dispatch" else t.ready
-            symbol = VARIANT_SYMBOLS[index % len(VARIANT_SYMBOLS)][0]
+            symbol = self._symbol(kind, index)[0]
             style = pg.QtCore.Qt.PenStyle.DashLine if kind == "dispatch" \
                 else pg.QtCore.Qt.PenStyle.SolidLine
             line = pg.PlotDataItem(pen=pg.mkPen(colour, width=s.line_px, style=style),
@@ -47,6 +47,13 @@ class SweepFigure(TimingFigure):
             self.plot.addItem(line)
             self.series[key] = (line, whisker)
         return self.series[key]
+
+    @staticmethod
+    def _symbol(kind: str, index: int) -> tuple[str, str]:
+        """The first variant uses the kinds' symbols (▼ returned, ● ready), others their own."""
+        if index == 0:
+            return SYMBOLS["dispatch" if kind == "dispatch" else "ready"]
+        return VARIANT_SYMBOLS[index % len(VARIANT_SYMBOLS)]
 
     def _update(self, run: TimingRun):
         t = self.style.theme
@@ -62,7 +69,6 @@ class SweepFigure(TimingFigure):
             points = sweep_points(run, variant)
             sizes.update(size for size, _ in points)
             x = np.log2([size for size, _ in points]) if points else np.array([])
-            glyph = VARIANT_SYMBOLS[index % len(VARIANT_SYMBOLS)][1]
             label = variant_label(variant) + ": " if len(variants) > 1 else ""
             for kind, med, lo, hi in (
                     ("ready", "complete_median", "complete_p10", "complete_p90"),
@@ -78,7 +84,9 @@ class SweepFigure(TimingFigure):
                 colour = t.dispatch if kind == "dispatch" else t.ready
                 what = "call returned (median)" if kind == "dispatch" else "result ready (median)"
                 dash = "╌╌" if kind == "dispatch" else "━━"
-                entries.append((f"{dash}{glyph}", colour, f"{label}{what}"))
+                entries.append((f"{dash}{self._symbol(kind, index)[1]}", colour, f"{label}{what}"))
+        if variants:
+            entries.append(("│", t.foreground, "10–90% of calls"))
         ordered = sorted(sizes)
         self.plot.getAxis("bottom").setTicks([[(float(np.log2(v)), str(v)) for v in ordered], []])
         if ordered:

@@ -23,7 +23,7 @@ PHASES = ("trace", "lower", "compile", "execute")
 #: synchronous variants (dispatch = completion) still show both markers.
 DISPATCH_OFFSET, READY_OFFSET = 0.2, -0.06
 PHASE_LABELS = {"trace": "trace", "lower": "lower", "compile": "compile",
-                "execute": "first run"}
+                "execute": "first execution"}
 
 
 class VariantsFigure(TimingFigure):
