@@ -30,6 +30,10 @@ def add_parser(sub) -> None:
                     "trace.json (Perfetto) and PNG+SVG plots into --out. Runs without a display.")
     add_target_options(p, variant=False)
     p.set_defaults(timeout=600.0)
+    for action in p._actions:  # the shared option's help names the default of the others
+        if action.dest == "timeout":
+            action.help = "give up after this long; what was measured is still written " \
+                          "(default 600)"
     g = p.add_argument_group("timing")
     g.add_argument("--variants", metavar="LIST",
                    help="comma-separated timing variants: numpy, op-by-op (or plain), jit, "

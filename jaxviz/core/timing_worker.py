@@ -19,6 +19,8 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 from typing import Any
 
 from jaxviz.model import ErrorInfo, from_plain, to_plain
@@ -62,8 +64,22 @@ def run_in_child(req: TimingRequest, progress, origin_ns: int | None = None) -> 
     return run
 
 
+def _exit_with_parent(poll_s: float = 1.0) -> None:
+    """End this process when its parent (the engine) is gone, e.g. killed on a timeout."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(poll_s)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="jaxviz-timing-parent-watch", daemon=True).start()
+
+
 def main() -> int:
     """The child: read the request, configure JAX, measure, stream records."""
+    _exit_with_parent()
     channel = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)  # anything printed (user code, C libraries) goes to stderr
     sys.stdout = sys.stderr

@@ -184,9 +184,12 @@ def test_zero_runs_and_a_broken_function_are_clear_errors(user_file):
 
 
 def test_async_dispatch_off_runs_in_a_child_process():
+    import jax
+
     from jaxviz.core.timing import async_dispatch_setting, ensure_async_dispatch, \
         measure_timings
 
+    jax.devices()  # the backend runs: the setting can no longer change in this process
     assert async_dispatch_setting() is True
     assert ensure_async_dispatch(True) and not ensure_async_dispatch(False)
     streamed = []

@@ -107,7 +107,13 @@ def _paint(view: pg.GraphicsView, device: QtGui.QPaintDevice, size: tuple[int, i
 
 
 def figure_image(figure: TimingFigure, size: tuple[int, int] = DEFAULT_SIZE) -> QtGui.QImage:
-    """Paint an existing figure into an image of ``size`` (e.g. for the clipboard)."""
+    """Paint a figure into an image of ``size``.
+
+    The figure's layout moves into a hidden view while it is painted: pass a
+    figure built for the export (:func:`build_figure`), not one shown in a
+    window -- :func:`render_image` builds one from the same run, with the
+    same content, at the export's size and theme.
+    """
     with laid_out(figure, size) as view:
         image = QtGui.QImage(size[0], size[1], QtGui.QImage.Format.Format_ARGB32)
         _paint(view, image, size, figure.style.theme.background)
@@ -116,7 +122,7 @@ def figure_image(figure: TimingFigure, size: tuple[int, int] = DEFAULT_SIZE) -> 
 
 def figure_svg(figure: TimingFigure, path: str | Path,
                size: tuple[int, int] = DEFAULT_SIZE) -> Path:
-    """Paint an existing figure into an SVG file (vector paths and text)."""
+    """Paint a figure into an SVG file (vector paths and text); see :func:`figure_image`."""
     path = Path(path)
     with laid_out(figure, size) as view:
         generator = QtSvg.QSvgGenerator()
