@@ -1,0 +1,413 @@
+"""``TimingView``: run, watch and export dispatch-versus-completion timings inside the app.
+
+Left, the run controls; right, what and where the run was measured, a banner
+for problems, the export bar and the four plots of :mod:`jaxviz.ui.plots`,
+which fill in while the engine streams records. A recorded run
+(``timings.json``, also one written by ``jaxviz time``) is shown exactly as it
+was, with where and when it was recorded.
+
+Example (docking it; the window owns the engine and the traced function):
+    >>> view = TimingView()                         # doctest: +SKIP
+    >>> view.set_engine(window.engine)              # doctest: +SKIP
+    >>> view.set_target(trace_request)              # doctest: +SKIP
+    >>> view.run_timing()                           # doctest: +SKIP
+    >>> view.open_recording("out/timings.json")     # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QFontInfo, QGuiApplication
+from PySide6.QtWidgets import (
+    QFileDialog, QFrame, QHBoxLayout, QLabel, QScrollArea, QSplitter, QToolButton, QVBoxLayout,
+    QWidget,
+)
+
+from jaxviz.model import TraceRequest
+from jaxviz.model.timing import TimingRun, TimingStatus, validate
+from jaxviz.model.timing_export import read_json
+from jaxviz.ui.plots.qt_guard import protect_singletons
+from jaxviz.ui.timing_view.controls import RunControls
+from jaxviz.ui.timing_view.export import EXPORTS, ExportBar, export_run, plot_image
+from jaxviz.ui.timing_view.options import (
+    build_request, declared_settings, default_options, describe_target, format_error,
+    options_of, supported_variants, where_and_when,
+)
+from jaxviz.ui.timing_view.plots_panel import PlotsPanel
+from jaxviz.ui.timing_view.runner import TimingRunner
+
+#: The plot to bring forward while calls of a phase arrive (until the user picks a tab).
+FOLLOW = {"warmup": "dispatch_vs_complete", "steady": "dispatch_vs_complete",
+          "pipelined": "timeline", "sweep": "sweep"}
+
+_BANNER_STYLES = {
+    "info": "background: #e6f4ea; color: #0d3d1f; border: 1px solid #5fae7b;",
+    "warning": "background: #fff3cd; color: #5c3c00; border: 1px solid #e0b100;",
+    "error": "background: #fde7e7; color: #7f1010; border: 1px solid #c62828;",
+}
+
+
+class Banner(QFrame):
+    """A one-line message above the plots (info, warning or error) with a close button."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("timing_banner")
+        row = QHBoxLayout(self)
+        row.setContentsMargins(8, 4, 4, 4)
+        self.label = QLabel("")
+        self.label.setWordWrap(True)
+        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        close = QToolButton()
+        close.setText("✕")
+        close.setAutoRaise(True)
+        close.setToolTip("Dismiss")
+        close.clicked.connect(self.hide)
+        row.addWidget(self.label, 1)
+        row.addWidget(close, 0, Qt.AlignmentFlag.AlignTop)
+        self.severity = ""
+        self.hide()
+
+    def show_message(self, text: str, severity: str = "error") -> None:
+        self.severity = severity
+        self.label.setText(text)
+        self.label.setToolTip(text)
+        self.setStyleSheet(f"QFrame#timing_banner {{ {_BANNER_STYLES[severity]} "
+                           f"border-radius: 4px; }} QLabel {{ border: none; background: "
+                           f"transparent; }}")
+        self.show()
+
+    def text(self) -> str:
+        return self.label.text() if self.isVisible() else ""
+
+
+class TimingView(QWidget):
+    """The timing tab: run controls, live plots, exports and recordings."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        protect_singletons()  # PySide6 6.12 on CPython 3.11: see jaxviz.ui.plots.qt_guard
+        self.setObjectName("timing_view")
+        self.setAcceptDrops(True)
+        self.runner = TimingRunner(self)
+        self.run: TimingRun | None = None
+        self.recording: str | None = None
+        self._trace: TraceRequest | None = None
+        self._declared: dict = {}
+        self._target_key: tuple | None = None
+        self._follow = False
+        self._switching = False
+        self._last_dir = str(Path.cwd())
+        self._build()
+        self._wire()
+        self.controls.set_target_text(describe_target(None))
+        self.controls.set_options(default_options({}), ["op-by-op", "jit", "jit-sync"])
+        self._sync_buttons()
+
+    def _build(self) -> None:
+        self.controls = RunControls()
+        scroll = QScrollArea()
+        scroll.setObjectName("timing_controls_scroll")
+        scroll.setWidget(self.controls)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setMinimumWidth(230)
+        right = QWidget()
+        box = QVBoxLayout(right)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.setSpacing(2)
+        self.export_bar = ExportBar()
+        self.info_label = QLabel("")
+        self.info_label.setObjectName("timing_info")
+        self.info_label.setWordWrap(True)
+        self.info_label.setContentsMargins(8, 0, 8, 0)
+        self.info_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.banner = Banner()
+        self.plots = PlotsPanel()
+        box.addWidget(self.export_bar)
+        box.addWidget(self.info_label)
+        box.addWidget(self.banner)
+        box.addWidget(self.plots, 1)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(scroll)
+        self.splitter.addWidget(right)
+        self.splitter.setStretchFactor(0, 0)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.setSizes([280, 1000])
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(self.splitter)
+        self._apply_font()
+
+    def _wire(self) -> None:
+        self.controls.runRequested.connect(self.run_timing)
+        self.controls.stopRequested.connect(self.stop)
+        self.runner.started.connect(self._on_started)
+        self.runner.updated.connect(self._on_updated)
+        self.runner.status.connect(self._on_status)
+        self.runner.finished.connect(self._on_finished)
+        self.export_bar.openRequested.connect(self.open_dialog)
+        self.export_bar.exportRequested.connect(self.export_dialog)
+        self.export_bar.copyRequested.connect(self.copy_plot)
+        self.export_bar.themeChanged.connect(self.plots.set_theme)
+        self.export_bar.logTimeChanged.connect(self.plots.set_log_time)
+        self.plots.kindShown.connect(self._on_kind_shown)
+
+    # ------------------------------------------------------------ docking
+    def set_engine(self, engine) -> None:
+        """Measure in ``engine`` (the window's :class:`~jaxviz.ui.qt_engine.QtEngine`)."""
+        self.runner.set_engine(engine)
+        self._sync_buttons()
+
+    def set_target(self, request: TraceRequest) -> None:
+        """The function the window traces (and its settings): what Run measures next.
+
+        A different function (or file) resets the controls to its example's
+        timing settings; new arguments for the same function keep them.
+        """
+        self._trace = request
+        target = request.target
+        declared = declared_settings(target.source, target.function)
+        key = (target.filename, target.function, repr(declared))
+        if key != self._target_key:
+            self._target_key = key
+            self._declared = declared
+            self.controls.set_options(default_options(declared),
+                                      supported_variants(request, declared))
+        else:
+            self._declared = declared
+            offered = supported_variants(request, declared)
+            if offered != self.controls.available_variants():
+                opts = self.controls.options()
+                self.controls.set_variants(offered, opts.variants)
+        self.controls.set_target_text(describe_target(request))
+        self._sync_buttons()
+
+    # ------------------------------------------------------------ running
+    def run_timing(self) -> bool:
+        """Start measuring the target with the controls' settings; False (and why) if not."""
+        if self.runner.running:
+            return False
+        if self._trace is None:
+            self.banner.show_message("Nothing to measure yet: open an example or a Python "
+                                     "file in the window, or open a recording.", "warning")
+            return False
+        if self.runner.engine is None:
+            self.banner.show_message("The timing view has no JAX engine to measure with.")
+            return False
+        request = build_request(self._trace, self.controls.options(), self._declared)
+        problems = validate(request)
+        if problems:
+            self.controls.mark_errors([p.field for p in problems if p.field])
+            self.banner.show_message("Not run: " + "; ".join(p.message for p in problems))
+            return False
+        self.banner.hide()
+        self.runner.start(request)
+        return True
+
+    def stop(self) -> bool:
+        """Stop the run (the engine restarts); what was measured stays on screen."""
+        if self.runner.stop():
+            self.controls.status.setText("stopping: the JAX engine restarts…")
+            return True
+        return False
+
+    @property
+    def running(self) -> bool:
+        return self.runner.running
+
+    def _on_started(self, run: TimingRun) -> None:
+        self.run, self.recording = run, None
+        self._follow = True
+        self.controls.set_running(True)
+        self.plots.set_run(run)
+        self.info_label.setText(f"Measuring {describe_target(run.request.trace)} in the "
+                                f"JAX engine…")
+        self.info_label.setToolTip("")
+        self._sync_buttons()
+
+    def _on_status(self, status: TimingStatus) -> None:
+        self.controls.show_status(status)
+
+    def _on_updated(self, run: TimingRun) -> None:
+        if run.header is not None and self.info_label.text().startswith("Measuring"):
+            line, tip = where_and_when(run)
+            self.info_label.setText(line)
+            self.info_label.setToolTip(tip)
+        if self._follow and run.calls:
+            kind = FOLLOW.get(run.calls[-1].phase)
+            if kind and kind != self.plots.current_kind():
+                self._switching = True
+                self.plots.show_kind(kind)
+                self._switching = False
+        self.plots.refresh()
+        self._sync_buttons()
+
+    def _on_finished(self, run: TimingRun, message: str, ok: bool) -> None:
+        self.run = run
+        self.controls.set_running(False)
+        status = run.status
+        fraction = 1.0 if ok else (status.done / status.total if status and status.total
+                                   else None)
+        self.controls.show_finished(message, fraction)
+        self.plots.set_run(run)
+        self.plots.refresh(everything=True)
+        line, tip = where_and_when(run)
+        self.info_label.setText(line)
+        self.info_label.setToolTip(tip)
+        problems = [format_error(e) for e in run.errors]
+        if not ok:
+            severity = "warning" if message.startswith("stopped") else "error"
+            self.banner.show_message(message[0].upper() + message[1:] + ".", severity)
+        elif problems:
+            self.banner.show_message("Skipped: " + "; ".join(problems), "warning")
+        self._sync_buttons()
+
+    def _on_kind_shown(self, _kind: str) -> None:
+        if not self._switching:
+            self._follow = False  # the user chose a plot: stop following the run
+
+    # --------------------------------------------------------- recordings
+    def open_recording(self, path: str) -> bool:
+        """Show a recorded run (``timings.json``) as it was, without rerunning it.
+
+        Returns False, and says why in the banner, when the file cannot be
+        shown; the plots on screen are then unchanged.
+        """
+        if self.runner.running:
+            self.banner.show_message(f"Not opened {path}: a run is under way; stop it first.")
+            return False
+        try:
+            run = read_json(path)
+        except Exception as exc:  # noqa: BLE001 - unreadable, not JSON, another schema...
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            self.banner.show_message(f"Cannot open {path}: {reason} — it should be a "
+                                     f"timings.json written by jaxviz (the plots on screen "
+                                     f"are unchanged).")
+            return False
+        self.run, self.recording = run, str(path)
+        self._last_dir = str(Path(path).resolve().parent)
+        self._trace = run.request.trace  # Run measures the recorded function again, here
+        target = run.request.trace.target
+        self._declared = declared_settings(target.source, target.function)
+        self._target_key = (target.filename, target.function, repr(self._declared))
+        self.controls.set_options(options_of(run.request),
+                                  supported_variants(run.request.trace, self._declared))
+        self.controls.set_target_text(describe_target(run.request.trace))
+        self.controls.show_finished(f"recording: {len(run.calls)} calls", 1.0 if run.complete
+                                    else None)
+        self.banner.hide()
+        self.plots.set_run(run)
+        self.plots.refresh(everything=True)
+        line, tip = where_and_when(run, str(path))
+        self.info_label.setText(line)
+        self.info_label.setToolTip(tip)
+        if not run.complete:
+            self.banner.show_message("This recording is of a run that ended early: it holds "
+                                     "what was measured until then.", "warning")
+        self.plots.show_kind("dispatch_vs_complete" if run.calls_of(phase="steady")
+                             else "timeline" if run.calls_of(phase="pipelined")
+                             else "variants")
+        self._sync_buttons()
+        return True
+
+    def open_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open a timing recording", self._last_dir,
+                                              "Timing recordings (*.json);;All files (*)")
+        if path:
+            self.open_recording(path)
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 - Qt's name
+        if any(u.toLocalFile().endswith(".json") for u in event.mimeData().urls()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 - Qt's name
+        for url in event.mimeData().urls():
+            if url.toLocalFile().endswith(".json"):
+                self.open_recording(url.toLocalFile())
+                event.acceptProposedAction()
+                return
+
+    # ------------------------------------------------------------ exports
+    def _plot_options(self, kind: str) -> dict:
+        return {"log_time": self.plots.log_time} if kind == "dispatch_vs_complete" else {}
+
+    def export(self, what: str, path: str | Path, kind: str | None = None) -> list[Path] | None:
+        """Write an export (a key of :data:`~jaxviz.ui.timing_view.export.EXPORTS`).
+
+        Plots use the export bar's size and theme and the plot on screen
+        (``kind`` overrides it). Returns the files written, or None -- with
+        the reason in the banner -- when nothing could be written; the plots
+        stay as they are either way.
+        """
+        run = self.run
+        if run is None or not (run.calls or run.first_calls):
+            self.banner.show_message("Nothing to export yet: run a measurement or open a "
+                                     "recording first.", "warning")
+            return None
+        kind = kind or self.plots.current_kind()
+        try:
+            size = self.export_bar.export_size()
+            written = export_run(run, what, path, kind, size, self.plots.theme_name,
+                                 **self._plot_options(kind))
+        except (OSError, ValueError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            self.banner.show_message(f"Could not write {path}: {reason}. Nothing was "
+                                     f"exported; choose another place (the plot is "
+                                     f"unchanged).")
+            return None
+        self._last_dir = str(Path(path).parent if what != "plots" else Path(path))
+        names = ", ".join(p.name for p in written)
+        self.banner.show_message(f"Wrote {names} into {written[0].parent}", "info")
+        return written
+
+    def export_dialog(self, what: str) -> None:
+        text, filters, name = EXPORTS[what]
+        title = text.rstrip("…")
+        if what == "plots":
+            path = QFileDialog.getExistingDirectory(self, title, self._last_dir)
+        else:
+            suggested = str(Path(self._last_dir) / name.format(kind=self.plots.current_kind()))
+            path, _ = QFileDialog.getSaveFileName(self, title, suggested, filters)
+        if path:
+            self.export(what, path)
+
+    def copy_plot(self) -> bool:
+        """Put the plot on screen on the clipboard, at the export size and theme."""
+        run = self.run
+        if run is None or not run.calls:
+            self.banner.show_message("Nothing to copy yet: run a measurement first.", "warning")
+            return False
+        kind = self.plots.current_kind()
+        try:
+            size = self.export_bar.export_size()
+        except ValueError as exc:
+            self.banner.show_message(str(exc))
+            return False
+        image = plot_image(run, kind, size, self.plots.theme_name, **self._plot_options(kind))
+        QGuiApplication.clipboard().setImage(image)
+        self.banner.show_message(f"Copied the {kind.replace('_', ' ')} plot "
+                                 f"({size[0]}×{size[1]}) to the clipboard.", "info")
+        return True
+
+    # -------------------------------------------------------------- misc
+    def _sync_buttons(self) -> None:
+        running = self.runner.running
+        self.controls.run_button.setEnabled(not running and self._trace is not None
+                                            and self.runner.engine is not None)
+        self.export_bar.set_has_run(self.run is not None and bool(self.run.calls
+                                                                  or self.run.first_calls))
+        self.export_bar.open_button.setEnabled(not running)
+
+    def _apply_font(self) -> None:
+        px = QFontInfo(self.font()).pixelSize()
+        self.plots.set_base_px(px)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt's name
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._apply_font()  # the window's zoom (Ctrl+= / Ctrl+-) resizes the plots' text
