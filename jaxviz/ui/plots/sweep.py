@@ -12,7 +12,9 @@ import numpy as np
 import pyqtgraph as pg
 
 from jaxviz.model.timing import TimingRun, variant_label
-from jaxviz.model.timing_stats import caption_sweep, sweep_name, sweep_points, sweep_variants
+from jaxviz.model.timing_stats import (
+    caption_sweep, fmt_ms, sweep_name, sweep_points, sweep_variants,
+)
 from jaxviz.ui.plots.base import TimingFigure, log_ms, make_plot
 from jaxviz.ui.plots.style import SYMBOLS, VARIANT_SYMBOLS
 
@@ -41,6 +43,8 @@ class SweepFigure(TimingFigure):
                                    symbol=symbol, symbolSize=s.marker_px * 1.2,
                                    symbolBrush=pg.mkBrush(colour),
                                    symbolPen=pg.mkPen(t.background, width=1), antialias=True)
+            # hovering a point shows its numbers (the tips are set with the data)
+            line.scatter.setData(hoverable=True, tip=lambda x, y, data: str(data))
             whisker = pg.PlotCurveItem(pen=pg.mkPen(colour, width=max(1.5, s.line_px * 0.6)),
                                        connect="pairs", antialias=True)
             self.plot.addItem(whisker)
@@ -75,7 +79,11 @@ class SweepFigure(TimingFigure):
                     ("dispatch", "dispatch_median", "dispatch_p10", "dispatch_p90")):
                 line, whisker = self._series(variant, kind, index)
                 y = log_ms([getattr(p, med) for _, p in points])
-                line.setData(x, y)
+                what_tip = "returned" if kind == "dispatch" else "ready"
+                line.setData(x, y, data=[
+                    f"{label}{name} = {size}: median {what_tip} after "
+                    f"{fmt_ms(getattr(p, med))} (10-90%: {fmt_ms(getattr(p, lo))} to "
+                    f"{fmt_ms(getattr(p, hi))}, {p.n} calls)" for size, p in points])
                 wy = np.empty(2 * len(points))
                 wy[0::2] = log_ms([getattr(p, lo) for _, p in points])
                 wy[1::2] = log_ms([getattr(p, hi) for _, p in points])
