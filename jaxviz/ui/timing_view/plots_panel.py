@@ -170,8 +170,7 @@ class PlotsPanel(QTabWidget):
         page = self.pages["dispatch_vs_complete"]
         page.figure.set_log_time(log_time)
         self._connect_hover(page)
-        self._stale.add(page.kind)
-        self.refresh()
+        self._draw(page.kind)
 
     # ---------------------------------------------------------------- data
     def set_run(self, run: TimingRun | None) -> None:
@@ -185,7 +184,7 @@ class PlotsPanel(QTabWidget):
     def refresh(self, everything: bool = False) -> None:
         """Redraw the tab on screen from the run (every tab with ``everything``)."""
         self._stale = set(self.pages)
-        kinds = list(self.pages) if everything else [self.current_kind()]
+        kinds = list(self.pages) if everything or self.run is None else [self.current_kind()]
         for kind in kinds:
             self._draw(kind)
 

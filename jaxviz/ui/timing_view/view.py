@@ -80,7 +80,7 @@ class Banner(QFrame):
         self.show()
 
     def text(self) -> str:
-        return self.label.text() if self.isVisible() else ""
+        return "" if self.isHidden() else self.label.text()
 
 
 class TimingView(QWidget):
@@ -238,14 +238,18 @@ class TimingView(QWidget):
             line, tip = where_and_when(run)
             self.info_label.setText(line)
             self.info_label.setToolTip(tip)
+        self._follow_run(run)
+        self.plots.refresh()
+        self._sync_buttons()
+
+    def _follow_run(self, run: TimingRun) -> None:
+        """Bring forward the plot of the phase being measured (until the user picks one)."""
         if self._follow and run.calls:
             kind = FOLLOW.get(run.calls[-1].phase)
             if kind and kind != self.plots.current_kind():
                 self._switching = True
                 self.plots.show_kind(kind)
                 self._switching = False
-        self.plots.refresh()
-        self._sync_buttons()
 
     def _on_finished(self, run: TimingRun, message: str, ok: bool) -> None:
         self.run = run
@@ -254,6 +258,8 @@ class TimingView(QWidget):
         fraction = 1.0 if ok else (status.done / status.total if status and status.total
                                    else None)
         self.controls.show_finished(message, fraction)
+        self._follow_run(run)
+        self._follow = False
         self.plots.set_run(run)
         self.plots.refresh(everything=True)
         line, tip = where_and_when(run)

@@ -1,0 +1,305 @@
+"""The timing view against a real JAX engine: live plots, captions, hover, Stop, a crash.
+
+Runs use tiny sizes and few calls. Waits are bounds, never timings; pictures
+are checked by sampling pixels where the records put their markers.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QEventLoop, QPoint, QPointF, Qt
+from PySide6.QtGui import QImage
+from PySide6.QtTest import QTest
+
+from jaxviz.model import Target, TraceRequest
+from jaxviz.model.timing_stats import CAPTIONS, caption_dispatch, fmt_ms, steady
+from jaxviz.ui.plots import LIGHT
+from jaxviz.ui.plots.base import log_ms
+from tests.ui.helpers import JAX_MS
+from tests.ui.test_timing_view_options import example_request
+
+#: Small, quick settings for the async-dispatch example.
+ARGS = "f32[128,128], f32[128,128]"
+
+
+def spin_until(check, timeout_ms: int = JAX_MS) -> None:
+    """Run the event loop until ``check()`` holds (a bound for module fixtures, no qtbot)."""
+    from PySide6.QtWidgets import QApplication
+
+    deadline = time.monotonic() + timeout_ms / 1000
+    while not check():
+        assert time.monotonic() < deadline, "gave up waiting"
+        QApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+        time.sleep(0.005)
+
+
+def make_view(engine, size=(1500, 850)):
+    from jaxviz.ui.timing_view import TimingView
+
+    view = TimingView()
+    view.set_engine(engine)
+    view.resize(*size)
+    view.show()
+    return view
+
+
+def configure(view, variants, runs=6, warmup=1, pipeline=4, sweep=None):
+    c = view.controls
+    c.set_checked(variants)
+    c.runs.setValue(runs)
+    c.warmup.setValue(warmup)
+    c.pipeline.setValue(pipeline)
+    c.sweep_on.setChecked(sweep is not None)
+    if sweep is not None:
+        c.sweep.setText(sweep[0])
+        c.sweep_args.setText(sweep[1])
+
+
+def run_live(engine):
+    """A view that measured the async-dispatch example (numpy and jit, a pipeline, a sweep)."""
+    view = make_view(engine)
+    view.set_target(example_request("async_dispatch", ARGS, ["plain"]))
+    configure(view, ["numpy", "jit"], sweep=("n=32,64", "f32[n,n], f32[n,n]"))
+    view.controls.run_button.click()
+    assert view.running
+    spin_until(lambda: not view.running, 3 * JAX_MS)
+    return view
+
+
+@pytest.fixture(scope="module")
+def live(qapp, shared_engine):
+    view = run_live(shared_engine)
+    yield view
+    view.close()
+    view.deleteLater()
+
+
+def image_rgb(image: QImage) -> np.ndarray:
+    image = image.convertToFormat(QImage.Format.Format_RGB888)
+    data = np.frombuffer(image.constBits(), np.uint8, image.sizeInBytes())
+    rows = data.reshape(image.height(), image.bytesPerLine())
+    return rows[:, : image.width() * 3].reshape(image.height(), image.width(), 3).copy()
+
+
+def hex_rgb(colour: str) -> np.ndarray:
+    return np.array([int(colour[i:i + 2], 16) for i in (1, 3, 5)])
+
+
+def count_colour(rgb: np.ndarray, colour: str, tolerance: int = 14) -> int:
+    return int((np.abs(rgb.astype(int) - hex_rgb(colour)).max(axis=-1) <= tolerance).sum())
+
+
+def marker_pixels(view, plot, scatter) -> list[tuple[int, int]]:
+    """Where a scatter's points are drawn, in pixels of the GraphicsView ``view``."""
+    out = []
+    for x, y in zip(scatter.data["x"], scatter.data["y"]):
+        p = view.mapFromScene(plot.vb.mapViewToScene(QPointF(float(x), float(y))))
+        out.append((p.x(), p.y()))
+    return out
+
+
+def near_colour(rgb: np.ndarray, xy: tuple[int, int], colour: str, radius: int = 1) -> bool:
+    """The pixel at ``xy`` (or one of its neighbours, for rounding) has ``colour``."""
+    x, y = xy
+    patch = rgb[max(0, y - radius): y + radius + 1, max(0, x - radius): x + radius + 1]
+    return count_colour(patch, colour) > 0
+
+
+# --------------------------------------------------------------------------- #
+
+
+def test_running_fills_every_plot_with_one_point_per_call(live):
+    run = live.run
+    assert run.complete and run.error is None and not run.errors
+    jit = run.calls_of("jit", "steady")
+    assert len(jit) == 6 and len(run.calls_of("numpy", "steady")) == 6
+    figs = live.plots.figures
+    dispatch = figs["dispatch_vs_complete"]
+    for kind, attr in (("ready", "complete_ns"), ("dispatch", "dispatch_ns")):
+        data = dispatch.scatters[kind].data
+        assert list(data["x"]) == [1, 2, 3, 4, 5, 6]
+        assert np.allclose(data["y"], log_ms([getattr(c, attr) / 1e6 for c in jit]))
+    piped = sorted(run.calls_of(phase="pipelined"), key=lambda c: c.run)
+    assert len(piped) == 4
+    assert np.allclose(figs["timeline"].scatters["ready"].data["x"],
+                       [c.t_complete_ns / 1e6 for c in piped])
+    assert len(figs["variants"].markers["ready"].data) == 2  # numpy and jit
+    ready_line = figs["sweep"].series[("jit", "ready")][0]
+    assert list(2 ** ready_line.xData) == pytest.approx([32, 64])
+
+
+def test_captions_are_computed_from_the_records(live):
+    run = live.run
+    s = steady(run, "jit")
+    text = live.plots.pages["dispatch_vs_complete"].caption.text()
+    assert text == caption_dispatch(run)
+    assert text.startswith(f"jit: calls return after {fmt_ms(s.dispatch_median)}")
+    assert fmt_ms(s.complete_median) in text and "median of 6" in text
+    for kind, page in live.plots.pages.items():
+        assert page.caption.text() == CAPTIONS[kind](run) == page.figure.caption()
+
+
+def test_the_view_says_what_ran_where_and_how_far(live):
+    h = live.run.header
+    info = live.info_label.text()
+    assert info.startswith(f"matmul({ARGS}) in async_dispatch.py, measured {h.date[:10]}")
+    assert h.host_cpu in info and f"jax {h.jax}" in info and "8 simulated CPU devices" in info
+    c = live.controls
+    assert c.status.text().startswith(f"done: {len(live.run.calls)} calls in ")
+    assert c.progress.value() == c.progress.maximum() == 100
+    assert c.run_button.isEnabled() and not c.stop_button.isEnabled()
+    # the view followed the run to the plot of the phase measured last
+    assert live.plots.current_kind() == "sweep"
+
+
+def test_markers_are_drawn_where_the_records_put_them(live):
+    live.plots.show_kind("dispatch_vs_complete")
+    page = live.plots.pages["dispatch_vs_complete"]
+    fig = page.figure
+    rgb = image_rgb(page.view.grab().toImage())
+    ready = marker_pixels(page.view, fig.plot, fig.scatters["ready"])
+    assert len(ready) == 6
+    assert all(near_colour(rgb, xy, LIGHT.ready) for xy in ready)
+    dispatch = marker_pixels(page.view, fig.plot, fig.scatters["dispatch"])
+    apart = [d for d, r in zip(dispatch, ready) if abs(d[1] - r[1]) > 20]
+    assert all(near_colour(rgb, xy, LIGHT.dispatch) for xy in apart)
+    assert count_colour(rgb, LIGHT.background, 0) > rgb.shape[0] * rgb.shape[1] // 2
+
+
+def test_hovering_a_point_shows_its_numbers(live):
+    live.plots.show_kind("dispatch_vs_complete")
+    page = live.plots.pages["dispatch_vs_complete"]
+    call = live.run.calls_of("jit", "steady")[2]
+    x, y = marker_pixels(page.view, page.figure.plot, page.figure.scatters["ready"])[2]
+    QTest.mouseMove(page.view.viewport(), QPoint(x, y))
+    spin_until(lambda: live.plots.hover_text() != "", 10_000)
+    assert f"call 3: ready after {fmt_ms(call.complete_ns / 1e6)}" in live.plots.hover_text()
+    assert page.hover.font().bold()
+    # the sweep's points too
+    live.plots.show_kind("sweep")
+    page = live.plots.pages["sweep"]
+    line = page.figure.series[("jit", "ready")][0]
+    x, y = marker_pixels(page.view, page.figure.plot, line.scatter)[1]
+    QTest.mouseMove(page.view.viewport(), QPoint(x, y))
+    spin_until(lambda: live.plots.hover_text("sweep") != "", 10_000)
+    assert live.plots.hover_text("sweep").startswith("n = 64: median ready after")
+
+
+def test_log_time_switch_redraws_the_same_calls_linearly(live):
+    fig = live.plots.figures["dispatch_vs_complete"]
+    jit = live.run.calls_of("jit", "steady")
+    live.export_bar.log_time.setChecked(False)
+    try:
+        assert np.allclose(fig.scatters["ready"].data["y"], [c.complete_ns / 1e6 for c in jit])
+    finally:
+        live.export_bar.log_time.setChecked(True)
+    assert np.allclose(fig.scatters["ready"].data["y"],
+                       log_ms([c.complete_ns / 1e6 for c in jit]))
+
+
+SLOW = '''
+import time
+import jax.numpy as jnp
+
+
+def slow(x):
+    time.sleep(0.03)  # op-by-op runs the Python body on every call
+    return jnp.sin(x) * 2
+'''
+
+CRASHING = '''
+import os
+import time
+import jax.numpy as jnp
+
+calls = [0]
+
+
+def crashing(x):
+    calls[0] += 1
+    time.sleep(0.06)  # slower than the engine's 50 ms flush: calls stream one by one
+    if calls[0] > 8:
+        os.kill(os.getpid(), 9)
+    return jnp.sin(x)
+'''
+
+
+def source_request(source: str, function: str) -> TraceRequest:
+    return TraceRequest(target=Target(source, f"<editor:{function}.py>", function), args="f32[8]")
+
+
+def test_stop_ends_the_run_and_keeps_what_was_measured(qtbot, shared_engine):
+    view = make_view(shared_engine)
+    qtbot.addWidget(view)
+    view.set_target(source_request(SLOW, "slow"))
+    configure(view, ["op-by-op"], runs=2000, pipeline=0)
+    view.controls.run_button.click()
+    qtbot.waitUntil(lambda: len(view.run.calls_of("op-by-op", "steady")) >= 3, timeout=JAX_MS)
+    seen = len(view.run.calls)
+    qtbot.mouseClick(view.controls.stop_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not view.running, timeout=JAX_MS)
+    run = view.run
+    assert not run.complete
+    assert seen <= len(run.calls) < 2001
+    kept = run.calls_of("op-by-op", "steady")
+    assert [c.run for c in kept] == list(range(len(kept)))  # every call up to the stop
+    data = view.plots.figures["dispatch_vs_complete"].scatters["ready"].data
+    assert len(data) == len(kept)
+    assert view.controls.status.text() == (f"stopped after {len(run.calls)} calls; the "
+                                           f"{len(run.calls)} calls measured before are kept")
+    assert view.banner.severity == "warning" and view.banner.text().startswith("Stopped after")
+    assert view.plots.pages["dispatch_vs_complete"].caption.text() == caption_dispatch(run)
+    # the exported data are the kept calls
+    assert view.controls.run_button.isEnabled() and view.export_bar.export_button.isEnabled()
+
+
+def test_an_engine_crash_keeps_the_finished_calls_and_says_so(qtbot, shared_engine):
+    view = make_view(shared_engine)
+    qtbot.addWidget(view)
+    view.set_target(source_request(CRASHING, "crashing"))
+    configure(view, ["op-by-op"], runs=50, warmup=1, pipeline=0)
+    view.controls.run_button.click()
+    qtbot.waitUntil(lambda: not view.running, timeout=2 * JAX_MS)
+    run = view.run
+    assert not run.complete and run.error is not None and run.error.kind == "crash"
+    kept = run.calls_of("op-by-op", "steady")
+    assert 1 <= len(kept) < 50
+    assert len(view.plots.figures["dispatch_vs_complete"].scatters["ready"].data) == len(kept)
+    assert view.banner.severity == "error"
+    assert view.banner.text().startswith("The JAX engine crashed during the run")
+    assert f"the {len(run.calls)} calls measured before are kept" in view.banner.text()
+    # the engine comes back, and the view can run again
+    qtbot.waitUntil(lambda: shared_engine.state == "ready", timeout=JAX_MS)
+    assert view.controls.run_button.isEnabled()
+
+
+def test_bad_settings_are_marked_and_nothing_runs(qtbot, shared_engine):
+    view = make_view(shared_engine)
+    qtbot.addWidget(view)
+    view.set_target(example_request("async_dispatch", ARGS, ["plain"]))
+    configure(view, ["jit"], sweep=("n=32,big", "f32[n,n], f32[n,n]"))
+    assert not view.run_timing()
+    assert not view.running and view.run is None
+    assert view.controls.sweep.property("error") is True
+    assert "sweep size 'big' is not a whole number" in view.banner.text()
+    assert view.controls.sweep.text() == "n=32,big"  # nothing typed is lost
+    view.controls.set_checked([])
+    view.controls.sweep_on.setChecked(False)
+    assert not view.run_timing()
+    assert "say which variants to time" in view.banner.text()
+
+
+def test_nothing_to_measure_without_a_target_or_an_engine(qtbot):
+    from jaxviz.ui.timing_view import TimingView
+
+    view = TimingView()
+    qtbot.addWidget(view)
+    assert not view.controls.run_button.isEnabled()
+    assert not view.run_timing() and "Nothing to measure yet" in view.banner.text()
+    view.set_target(example_request("async_dispatch", ARGS))
+    assert not view.run_timing() and "no JAX engine" in view.banner.text()
+    page = view.plots.pages["timeline"]
+    assert page.caption.text().startswith("Press Run with a pipeline depth above 0")
