@@ -119,6 +119,19 @@ def nested_jaxprs(eqn: Any) -> Iterator[tuple[str, Any]]:
                 yield label, inner
 
 
+def backends_started() -> bool:
+    """Whether JAX's backends exist yet (after which e.g. the async-dispatch flag is fixed).
+
+    Unknown (the private function moved) counts as started.
+    """
+    try:
+        from jax._src import xla_bridge
+
+        return bool(xla_bridge.backends_are_initialized())
+    except (ImportError, AttributeError):
+        return True
+
+
 def is_literal(var: Any) -> bool:
     return isinstance(var, _core.Literal)
 

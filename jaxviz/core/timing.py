@@ -28,7 +28,7 @@ from typing import Any
 import jax
 
 import jaxviz
-from jaxviz.core import devices, timing_calls
+from jaxviz.core import devices, jax_internals, timing_calls
 from jaxviz.core.errors import UserError
 from jaxviz.core.timing_calls import Measured, clock
 from jaxviz.core.timing_variants import Timed, arg_types, build, uses_batched
@@ -55,22 +55,11 @@ def async_dispatch_setting() -> bool:
     return bool(jax.config.read(ASYNC_FLAG))
 
 
-def _backend_started() -> bool:
-    # The one touch of a private JAX module here: whether the backends exist
-    # (after which the async flag no longer takes effect). Unknown -> started.
-    try:
-        from jax._src import xla_bridge
-
-        return bool(xla_bridge.backends_are_initialized())
-    except (ImportError, AttributeError):
-        return True
-
-
 def ensure_async_dispatch(wanted: bool) -> bool:
     """Make this process dispatch as asked if it still can; False if it cannot."""
     if async_dispatch_setting() == wanted:
         return True
-    if _backend_started():
+    if jax_internals.backends_started():
         return False
     jax.config.update(ASYNC_FLAG, wanted)
     return True
