@@ -153,11 +153,27 @@ def make_plot(style: Style, left: str = "", bottom: str = "", log_left: bool = F
     return plot
 
 
-def legend_html(entries: list[tuple[str, str, str]], style: Style) -> str:
-    """One line of legend entries ``(glyph, colour, text)`` as HTML."""
+def legend_html(entries: list[tuple[str, str, str]], style: Style,
+                width_px: float | None = None) -> str:
+    """Legend entries ``(glyph, colour, text)`` as HTML: one line, or as many lines as
+    needed to fit ``width_px`` (entries are never split)."""
     parts = [f"<span style='color:{colour}'>{glyph}</span>&nbsp;{html.escape(text)}"
              for glyph, colour, text in entries]
-    return "&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;".join(parts)
+    gap = "&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;"
+    if width_px is None or not parts:
+        return gap.join(parts)
+    metrics = QtGui.QFontMetricsF(font(style.legend_px))
+    space = metrics.horizontalAdvance(" " * 5)
+    lines: list[list[str]] = [[]]
+    used = 0.0
+    for (glyph, _colour, text), part in zip(entries, parts):
+        width = metrics.horizontalAdvance(f"{glyph} {text}") + space
+        if lines[-1] and used + width > width_px:
+            lines.append([])
+            used = 0.0
+        lines[-1].append(part)
+        used += width
+    return "<br>".join(gap.join(line) for line in lines)
 
 
 def wrap(text: str, width_px: float, font_px: float) -> str:
@@ -224,7 +240,7 @@ class TimingFigure:
         title, entries, caption = self._update(run)
         self._caption = caption
         self.title.setText(wrap(title, self.width * 0.95, self.style.title_px * 1.1))
-        self.legend.setText(legend_html(entries, self.style))
+        self.legend.setText(legend_html(entries, self.style, self.width * 0.95))
         if self.show_caption:
             self.caption_label.setText(wrap(caption, self.width * 0.92, self.style.caption_px))
         if self.show_footer:
