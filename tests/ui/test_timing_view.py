@@ -145,7 +145,8 @@ def test_captions_are_computed_from_the_records(live):
 def test_the_view_says_what_ran_where_and_how_far(live):
     h = live.run.header
     info = live.info_label.text()
-    assert info.startswith(f"matmul({ARGS}) in async_dispatch.py, measured {h.date[:10]}")
+    assert info.startswith(f"Measured {h.date[:10]}")
+    assert info.endswith(f"matmul({ARGS}) in async_dispatch.py")
     assert h.host_cpu in info and f"jax {h.jax}" in info and "8 simulated CPU devices" in info
     c = live.controls
     assert c.status.text().startswith(f"done: {len(live.run.calls)} calls in ")
@@ -165,7 +166,7 @@ def test_markers_are_drawn_where_the_records_put_them(live):
     assert all(near_colour(rgb, xy, LIGHT.ready) for xy in ready)
     dispatch = marker_pixels(page.view, fig.plot, fig.scatters["dispatch"])
     apart = [d for d, r in zip(dispatch, ready) if abs(d[1] - r[1]) > 20]
-    assert all(near_colour(rgb, xy, LIGHT.dispatch) for xy in apart)
+    assert all(near_colour(rgb, xy, LIGHT.dispatch, radius=2) for xy in apart)  # a narrow ▼
     assert count_colour(rgb, LIGHT.background, 0) > rgb.shape[0] * rgb.shape[1] // 2
 
 
@@ -177,7 +178,7 @@ def test_hovering_a_point_shows_its_numbers(live):
     QTest.mouseMove(page.view.viewport(), QPoint(x, y))
     spin_until(lambda: live.plots.hover_text() != "", 10_000)
     assert f"call 3: ready after {fmt_ms(call.complete_ns / 1e6)}" in live.plots.hover_text()
-    assert page.hover.font().bold()
+    assert page.hover.isVisible() and page.hover.font().bold()
     # the sweep's points too
     live.plots.show_kind("sweep")
     page = live.plots.pages["sweep"]
@@ -185,17 +186,17 @@ def test_hovering_a_point_shows_its_numbers(live):
     x, y = marker_pixels(page.view, page.figure.plot, line.scatter)[1]
     QTest.mouseMove(page.view.viewport(), QPoint(x, y))
     spin_until(lambda: live.plots.hover_text("sweep") != "", 10_000)
-    assert live.plots.hover_text("sweep").startswith("n = 64: median ready after")
+    assert "n = 64: median ready after" in live.plots.hover_text("sweep")
 
 
 def test_log_time_switch_redraws_the_same_calls_linearly(live):
     fig = live.plots.figures["dispatch_vs_complete"]
     jit = live.run.calls_of("jit", "steady")
-    live.export_bar.log_time.setChecked(False)
+    live.plots.log_time_box.setChecked(False)
     try:
         assert np.allclose(fig.scatters["ready"].data["y"], [c.complete_ns / 1e6 for c in jit])
     finally:
-        live.export_bar.log_time.setChecked(True)
+        live.plots.log_time_box.setChecked(True)
     assert np.allclose(fig.scatters["ready"].data["y"],
                        log_ms([c.complete_ns / 1e6 for c in jit]))
 
@@ -253,7 +254,7 @@ def test_stop_ends_the_run_and_keeps_what_was_measured(qtbot, shared_engine):
     assert view.banner.severity == "warning" and view.banner.text().startswith("Stopped after")
     assert view.plots.pages["dispatch_vs_complete"].caption.text() == caption_dispatch(run)
     # the exported data are the kept calls
-    assert view.controls.run_button.isEnabled() and view.export_bar.export_button.isEnabled()
+    assert view.controls.run_button.isEnabled() and view.export_bar.actions_by_kind["png"].isEnabled()
 
 
 def test_an_engine_crash_keeps_the_finished_calls_and_says_so(qtbot, shared_engine):

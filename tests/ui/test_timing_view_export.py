@@ -64,7 +64,7 @@ def same_items(a, b) -> None:
 
 def test_png_matches_the_plot_on_screen(live, tmp_path):
     live.plots.show_kind("dispatch_vs_complete")
-    live.export_bar.size.setCurrentText("1280x720")
+    live.export_bar.set_size("1280x720")
     [png] = live.export("png", tmp_path / "dispatch.png")
     image = QImage(str(png))
     assert (image.width(), image.height()) == (1280, 720)
@@ -90,7 +90,7 @@ def test_png_matches_the_plot_on_screen(live, tmp_path):
 def test_svg_csv_json_and_trace_are_valid(live, tmp_path):
     run = live.run
     live.plots.show_kind("timeline")
-    live.export_bar.size.setCurrentText("1920x1080")
+    live.export_bar.set_size("1920x1080")
     [svg] = live.export("svg", tmp_path / "timeline.svg")
     root = ET.parse(svg).getroot()
     assert root.tag == f"{SVG}svg" and root.get("viewBox") == "0 0 1920 1080"
@@ -118,15 +118,15 @@ def test_svg_csv_json_and_trace_are_valid(live, tmp_path):
 
 
 def test_all_plots_into_a_folder_at_the_chosen_theme(live, tmp_path):
-    live.export_bar.size.setCurrentText("1280x720")
-    live.export_bar.theme.setCurrentText("dark")
+    live.export_bar.set_size("1280x720")
+    live.export_bar.set_theme("dark")
     try:
         # the plots on screen switch theme too: what you see is what you export
         page = live.plots.pages[live.plots.current_kind()]
         assert count_colour(image_rgb(page.view.grab().toImage())[:4, :4], DARK.background, 2) == 16
         written = live.export("plots", tmp_path)
     finally:
-        live.export_bar.theme.setCurrentText("light")
+        live.export_bar.set_theme("light")
     assert sorted(p.name for p in written) == sorted(
         f"{k}.{e}" for k in ("dispatch_vs_complete", "timeline", "variants", "sweep")
         for e in ("png", "svg"))
@@ -138,7 +138,7 @@ def test_all_plots_into_a_folder_at_the_chosen_theme(live, tmp_path):
 
 def test_copy_puts_the_plot_on_the_clipboard(live):
     live.plots.show_kind("variants")
-    live.export_bar.size.setCurrentText("1280x720")
+    live.export_bar.set_size("1280x720")
     assert live.copy_plot()
     image = QGuiApplication.clipboard().image()
     assert (image.width(), image.height()) == (1280, 720)
@@ -160,7 +160,7 @@ def test_reopening_the_exported_json_reproduces_the_plots(live, qtbot, tmp_path,
         assert again.plots.pages[kind].caption.text() == live.plots.pages[kind].caption.text()
     h = live.run.header
     info = again.info_label.text()
-    assert info.startswith("Recording timings.json — shown as recorded, not rerun")
+    assert info.startswith("Recording timings.json, shown as recorded (not rerun): measured")
     assert h.host_cpu in info and h.date[:10] in info and f"jaxlib {h.jaxlib}" in info
     assert f"date: {h.date}" in again.info_label.toolTip()
     # the controls show how it was measured, and Run would measure that function again
@@ -181,12 +181,12 @@ def test_an_unwritable_place_says_so_and_keeps_the_plot(live, tmp_path):
         assert live.banner.text().startswith(f"Could not write {target}")
         assert not target.exists()
     assert live.export("plots", blocker) is None and "is not a folder" in live.banner.text()
-    live.export_bar.size.setCurrentText("huge")
+    live.export_bar.set_size("huge")
     try:
         assert live.export("png", tmp_path / "x.png") is None
         assert "is not WIDTHxHEIGHT" in live.banner.text()
     finally:
-        live.export_bar.size.setCurrentText("1920x1080")
+        live.export_bar.set_size("1920x1080")
     after = figure_items(live.plots.figures["dispatch_vs_complete"])
     assert before.keys() == after.keys()
     assert all(np.array_equal(a, b) for k in before for a, b in zip(before[k], after[k]))

@@ -92,11 +92,12 @@ def test_where_and_when_names_host_devices_versions_and_date():
         args="x, y", async_dispatch=False)
     run = TimingRun(request=None, header=header)  # type: ignore[arg-type]
     live, tip = where_and_when(run)
-    assert live.startswith("matmul(x, y) in async_dispatch.py, measured 2026-11-22 03:04 on "
-                           "AMD EPYC (2 cores) · 8 simulated CPU devices")
-    assert "jax 0.10.2 / jaxlib 0.10.2" in live and "async dispatch off" in live
+    assert live == ("Measured 2026-11-22 03:04 on AMD EPYC (2 cores) · 8 simulated CPU devices "
+                    "sharing the host's cores · jax 0.10.2 / jaxlib 0.10.2 · Python 3.11.7 · "
+                    "async dispatch off · matmul(x, y) in async_dispatch.py")
     replay, tip = where_and_when(run, "/talks/gpu/timings.json")
-    assert replay.startswith("Recording timings.json — shown as recorded, not rerun")
+    assert replay.startswith("Recording timings.json, shown as recorded (not rerun): measured "
+                             "2026-11-22 03:04 on AMD EPYC (2 cores)")
     assert "file: /talks/gpu/timings.json" in tip and "date: 2026-11-22T03:04:05+01:00" in tip
     header.simulated, header.device_kind, header.device_count = False, "NVIDIA H100", 4
     assert "4 × NVIDIA H100" in where_and_when(run)[0]

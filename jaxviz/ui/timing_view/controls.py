@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView, QCheckBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget,
-    QListWidgetItem, QProgressBar, QPushButton, QSizePolicy, QSpinBox, QVBoxLayout, QWidget,
+    QAbstractItemView, QCheckBox, QFrame, QGridLayout, QHBoxLayout, QLabel, QLineEdit,
+    QListWidget, QListWidgetItem, QProgressBar, QPushButton, QScrollArea, QSizePolicy, QSpinBox,
+    QVBoxLayout, QWidget,
 )
 
 from jaxviz.model.timing import TimingStatus, variant_label
@@ -23,65 +24,24 @@ class RunControls(QWidget):
     Signals:
         runRequested: Run was pressed.
         stopRequested: Stop was pressed.
+        openRequested: "Open recording…" was pressed.
     """
 
     runRequested = Signal()
     stopRequested = Signal()
+    openRequested = Signal()
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("timing_controls")
-        box = QVBoxLayout(self)
-        box.setContentsMargins(6, 6, 6, 6)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(6, 6, 0, 0)
+        # always in view: what Run measures, Run and Stop, and how far the run is
         self.target_label = QLabel("")
         self.target_label.setObjectName("timing_target")
         self.target_label.setWordWrap(True)
         self.target_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        box.addWidget(self.target_label)
-        box.addWidget(QLabel("<b>Variants</b>"))
-        self.variant_list = QListWidget()
-        self.variant_list.setObjectName("timing_variants")
-        self.variant_list.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
-        self.variant_list.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
-        self.variant_list.itemChanged.connect(lambda _item: self._mark("variants", False))
-        box.addWidget(self.variant_list)
-        form = QFormLayout()
-        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
-        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        self.runs = self._spin(1, 100_000, 20, "measured calls per variant, after the warm-up")
-        self.warmup = self._spin(0, 10_000, 3, "calls before the measured ones (not in the "
-                                               "statistics): caches warm, arrays placed")
-        self.pipeline = self._spin(0, 1_000, 8, "calls dispatched back to back without "
-                                                "waiting, then awaited in order (0: none)")
-        form.addRow("Repetitions", self.runs)
-        form.addRow("Warm-up", self.warmup)
-        form.addRow("Pipeline depth", self.pipeline)
-        self.sweep_on = QCheckBox("Size sweep")
-        self.sweep_on.setObjectName("timing_sweep_on")
-        self.sweep_on.setToolTip("measure again at each size of one argument dimension")
-        self.sweep = QLineEdit()
-        self.sweep.setObjectName("timing_sweep")
-        self.sweep.setPlaceholderText("n=256,512,1024,2048")
-        self.sweep.setToolTip("NAME=SIZE,SIZE,...: the name stands for a dimension in the "
-                              "sweep's argument spec")
-        self.sweep_args = QLineEdit()
-        self.sweep_args.setObjectName("timing_sweep_args")
-        self.sweep_args.setPlaceholderText("f32[n,n], f32[n,n]")
-        self.sweep_args.setToolTip("the argument spec with the sweep's name in it "
-                                   "(empty: the function's arguments)")
-        self.sweep_on.toggled.connect(self._sync_sweep)
-        self.sweep.textEdited.connect(lambda _t: self._mark("sweep", False))
-        self.sweep_args.textEdited.connect(lambda _t: self._mark("sweep_args", False))
-        form.addRow(self.sweep_on, self.sweep)
-        form.addRow("Sweep args", self.sweep_args)
-        self.async_dispatch = QCheckBox("Async dispatch (CPU)")
-        self.async_dispatch.setObjectName("timing_async")
-        self.async_dispatch.setChecked(True)
-        self.async_dispatch.setToolTip(
-            "jax_cpu_enable_async_dispatch: off makes every CPU call wait for its result "
-            "(measured in a second JAX process started with that setting)")
-        form.addRow(self.async_dispatch)
-        box.addLayout(form)
+        outer.addWidget(self.target_label)
         buttons = QHBoxLayout()
         self.run_button = QPushButton("▶ Run")
         self.run_button.setObjectName("timing_run")
@@ -95,18 +55,90 @@ class RunControls(QWidget):
         self.stop_button.clicked.connect(self.stopRequested)
         buttons.addWidget(self.run_button, 1)
         buttons.addWidget(self.stop_button, 1)
-        box.addLayout(buttons)
-        self.status = QLabel("")
-        self.status.setObjectName("timing_status")
-        self.status.setWordWrap(True)
-        box.addWidget(self.status)
+        outer.addLayout(buttons)
         self.progress = QProgressBar()
         self.progress.setObjectName("timing_progress")
         self.progress.setTextVisible(True)
         self.progress.setRange(0, 1)
         self.progress.setValue(0)
-        box.addWidget(self.progress)
+        self.progress.setFormat("")
+        outer.addWidget(self.progress)
+        self.status = QLabel("")
+        self.status.setObjectName("timing_status")
+        self.status.setWordWrap(True)
+        self.status.setStyleSheet("font-weight: bold;")
+        outer.addWidget(self.status)
+        self.open_button = QPushButton("Open recording…")
+        self.open_button.setObjectName("timing_open")
+        self.open_button.setToolTip("Show a recorded run (timings.json, also one written by "
+                                    "`jaxviz time`) as it was, without rerunning it")
+        self.open_button.clicked.connect(self.openRequested)
+        outer.addWidget(self.open_button)
+        # the settings scroll when the dock is short
+        settings = QWidget()
+        box = QVBoxLayout(settings)
+        box.setContentsMargins(0, 4, 4, 4)
+        box.addWidget(QLabel("<b>Variants</b>"))
+        self.variant_list = QListWidget()
+        self.variant_list.setObjectName("timing_variants")
+        self.variant_list.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.variant_list.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        self.variant_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.variant_list.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.variant_list.itemChanged.connect(lambda _item: self._mark("variants", False))
+        box.addWidget(self.variant_list)
+        grid = QGridLayout()
+        grid.setColumnStretch(1, 1)
+        grid.setVerticalSpacing(4)
+        self.runs = self._spin(1, 100_000, 20, "measured calls per variant, after the warm-up")
+        self.warmup = self._spin(0, 10_000, 3, "calls before the measured ones (not in the "
+                                               "statistics): caches warm, arrays placed")
+        self.pipeline = self._spin(0, 1_000, 8, "calls dispatched back to back without "
+                                                "waiting, then awaited in order (0: none)")
+        for row, (text, spin) in enumerate((("Repetitions", self.runs),
+                                            ("Warm-up", self.warmup),
+                                            ("Pipeline depth", self.pipeline))):
+            label = QLabel(text)
+            label.setBuddy(spin)
+            label.setToolTip(spin.toolTip())
+            grid.addWidget(label, row, 0)
+            grid.addWidget(spin, row, 1)
+        box.addLayout(grid)
+        self.sweep_on = QCheckBox("Size sweep")
+        self.sweep_on.setObjectName("timing_sweep_on")
+        self.sweep_on.setToolTip("measure again at each size of one argument dimension")
+        self.sweep = QLineEdit()
+        self.sweep.setObjectName("timing_sweep")
+        self.sweep.setPlaceholderText("n=256,512,1024,2048")
+        self.sweep.setToolTip("NAME=SIZE,SIZE,...: the name stands for a dimension in the "
+                              "sweep's argument spec")
+        self.sweep_args = QLineEdit()
+        self.sweep_args.setObjectName("timing_sweep_args")
+        self.sweep_args.setPlaceholderText("args, e.g. f32[n,n], f32[n,n]")
+        self.sweep_args.setToolTip("the argument spec with the sweep's name in it "
+                                   "(empty: the function's arguments)")
+        self.sweep_on.toggled.connect(self._sync_sweep)
+        self.sweep.textEdited.connect(lambda _t: self._mark("sweep", False))
+        self.sweep_args.textEdited.connect(lambda _t: self._mark("sweep_args", False))
+        box.addWidget(self.sweep_on)
+        box.addWidget(self.sweep)
+        box.addWidget(self.sweep_args)
+        self.async_dispatch = QCheckBox("Async dispatch (CPU)")
+        self.async_dispatch.setObjectName("timing_async")
+        self.async_dispatch.setChecked(True)
+        self.async_dispatch.setToolTip(
+            "jax_cpu_enable_async_dispatch: off makes every CPU call wait for its result "
+            "(measured in a second JAX process started with that setting)")
+        box.addWidget(self.async_dispatch)
         box.addStretch(1)
+        self.scroll = QScrollArea()
+        self.scroll.setObjectName("timing_settings_scroll")
+        self.scroll.setWidget(settings)
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        outer.addWidget(self.scroll, 1)
+        self._settings = settings
         self._sync_sweep()
 
     def _spin(self, lo: int, hi: int, value: int, tip: str) -> QSpinBox:
@@ -122,7 +154,17 @@ class RunControls(QWidget):
         on = self.sweep_on.isChecked()
         self.sweep.setEnabled(on)
         self.sweep_args.setEnabled(on)
+        self.sweep.setVisible(on)
+        self.sweep_args.setVisible(on)
         self._mark("sweep", False)
+
+    def minimumSizeHint(self):  # noqa: N802 - Qt's name
+        """Wide enough for the settings and their scroll bar (nothing clipped at the right)."""
+        hint = super().minimumSizeHint()
+        width = self._settings.minimumSizeHint().width() + \
+            self.scroll.verticalScrollBar().sizeHint().width() + 10
+        hint.setWidth(max(hint.width(), width))
+        return hint
 
     def _fit_list(self) -> None:
         rows = max(1, self.variant_list.count())
@@ -218,21 +260,22 @@ class RunControls(QWidget):
         self.stop_button.setEnabled(running)
         if running:
             self.progress.setRange(0, 0)  # busy until the first status arrives
+            self.progress.setFormat("")
             self.status.setText("waiting for the JAX engine…")
 
     def show_status(self, status: TimingStatus) -> None:
-        """The engine's progress record: what runs now and how far the run is."""
+        """The engine's progress record: what runs now ("pmap: call 14/50") and how far."""
         total = max(status.total, 1)
         self.progress.setRange(0, total)
         self.progress.setValue(min(status.done, total))
-        self.progress.setFormat(f"{status.message}  (%p%)")
+        self.progress.setFormat("%p%")
         self.status.setText(status.message)
 
     def show_finished(self, message: str, fraction: float | None = None) -> None:
         """The run ended: say how (``fraction`` of the work done, if known)."""
         self.progress.setRange(0, 100)
         self.progress.setValue(round(100 * fraction) if fraction is not None else 0)
-        self.progress.setFormat(message if len(message) < 40 else "%p%")
+        self.progress.setFormat("%p%")
         self.status.setText(message)
 
 

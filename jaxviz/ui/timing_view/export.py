@@ -12,9 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Signal
-from PySide6.QtGui import QImage
+from PySide6.QtGui import QAction, QActionGroup, QImage
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QHBoxLayout, QLabel, QMenu, QPushButton, QToolButton, QWidget,
+    QHBoxLayout, QInputDialog, QMenu, QPushButton, QToolButton, QWidget,
 )
 
 from jaxviz.model.timing import TimingRun
@@ -73,82 +73,119 @@ def plot_image(run: TimingRun, kind: str, size: tuple[int, int], theme: str,
 
 
 class ExportBar(QWidget):
-    """Open a recording; export or copy the plot; the theme, size and time axis of the plots.
+    """Export or copy the plot, with the export's theme and size.
+
+    Compact, to sit at the right of the plots' tab bar. The theme applies to
+    the plots on screen too (what you see is what you export); the size is
+    the exported and copied image's.
 
     Signals:
-        openRequested: "Open recording…" was pressed.
         exportRequested(str): an entry of the Export menu (a key of :data:`EXPORTS`).
-        copyRequested: "Copy plot" was pressed.
+        copyRequested: "Copy" was pressed.
         themeChanged(str): ``light`` or ``dark``.
-        logTimeChanged(bool): the dispatch plot's time axis, log or linear.
     """
 
-    openRequested = Signal()
     exportRequested = Signal(str)
     copyRequested = Signal()
     themeChanged = Signal(str)
-    logTimeChanged = Signal(bool)
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
+        self.theme_name = "light"
+        self.size_text = SIZES[0]
         row = QHBoxLayout(self)
-        row.setContentsMargins(4, 2, 4, 2)
-        self.open_button = QPushButton("Open recording…")
-        self.open_button.setObjectName("timing_open")
-        self.open_button.setToolTip("Show a recorded run (timings.json, also from "
-                                    "`jaxviz time`) as it was, without rerunning it")
-        self.open_button.clicked.connect(self.openRequested)
+        row.setContentsMargins(4, 0, 2, 0)
+        row.setSpacing(4)
         self.export_button = QToolButton()
         self.export_button.setObjectName("timing_export")
         self.export_button.setText("Export ▾")
+        self.export_button.setToolTip("Save the plot (PNG, SVG) or the data (CSV, JSON, "
+                                      "Perfetto trace); choose the theme and size")
         self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        menu = QMenu(self.export_button)
+        self.menu = QMenu(self.export_button)
         self.actions_by_kind = {}
         for what, (text, _filter, _name) in EXPORTS.items():
-            action = menu.addAction(text)
+            action = self.menu.addAction(text)
             action.triggered.connect(lambda _checked=False, w=what: self.exportRequested.emit(w))
             self.actions_by_kind[what] = action
-        self.export_button.setMenu(menu)
-        self.copy_button = QPushButton("Copy plot")
+        self.menu.addSeparator()
+        self.theme_menu = self.menu.addMenu("Theme (on screen too)")
+        self.theme_actions = self._choices(self.theme_menu, ["light", "dark"], self.set_theme)
+        self.size_menu = self.menu.addMenu("Size of images")
+        self.size_actions = self._choices(self.size_menu, list(SIZES), self.set_size)
+        self.size_menu.addSeparator()
+        self.size_menu.addAction("Other size…").triggered.connect(self.ask_size)
+        self.export_button.setMenu(self.menu)
+        self.copy_button = QPushButton("Copy")
         self.copy_button.setObjectName("timing_copy")
         self.copy_button.setToolTip("Copy the plot on screen to the clipboard, at the "
                                     "export size and theme")
         self.copy_button.clicked.connect(self.copyRequested)
-        self.theme = QComboBox()
-        self.theme.setObjectName("timing_theme")
-        self.theme.addItems(["light", "dark"])
-        self.theme.setToolTip("Colours of the plots, on screen and exported")
-        self.theme.currentTextChanged.connect(self.themeChanged)
-        self.size = QComboBox()
-        self.size.setObjectName("timing_size")
-        self.size.setEditable(True)
-        self.size.addItems(list(SIZES))
-        self.size.setToolTip("Size of exported and copied plots in pixels (WIDTHxHEIGHT); "
-                             "text scales with it")
-        self.log_time = QCheckBox("Log time axis")
-        self.log_time.setObjectName("timing_log_time")
-        self.log_time.setChecked(True)
-        self.log_time.setToolTip("Dispatch vs completion: log time axis (dispatch and "
-                                 "completion can differ 1000×) or linear")
-        self.log_time.toggled.connect(self.logTimeChanged)
-        for widget in (self.open_button, self.export_button, self.copy_button):
-            row.addWidget(widget)
-        row.addStretch(1)
-        row.addWidget(self.log_time)
-        row.addSpacing(12)
-        row.addWidget(QLabel("Theme"))
-        row.addWidget(self.theme)
-        row.addWidget(QLabel("Size"))
-        row.addWidget(self.size)
+        row.addWidget(self.export_button)
+        row.addWidget(self.copy_button)
+        self._sync()
+
+    def _choices(self, menu: QMenu, names: list[str], choose) -> dict[str, QAction]:
+        group = QActionGroup(menu)
+        actions = {}
+        for name in names:
+            action = menu.addAction(name)
+            action.setCheckable(True)
+            group.addAction(action)
+            action.triggered.connect(lambda _checked=False, n=name: choose(n))
+            actions[name] = action
+        return actions
+
+    def _sync(self) -> None:
+        for name, action in self.theme_actions.items():
+            action.setChecked(name == self.theme_name)
+        for name, action in self.size_actions.items():
+            action.setChecked(name == self.size_text)
+        where = f"{self.size_text.replace('x', '×')}, {self.theme_name}"
+        for what in ("png", "svg", "plots"):
+            text = EXPORTS[what][0]
+            self.actions_by_kind[what].setText(f"{text[:-1]} ({where})…")
+        self.copy_button.setToolTip(f"Copy the plot on screen to the clipboard ({where})")
+
+    def set_theme(self, name: str) -> None:
+        """Plots in ``light`` or ``dark`` colours, on screen and exported."""
+        if name not in self.theme_actions:
+            raise ValueError(f"unknown theme {name!r}; choose from light, dark")
+        changed = name != self.theme_name
+        self.theme_name = name
+        self._sync()
+        if changed:
+            self.themeChanged.emit(name)
+
+    def set_size(self, text: str) -> None:
+        """The exported images' size, ``WIDTHxHEIGHT`` (checked when exporting)."""
+        self.size_text = text.strip()
+        self._sync()
+
+    def ask_size(self) -> None:
+        prompt = "Width × height of exported images, in pixels (e.g. 1920x1080):"
+        text = self.size_text
+        while True:
+            text, ok = QInputDialog.getText(self, "Export size", prompt, text=text)
+            if not ok:
+                return
+            try:
+                parse_size(text)
+            except ValueError as exc:
+                prompt = f"{exc}.\nWidth × height in pixels (e.g. 1920x1080):"
+                continue
+            self.set_size(text)
+            return
 
     def export_size(self) -> tuple[int, int]:
         """The chosen export size.
 
         Raises:
-            ValueError: the size field does not hold WIDTHxHEIGHT.
+            ValueError: the size is not WIDTHxHEIGHT in the allowed range.
         """
-        return parse_size(self.size.currentText())
+        return parse_size(self.size_text)
 
     def set_has_run(self, has_run: bool) -> None:
-        self.export_button.setEnabled(has_run)
+        for what, action in self.actions_by_kind.items():
+            action.setEnabled(has_run)
         self.copy_button.setEnabled(has_run)

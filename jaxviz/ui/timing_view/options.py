@@ -182,17 +182,16 @@ def where_and_when(run: TimingRun, recording: str | None = None) -> tuple[str, s
         devices = f"{h.device_count} simulated {h.backend.upper()} device" \
                   f"{'s' if h.device_count != 1 else ''}"
         if h.device_count > 1:
-            devices += " (sharing the host's cores: structure, not speed-ups)"
+            devices += " sharing the host's cores"
     else:
         devices = f"{h.device_count} × {h.device_kind}"
     facts = (f"{h.host_cpu} · {devices} · jax {h.jax} / jaxlib {h.jaxlib} · "
              f"Python {h.python}" + ("" if h.async_dispatch else " · async dispatch off"))
     what = f"{h.function}({h.args}) in {PurePath(h.filename.strip('<>')).name}"
+    line = f"Measured {date} on {facts} · {what}"
     if recording:
-        line = (f"Recording {PurePath(recording).name} — shown as recorded, not rerun: "
-                f"{what}, measured {date} on {facts}")
-    else:
-        line = f"{what}, measured {date} on {facts}"
+        line = f"Recording {PurePath(recording).name}, shown as recorded (not rerun): " \
+               f"measured {date} on {facts} · {what}"
     tip = "\n".join([
         f"file: {recording}" if recording else "measured in this session",
         f"function: {h.filename}:{h.function}({h.args})",

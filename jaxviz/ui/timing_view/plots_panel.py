@@ -13,9 +13,11 @@ redrawn when they are shown.
 from __future__ import annotations
 
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QLabel, QSizePolicy, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox, QLabel, QSizePolicy, QTabWidget, QVBoxLayout, QWidget,
+)
 
 from jaxviz.model import Target, TraceRequest
 from jaxviz.model.timing import TimingRequest, TimingRun
@@ -24,11 +26,8 @@ from jaxviz.ui.plots.qt_guard import protect_singletons
 from jaxviz.ui.plots.style import theme as plot_theme
 
 #: Tab titles, in tab order.
-TITLES = {"dispatch_vs_complete": "Dispatch vs completion", "timeline": "Pipeline timeline",
-          "variants": "Variants side by side", "sweep": "Size sweep"}
-
-#: What the hover read-out says when no point is under the mouse.
-HOVER_HINT = "Point at a marker to read its numbers."
+TITLES = {"dispatch_vs_complete": "Dispatch vs completion", "timeline": "Timeline",
+          "variants": "Variants", "sweep": "Size sweep"}
 
 #: What a tab says before there is anything to draw.
 EMPTY = {
@@ -44,7 +43,13 @@ EMPTY = {
 
 
 class PlotPage(QWidget):
-    """One tab: the figure's view, its caption and the hover read-out."""
+    """One tab: the figure's view, its caption and the hover read-out.
+
+    Signals:
+        resized: the page changed size (the figure re-wraps its title and legend).
+    """
+
+    resized = Signal()
 
     def __init__(self, kind: str, parent: QWidget | None = None):
         super().__init__(parent)
@@ -59,28 +64,43 @@ class PlotPage(QWidget):
         self.view.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.view.setMinimumHeight(160)
         box.addWidget(self.view, 1)
-        self.hover = QLabel("")
+        # the hovered points' numbers, in large type next to the mouse (tooltips are small)
+        self.hover = QLabel("", self.view)
         self.hover.setObjectName(f"timing_hover_{kind}")
+        self.hover.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents, True)
+        self.hover.setStyleSheet("QLabel { background: rgba(255, 255, 240, 235); color: #111; "
+                                 "border: 1px solid #888; border-radius: 4px; padding: 4px 8px; }")
+        self.hover.hide()
         self.caption = QLabel("")
         self.caption.setObjectName(f"timing_caption_{kind}")
-        for label in (self.hover, self.caption):
-            label.setWordWrap(True)
-            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            label.setContentsMargins(8, 0, 8, 2)
-        box.addWidget(self.hover)
+        self.caption.setWordWrap(True)
+        self.caption.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.caption.setContentsMargins(8, 0, 8, 2)
         box.addWidget(self.caption)
         self.figure: TimingFigure | None = None
         self.hover_numbers = ""
-        self.show_hover("")
 
-    def show_hover(self, text: str) -> None:
-        """The hovered points' numbers, or a muted hint when there are none."""
+    def show_hover(self, text: str, at: QPoint | None = None) -> None:
+        """Show the hovered points' numbers next to ``at`` (view pixels); hide them if empty."""
         self.hover_numbers = text
-        self.hover.setText(text or HOVER_HINT)
-        self.hover.setStyleSheet("" if text else "color: palette(placeholder-text);")
-        font = self.hover.font()
-        font.setBold(bool(text))
-        self.hover.setFont(font)
+        if not text:
+            self.hover.hide()
+            return
+        self.hover.setText(text)
+        self.hover.adjustSize()
+        if at is not None:
+            size, area = self.hover.size(), self.view.size()
+            x = at.x() + 18 if at.x() + 18 + size.width() < area.width() \
+                else at.x() - 18 - size.width()
+            y = at.y() + 18 if at.y() + 18 + size.height() < area.height() \
+                else at.y() - 18 - size.height()
+            self.hover.move(max(0, x), max(0, y))
+        self.hover.show()
+        self.hover.raise_()
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self.resized.emit()
 
     def set_figure(self, figure: TimingFigure, background: str) -> None:
         self.view.setBackground(background)
@@ -109,10 +129,23 @@ class PlotsPanel(QTabWidget):
         self.pages: dict[str, PlotPage] = {}
         self._stale: set[str] = set()
         self._hovered: dict[int, list[str]] = {}
+        self._resize_timer = QTimer(self)
+        self._resize_timer.setSingleShot(True)
+        self._resize_timer.setInterval(120)
+        self._resize_timer.timeout.connect(self._on_resized)
         for kind in FIGURES:
             page = PlotPage(kind)
+            page.resized.connect(self._resize_timer.start)
             self.pages[kind] = page
             self.addTab(page, TITLES.get(kind, kind))
+        # the dispatch plot's own switch, over its top-left corner
+        self.log_time_box = QCheckBox("Log time", self.pages["dispatch_vs_complete"].view)
+        self.log_time_box.setObjectName("timing_log_time")
+        self.log_time_box.setChecked(True)
+        self.log_time_box.setToolTip("Time on a log axis (dispatch and completion can differ "
+                                     "1000×), or linear")
+        self.log_time_box.move(8, 6)
+        self.log_time_box.toggled.connect(self.set_log_time)
         self._build_figures()
         self.currentChanged.connect(self._on_tab)
 
@@ -131,22 +164,35 @@ class PlotsPanel(QTabWidget):
         self._hovered.clear()
         for kind, page in self.pages.items():
             options = {"log_time": self.log_time} if kind == "dispatch_vs_complete" else {}
-            figure = FIGURES[kind](style, width=max(page.view.width(), 600), show_caption=False,
+            figure = FIGURES[kind](style, width=max(page.view.width(), 320), show_caption=False,
                                    show_footer=False, **options)
             page.set_figure(figure, style.theme.background)
             page.show_hover("")
             self._connect_hover(page)
         self._fonts()
+        t = style.theme
+        self.log_time_box.setStyleSheet(f"QCheckBox {{ color: {t.foreground}; background: "
+                                        f"{t.background}; padding: 2px 4px; }}")
+        self.log_time_box.adjustSize()
+        self.log_time_box.raise_()
         self._stale = set(self.pages)
         self.refresh()
+
+    def _on_resized(self) -> None:
+        """Re-wrap the titles and legends of the plot on screen for its new width."""
+        page = self.pages[self.current_kind()]
+        if page.figure is not None and abs(page.figure.width - max(page.view.width(), 320)) > 8:
+            self._stale = set(self.pages)
+            self._draw(page.kind)
 
     def _fonts(self) -> None:
         caption = QFont(self.font())
         caption.setPixelSize(max(12, round(self.base_px * 1.05)))
+        hover = QFont(caption)
+        hover.setBold(True)
         for page in self.pages.values():
             page.caption.setFont(caption)
-            page.hover.setFont(caption)
-            page.show_hover(page.hover_numbers)
+            page.hover.setFont(hover)
 
     def set_theme(self, name: str) -> None:
         """``light`` or ``dark`` plots (exports use the same theme)."""
@@ -167,6 +213,7 @@ class PlotsPanel(QTabWidget):
         if log_time == self.log_time:
             return
         self.log_time = log_time
+        self.log_time_box.setChecked(log_time)
         page = self.pages["dispatch_vs_complete"]
         page.figure.set_log_time(log_time)
         self._connect_hover(page)
@@ -195,7 +242,7 @@ class PlotsPanel(QTabWidget):
             page.figure.update(_EMPTY_RUN)
             page.caption.setText(EMPTY[kind])
             return
-        page.figure.width = max(page.view.width(), 600)
+        page.figure.width = max(page.view.width(), 320)
         page.figure.update(self.run)
         if kind == "sweep":
             self._connect_hover(page)  # the sweep adds a series per swept variant
@@ -227,9 +274,9 @@ class PlotsPanel(QTabWidget):
                     continue
                 scatter._jaxviz_hover = True
                 scatter.sigHovered.connect(
-                    lambda item, points, _ev, page=page: self._on_hover(page, item, points))
+                    lambda item, points, ev, page=page: self._on_hover(page, item, points, ev))
 
-    def _on_hover(self, page: PlotPage, item: pg.ScatterPlotItem, points) -> None:
+    def _on_hover(self, page: PlotPage, item: pg.ScatterPlotItem, points, event) -> None:
         tip = item.opts.get("tip")
         texts = [str(tip(x=p.pos().x(), y=p.pos().y(), data=p.data())) if tip else
                  str(p.data()) for p in list(points)[:3]]
@@ -237,9 +284,11 @@ class PlotsPanel(QTabWidget):
             self._hovered[id(item)] = texts
         else:
             self._hovered.pop(id(item), None)
-        shown = [t for lines in self._hovered.values() for t in lines
-                 if t and t != "None"]
-        page.show_hover(" · ".join(dict.fromkeys(shown)))
+        shown = [t for lines in self._hovered.values() for t in lines if t and t != "None"]
+        at = None
+        if shown and not event.isExit():  # an exit event has no position
+            at = page.view.mapFromScene(event.scenePos())
+        page.show_hover("\n".join(dict.fromkeys(shown)), at)
 
     def hover_text(self, kind: str | None = None) -> str:
         """The read-out under a plot: the numbers of the points under the mouse ('' if none)."""

@@ -20,10 +20,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QFontInfo, QGuiApplication
-from PySide6.QtWidgets import (
-    QFileDialog, QFrame, QHBoxLayout, QLabel, QScrollArea, QSplitter, QToolButton, QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QFileDialog, QSplitter, QVBoxLayout, QWidget
 
 from jaxviz.model import TraceRequest
 from jaxviz.model.timing import TimingRun, TimingStatus, validate
@@ -37,51 +34,11 @@ from jaxviz.ui.timing_view.options import (
 )
 from jaxviz.ui.timing_view.plots_panel import PlotsPanel
 from jaxviz.ui.timing_view.runner import TimingRunner
+from jaxviz.ui.timing_view.widgets import Banner, InfoLine
 
 #: The plot to bring forward while calls of a phase arrive (until the user picks a tab).
 FOLLOW = {"warmup": "dispatch_vs_complete", "steady": "dispatch_vs_complete",
           "pipelined": "timeline", "sweep": "sweep"}
-
-_BANNER_STYLES = {
-    "info": "background: #e6f4ea; color: #0d3d1f; border: 1px solid #5fae7b;",
-    "warning": "background: #fff3cd; color: #5c3c00; border: 1px solid #e0b100;",
-    "error": "background: #fde7e7; color: #7f1010; border: 1px solid #c62828;",
-}
-
-
-class Banner(QFrame):
-    """A one-line message above the plots (info, warning or error) with a close button."""
-
-    def __init__(self, parent: QWidget | None = None):
-        super().__init__(parent)
-        self.setObjectName("timing_banner")
-        row = QHBoxLayout(self)
-        row.setContentsMargins(8, 4, 4, 4)
-        self.label = QLabel("")
-        self.label.setWordWrap(True)
-        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        close = QToolButton()
-        close.setText("✕")
-        close.setAutoRaise(True)
-        close.setToolTip("Dismiss")
-        close.clicked.connect(self.hide)
-        row.addWidget(self.label, 1)
-        row.addWidget(close, 0, Qt.AlignmentFlag.AlignTop)
-        self.severity = ""
-        self.hide()
-
-    def show_message(self, text: str, severity: str = "error") -> None:
-        self.severity = severity
-        self.label.setText(text)
-        self.label.setToolTip(text)
-        self.setStyleSheet(f"QFrame#timing_banner {{ {_BANNER_STYLES[severity]} "
-                           f"border-radius: 4px; }} QLabel {{ border: none; background: "
-                           f"transparent; }}")
-        self.show()
-
-    def text(self) -> str:
-        return "" if self.isHidden() else self.label.text()
-
 
 class TimingView(QWidget):
     """The timing tab: run controls, live plots, exports and recordings."""
@@ -108,36 +65,28 @@ class TimingView(QWidget):
 
     def _build(self) -> None:
         self.controls = RunControls()
-        scroll = QScrollArea()
-        scroll.setObjectName("timing_controls_scroll")
-        scroll.setWidget(self.controls)
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QFrame.Shape.NoFrame)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        scroll.setMinimumWidth(230)
         right = QWidget()
         box = QVBoxLayout(right)
         box.setContentsMargins(0, 0, 0, 0)
         box.setSpacing(2)
-        self.export_bar = ExportBar()
-        self.info_label = QLabel("")
+        self.info_label = InfoLine()
         self.info_label.setObjectName("timing_info")
-        self.info_label.setWordWrap(True)
-        self.info_label.setContentsMargins(8, 0, 8, 0)
-        self.info_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.info_label.setContentsMargins(8, 2, 8, 0)
         self.banner = Banner()
         self.plots = PlotsPanel()
-        box.addWidget(self.export_bar)
+        self.export_bar = ExportBar()
+        self.plots.setCornerWidget(self.export_bar, Qt.Corner.TopRightCorner)
         box.addWidget(self.info_label)
         box.addWidget(self.banner)
         box.addWidget(self.plots, 1)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        self.splitter.addWidget(scroll)
+        self.splitter.setObjectName("timing_splitter")
+        self.splitter.addWidget(self.controls)
         self.splitter.addWidget(right)
         self.splitter.setStretchFactor(0, 0)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setChildrenCollapsible(False)
-        self.splitter.setSizes([280, 1000])
+        self.splitter.setSizes([self.controls.minimumSizeHint().width(), 1000])
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(self.splitter)
@@ -150,11 +99,10 @@ class TimingView(QWidget):
         self.runner.updated.connect(self._on_updated)
         self.runner.status.connect(self._on_status)
         self.runner.finished.connect(self._on_finished)
-        self.export_bar.openRequested.connect(self.open_dialog)
+        self.controls.openRequested.connect(self.open_dialog)
         self.export_bar.exportRequested.connect(self.export_dialog)
         self.export_bar.copyRequested.connect(self.copy_plot)
         self.export_bar.themeChanged.connect(self.plots.set_theme)
-        self.export_bar.logTimeChanged.connect(self.plots.set_log_time)
         self.plots.kindShown.connect(self._on_kind_shown)
 
     # ------------------------------------------------------------ docking
@@ -225,9 +173,8 @@ class TimingView(QWidget):
         self._follow = True
         self.controls.set_running(True)
         self.plots.set_run(run)
-        self.info_label.setText(f"Measuring {describe_target(run.request.trace)} in the "
-                                f"JAX engine…")
-        self.info_label.setToolTip("")
+        self.info_label.set_info(f"Measuring {describe_target(run.request.trace)} in the "
+                                 f"JAX engine…")
         self._sync_buttons()
 
     def _on_status(self, status: TimingStatus) -> None:
@@ -235,9 +182,7 @@ class TimingView(QWidget):
 
     def _on_updated(self, run: TimingRun) -> None:
         if run.header is not None and self.info_label.text().startswith("Measuring"):
-            line, tip = where_and_when(run)
-            self.info_label.setText(line)
-            self.info_label.setToolTip(tip)
+            self.info_label.set_info(*where_and_when(run))
         self._follow_run(run)
         self.plots.refresh()
         self._sync_buttons()
@@ -262,9 +207,7 @@ class TimingView(QWidget):
         self._follow = False
         self.plots.set_run(run)
         self.plots.refresh(everything=True)
-        line, tip = where_and_when(run)
-        self.info_label.setText(line)
-        self.info_label.setToolTip(tip)
+        self.info_label.set_info(*where_and_when(run))
         problems = [format_error(e) for e in run.errors]
         if not ok:
             severity = "warning" if message.startswith("stopped") else "error"
@@ -309,9 +252,7 @@ class TimingView(QWidget):
         self.banner.hide()
         self.plots.set_run(run)
         self.plots.refresh(everything=True)
-        line, tip = where_and_when(run, str(path))
-        self.info_label.setText(line)
-        self.info_label.setToolTip(tip)
+        self.info_label.set_info(*where_and_when(run, str(path)))
         if not run.complete:
             self.banner.show_message("This recording is of a run that ended early: it holds "
                                      "what was measured until then.", "warning")
@@ -407,7 +348,7 @@ class TimingView(QWidget):
                                             and self.runner.engine is not None)
         self.export_bar.set_has_run(self.run is not None and bool(self.run.calls
                                                                   or self.run.first_calls))
-        self.export_bar.open_button.setEnabled(not running)
+        self.controls.open_button.setEnabled(not running)
 
     def _apply_font(self) -> None:
         px = QFontInfo(self.font()).pixelSize()

@@ -1,0 +1,81 @@
+"""Small widgets of the timing view: the message banner and the where-and-when line."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QToolButton, QWidget
+
+#: Colours of the banner per severity (the app's banner style is the warning one).
+_BANNER_STYLES = {
+    "info": "background: #e6f4ea; color: #0d3d1f; border: 1px solid #5fae7b;",
+    "warning": "background: #fff3cd; color: #5c3c00; border: 1px solid #e0b100;",
+    "error": "background: #fde7e7; color: #7f1010; border: 1px solid #c62828;",
+}
+
+
+class Banner(QFrame):
+    """A one-line message above the plots (info, warning or error) with a close button."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("timing_banner")
+        row = QHBoxLayout(self)
+        row.setContentsMargins(8, 4, 4, 4)
+        self.label = QLabel("")
+        self.label.setWordWrap(True)
+        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        close = QToolButton()
+        close.setText("✕")
+        close.setAutoRaise(True)
+        close.setToolTip("Dismiss")
+        close.clicked.connect(self.hide)
+        row.addWidget(self.label, 1)
+        row.addWidget(close, 0, Qt.AlignmentFlag.AlignTop)
+        self.severity = ""
+        self.hide()
+
+    def show_message(self, text: str, severity: str = "error") -> None:
+        self.severity = severity
+        self.label.setText(text)
+        self.label.setToolTip(text)
+        self.setStyleSheet(f"QFrame#timing_banner {{ {_BANNER_STYLES[severity]} "
+                           f"border-radius: 4px; }} QLabel {{ border: none; background: "
+                           f"transparent; }}")
+        self.show()
+
+    def text(self) -> str:
+        return "" if self.isHidden() else self.label.text()
+
+
+class InfoLine(QLabel):
+    """Where and when the run was measured: one line, elided to fit; all of it in the tooltip.
+
+    :meth:`text` is the whole line, :meth:`shown` what fits on screen.
+    """
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._full = ""
+        self._details = ""
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+
+    def set_info(self, line: str, details: str = "") -> None:
+        self._full, self._details = line, details
+        self.setToolTip("\n".join(t for t in (line, details) if t))
+        self._elide()
+
+    def text(self) -> str:  # noqa: D102 - the whole line, not the elided one
+        return self._full
+
+    def shown(self) -> str:
+        return super().text()
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self._elide()
+
+    def _elide(self) -> None:
+        width = max(50, self.width() - self.contentsMargins().left()
+                    - self.contentsMargins().right())
+        super().setText(self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideRight,
+                                                      width))
