@@ -6,6 +6,7 @@ are checked by sampling pixels where the records put their markers.
 
 from __future__ import annotations
 
+import re
 import time
 
 import numpy as np
@@ -239,6 +240,11 @@ def test_stop_ends_the_run_and_keeps_what_was_measured(qtbot, shared_engine):
     configure(view, ["op-by-op"], runs=2000, pipeline=0)
     view.controls.run_button.click()
     qtbot.waitUntil(lambda: len(view.run.calls_of("op-by-op", "steady")) >= 3, timeout=JAX_MS)
+    # the progress says what is running, from the engine's status records
+    assert re.fullmatch(r"op-by-op: call \d+/2000", view.controls.status.text())
+    assert view.controls.progress.maximum() == view.run.status.total == 1 + 1 + 2000
+    assert 0 < view.controls.progress.value() == view.run.status.done
+    assert view.controls.stop_button.isEnabled() and not view.controls.run_button.isEnabled()
     seen = len(view.run.calls)
     qtbot.mouseClick(view.controls.stop_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not view.running, timeout=JAX_MS)
@@ -304,3 +310,27 @@ def test_nothing_to_measure_without_a_target_or_an_engine(qtbot):
     assert not view.run_timing() and "no JAX engine" in view.banner.text()
     page = view.plots.pages["timeline"]
     assert page.caption.text().startswith("Press Run with a pipeline depth above 0")
+
+
+def test_full_screen_and_back_to_the_same_place(qtbot):
+    from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+    from jaxviz.ui.timing_view import TimingView
+
+    home = QWidget()
+    qtbot.addWidget(home)
+    layout = QVBoxLayout(home)
+    view = TimingView()
+    layout.addWidget(view)
+    home.show()
+    view.export_bar.full_screen_button.click()
+    assert view.isWindow()
+    qtbot.waitUntil(view.isFullScreen)
+    assert view.export_bar.full_screen_button.text() == "⤡ Back"
+    note = layout.itemAt(0).widget()
+    assert note is not view and "Esc" in note.text()
+    QTest.keyClick(view, Qt.Key.Key_Escape)
+    assert not view.isWindow() and view.parentWidget() is home
+    assert layout.indexOf(view) == 0 and layout.count() in (1, 2)  # the note is on its way out
+    qtbot.waitUntil(lambda: layout.count() == 1)
+    assert view.export_bar.full_screen_button.text() == "⤢ Full screen"

@@ -83,11 +83,13 @@ class ExportBar(QWidget):
         exportRequested(str): an entry of the Export menu (a key of :data:`EXPORTS`).
         copyRequested: "Copy" was pressed.
         themeChanged(str): ``light`` or ``dark``.
+        fullScreenRequested: the full-screen button was pressed.
     """
 
     exportRequested = Signal(str)
     copyRequested = Signal()
     themeChanged = Signal(str)
+    fullScreenRequested = Signal()
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -121,8 +123,14 @@ class ExportBar(QWidget):
         self.copy_button.setToolTip("Copy the plot on screen to the clipboard, at the "
                                     "export size and theme")
         self.copy_button.clicked.connect(self.copyRequested)
+        self.full_screen_button = QPushButton("⤢ Full screen")
+        self.full_screen_button.setObjectName("timing_full_screen")
+        self.full_screen_button.setToolTip("Show the timing view alone, full screen, for the "
+                                           "room (Esc brings it back)")
+        self.full_screen_button.clicked.connect(self.fullScreenRequested)
         row.addWidget(self.export_button)
         row.addWidget(self.copy_button)
+        row.addWidget(self.full_screen_button)
         self._sync()
 
     def _choices(self, menu: QMenu, names: list[str], choose) -> dict[str, QAction]:

@@ -19,7 +19,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, Qt
-from PySide6.QtGui import QDragEnterEvent, QDropEvent, QFontInfo, QGuiApplication
+from PySide6.QtGui import (
+    QDragEnterEvent, QDropEvent, QFontInfo, QGuiApplication, QKeyEvent,
+)
 from PySide6.QtWidgets import QFileDialog, QSplitter, QVBoxLayout, QWidget
 
 from jaxviz.model import TraceRequest
@@ -34,7 +36,10 @@ from jaxviz.ui.timing_view.options import (
 )
 from jaxviz.ui.timing_view.plots_panel import PlotsPanel
 from jaxviz.ui.timing_view.runner import TimingRunner
-from jaxviz.ui.timing_view.widgets import Banner, InfoLine
+from jaxviz.ui.timing_view.widgets import Banner, FullScreen, InfoLine
+
+#: The plots' body text relative to the window's text (which follows its zoom).
+PLOT_TEXT_SCALE = 1.12
 
 #: The plot to bring forward while calls of a phase arrive (until the user picks a tab).
 FOLLOW = {"warmup": "dispatch_vs_complete", "steady": "dispatch_vs_complete",
@@ -57,6 +62,8 @@ class TimingView(QWidget):
         self._follow = False
         self._switching = False
         self._last_dir = str(Path.cwd())
+        self.full_screen = FullScreen(self, "The timing view is shown full screen: press Esc "
+                                            "there (or “⤡ Back”) to bring it back here.")
         self._build()
         self._wire()
         self.controls.set_target_text(describe_target(None))
@@ -104,6 +111,7 @@ class TimingView(QWidget):
         self.export_bar.copyRequested.connect(self.copy_plot)
         self.export_bar.themeChanged.connect(self.plots.set_theme)
         self.plots.kindShown.connect(self._on_kind_shown)
+        self.export_bar.fullScreenRequested.connect(self.toggle_full_screen)
 
     # ------------------------------------------------------------ docking
     def set_engine(self, engine) -> None:
@@ -342,6 +350,12 @@ class TimingView(QWidget):
         return True
 
     # -------------------------------------------------------------- misc
+    def toggle_full_screen(self) -> None:
+        """Show the view alone, full screen, for a projector; again to put it back."""
+        self.full_screen.toggle()
+        active = self.full_screen.active
+        self.export_bar.full_screen_button.setText("⤡ Back" if active else "⤢ Full screen")
+
     def _sync_buttons(self) -> None:
         running = self.runner.running
         self.controls.run_button.setEnabled(not running and self._trace is not None
@@ -351,8 +365,15 @@ class TimingView(QWidget):
         self.controls.open_button.setEnabled(not running)
 
     def _apply_font(self) -> None:
-        px = QFontInfo(self.font()).pixelSize()
-        self.plots.set_base_px(px)
+        # the plots are what the room looks at: their text a little larger than the controls'
+        self.plots.set_base_px(PLOT_TEXT_SCALE * QFontInfo(self.font()).pixelSize())
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's name
+        # Esc leaves full screen; in the window, Esc stays the window's (it stops a trace)
+        if event.key() == Qt.Key.Key_Escape and self.full_screen.active:
+            self.toggle_full_screen()
+            return
+        super().keyPressEvent(event)
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt's name
         super().changeEvent(event)

@@ -79,3 +79,59 @@ class InfoLine(QLabel):
                     - self.contentsMargins().right())
         super().setText(self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideRight,
                                                       width))
+
+
+class FullScreen:
+    """Shows a widget alone, full screen (for a projector), and puts it back where it was.
+
+    While it is away, a note in its place says how to bring it back.
+    """
+
+    def __init__(self, widget: QWidget, note: str):
+        self.widget = widget
+        self.note = note
+        self._home: tuple[QWidget | None, object, int] | None = None
+        self._placeholder: QLabel | None = None
+
+    @property
+    def active(self) -> bool:
+        return self._home is not None
+
+    def toggle(self) -> None:
+        if self.active:
+            self.leave()
+        else:
+            self.enter()
+
+    def enter(self) -> None:
+        if self.active:
+            return
+        w = self.widget
+        parent = w.parentWidget()
+        layout = parent.layout() if parent is not None else None
+        index = layout.indexOf(w) if layout is not None else -1
+        self._home = (parent, layout, index)
+        if layout is not None and index >= 0:
+            self._placeholder = QLabel(self.note)
+            self._placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            self._placeholder.setWordWrap(True)
+            layout.insertWidget(index, self._placeholder)
+        w.setParent(None)
+        w.setWindowTitle("jaxviz — timing")
+        w.showFullScreen()
+
+    def leave(self) -> None:
+        if not self.active:
+            return
+        parent, layout, index = self._home
+        self._home = None
+        w = self.widget
+        w.showNormal()
+        if self._placeholder is not None:
+            self._placeholder.deleteLater()
+            self._placeholder = None
+        if layout is not None and index >= 0:
+            layout.insertWidget(index, w)
+        elif parent is not None:
+            w.setParent(parent)
+        w.show()
