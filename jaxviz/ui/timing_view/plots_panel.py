@@ -25,6 +25,9 @@ from jaxviz.ui.plots import FIGURES, Style, TimingFigure
 from jaxviz.ui.plots.qt_guard import protect_singletons
 from jaxviz.ui.plots.style import theme as plot_theme
 
+#: A plot page this many text lines tall (or columns wide) gets slide-sized text.
+SLIDE_LINES, SLIDE_COLUMNS = 40, 66
+
 #: Tab titles, in tab order.
 TITLES = {"dispatch_vs_complete": "Dispatch vs completion", "timeline": "Timeline",
           "variants": "Variants", "sweep": "Size sweep"}
@@ -57,7 +60,7 @@ class PlotPage(QWidget):
         self.setObjectName(f"timing_page_{kind}")
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
-        box.setSpacing(2)
+        box.setSpacing(0)
         self.view = pg.GraphicsView()
         self.view.setObjectName(f"timing_plot_{kind}")
         self.view.setAntialiasing(True)
@@ -75,7 +78,7 @@ class PlotPage(QWidget):
         self.caption.setObjectName(f"timing_caption_{kind}")
         self.caption.setWordWrap(True)
         self.caption.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.caption.setContentsMargins(8, 0, 8, 2)
+        self.caption.setContentsMargins(12, 2, 12, 6)
         box.addWidget(self.caption)
         self.figure: TimingFigure | None = None
         self.hover_numbers = ""
@@ -125,6 +128,7 @@ class PlotsPanel(QTabWidget):
         self.run: TimingRun | None = None
         self.theme_name = "light"
         self.base_px = 16.0
+        self.ui_px = 16.0
         self.log_time = True
         self.pages: dict[str, PlotPage] = {}
         self._stale: set[str] = set()
@@ -171,6 +175,9 @@ class PlotsPanel(QTabWidget):
             self._connect_hover(page)
         self._fonts()
         t = style.theme
+        for page in self.pages.values():  # the caption belongs to its plot: same colours
+            page.caption.setStyleSheet(f"QLabel {{ background: {t.background}; "
+                                       f"color: {t.foreground}; }}")
         self.log_time_box.setStyleSheet(f"QCheckBox {{ color: {t.foreground}; background: "
                                         f"{t.background}; padding: 2px 4px; }}")
         self.log_time_box.adjustSize()
@@ -178,8 +185,20 @@ class PlotsPanel(QTabWidget):
         self._stale = set(self.pages)
         self.refresh()
 
+    def _effective_px(self) -> float:
+        """The text size the plots use: the window's, or larger on a big page (full screen),
+        where the plots become a slide and are sized like an export of that size."""
+        page = self.pages[self.current_kind()]
+        big = min(page.view.height() / SLIDE_LINES, page.view.width() / SLIDE_COLUMNS)
+        return round(max(self.ui_px, big))
+
     def _on_resized(self) -> None:
-        """Re-wrap the titles and legends of the plot on screen for its new width."""
+        """Re-wrap the titles and legends of the plot on screen for its new width
+        (and size the text for a full-screen page)."""
+        if abs(self._effective_px() - self.base_px) >= 1:
+            self.base_px = self._effective_px()
+            self._build_figures()
+            return
         page = self.pages[self.current_kind()]
         if page.figure is not None and abs(page.figure.width - max(page.view.width(), 320)) > 8:
             self._stale = set(self.pages)
@@ -202,10 +221,12 @@ class PlotsPanel(QTabWidget):
             self._build_figures()
 
     def set_base_px(self, px: float) -> None:
-        """The plots' body text size in pixels (follows the window's zoom)."""
-        px = max(11.0, float(px))
-        if abs(px - self.base_px) > 0.5:
-            self.base_px = px
+        """The plots' body text size in pixels (follows the window's zoom); pages large
+        enough to be a slide use larger text."""
+        self.ui_px = max(11.0, float(px))
+        effective = self._effective_px()
+        if abs(effective - self.base_px) > 0.5:
+            self.base_px = effective
             self._build_figures()
 
     def set_log_time(self, log_time: bool) -> None:
