@@ -13,6 +13,7 @@ redrawn when they are shown.
 from __future__ import annotations
 
 import pyqtgraph as pg
+from shiboken6 import isValid
 from PySide6.QtCore import QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
@@ -195,6 +196,8 @@ class PlotsPanel(QTabWidget):
     def _on_resized(self) -> None:
         """Re-wrap the titles and legends of the plot on screen for its new width
         (and size the text for a full-screen page)."""
+        if not self.isVisible() or not all(isValid(p.view) for p in self.pages.values()):
+            return  # closed, or being torn down
         if abs(self._effective_px() - self.base_px) >= 1:
             self.base_px = self._effective_px()
             self._build_figures()
