@@ -53,6 +53,8 @@ class RunControls(QWidget):
         self.stop_button.setEnabled(False)
         self.run_button.clicked.connect(self.runRequested)
         self.stop_button.clicked.connect(self.stopRequested)
+        for button in (self.run_button, self.stop_button):  # disabled must look disabled
+            button.setStyleSheet("QPushButton:disabled { color: #9ca3af; }")
         buttons.addWidget(self.run_button, 1)
         buttons.addWidget(self.stop_button, 1)
         outer.addLayout(buttons)
