@@ -1,4 +1,4 @@
-"""Exports and replays of the timing view: files are valid, match the screen, and replay as recorded."""
+"""Exports and replays of the timing view: valid files matching the screen; replays as recorded."""
 
 from __future__ import annotations
 

@@ -103,7 +103,8 @@ def test_where_and_when_names_host_devices_versions_and_date():
     assert "4 × NVIDIA H100" in where_and_when(run)[0]
 
 
-@pytest.mark.parametrize("text, size", [("1920x1080", (1920, 1080)), (" 1280 × 720 ", (1280, 720))])
+@pytest.mark.parametrize("text, size", [("1920x1080", (1920, 1080)),
+                                        (" 1280 × 720 ", (1280, 720))])
 def test_sizes_parse(text, size):
     assert parse_size(text) == size
 
