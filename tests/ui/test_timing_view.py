@@ -335,3 +335,21 @@ def test_full_screen_and_back_to_the_same_place(qtbot):
     assert layout.indexOf(view) == 0 and layout.count() in (1, 2)  # the note is on its way out
     qtbot.waitUntil(lambda: layout.count() == 1)
     assert view.export_bar.full_screen_button.text() == "⤢ Full screen"
+
+
+def test_a_function_that_fails_says_why_and_keeps_the_settings(qtbot, shared_engine):
+    view = make_view(shared_engine)
+    qtbot.addWidget(view)
+    source = "import jax.numpy as jnp\n\n\ndef broken(x):\n    return jnp.dot(x, x[None])\n"
+    view.set_target(TraceRequest(target=Target(source, "<editor:broken.py>", "broken"),
+                                 args="f32[3,4]"))
+    configure(view, ["jit"], runs=3, pipeline=0)
+    view.controls.run_button.click()
+    qtbot.waitUntil(lambda: not view.running, timeout=JAX_MS)
+    assert view.banner.severity == "error"
+    text = view.banner.text()
+    assert text.startswith("Nothing was measured: jit, line 5: TypeError")  # variant, line
+    assert "dot_general" in text
+    assert view.run.calls_of("jit", "steady") == []
+    assert view.controls.checked_variants() == ["jit"] and view.controls.runs.value() == 3
+    assert view.controls.run_button.isEnabled()

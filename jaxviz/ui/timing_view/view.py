@@ -1,8 +1,9 @@
 """``TimingView``: run, watch and export dispatch-versus-completion timings inside the app.
 
-Left, the run controls; right, what and where the run was measured, a banner
-for problems, the export bar and the four plots of :mod:`jaxviz.ui.plots`,
-which fill in while the engine streams records. A recorded run
+Left, the run controls (Run, Stop, progress, settings); right, where and when
+the run was measured, a banner for problems, and the four plots of
+:mod:`jaxviz.ui.plots` in tabs (with the export menu at their corner), which
+fill in while the engine streams records. A recorded run
 (``timings.json``, also one written by ``jaxviz time``) is shown exactly as it
 was, with where and when it was recorded.
 
@@ -19,9 +20,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, Qt
-from PySide6.QtGui import (
-    QDragEnterEvent, QDropEvent, QFontInfo, QGuiApplication, QKeyEvent,
-)
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QFontInfo, QGuiApplication, QKeyEvent
 from PySide6.QtWidgets import QFileDialog, QSplitter, QVBoxLayout, QWidget
 
 from jaxviz.model import TraceRequest
@@ -44,6 +43,7 @@ PLOT_TEXT_SCALE = 1.12
 #: The plot to bring forward while calls of a phase arrive (until the user picks a tab).
 FOLLOW = {"warmup": "dispatch_vs_complete", "steady": "dispatch_vs_complete",
           "pipelined": "timeline", "sweep": "sweep"}
+
 
 class TimingView(QWidget):
     """The timing tab: run controls, live plots, exports and recordings."""
@@ -220,6 +220,8 @@ class TimingView(QWidget):
         if not ok:
             severity = "warning" if message.startswith("stopped") else "error"
             self.banner.show_message(message[0].upper() + message[1:] + ".", severity)
+        elif problems and not run.calls:
+            self.banner.show_message("Nothing was measured: " + "; ".join(problems))
         elif problems:
             self.banner.show_message("Skipped: " + "; ".join(problems), "warning")
         self._sync_buttons()
