@@ -41,12 +41,30 @@ def make_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def opens_window(argv: list[str]) -> bool:
+    """``jaxviz``, ``jaxviz TARGET`` and ``jaxviz --devices N [TARGET]`` open the window.
+
+    A target is ``example:NAME``, ``file.py``, ``file.py:function`` or a timing
+    recording ``.json``; anything else goes to the subcommand parser (which
+    names the subcommands when it is misspelt).
+    """
+    if not argv:
+        return True
+    first = argv[0]
+    if first in SUBCOMMANDS or first in ("-h", "--help", "--version"):
+        return False
+    if first == "--devices" or first.startswith("--devices="):
+        return True
+    return first.startswith("example:") or first.endswith((".py", ".json")) or ".py:" in first
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if opens_window(argv):
+        from jaxviz.ui.app import main as open_window  # Qt is imported there, JAX never
+
+        return open_window(argv)
     parser = make_parser()
-    if not argv:
-        parser.print_help()
-        return 0
     ns = parser.parse_args(argv)
     module = importlib.import_module(f"jaxviz.cli.{SUBCOMMANDS[ns.command]}")
     try:

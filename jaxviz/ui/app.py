@@ -1,0 +1,92 @@
+"""Starting the window: ``jaxviz [TARGET] [--devices N]``.
+
+The window is shown first, the JAX engine process is started right after, in
+the background, and the target (``example:NAME``, ``file.py``,
+``file.py:function`` or a timing recording ``.json``) is opened at once: its
+request waits in the engine client's queue until JAX is up.
+
+Without a display the command says so in one line instead of letting Qt
+print its platform-plugin dump.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Callable
+
+#: Set when this module is imported: the benchmark's and the log's reference time.
+IMPORTED_AT = time.perf_counter()
+
+
+def display_problem(env: dict[str, str] | None = None, platform: str = sys.platform) -> str | None:
+    """Why a window cannot open here, in one line; None when it can.
+
+    On Linux and the BSDs a window needs ``DISPLAY`` (X11) or
+    ``WAYLAND_DISPLAY``; ``QT_QPA_PLATFORM`` (e.g. ``offscreen``) is an
+    explicit choice and always accepted. macOS and Windows always have a display.
+    """
+    env = os.environ if env is None else env
+    if not platform.startswith(("linux", "freebsd", "openbsd", "netbsd")):
+        return None
+    if env.get("DISPLAY") or env.get("WAYLAND_DISPLAY") or env.get("QT_QPA_PLATFORM"):
+        return None
+    return ("jaxviz: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset); "
+            "run `xvfb-run jaxviz`, or use the command-line subcommands "
+            "(`jaxviz examples`, `jaxviz jaxpr example:convolve`; see `jaxviz --help`)")
+
+
+def make_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="jaxviz", description="Open the jaxviz window (see `jaxviz --help` for the "
+                                   "command-line subcommands).")
+    parser.add_argument("target", nargs="?", help="example:NAME, path/to/file.py[:function] "
+                                                  "or a timing recording .json")
+    parser.add_argument("--devices", type=int, metavar="N",
+                        help="start JAX with N devices (default: as last time, 8 at first)")
+    return parser
+
+
+def main(argv: list[str] | None = None,
+         on_shown: Callable[[object], None] | None = None) -> int:
+    """Open the window and run until it closes; returns the exit code.
+
+    Args:
+        argv: the arguments after ``jaxviz``.
+        on_shown: called with the window once it is on screen (benchmarks, tests).
+    """
+    ns = make_parser().parse_args(argv)
+    problem = display_problem()
+    if problem:
+        print(problem, file=sys.stderr)
+        return 3
+    if ns.devices is not None and ns.devices < 1:
+        print("jaxviz: error: --devices must be at least 1", file=sys.stderr)
+        return 2
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from jaxviz.ui import style
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("jaxviz")
+    app.setOrganizationName("jaxviz")
+    app.setApplicationDisplayName("jaxviz")
+    style.apply_theme(app)
+
+    from jaxviz.ui.main_window import MainWindow
+
+    window = MainWindow(devices=ns.devices)
+    window.show()
+
+    def after_shown() -> None:
+        window.start_engine()
+        window.open_target(ns.target or "example:convolve")
+        window.offer_recovery()
+        if on_shown is not None:
+            on_shown(window)
+
+    QTimer.singleShot(0, after_shown)
+    return app.exec()
