@@ -1,0 +1,89 @@
+"""GUI tests: offscreen Qt, a private settings/data folder, one shared JAX engine.
+
+The environment is set before anything imports Qt: ``QT_QPA_PLATFORM=offscreen``
+(no display needed) and ``XDG_CONFIG_HOME``/``XDG_DATA_HOME`` pointing at a
+temporary folder, so the tests never read or write the user's QSettings or
+crash-recovery copies.
+
+Waits are generous (the machine has two shared cores); they bound a test,
+they do not time it.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+os.environ["QT_QPA_PLATFORM"] = "offscreen"
+_HOME = tempfile.mkdtemp(prefix="jaxviz-ui-tests-")
+os.environ["XDG_CONFIG_HOME"] = os.path.join(_HOME, "config")
+os.environ["XDG_DATA_HOME"] = os.path.join(_HOME, "data")
+
+from collections.abc import Iterator  # noqa: E402
+
+import pytest  # noqa: E402
+
+@pytest.fixture(scope="session")
+def qapp_args():
+    return ["jaxviz-tests"]
+
+
+@pytest.fixture(scope="session")
+def shared_engine(qapp):
+    """One engine process (8 devices) for the whole GUI suite; tests that restart it restore it."""
+    from jaxviz.ui import style
+    from jaxviz.ui.qt_engine import QtEngine
+
+    style.apply_theme(qapp)
+    engine = QtEngine(devices=8, timeout=60.0)
+    engine.start()
+    yield engine
+    engine.stop(wait=True)
+
+
+@pytest.fixture
+def settings(tmp_path):
+    """Settings in a fresh ini file, so every test starts from the defaults."""
+    from PySide6.QtCore import QSettings
+
+    from jaxviz.ui.settings import Settings
+
+    return Settings(QSettings(str(tmp_path / "jaxviz.ini"), QSettings.Format.IniFormat))
+
+
+@pytest.fixture(autouse=True)
+def no_modal_dialogs(monkeypatch):
+    """A modal dialog would wait forever offscreen: record it and answer "Discard"/OK."""
+    from PySide6.QtWidgets import QMessageBox
+
+    asked: list[str] = []
+
+    def answer(default):
+        def fake(_parent, title, text, *args, **kwargs):
+            asked.append(f"{title}: {text}")
+            return default
+        return fake
+
+    monkeypatch.setattr(QMessageBox, "question", answer(QMessageBox.StandardButton.Discard))
+    monkeypatch.setattr(QMessageBox, "warning", answer(QMessageBox.StandardButton.Ok))
+    monkeypatch.setattr(QMessageBox, "information", answer(QMessageBox.StandardButton.Ok))
+    return asked
+
+
+@pytest.fixture
+def window(qtbot, shared_engine, settings, tmp_path, monkeypatch) -> Iterator:
+    """A shown main window on the shared engine, 1600x950, recovery copies under tmp_path."""
+    from jaxviz.ui import settings as settings_module
+    from jaxviz.ui.main_window import MainWindow
+
+    monkeypatch.setattr(settings_module, "recovery_dir", lambda: tmp_path / "recovery")
+    win = MainWindow(settings=settings, engine=shared_engine)
+    qtbot.addWidget(win)
+    win.resize(1600, 950)
+    win.show()
+    qtbot.waitExposed(win)
+    win.start_engine()
+    yield win
+    win.session.stop()
+    win.document.editor.document().setModified(False)
+

@@ -1,0 +1,33 @@
+"""Helpers for the GUI tests: waiting for results, sampling pixels, finding lines."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QWidget
+
+#: Bound for anything that waits for JAX (engine start, a trace, a restart), in ms.
+JAX_MS = 120_000
+
+
+def wait_for_panes(qtbot, win, check=None, timeout: int = JAX_MS) -> None:
+    """Wait until the window has no request under way and ``check()`` holds."""
+    qtbot.waitUntil(lambda: not win.session.pending and (check is None or check()),
+                    timeout=timeout)
+
+
+def pixel(widget: QWidget, x: int, y: int) -> QColor:
+    """The colour of one pixel of a widget as it is painted now."""
+    return widget.grab().toImage().pixelColor(x, y)
+
+
+def close(a: QColor, b: QColor, tolerance: int = 12) -> bool:
+    """Whether two colours are the same up to rounding in blending."""
+    return all(abs(p - q) <= tolerance for p, q in zip(a.getRgb()[:3], b.getRgb()[:3]))
+
+
+def line_of(text: str, needle: str) -> int:
+    """The 0-based number of the first line of ``text`` containing ``needle``."""
+    for n, line in enumerate(text.split("\n")):
+        if needle in line:
+            return n
+    raise AssertionError(f"{needle!r} not in text")
