@@ -36,12 +36,7 @@ class RunControls(QWidget):
         self.setObjectName("timing_controls")
         outer = QVBoxLayout(self)
         outer.setContentsMargins(6, 6, 0, 0)
-        # always in view: what Run measures, Run and Stop, and how far the run is
-        self.target_label = QLabel("")
-        self.target_label.setObjectName("timing_target")
-        self.target_label.setWordWrap(True)
-        self.target_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        outer.addWidget(self.target_label)
+        # always in view: Run and Stop, and how far the run is
         buttons = QHBoxLayout()
         self.run_button = QPushButton("▶ Run")
         self.run_button.setObjectName("timing_run")
@@ -76,10 +71,15 @@ class RunControls(QWidget):
                                     "`jaxviz time`) as it was, without rerunning it")
         self.open_button.clicked.connect(self.openRequested)
         outer.addWidget(self.open_button)
-        # the settings scroll when the dock is short
+        # what Run measures, and how: these scroll when the dock is short
         settings = QWidget()
         box = QVBoxLayout(settings)
         box.setContentsMargins(0, 4, 4, 4)
+        self.target_label = QLabel("")
+        self.target_label.setObjectName("timing_target")
+        self.target_label.setWordWrap(True)
+        self.target_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        box.addWidget(self.target_label)
         box.addWidget(QLabel("<b>Variants</b>"))
         self.variant_list = QListWidget()
         self.variant_list.setObjectName("timing_variants")

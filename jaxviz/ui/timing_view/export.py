@@ -14,7 +14,7 @@ from pathlib import Path
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QAction, QActionGroup, QImage
 from PySide6.QtWidgets import (
-    QHBoxLayout, QInputDialog, QMenu, QPushButton, QToolButton, QWidget,
+    QHBoxLayout, QInputDialog, QMenu, QToolButton, QWidget,
 )
 
 from jaxviz.model.timing import TimingRun
@@ -118,15 +118,17 @@ class ExportBar(QWidget):
         self.size_menu.addSeparator()
         self.size_menu.addAction("Other size…").triggered.connect(self.ask_size)
         self.export_button.setMenu(self.menu)
-        self.copy_button = QPushButton("Copy")
+        self.copy_button = QToolButton()
+        self.copy_button.setText("Copy")
         self.copy_button.setObjectName("timing_copy")
         self.copy_button.setToolTip("Copy the plot on screen to the clipboard, at the "
                                     "export size and theme")
         self.copy_button.clicked.connect(self.copyRequested)
-        self.full_screen_button = QPushButton("⤢ Full screen")
+        self.full_screen_button = QToolButton()
+        self.full_screen_button.setText("⤢")
         self.full_screen_button.setObjectName("timing_full_screen")
-        self.full_screen_button.setToolTip("Show the timing view alone, full screen, for the "
-                                           "room (Esc brings it back)")
+        self.full_screen_button.setToolTip("Full screen: the timing view alone, for the room "
+                                           "(Esc or ⤡ brings it back)")
         self.full_screen_button.clicked.connect(self.fullScreenRequested)
         row.addWidget(self.export_button)
         row.addWidget(self.copy_button)

@@ -17,7 +17,7 @@ from shiboken6 import isValid
 from PySide6.QtCore import QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
-    QCheckBox, QLabel, QSizePolicy, QTabWidget, QVBoxLayout, QWidget,
+    QCheckBox, QFrame, QLabel, QScrollArea, QSizePolicy, QTabWidget, QVBoxLayout, QWidget,
 )
 
 from jaxviz.model import Target, TraceRequest
@@ -25,6 +25,9 @@ from jaxviz.model.timing import TimingRequest, TimingRun
 from jaxviz.ui.plots import FIGURES, Style, TimingFigure
 from jaxviz.ui.plots.qt_guard import protect_singletons
 from jaxviz.ui.plots.style import theme as plot_theme
+
+#: The plot never gets shorter than this (px): a shorter page scrolls instead.
+MIN_PLOT_PX = 320
 
 #: A plot page this many text lines tall (or columns wide) gets slide-sized text.
 SLIDE_LINES, SLIDE_COLUMNS = 40, 66
@@ -59,14 +62,25 @@ class PlotPage(QWidget):
         super().__init__(parent)
         self.kind = kind
         self.setObjectName(f"timing_page_{kind}")
-        box = QVBoxLayout(self)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        # A short dock scrolls the page rather than squashing the plot to nothing.
+        self.scroll = QScrollArea()
+        self.scroll.setObjectName(f"timing_scroll_{kind}")
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        outer.addWidget(self.scroll)
+        inner = QWidget()
+        self.scroll.setWidget(inner)
+        box = QVBoxLayout(inner)
         box.setContentsMargins(0, 0, 0, 0)
         box.setSpacing(0)
         self.view = pg.GraphicsView()
         self.view.setObjectName(f"timing_plot_{kind}")
         self.view.setAntialiasing(True)
         self.view.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
-        self.view.setMinimumHeight(160)
+        self.view.setMinimumHeight(MIN_PLOT_PX)
         box.addWidget(self.view, 1)
         # the hovered points' numbers, in large type next to the mouse (tooltips are small)
         self.hover = QLabel("", self.view)

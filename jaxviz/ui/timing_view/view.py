@@ -63,7 +63,7 @@ class TimingView(QWidget):
         self._switching = False
         self._last_dir = str(Path.cwd())
         self.full_screen = FullScreen(self, "The timing view is shown full screen: press Esc "
-                                            "there (or “⤡ Back”) to bring it back here.")
+                                            "there (or ⤡) to bring it back here.")
         self._build()
         self._wire()
         self.controls.set_target_text(describe_target(None))
@@ -356,7 +356,7 @@ class TimingView(QWidget):
         """Show the view alone, full screen, for a projector; again to put it back."""
         self.full_screen.toggle()
         active = self.full_screen.active
-        self.export_bar.full_screen_button.setText("⤡ Back" if active else "⤢ Full screen")
+        self.export_bar.full_screen_button.setText("⤡" if active else "⤢")
 
     def _sync_buttons(self) -> None:
         running = self.runner.running
