@@ -17,7 +17,8 @@ from shiboken6 import isValid
 from PySide6.QtCore import QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
-    QCheckBox, QFrame, QLabel, QScrollArea, QSizePolicy, QTabWidget, QVBoxLayout, QWidget,
+    QBoxLayout, QCheckBox, QFrame, QLabel, QScrollArea, QSizePolicy, QTabWidget, QVBoxLayout,
+    QWidget,
 )
 
 from jaxviz.model import Target, TraceRequest
@@ -26,8 +27,13 @@ from jaxviz.ui.plots import FIGURES, Style, TimingFigure
 from jaxviz.ui.plots.qt_guard import protect_singletons
 from jaxviz.ui.plots.style import theme as plot_theme
 
-#: The plot never gets shorter than this (px): a shorter page scrolls instead.
-MIN_PLOT_PX = 320
+#: The plot never gets shorter than this many text lines (title, legend, axis and
+#: some data); a shorter page scrolls instead. Lanes and variant rows add to it.
+MIN_PLOT_LINES = 12
+#: Lines each timeline lane or variant row needs.
+LINES_PER_LANE, LINES_PER_ROW = 1.25, 2.0
+#: Pages at least this wide (px) put the caption beside a plot that would not fit above it.
+SIDE_CAPTION_WIDTH = 1100
 
 #: A plot page this many text lines tall (or columns wide) gets slide-sized text.
 SLIDE_LINES, SLIDE_COLUMNS = 40, 66
@@ -73,14 +79,16 @@ class PlotPage(QWidget):
         outer.addWidget(self.scroll)
         inner = QWidget()
         self.scroll.setWidget(inner)
-        box = QVBoxLayout(inner)
+        self.box = box = QBoxLayout(QBoxLayout.Direction.TopToBottom, inner)
         box.setContentsMargins(0, 0, 0, 0)
         box.setSpacing(0)
+        self.min_plot_px = round(MIN_PLOT_LINES * 16)
         self.view = pg.GraphicsView()
         self.view.setObjectName(f"timing_plot_{kind}")
         self.view.setAntialiasing(True)
-        self.view.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
-        self.view.setMinimumHeight(MIN_PLOT_PX)
+        # Ignored: the view takes what is left (its size hint follows the scene, not the page)
+        self.view.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Ignored)
+        self.view.setMinimumHeight(self.min_plot_px)
         box.addWidget(self.view, 1)
         # the hovered points' numbers, in large type next to the mouse (tooltips are small)
         self.hover = QLabel("", self.view)
@@ -116,8 +124,35 @@ class PlotPage(QWidget):
         self.hover.show()
         self.hover.raise_()
 
+    @property
+    def caption_beside(self) -> bool:
+        """Whether the caption sits beside the plot instead of under it."""
+        return self.box.direction() == QBoxLayout.Direction.LeftToRight
+
+    def set_min_plot_px(self, px: int) -> None:
+        """How short the plot may get (its lanes stay readable); a shorter page scrolls."""
+        self.min_plot_px = px
+        self.view.setMinimumHeight(px)
+        self.arrange()
+
+    def arrange(self) -> None:
+        """Caption under the plot; beside it on a wide page too short for both, so the
+        plot keeps its height (a docked tab on a 1080p screen)."""
+        width = self.width()
+        under = self.min_plot_px + self.caption.heightForWidth(width) + 4
+        beside = self.height() < under and width >= SIDE_CAPTION_WIDTH
+        if beside == self.caption_beside:
+            return
+        self.box.setDirection(QBoxLayout.Direction.LeftToRight if beside
+                              else QBoxLayout.Direction.TopToBottom)
+        self.box.setStretch(0, 7 if beside else 1)
+        self.box.setStretch(1, 3 if beside else 0)
+        self.caption.setAlignment(Qt.AlignmentFlag.AlignLeft | (
+            Qt.AlignmentFlag.AlignVCenter if beside else Qt.AlignmentFlag.AlignTop))
+
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)
+        self.arrange()
         self.resized.emit()
 
     def set_figure(self, figure: TimingFigure, background: str) -> None:
@@ -163,7 +198,6 @@ class PlotsPanel(QTabWidget):
         self.log_time_box.setChecked(True)
         self.log_time_box.setToolTip("Time on a log axis (dispatch and completion can differ "
                                      "1000×), or linear")
-        self.log_time_box.move(8, 6)
         self.log_time_box.toggled.connect(self.set_log_time)
         self._build_figures()
         self.currentChanged.connect(self._on_tab)
@@ -196,6 +230,7 @@ class PlotsPanel(QTabWidget):
         self.log_time_box.setStyleSheet(f"QCheckBox {{ color: {t.foreground}; background: "
                                         f"{t.background}; padding: 2px 4px; }}")
         self.log_time_box.adjustSize()
+        self._place_log_time()
         self.log_time_box.raise_()
         self._stale = set(self.pages)
         self.refresh()
@@ -207,11 +242,18 @@ class PlotsPanel(QTabWidget):
         big = min(page.view.height() / SLIDE_LINES, page.view.width() / SLIDE_COLUMNS)
         return round(max(self.ui_px, big))
 
+    def _place_log_time(self) -> None:
+        """The dispatch plot's log-time switch, in its top-right corner (clear of the
+        centred title and of a long vertical axis title on the left)."""
+        view = self.pages["dispatch_vs_complete"].view
+        self.log_time_box.move(max(0, view.width() - self.log_time_box.width() - 10), 6)
+
     def _on_resized(self) -> None:
         """Re-wrap the titles and legends of the plot on screen for its new width
         (and size the text for a full-screen page)."""
         if not self.isVisible() or not all(isValid(p.view) for p in self.pages.values()):
             return  # closed, or being torn down
+        self._place_log_time()
         if abs(self._effective_px() - self.base_px) >= 1:
             self.base_px = self._effective_px()
             self._build_figures()
@@ -282,10 +324,23 @@ class PlotsPanel(QTabWidget):
             return
         page.figure.width = max(page.view.width(), 320)
         page.figure.update(self.run)
+        page.set_min_plot_px(self._min_plot_px(kind))
         if kind == "sweep":
             self._connect_hover(page)  # the sweep adds a series per swept variant
         text = page.figure.caption()
         page.caption.setText(text if text else EMPTY[kind])
+        page.arrange()
+
+    def _min_plot_px(self, kind: str) -> int:
+        """How short the plot may get before its page scrolls: enough for its lanes."""
+        run, lines = self.run, MIN_PLOT_LINES
+        if kind == "timeline":
+            piped = run.calls_of(phase="pipelined")
+            devices = {d.device for c in piped for d in c.devices}
+            lines += LINES_PER_LANE * max(0, len(devices) - 2)
+        elif kind == "variants":
+            lines += LINES_PER_ROW * max(0, len(run.variant_names()) - 3)
+        return round(lines * self.base_px)
 
     def current_kind(self) -> str:
         page = self.currentWidget()
