@@ -31,6 +31,8 @@ SHORTCUTS: dict[str, tuple[str, list[str], str]] = {
     "zoom_out": ("Zoom &Out", ["Ctrl+-"], "Smaller text everywhere"),
     "zoom_reset": ("&Reset Zoom", ["Ctrl+0"], "Default text size"),
     "fullscreen": ("&Full Screen", ["F11"], "Full screen on and off"),
+    "side_panels": ("Side &Panels", ["Ctrl+B"], "Hide or show the gallery and arguments "
+                                                "(more room for the panes)"),
     "focus_editor": ("Go to &Editor", ["Ctrl+E"], "Put the cursor in the editor"),
     "focus_args": ("Go to &Arguments", ["Ctrl+L"], "Put the cursor in the argument spec"),
     "help_keys": ("&Keyboard Shortcuts", ["F1"], "This list"),
@@ -101,6 +103,8 @@ def build_menus(window: MainWindow) -> dict[str, QAction]:
         a[name] = _action(window, name, slot)
         view.addAction(a[name])
     view.addSeparator()
+    a["side_panels"] = _action(window, "side_panels", window.toggle_side_panels)
+    view.addAction(a["side_panels"])
     for dock in window.docks.values():
         view.addAction(dock.toggleViewAction())
     view.addSeparator()

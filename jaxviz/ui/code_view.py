@@ -58,6 +58,8 @@ class CodeView(LinkedTextEdit):
 
     # ------------------------------------------------------------------ marks
     def set_marks(self, marks: list[Mark]) -> None:
+        if list(marks) == self._marks:
+            return
         self._marks = list(marks)
         self.refresh_gutter()
 
@@ -68,7 +70,10 @@ class CodeView(LinkedTextEdit):
     # ------------------------------------------------------------------ folds
     def set_folds(self, regions: list[tuple[int, int]]) -> None:
         """Regions that can fold: ``(first, last)`` lines; folding hides the lines between."""
-        self._folds = {first: last for first, last in regions if last > first + 1}
+        folds = {first: last for first, last in regions if last > first + 1}
+        if folds == self._folds:
+            return
+        self._folds = folds
         self.refresh_gutter()
 
     def is_folded(self, first: int) -> bool:

@@ -137,6 +137,8 @@ class MainWindow(WindowStateMixin, QMainWindow):
         self.editor_panel.functionChosen.connect(self._on_function_chosen)
         self.area.visibleChanged.connect(self._on_visible_changed)
         self.tools.highlightRequested.connect(self.linking.show_lines)
+        self.tools.currentChanged.connect(
+            lambda i: self.grow_tools() if self.tools.widget(i) is not self.tools.console else None)
         for pane in self.area.panes.values():
             pane.lineClicked.connect(lambda v, _n: self._focus_variant(v))
 

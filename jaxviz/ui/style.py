@@ -43,7 +43,7 @@ LINK_COLOURS = [QColor(c) for c in (
 )]
 #: The same hues, stronger: the hovered or selected source line and its equations.
 LINK_STRONG = [QColor(c) for c in (
-    "#7fb2ee", "#f8b372", "#86d49a", "#ee93bb", "#e3d35a", "#b7a2e8", "#7fd3d3", "#cfae8c",
+    "#9cc4f2", "#f9c28c", "#9fdcae", "#f2a9c8", "#e8dc7a", "#c6b5ee", "#99dcdc", "#d8bd9f",
 )]
 #: Background of the equations the device view's current phase is about.
 PHASE_COLOUR = QColor("#ffe08a")

@@ -64,6 +64,9 @@ class LinkedTextEdit(QPlainTextEdit):
         super().__init__(parent)
         self._gutter = _Gutter(self)
         self._layers: dict[str, list[QTextEdit.ExtraSelection]] = {}
+        self._layer_keys: dict[str, tuple] = {}
+        self._generation = 0  # bumped on every text change: old selections are void then
+        self.textChanged.connect(self._bump_generation)
         self._layer_order = ["link", "active", "error"]
         self._outlined: list[tuple[int, int]] = []
         self._hovered = -1
@@ -73,6 +76,9 @@ class LinkedTextEdit(QPlainTextEdit):
         self.blockCountChanged.connect(self._update_gutter_width)
         self.updateRequest.connect(self._update_gutter)
         # subclasses call refresh_gutter() once their own state exists
+
+    def _bump_generation(self) -> None:
+        self._generation += 1
 
     # ------------------------------------------------------------------ gutter
     def gutter_width(self) -> int:
@@ -139,6 +145,11 @@ class LinkedTextEdit(QPlainTextEdit):
     # ---------------------------------------------------------------- layers
     def set_line_backgrounds(self, layer: str, colours: dict[int, QColor]) -> None:
         """Give whole lines a background colour in one named layer ("link", "active", "error")."""
+        key = (self._generation, self.blockCount(),
+               tuple(sorted((n, c.rgba()) for n, c in colours.items())))
+        if self._layer_keys.get(layer) == key:
+            return  # unchanged: no repaint
+        self._layer_keys[layer] = key
         doc = self.document()
         selections = []
         for line, colour in sorted(colours.items()):
@@ -163,6 +174,8 @@ class LinkedTextEdit(QPlainTextEdit):
 
     def set_outlined(self, ranges: list[tuple[int, int]]) -> None:
         """Draw a frame around each ``(first, last)`` range of lines (the active equations)."""
+        if list(ranges) == self._outlined:
+            return
         self._outlined = list(ranges)
         self.viewport().update()
 

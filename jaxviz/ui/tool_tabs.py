@@ -10,9 +10,10 @@ Docking contract (what this module calls; everything else is up to the view):
 ``jaxviz.ui.device_view.DeviceView(parent=None)`` -- a QWidget with
     ``set_result(result: TraceResult, variant: str)``, called with each
     complete result (layouts and HLO included) and the variant to show; and,
-    optionally, a signal ``highlightsChanged(list)`` emitting
-    ``[(variant, first_line, last_line), ...]`` ranges of ``jaxpr_text`` for
-    the current phase (an empty list when none), which the jaxpr panes light up.
+    optionally, a signal ``phaseChanged(int, str, list)`` whose list holds
+    ``(variant, first_line, last_line)`` ranges of ``jaxpr_text`` for the
+    current phase (empty when none), which the jaxpr panes light up. The tab
+    has a variant picker above the view; clicking a jaxpr pane picks its variant.
 
 ``jaxviz.ui.timing_view.TimingView(parent=None)`` -- a QWidget with
     ``open_recording(path: str)`` for ``jaxviz timings.json``, and optionally
@@ -30,7 +31,9 @@ import importlib
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QComboBox, QHBoxLayout, QLabel, QTabWidget, QVBoxLayout, QWidget,
+)
 
 from jaxviz.model import TraceRequest, TraceResult
 from jaxviz.ui.console import ConsolePane
@@ -53,6 +56,10 @@ class LazyView(QWidget):
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.placeholder.setWordWrap(True)
         self._layout.addWidget(self.placeholder)
+
+    def add_header(self, widget: QWidget) -> None:
+        """A row above the view (e.g. the device view's variant picker)."""
+        self._layout.insertWidget(0, widget)
 
     def load(self) -> QWidget | None:
         """The real view, built on first call; None (and a placeholder saying why) if missing."""
@@ -83,6 +90,19 @@ class ToolTabs(QTabWidget):
         self.console = ConsolePane()
         self.devices = LazyView(*DEVICE_VIEW, "device view (shards on devices)")
         self.timing = LazyView(*TIMING_VIEW, "timing view (dispatch versus completion)")
+        self.device_variant = QComboBox()
+        self.device_variant.setObjectName("device_variant")
+        self.device_variant.setToolTip("Which variant's devices to show (clicking a jaxpr pane "
+                                       "picks it too)")
+        self.device_variant.activated.connect(
+            lambda i: self.set_variant(self.device_variant.itemText(i)))
+        row = QWidget()
+        line = QHBoxLayout(row)
+        line.setContentsMargins(6, 2, 6, 2)
+        line.addWidget(QLabel("Devices of"))
+        line.addWidget(self.device_variant)
+        line.addStretch(1)
+        self.devices.add_header(row)
         self.addTab(self.console, "Console")
         self.addTab(self.devices, "Devices")
         self.addTab(self.timing, "Timing")
@@ -116,9 +136,10 @@ class ToolTabs(QTabWidget):
         if fresh:
             if self._engine is not None and hasattr(view, "set_engine"):
                 view.set_engine(self._engine)
-            signal = getattr(view, "highlightsChanged", None)
+            signal = getattr(view, "phaseChanged", None)
             if signal is not None:
-                signal.connect(self.highlightRequested)
+                signal.connect(lambda _index, _caption, ranges:
+                               self.highlightRequested.emit(list(ranges)))
             if self._result is not None:
                 view.set_result(self._result, self._variant)
         return view
@@ -137,6 +158,11 @@ class ToolTabs(QTabWidget):
     def set_result(self, result: TraceResult, variant: str) -> None:
         """A complete result; the device view (when built) shows ``variant`` of it."""
         self._result, self._variant = result, variant
+        names = [vr.variant for vr in result.variants if vr.ok]
+        self.device_variant.clear()
+        self.device_variant.addItems(names)
+        if variant in names:
+            self.device_variant.setCurrentText(variant)
         if self.devices.view is not None:
             self.devices.view.set_result(result, variant)
 

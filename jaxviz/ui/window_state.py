@@ -47,6 +47,22 @@ class WindowStateMixin:
             self._was_maximized = self.isMaximized()
             self.showFullScreen()
 
+    def toggle_side_panels(self) -> None:
+        """Ctrl+B: hide the gallery and arguments (or show them again)."""
+        side = [self.docks["Gallery"], self.docks["Arguments"]]
+        show = not any(d.isVisible() for d in side)
+        for dock in side:
+            dock.setVisible(show)
+
+    def grow_tools(self) -> None:
+        """The device and timing views need room: give the tool tabs ~45% of the height once."""
+        dock = self.docks["Console · Devices · Timing"]
+        if getattr(self, "_tools_grown", False) or dock.isFloating():
+            return
+        self._tools_grown = True
+        if dock.height() < 0.4 * self.height():
+            self.resizeDocks([dock], [int(0.45 * self.height())], Qt.Orientation.Vertical)
+
     def set_pane_layout(self, mode: str) -> None:
         self.area.set_layout_mode(mode)
         self.settings.pane_layout = mode
