@@ -159,6 +159,7 @@ def test_the_view_says_what_ran_where_and_how_far(live):
 
 def test_markers_are_drawn_where_the_records_put_them(live):
     live.plots.show_kind("dispatch_vs_complete")
+    settle()
     page = live.plots.pages["dispatch_vs_complete"]
     fig = page.figure
     rgb = image_rgb(page.view.grab().toImage())
@@ -171,22 +172,46 @@ def test_markers_are_drawn_where_the_records_put_them(live):
     assert count_colour(rgb, LIGHT.background, 0) > rgb.shape[0] * rgb.shape[1] // 2
 
 
+def settle() -> None:
+    """Let a tab that was just brought forward lay itself out."""
+    from PySide6.QtWidgets import QApplication
+
+    for _ in range(5):
+        QApplication.processEvents()
+
+
+def hover(view, x: int, y: int, shown) -> None:
+    """Move the mouse onto ``(x, y)`` of a GraphicsView until ``shown()`` holds.
+
+    pyqtgraph drops mouse moves that follow each other closely (a rate limit), so
+    the move is repeated, a little apart, a bounded number of times.
+    """
+    for attempt in range(40):
+        QTest.mouseMove(view.viewport(), QPoint(x + attempt % 2, y))
+        deadline = time.monotonic() + 0.06
+        while time.monotonic() < deadline:
+            QTest.qWait(10)
+        if shown():
+            return
+    raise AssertionError("hovering showed nothing")
+
+
 def test_hovering_a_point_shows_its_numbers(live):
     live.plots.show_kind("dispatch_vs_complete")
+    settle()
     page = live.plots.pages["dispatch_vs_complete"]
     call = live.run.calls_of("jit", "steady")[2]
     x, y = marker_pixels(page.view, page.figure.plot, page.figure.scatters["ready"])[2]
-    QTest.mouseMove(page.view.viewport(), QPoint(x, y))
-    spin_until(lambda: live.plots.hover_text() != "", 10_000)
+    hover(page.view, x, y, lambda: live.plots.hover_text() != "")
     assert f"call 3: ready after {fmt_ms(call.complete_ns / 1e6)}" in live.plots.hover_text()
     assert page.hover.isVisible() and page.hover.font().bold()
     # the sweep's points too
     live.plots.show_kind("sweep")
+    settle()
     page = live.plots.pages["sweep"]
     line = page.figure.series[("jit", "ready")][0]
     x, y = marker_pixels(page.view, page.figure.plot, line.scatter)[1]
-    QTest.mouseMove(page.view.viewport(), QPoint(x, y))
-    spin_until(lambda: live.plots.hover_text("sweep") != "", 10_000)
+    hover(page.view, x, y, lambda: live.plots.hover_text("sweep") != "")
     assert "n = 64: median ready after" in live.plots.hover_text("sweep")
 
 

@@ -17,7 +17,7 @@ from shiboken6 import isValid
 from PySide6.QtCore import QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
-    QBoxLayout, QCheckBox, QFrame, QLabel, QScrollArea, QSizePolicy, QTabWidget, QVBoxLayout,
+    QBoxLayout, QCheckBox, QFrame, QHBoxLayout, QLabel, QScrollArea, QSizePolicy, QTabWidget, QVBoxLayout,
     QWidget,
 )
 
@@ -27,11 +27,10 @@ from jaxviz.ui.plots import FIGURES, Style, TimingFigure
 from jaxviz.ui.plots.qt_guard import protect_singletons
 from jaxviz.ui.plots.style import theme as plot_theme
 
-#: The plot never gets shorter than this many text lines (title, legend, axis and
-#: some data); a shorter page scrolls instead. Lanes and variant rows add to it.
-MIN_PLOT_LINES = 12
-#: Lines each timeline lane or variant row needs.
-LINES_PER_LANE, LINES_PER_ROW = 1.25, 2.0
+#: How short a plot may get before its page scrolls, in lines of its text: the title,
+#: legend and x axis, plus the data area (a lane per device, two lines per variant).
+FRAME_LINES, DATA_LINES = 7, 10
+LINES_PER_LANE, LINES_PER_ROW = 1.1, 2.0
 #: Pages at least this wide (px) put the caption beside a plot that would not fit above it.
 SIDE_CAPTION_WIDTH = 1100
 
@@ -82,7 +81,7 @@ class PlotPage(QWidget):
         self.box = box = QBoxLayout(QBoxLayout.Direction.TopToBottom, inner)
         box.setContentsMargins(0, 0, 0, 0)
         box.setSpacing(0)
-        self.min_plot_px = round(MIN_PLOT_LINES * 16)
+        self.min_plot_px = round((FRAME_LINES + DATA_LINES) * 16)
         self.view = pg.GraphicsView()
         self.view.setObjectName(f"timing_plot_{kind}")
         self.view.setAntialiasing(True)
@@ -102,7 +101,14 @@ class PlotPage(QWidget):
         self.caption.setWordWrap(True)
         self.caption.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.caption.setContentsMargins(12, 2, 12, 6)
-        box.addWidget(self.caption)
+        # the caption, and at its right the plot's own switches (the dispatch plot's log axis)
+        self.footer = QWidget()
+        self.footer.setObjectName(f"timing_footer_{kind}")
+        self.footer.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
+        self.footer_row = QHBoxLayout(self.footer)
+        self.footer_row.setContentsMargins(0, 0, 8, 0)
+        self.footer_row.addWidget(self.caption, 1)
+        box.addWidget(self.footer)
         self.figure: TimingFigure | None = None
         self.hover_numbers = ""
 
@@ -139,8 +145,14 @@ class PlotPage(QWidget):
         """Caption under the plot; beside it on a wide page too short for both, so the
         plot keeps its height (a docked tab on a 1080p screen)."""
         width = self.width()
-        under = self.min_plot_px + self.caption.heightForWidth(width) + 4
+        extra = sum(self.footer_row.itemAt(i).widget().sizeHint().width()
+                    for i in range(1, self.footer_row.count()))
+        self.caption.setMinimumHeight(0)  # (a label's height for a width honours its minimum)
+        needed = self.caption.heightForWidth(max(100, width - extra - 8))
+        under = self.min_plot_px + needed + 4
         beside = self.height() < under and width >= SIDE_CAPTION_WIDTH
+        # under the plot, the wrapped caption keeps all its lines (the page scrolls instead)
+        self.caption.setMinimumHeight(0 if beside else max(needed, 0))
         if beside == self.caption_beside:
             return
         self.box.setDirection(QBoxLayout.Direction.LeftToRight if beside
@@ -193,12 +205,14 @@ class PlotsPanel(QTabWidget):
             self.pages[kind] = page
             self.addTab(page, TITLES.get(kind, kind))
         # the dispatch plot's own switch, over its top-left corner
-        self.log_time_box = QCheckBox("Log time", self.pages["dispatch_vs_complete"].view)
+        self.log_time_box = QCheckBox("Log time")
         self.log_time_box.setObjectName("timing_log_time")
         self.log_time_box.setChecked(True)
         self.log_time_box.setToolTip("Time on a log axis (dispatch and completion can differ "
                                      "1000×), or linear")
         self.log_time_box.toggled.connect(self.set_log_time)
+        self.pages["dispatch_vs_complete"].footer_row.addWidget(
+            self.log_time_box, 0, Qt.AlignmentFlag.AlignTop)
         self._build_figures()
         self.currentChanged.connect(self._on_tab)
 
@@ -225,13 +239,12 @@ class PlotsPanel(QTabWidget):
         self._fonts()
         t = style.theme
         for page in self.pages.values():  # the caption belongs to its plot: same colours
-            page.caption.setStyleSheet(f"QLabel {{ background: {t.background}; "
-                                       f"color: {t.foreground}; }}")
-        self.log_time_box.setStyleSheet(f"QCheckBox {{ color: {t.foreground}; background: "
-                                        f"{t.background}; padding: 2px 4px; }}")
-        self.log_time_box.adjustSize()
-        self._place_log_time()
-        self.log_time_box.raise_()
+            page.footer.setStyleSheet(
+                f"QWidget#{page.footer.objectName()} {{ background: {t.background}; }} "
+                f"QLabel, QCheckBox {{ color: {t.foreground}; background: {t.background}; }} "
+                f"QCheckBox::indicator {{ width: 0.8em; height: 0.8em; border: 2px solid "
+                f"{t.foreground}; border-radius: 2px; background: {t.background}; }} "
+                f"QCheckBox::indicator:checked {{ background: {t.dispatch}; }}")
         self._stale = set(self.pages)
         self.refresh()
 
@@ -242,18 +255,11 @@ class PlotsPanel(QTabWidget):
         big = min(page.view.height() / SLIDE_LINES, page.view.width() / SLIDE_COLUMNS)
         return round(max(self.ui_px, big))
 
-    def _place_log_time(self) -> None:
-        """The dispatch plot's log-time switch, in its top-right corner (clear of the
-        centred title and of a long vertical axis title on the left)."""
-        view = self.pages["dispatch_vs_complete"].view
-        self.log_time_box.move(max(0, view.width() - self.log_time_box.width() - 10), 6)
-
     def _on_resized(self) -> None:
         """Re-wrap the titles and legends of the plot on screen for its new width
         (and size the text for a full-screen page)."""
         if not self.isVisible() or not all(isValid(p.view) for p in self.pages.values()):
             return  # closed, or being torn down
-        self._place_log_time()
         if abs(self._effective_px() - self.base_px) >= 1:
             self.base_px = self._effective_px()
             self._build_figures()
@@ -333,14 +339,14 @@ class PlotsPanel(QTabWidget):
 
     def _min_plot_px(self, kind: str) -> int:
         """How short the plot may get before its page scrolls: enough for its lanes."""
-        run, lines = self.run, MIN_PLOT_LINES
+        run, data = self.run, DATA_LINES
         if kind == "timeline":
             piped = run.calls_of(phase="pipelined")
-            devices = {d.device for c in piped for d in c.devices}
-            lines += LINES_PER_LANE * max(0, len(devices) - 2)
+            lanes = 2 + max(1, len({d.device for c in piped for d in c.devices}))
+            data = LINES_PER_LANE * lanes
         elif kind == "variants":
-            lines += LINES_PER_ROW * max(0, len(run.variant_names()) - 3)
-        return round(lines * self.base_px)
+            data = max(0.8 * DATA_LINES, LINES_PER_ROW * len(run.variant_names()))
+        return round((FRAME_LINES + data) * self.base_px)
 
     def current_kind(self) -> str:
         page = self.currentWidget()
