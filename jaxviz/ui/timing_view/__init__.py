@@ -9,7 +9,9 @@ Modules:
     controls: the run controls (variants, repetitions, ..., Run, Stop, progress).
     runner: submits the timing request and folds streamed records into the run.
     plots_panel: the four plots in tabs, with captions and a hover read-out.
+    page: one plot tab (plot, caption, hover read-out; scrolls rather than squashes).
     export: PNG/SVG/CSV/JSON/Chrome-trace exports and the export bar.
+    widgets: the banner, the where-and-when line, full screen.
     view: :class:`TimingView`, the widget the main window docks.
 """
 
