@@ -12,15 +12,39 @@
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 
 from jaxviz.model import Example, get_example, list_functions
-from jaxviz.model.gallery import GalleryError, load_example
+from jaxviz.model.gallery import GalleryError
 from jaxviz.ui.editor_panel import EditorPanel
 from jaxviz.ui.settings import Recovery
+
+
+#: The settings a file may declare in ``JAXVIZ = {...}`` that the window uses.
+FIELDS = ("function", "args", "batched_args", "variants", "batch", "in_axes", "axis_name",
+          "mesh", "specs", "out_specs")
+
+
+def declared_settings(source: str) -> dict | None:
+    """A file's ``JAXVIZ = {...}`` settings (as the gallery's examples have), read statically."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name) and node.targets[0].id == "JAXVIZ"):
+            try:
+                value = ast.literal_eval(node.value)
+            except ValueError:
+                return None
+            if isinstance(value, dict):
+                return {k: v for k, v in value.items() if k in FIELDS}
+    return None
 
 
 @dataclass
@@ -116,7 +140,7 @@ class DocumentController(QObject):
         self._after_open()
         return ex
 
-    def open_file(self, path: str | Path, function: str = "") -> Example | None:
+    def open_file(self, path: str | Path, function: str = "") -> dict | None:
         """Open a Python file; returns its settings if it declares ``JAXVIZ = {...}``.
 
         Raises:
@@ -126,12 +150,9 @@ class DocumentController(QObject):
         text = path.read_text(encoding="utf-8")
         self._unwatch()
         names = list_functions(text)
-        settings = None
-        try:
-            settings = load_example(path)
-        except (GalleryError, SyntaxError, ValueError):
-            settings = None
-        chosen = function or (settings.function if settings else "") or (names[0] if names else "")
+        settings = declared_settings(text)
+        declared = (settings or {}).get("function")
+        chosen = function or (declared if declared in names else "") or (names[0] if names else "")
         self.doc = Document(path=path, function=chosen)
         self._set_text(text)
         self._disk_text = text

@@ -40,6 +40,7 @@ class JaxprArea(QStackedWidget):
         self._visible: list[str] = ["plain", "vmap", "pmap", "sharded"]
         self._layout = "auto"
         self._current: tuple | None = None
+        self._zoom = 0
         self._relayout()
 
     # ----------------------------------------------------------- visibility
@@ -111,6 +112,7 @@ class JaxprArea(QStackedWidget):
             self._splitter.setSizes([1000] * len(self._visible))
             self.setCurrentWidget(self._splitter)
         self.refresh_tab_titles()
+        self._apply_zoom()
 
     def refresh_tab_titles(self) -> None:
         """Tab titles carry a warning sign for variants that failed."""
@@ -126,7 +128,13 @@ class JaxprArea(QStackedWidget):
             self._tabs.setCurrentWidget(pane)
 
     def set_zoom(self, zoom: int) -> None:
-        for pane in self.panes.values():
-            pane.set_zoom(zoom)
+        self._zoom = zoom
         self._current = None
         self._relayout()
+        self._apply_zoom()
+
+    def _apply_zoom(self) -> None:
+        # After every reparenting: under an application style sheet a moved widget
+        # re-resolves its font from its new parent.
+        for pane in self.panes.values():
+            pane.set_zoom(self._zoom)

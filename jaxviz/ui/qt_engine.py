@@ -23,14 +23,14 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from jaxviz.model.engine import EngineEvent, EngineInfo, Reply
+from jaxviz.model.engine import EngineEvent, EngineInfo
 
 
 class _Relay(QObject):
     """Lives in the GUI thread; its signals are emitted from the client's thread."""
 
     reply = Signal(object)
-    progress = Signal(int, object)
+    progress = Signal(object, object)  # (holder of the request id, partial record)
     event = Signal(object)
 
 
@@ -58,7 +58,8 @@ class QtEngine(QObject):
         super().__init__(parent)
         self._relay = _Relay(self)
         self._relay.reply.connect(self.replied)
-        self._relay.progress.connect(self.progressed)
+        self._relay.progress.connect(
+            lambda holder, partial: self.progressed.emit(holder.get("id", -1), partial))
         self._relay.event.connect(self._on_event)
         if client_factory is None:
             from jaxviz.engine import EngineClient  # no JAX: the client only spawns it
@@ -101,10 +102,12 @@ class QtEngine(QObject):
     def submit(self, record: Any, timeout: float | None = None) -> int:
         """Send a request record; its reply arrives through :attr:`replied`. Returns its id."""
         relay = self._relay
+        # The id is known only once submit returns, which may be after the client's
+        # thread has streamed a record: the holder is read on the GUI thread, later.
         holder: dict[str, int] = {}
         handle = self._client.submit(
             record, relay.reply.emit, timeout=timeout,
-            on_progress=lambda partial: relay.progress.emit(holder.get("id", -1), partial))
+            on_progress=lambda partial: relay.progress.emit(holder, partial))
         holder["id"] = handle.id
         return handle.id
 

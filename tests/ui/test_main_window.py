@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtGui import QTextCursor
 

@@ -1,0 +1,157 @@
+"""Window features against the real engine: files, recovery, lecture basics, views, faults."""
+
+from __future__ import annotations
+
+
+from PySide6.QtCore import QPoint
+
+from jaxviz.ui import style
+from jaxviz.ui.main_window import MainWindow
+from tests.ui.helpers import JAX_MS, close, line_of, pixel, wait_for_panes
+
+SOURCE = '''import jax.numpy as jnp
+
+
+def double(x):
+    print("tracing double with", x.shape)
+    return x * 2
+
+
+JAXVIZ = {"function": "double", "args": "f32[4]", "variants": ["plain", "vmap"]}
+'''
+
+
+def _plain(win) -> str:
+    return win.area.panes["plain"].jaxpr_view.toPlainText()
+
+
+def test_an_opened_file_is_traced_and_re_traced_when_saved_elsewhere(qtbot, window, tmp_path):
+    path = tmp_path / "lecture.py"
+    path.write_text(SOURCE)
+    window.open_target(f"{path}:double")
+    wait_for_panes(qtbot, window, lambda: "mul" in _plain(window))
+    assert window.editor_panel.function.currentText() == "double"
+    assert window.args_panel.edits["args"].text() == "f32[4]"   # its JAXVIZ settings
+    assert "tracing double with (4,)" in window.tools.console.toPlainText()
+    assert window.settings.recent_files()[0] == str(path)
+    # Another editor saves the file: jaxviz reloads it and traces again.
+    path.write_text(SOURCE.replace("x * 2", "x + 2"))
+    wait_for_panes(qtbot, window, lambda: "add" in _plain(window))
+    assert "x + 2" in window.editor.toPlainText() and not window.document.modified
+
+
+def test_unsaved_edits_get_a_recovery_copy_quit_asks_and_save_writes(
+        qtbot, window, tmp_path, no_modal_dialogs):
+    path = tmp_path / "mine.py"
+    path.write_text(SOURCE)
+    window.open_file(str(path))
+    wait_for_panes(qtbot, window)
+    window.editor.textCursor().insertText("# my edit\n")
+    recovery = window.document.recovery
+    qtbot.waitUntil(lambda: bool(recovery.pending()), timeout=10_000)
+    meta, text = recovery.pending()[0]
+    assert meta["path"] == str(path) and text.startswith("# my edit")
+    # Quitting asks first (the fixture answers "Discard").
+    assert window.confirm_leave()
+    assert any("unsaved edits" in q for q in no_modal_dialogs)
+    assert recovery.pending() == []  # discarded on purpose: the copy goes too
+    window.editor.textCursor().insertText("# again\n")
+    assert window.save()
+    saved = path.read_text()
+    assert "# again\n" in saved and "# my edit\n" in saved and "def double" in saved
+    assert not window.document.modified and "unsaved" not in window.editor_panel.file_label.text()
+
+
+def test_zoom_reaches_every_text_and_is_remembered(qtbot, window, settings, shared_engine):
+    before = window.editor.font().pointSize()
+    window.zoom_by(2)
+    assert window.editor.font().pointSize() == before + 2
+    assert window.area.panes["vmap"].jaxpr_view.font().pointSize() == \
+        style.BASE_CODE_POINTS + style.PANE_CODE_DELTA + 2
+    assert settings.zoom == 2
+    window.save_window_state()
+    again = MainWindow(settings=settings, engine=shared_engine)
+    qtbot.addWidget(again)
+    assert again.editor.font().pointSize() == before + 2
+
+
+def test_narrow_windows_show_the_panes_as_tabs(qtbot, window):
+    window.area.set_visible_variants(["plain", "vmap"])
+    window.resize(1600, 900)
+    qtbot.waitUntil(lambda: window.area.effective_mode() == "side by side", timeout=5000)
+    window.area.set_visible_variants(["plain", "vmap", "pmap", "sharded"])
+    window.resize(1000, 700)
+    qtbot.waitUntil(lambda: window.area.effective_mode() == "tabs", timeout=5000)
+    assert window.area.currentWidget() is window.area._tabs
+    window.set_pane_layout("side by side")
+    assert window.area.currentWidget() is window.area._splitter
+    window.set_pane_layout("auto")
+    window.area.set_variant_visible("vmap", False)
+    assert "vmap" not in window.area.visible_variants
+    assert not window.actions_by_name["pane_vmap"].isChecked()
+
+
+def test_pmap_pane_folds_the_shared_jaxpr_and_marks_the_wrapper(qtbot, window):
+    window.open_example("convolve")
+    wait_for_panes(qtbot, window, lambda: window.presenter.details is not None)
+    view = window.area.panes["pmap"].jaxpr_view
+    text = view.toPlainText()
+    assert text.startswith("let jaxpr = {")
+    view.toggle_fold(0)
+    assert not view.document().findBlockByNumber(3).isVisible()
+    view.toggle_fold(0)
+    assert view.document().findBlockByNumber(3).isVisible()
+    kinds = {m.kind for m in view.marks}
+    assert "wrapper" in kinds and "collective" not in kinds
+    assert window.area.panes["vmap"].legend.text().count("gained the batch axis") == 1
+    pane = window.area.panes["sharded"]
+    pane.show_view("StableHLO")
+    assert pane.stablehlo_view.toPlainText().startswith("module @")
+    pane.show_view("cost")
+    assert pane.cost_table.rowCount() >= 2
+
+
+def test_collectives_are_marked_in_the_parallel_panes(qtbot, window):
+    window.open_example("normalize")
+    wait_for_panes(qtbot, window, lambda: window.presenter.details is not None)
+    assert window.area.visible_variants == ["vmap", "pmap", "shard_map"]
+    view = window.area.panes["pmap"].jaxpr_view
+    collectives = [m for m in view.marks if m.kind == "collective"]
+    assert collectives and "psum" in view.toPlainText().split("\n")[collectives[0].start]
+    # The gutter paints the collective's glyph in its colour.
+    view.scroll_to_line(collectives[0].start)
+    rect = view.line_rect(collectives[0].start)
+    gutter = view._gutter
+    image = gutter.grab().toImage()
+    red = style.MARK_COLOURS["collective"]
+    assert any(close(image.pixelColor(x, y), red, 40)
+               for x in range(gutter.width()) for y in range(rect.top(), rect.bottom()))
+
+
+def test_a_crashing_function_restarts_the_engine_and_says_so(qtbot, window):
+    window.document.new_untitled("import os\n\n\ndef f(x):\n    os.abort()\n")
+    window.document.set_function("f")
+    window.args_panel.set_values({"args": "f32[3]"})
+    window.area.set_visible_variants(["plain"])
+    window.retrace()
+    wait_for_panes(qtbot, window, lambda: "crashed" in window.area.panes["plain"].error_text)
+    assert "crashed" in window.status_text.text()
+    assert "JAX engine crashed" in window.tools.console.toPlainText()
+    qtbot.waitUntil(lambda: window.engine_label.text().startswith("JAX "), timeout=JAX_MS)
+    assert "os.abort()" in window.editor.toPlainText()
+
+
+def test_hovering_an_equation_lights_up_the_source_line(qtbot, window):
+    window.open_example("convolve")
+    wait_for_panes(qtbot, window)
+    view = window.area.panes["vmap"].jaxpr_view
+    n = line_of(view.toPlainText(), "concatenate")
+    rect = view.line_rect(n)
+    qtbot.mouseMove(view.viewport(), QPoint(rect.width() // 2, rect.center().y()))
+    qtbot.waitUntil(lambda: window.linking.active_line != 0, timeout=5000)
+    line = window.linking.active_line
+    assert "jnp.array(output)" in window.editor.toPlainText().split("\n")[line - 1]
+    strong = style.link_colour(window.linking.index.colour_index(line), strong=True)
+    erect = window.editor.line_rect(line - 1)
+    vp = window.editor.viewport()
+    assert close(pixel(vp, vp.width() - 8, erect.center().y()), strong)

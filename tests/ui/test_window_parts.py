@@ -1,0 +1,192 @@
+"""The window's parts without the engine: linking index, change marks, highlighting,
+field validation, the engine adapter's threads, the display check, the launcher."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+
+import pytest
+from PySide6.QtCore import QThread
+
+from jaxviz.model import Equation, SourceSpan, SubJaxpr, TraceResult, VariantResult, VarInfo
+from jaxviz.model.engine import EngineEvent, EngineInfo, Reply
+from jaxviz.ui.changes import batch_marks, marks_for, parallel_marks
+from jaxviz.ui.link_index import LinkIndex
+
+F = "/x/f.py"
+
+
+def _eq(prim, line, start, end, out_shape, subs=()):
+    return Equation(prim, {}, [], [VarInfo("o", list(out_shape), "f32")],
+                    SourceSpan(F, line, 1, line, 9) if line else None, start, end, list(subs))
+
+
+def _result() -> TraceResult:
+    plain = VariantResult("plain", jaxpr_text="\n".join(["{ lambda", "a", "b", "c", "}"]),
+                          equations=[_eq("sin", 3, 1, 1, [3]), _eq("dot_general", 4, 2, 3, [])])
+    vmap = VariantResult("vmap", jaxpr_text="\n".join(["{ lambda", "a", "b", "c", "d", "}"]),
+                         equations=[_eq("sin", 3, 1, 1, [8, 3]), _eq("transpose", 4, 2, 2, [3, 8]),
+                                    _eq("dot_general", 4, 3, 4, [8])])
+    inner = SubJaxpr("jaxpr", [], [], [_eq("psum", 5, 2, 2, [1]), _eq("sin", 3, 3, 3, [1])])
+    pmap = VariantResult("pmap", jaxpr_text="\n".join(f"l{n}" for n in range(6)),
+                         equations=[_eq("shard_map", None, 1, 4, [8], [inner])],
+                         collectives=["psum"])
+    return TraceResult("f", F, variants=[plain, vmap, pmap])
+
+
+def test_link_index_maps_lines_both_ways():
+    index = LinkIndex(_result())
+    assert index.source_lines == [3, 4, 5]
+    assert index.owner("plain", 3).primitive == "dot_general"
+    assert index.owner("pmap", 2).primitive == "psum"      # the innermost equation wins
+    assert index.owner("pmap", 1).primitive == "shard_map"
+    assert index.text_lines_for(4) == {"plain": [2, 3], "vmap": [2, 3, 4]}
+    assert index.text_lines_for(3) == {"plain": [1], "vmap": [1], "pmap": [3]}
+    assert index.colour_index(3) != index.colour_index(4)
+    assert index.by_order("pmap", 1).primitive == "psum"
+
+
+def test_vmap_marks_the_batch_axis_and_new_primitives():
+    r = _result()
+    marks = batch_marks(r.variant("plain"), r.variant("vmap"))
+    kinds = {(m.kind, m.start) for m in marks}
+    assert ("batched", 1) in kinds and ("batched", 3) in kinds and ("new", 2) in kinds
+    assert any("f32[3] became o:f32[8,3]" in m.tip for m in marks)
+
+
+def test_parallel_panes_mark_the_wrapper_and_collectives():
+    marks = parallel_marks(_result().variant("pmap"))
+    assert [(m.kind, m.start) for m in marks] == [("wrapper", 1), ("collective", 2)]
+    assert "all-reduce" in marks[1].tip
+    assert marks_for(_result(), "plain") == []
+
+
+def test_jaxpr_highlighting_colours_primitives_shapes_and_collectives(qapp):
+    from pygments.token import Keyword, Name, Number
+
+    from jaxviz.ui.code_view import CodeView
+    from jaxviz.ui.highlighters import jaxpr_highlighter
+
+    view = CodeView(jaxpr_highlighter)
+    view.set_text("{ lambda ; a:f32[8]. let\n    b:f32[] = psum[axes=('i',)] a\n"
+                  "    c:f32[8] = dot_general a a\n  in (c,) }")
+    spans = {view.toPlainText().split("\n")[n][col:col + length]: ttype
+             for n in range(4) for col, length, ttype in view.highlighter.spans(n)}
+    assert spans["psum"] is Name.Exception            # collectives stand out
+    assert spans["dot_general"] is Name.Function
+    assert spans["f32"] is Keyword.Type and spans["8"] is Number
+    first = view.toPlainText().split("\n")[0]
+    assert (first.index("a:"), 1, Name.Variable) in view.highlighter.spans(0)  # a binder
+    # The colour reaches the document: the block's formats carry the primitive's colour.
+    block = view.document().findBlockByNumber(2)
+    ranges = block.layout().formats()
+    colours = {r.start: r.format.foreground().color().name() for r in ranges}
+    assert colours[block.text().index("dot_general")] == "#6a1b9a"
+
+
+def test_python_highlighting_follows_a_string_opened_above(qapp):
+    from pygments.token import String
+
+    from jaxviz.ui.editor import CodeEditor
+
+    editor = CodeEditor()
+    editor.setPlainText("x = 1\ny = 2\n")
+    assert not any(t in String for _c, _l, t in editor.highlighter.spans(1))
+    editor.textCursor().insertText('"""')  # opens a string at the very top
+    assert any(t in String for _c, _l, t in editor.highlighter.spans(1))
+
+
+@pytest.mark.parametrize("field,text,needle", [
+    ("args", "f32[5], bf17[3]", "unknown dtype"),
+    ("in_axes", "0, 0, 0", "3 entries but the function takes 2"),
+    ("mesh", "data=4,model=4", "needs 16 devices but the engine has 8"),
+    ("specs", "P('data', None), P()", "'data' is not an axis of the mesh"),
+    ("axis_name", "my axis", "Python identifier"),
+])
+def test_fields_are_checked_as_typed(qtbot, field, text, needle):
+    from jaxviz.ui.args_panel import ArgsPanel
+
+    panel = ArgsPanel()
+    qtbot.addWidget(panel)
+    panel.set_values({"args": "f32[5], f32[3]"}, devices=8)
+    changed = []
+    panel.changed.connect(lambda: changed.append(1))
+    panel.edits[field].setText(text)
+    panel.edits[field].textEdited.emit(text)
+    assert needle in panel.field_error(field)
+    assert panel.edits[field].property("error") is True
+    assert changed == []  # a bad field sends nothing
+
+
+class _FakeClient:
+    """Calls back from its own thread, as the real engine client does."""
+
+    def __init__(self, devices, timeout, on_event):
+        self.on_event, self.devices = on_event, devices
+        self.callback_threads: list[threading.Thread] = []
+
+    def start(self, wait=False):
+        threading.Thread(target=lambda: self.on_event(EngineEvent(
+            "ready", "ok", EngineInfo(devices=[], platform="cpu", pid=1)))).start()
+
+    def submit(self, record, callback, timeout=None, on_progress=None):
+        class Handle:
+            id = 7
+
+        def run():
+            self.callback_threads.append(threading.current_thread())
+            on_progress("partial")
+            callback(Reply(id=7, ok=True, result="done"))
+
+        threading.Thread(target=run).start()
+        return Handle()
+
+
+def test_engine_callbacks_arrive_as_signals_on_the_gui_thread(qtbot):
+    from jaxviz.ui.qt_engine import QtEngine
+
+    engine = QtEngine(devices=2, client_factory=_FakeClient)
+    seen = []
+    engine.replied.connect(lambda r: seen.append(("reply", r.result, QThread.currentThread())))
+    engine.progressed.connect(lambda i, p: seen.append(("progress", (i, p),
+                                                        QThread.currentThread())))
+    with qtbot.waitSignal(engine.event, timeout=5000):
+        engine.start()
+    assert engine.state == "ready" and engine.info is not None
+    with qtbot.waitSignal(engine.replied, timeout=5000):
+        assert engine.submit("record") == 7
+    gui = QThread.currentThread()
+    assert [s[:2] for s in seen] == [("progress", (7, "partial")), ("reply", "done")]
+    assert all(thread is gui for *_x, thread in seen)
+    assert engine._client.callback_threads[0] is not threading.main_thread()
+
+
+def test_no_display_gives_one_line_and_no_qt_dump():
+    from jaxviz.ui.app import display_problem
+
+    assert display_problem({}, "linux").count("\n") == 0
+    assert "xvfb-run jaxviz" in display_problem({}, "linux")
+    assert display_problem({"DISPLAY": ":0"}, "linux") is None
+    assert display_problem({"QT_QPA_PLATFORM": "offscreen"}, "linux") is None
+    assert display_problem({}, "darwin") is None
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    out = subprocess.run([sys.executable, "-m", "jaxviz"], env=env, capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode != 0
+    assert out.stderr.strip().count("\n") == 0 and "xvfb-run jaxviz" in out.stderr
+    assert "qt.qpa" not in out.stderr and not out.stdout
+
+
+def test_which_arguments_open_the_window():
+    from jaxviz.cli import opens_window
+
+    assert opens_window([])
+    assert opens_window(["example:convolve"])
+    assert opens_window(["f.py"]) and opens_window(["f.py:g"]) and opens_window(["t.json"])
+    assert opens_window(["--devices", "4", "example:convolve"])
+    assert not opens_window(["jaxpr", "example:convolve"])
+    assert not opens_window(["--help"]) and not opens_window(["jaxp"])
