@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None,
     if ns.devices is not None and ns.devices < 1:
         print("jaxviz: error: --devices must be at least 1", file=sys.stderr)
         return 2
-    from PySide6.QtCore import QTimer
+    from PySide6.QtCore import QCoreApplication, QEvent, QTimer
     from PySide6.QtWidgets import QApplication
 
     from jaxviz.ui import style
@@ -89,4 +89,8 @@ def main(argv: list[str] | None = None,
             on_shown(window)
 
     QTimer.singleShot(0, after_shown)
-    return app.exec()
+    code = app.exec()
+    # Closing the last window posts a Quit event; when the QApplication outlives this
+    # call (tests, benchmarks) it must not end the caller's next event loop.
+    QCoreApplication.removePostedEvents(app, QEvent.Type.Quit)
+    return code

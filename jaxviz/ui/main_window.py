@@ -143,6 +143,8 @@ class MainWindow(WindowFilesMixin, WindowStateMixin, QMainWindow):
             self._started = True
             self.engine_label.setText(self._starting_text(self.engine.devices))
             self.engine.start()
+            if self.engine.info is not None:  # an engine that was already running
+                self._on_engine_event(EngineEvent("ready", "", self.engine.info))
 
     def _starting_text(self, devices: int, verb: str = "starting") -> str:
         platform = self.settings.q.value("engine/platform", "cpu")
@@ -197,6 +199,7 @@ class MainWindow(WindowFilesMixin, WindowStateMixin, QMainWindow):
             self.editor_panel.show_error(exc.lineno or 1, f"SyntaxError: {exc.msg}")
             self.presenter.dim_panes(f"Not traced: syntax error on line {exc.lineno} — "
                                      f"this is the last good result.")
+            self.set_status(f"syntax error on line {exc.lineno}: {exc.msg}", error=True)
             return None
         self.editor_panel.clear_error()
         if not doc.function:
@@ -205,6 +208,7 @@ class MainWindow(WindowFilesMixin, WindowStateMixin, QMainWindow):
         if not self.args_panel.validate():
             self.presenter.dim_panes("Not traced: fix the marked field in Arguments — this is "
                                      "the last good result.")
+            self.set_status("not traced: a field in Arguments is marked", error=True)
             return None
         values = self.args_panel.values()
         if not values["args"] and _required_params(tree, doc.function):

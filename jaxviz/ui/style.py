@@ -135,7 +135,15 @@ def ui_font(zoom: int = 0) -> QFont:
 
 
 def apply_theme(app: QApplication, zoom: int = 0) -> None:
-    """A light, high-contrast Fusion theme: it reads well on washed-out projectors."""
+    """A light, high-contrast Fusion theme: it reads well on washed-out projectors.
+
+    Applied once per application: a QApplication that outlives a window (tests,
+    benchmarks) keeps its theme, since swapping the style under live widgets
+    can crash Qt.
+    """
+    if app.property("jaxviz_themed"):
+        return
+    app.setProperty("jaxviz_themed", True)
     app.setStyle(QStyleFactory.create("Fusion"))
     pal = QPalette()
     pal.setColor(QPalette.ColorRole.Window, QColor("#eef0f3"))

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 
-from PySide6.QtCore import QPoint
+from PySide6.QtCore import QPoint, QTimer
+from PySide6.QtWidgets import QApplication
 
 from jaxviz.ui import style
 from jaxviz.ui.main_window import MainWindow
@@ -155,3 +156,18 @@ def test_hovering_an_equation_lights_up_the_source_line(qtbot, window):
     erect = window.editor.line_rect(line - 1)
     vp = window.editor.viewport()
     assert close(pixel(vp, vp.width() - 8, erect.center().y()), strong)
+
+
+def test_the_window_is_up_before_jax_and_the_status_bar_says_so(qtbot):
+    from jaxviz.ui import app
+
+    seen = {}
+
+    def on_shown(win) -> None:
+        seen.update(visible=win.isVisible(), label=win.engine_label.text(),
+                    title=win.windowTitle())
+        QTimer.singleShot(0, lambda: (win.close(), QApplication.instance().exit(0)))
+
+    assert app.main(["--devices", "4", "example:convolve"], on_shown=on_shown) == 0
+    assert seen == {"visible": True, "label": "starting JAX: 4 simulated CPU devices…",
+                    "title": "jaxviz — example: convolve"}
