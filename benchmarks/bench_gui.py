@@ -220,3 +220,5 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+    sys.stdout.flush()
+    os._exit(0)  # skip Qt's teardown of a window whose engine threads are still winding down
