@@ -22,28 +22,24 @@ def parse(text: str, field: str = "args") -> list[Spec]:
 
 
 def build(specs: list[Spec], namespace: dict[str, Any], text: str, filename: str,
-          concrete: bool = False, field: str = "args") -> list[Any]:
+          field: str = "args") -> list[Any]:
     """Turn spec trees into call arguments.
 
     Abstract types become :class:`jax.ShapeDtypeStruct` (enough to trace and
-    lower), or reproducible sample arrays when ``concrete``; expressions are evaluated in
-    the user's namespace.
+    lower; :func:`concrete` turns them into sample arrays for real calls);
+    expressions are evaluated in the user's namespace.
     """
-    return [_build(s, namespace, text, filename, concrete, field) for s in specs]
+    return [_build(s, namespace, text, filename, field) for s in specs]
 
 
-def _build(spec: Spec, ns: dict[str, Any], text: str, filename: str, concrete: bool,
-           field: str) -> Any:
+def _build(spec: Spec, ns: dict[str, Any], text: str, filename: str, field: str) -> Any:
     if isinstance(spec, Aval):
-        dtype = jnp.dtype(DTYPES[spec.dtype])
-        if concrete:
-            return _sample(spec.shape, dtype)
-        return jax.ShapeDtypeStruct(spec.shape, dtype)
+        return jax.ShapeDtypeStruct(spec.shape, jnp.dtype(DTYPES[spec.dtype]))
     if isinstance(spec, Seq):
-        items = [_build(s, ns, text, filename, concrete, field) for s in spec.items]
+        items = [_build(s, ns, text, filename, field) for s in spec.items]
         return items if spec.kind == "list" else tuple(items)
     if isinstance(spec, Dict):
-        return {k: _build(v, ns, text, filename, concrete, field) for k, v in spec.items}
+        return {k: _build(v, ns, text, filename, field) for k, v in spec.items}
     assert isinstance(spec, Expr)
     try:
         return eval(compile(spec.source, f"<{field}>", "eval"), ns)  # noqa: S307 - user's own code
@@ -63,11 +59,6 @@ def _sample(shape: tuple[int, ...], dtype: Any) -> jax.Array:
         values = (np.arange(size, dtype=np.float64) % 7 + 1) / 7
         return jnp.asarray(values.reshape(shape), dtype=dtype)
     return jnp.ones(shape, dtype)
-
-
-def abstract(value: Any) -> Any:
-    """The abstract type of a value tree (arrays -> ShapeDtypeStruct)."""
-    return jax.tree.map(lambda v: jax.ShapeDtypeStruct(np.shape(v), jnp.result_type(v)), value)
 
 
 def concrete(value: Any) -> Any:

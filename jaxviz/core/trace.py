@@ -118,9 +118,7 @@ def describe_jaxpr(vr: VariantResult, closed: Any, filename: str) -> None:
     vr.invars = [_var(v, context) for v in jaxpr.invars]
     vr.outvars = [_var(v, context) for v in jaxpr.outvars]
     vr.equations = _equations(jaxpr, lines, context, filename)
-    found: set[str] = set()
-    _collect_primitives(vr.equations, found)
-    vr.collectives = sorted(found & COLLECTIVES)
+    vr.collectives = sorted({eq.primitive for eq in walk(vr.equations)} & COLLECTIVES)
 
 
 def describe_compiled(vr: VariantResult, prepared: Prepared, closed: Any, want: list[str],
@@ -188,13 +186,6 @@ def _equations(jaxpr: Any, lines: dict[int, tuple[int, int]], context: Any,
             source=SourceSpan(*span) if span else None,
             text_start=first, text_end=last, subjaxprs=subs))
     return out
-
-
-def _collect_primitives(equations: list[Equation], found: set[str]) -> None:
-    for eq in equations:
-        found.add(eq.primitive)
-        for sub in eq.subjaxprs:
-            _collect_primitives(sub.equations, found)
 
 
 def walk(equations: list[Equation]):

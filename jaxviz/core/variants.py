@@ -189,8 +189,6 @@ class VariantBuilder:
     def _call_text(self, wrapped: str, batched: bool) -> str:
         args = ", ".join(f"{n}s" if batched and a is not None else n
                          for n, a in zip(self.names, self.settings.in_axes))
-        if not batched:
-            args = ", ".join(self.names)
         return f"{wrapped}({args})"
 
     # -- the variants ------------------------------------------------------- #
@@ -280,7 +278,6 @@ class VariantBuilder:
         shardings = tuple(NamedSharding(mesh, spec) for spec in specs)
         fn = jax.jit(jax.shard_map(local, mesh=mesh, in_specs=tuple(specs),
                                    out_specs=out_specs), in_shardings=shardings)
-        specs_text = ", ".join(str(spec) for spec in specs)
         call = self._call_text(
             f"jax.jit(jax.shard_map({local_text}, mesh={format_mesh(s.mesh_axes)}, "
             f"in_specs={tuple(specs)}, out_specs={out_specs}))", s.batched)
