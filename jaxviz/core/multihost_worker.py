@@ -1,6 +1,6 @@
 """One process of a multi-process JAX run (``python -m jaxviz.core.multihost_worker``).
 
-Started by :mod:`jaxviz.core.multihost`, never by hand: it joins the other
+Started by :mod:`jaxviz.engine.multihost`, never by hand: it joins the other
 processes through ``jax.distributed.initialize`` (loopback coordinator, gloo
 CPU collectives), contributes its process-local slice of a global array, runs
 the example function under ``jit(shard_map(...))`` over a mesh of every

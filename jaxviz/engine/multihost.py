@@ -14,7 +14,6 @@ This module itself never imports JAX.
 from __future__ import annotations
 
 import json
-import signal
 import socket
 import subprocess
 import sys
@@ -22,6 +21,7 @@ import time
 from dataclasses import dataclass, field
 
 from jaxviz.core.errors import UserError
+from jaxviz.engine.process import exit_reason
 from jaxviz.model import ErrorInfo
 
 REPORT_PREFIX = "JAXVIZ-REPORT "
@@ -85,7 +85,7 @@ def run_multihost(target: str = "example:multi_host", processes: int = 2,
         line = next((l for l in out.splitlines() if l.startswith(REPORT_PREFIX)), None)
         if w.returncode != 0 or line is None:
             raise UserError(ErrorInfo(kind="crash", message=f"process {i} failed "
-                                      f"({_describe_exit(w.returncode)})",
+                                      f"({exit_reason(w.returncode)})",
                                       details=err[-3000:]))
         data = json.loads(line[len(REPORT_PREFIX):])
         reports.append(ProcessReport(process_index=data["process_index"],
@@ -95,11 +95,3 @@ def run_multihost(target: str = "example:multi_host", processes: int = 2,
                                      jaxpr=data["jaxpr"]))
     return sorted(reports, key=lambda r: r.process_index)
 
-
-def _describe_exit(code: int | None) -> str:
-    if code is not None and code < 0:
-        try:
-            return signal.Signals(-code).name
-        except ValueError:
-            return f"signal {-code}"
-    return f"exit code {code}"

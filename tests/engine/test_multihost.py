@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from jaxviz.core.errors import UserError
-from jaxviz.core.multihost import run_multihost
+from jaxviz.engine.multihost import run_multihost
 
 
 @pytest.mark.slow
