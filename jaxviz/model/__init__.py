@@ -3,7 +3,8 @@
 The public surface is re-exported here; the modules behind it are
 :mod:`~jaxviz.model.records` (requests and results, with a versioned plain-data
 codec), :mod:`~jaxviz.model.specs` (parsers for what users type) and
-:mod:`~jaxviz.model.gallery` (the example gallery, read without executing it).
+:mod:`~jaxviz.model.gallery` (the example gallery, read without executing it) and
+:mod:`~jaxviz.model.storyboard` (what every device holds and runs, for the device view).
 """
 
 from jaxviz.model.engine import DevicesRequest, EngineEvent, EngineInfo, Reply
@@ -14,6 +15,7 @@ from jaxviz.model.records import (
     VariantResult, VarInfo, from_plain, register, to_plain,
 )
 from jaxviz.model.specs import SpecError
+from jaxviz.model.storyboard import ArrayTiles, CollectiveOp, Enclosing, Step, Storyboard, Tile
 from jaxviz.model.timing import TimingRequest, TimingRun  # registers the timing records
 
 __all__ = [
@@ -25,3 +27,4 @@ __all__ = [
 ]
 __all__ += ["DevicesRequest", "EngineEvent", "EngineInfo", "Reply"]
 __all__ += ["TimingRequest", "TimingRun"]
+__all__ += ["ArrayTiles", "CollectiveOp", "Enclosing", "Step", "Storyboard", "Tile"]

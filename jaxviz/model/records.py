@@ -11,11 +11,15 @@ from __future__ import annotations
 
 import dataclasses
 import typing
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # storyboard.py builds on this module's MeshInfo and register
+    from jaxviz.model.storyboard import Storyboard
 
 #: Bumped whenever a record gains, loses or changes a field.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 #: The variants jaxviz knows, in the order the panes show them.
 VARIANTS = ("plain", "jit", "vmap", "pmap", "sharded", "shard_map")
@@ -69,7 +73,8 @@ class TraceRequest:
     specs: str | None = None
     out_specs: str | None = None
     #: Which parts of each variant to produce: "jaxpr", "hlo" (StableHLO,
-    #: compiled HLO and cost analysis), "layout" and "value" (run it once).
+    #: compiled HLO and cost analysis), "layout", "story" (the storyboard read
+    #: from the compiled program) and "value" (run it once).
     want: list[str] = field(default_factory=lambda: ["jaxpr", "hlo", "layout"])
 
 
@@ -161,6 +166,18 @@ class SubJaxpr:
     equations: list[Equation]
 
 
+def walk_equations(equations: list[Equation]) -> Iterator[Equation]:
+    """Every equation, parents before their nested equations (pre-order).
+
+    An equation's position in this walk is the index that names it elsewhere
+    (e.g. in :attr:`jaxviz.model.storyboard.Step.equations`).
+    """
+    for eq in equations:
+        yield eq
+        for sub in eq.subjaxprs:
+            yield from walk_equations(sub.equations)
+
+
 @dataclass
 class ShardInfo:
     """The part of an array one device holds: per axis ``[start, stop)``."""
@@ -222,6 +239,8 @@ class VariantResult:
     hlo_collectives: list[str] = field(default_factory=list)
     #: ``repr`` of the output of one real call, when asked for ("value").
     value: str = ""
+    #: What every device holds and runs, read from the compiled program ("story").
+    storyboard: Storyboard | None = None
 
     @property
     def ok(self) -> bool:
@@ -316,6 +335,8 @@ def from_plain(data: dict) -> Any:
     return _decode(data["record"])
 
 
-# Resolve the string annotations once so typos in field types fail at import.
+# Resolve the string annotations once so typos in field types fail at import
+# (VariantResult's storyboard field is checked by jaxviz.model.storyboard).
 for _cls in list(_REGISTRY.values()):
-    typing.get_type_hints(_cls)
+    if _cls is not VariantResult:
+        typing.get_type_hints(_cls)
