@@ -165,3 +165,40 @@ def aval_of(var: Any) -> tuple[list[int], str]:
     shape = [int(d) if isinstance(d, int) else -1 for d in getattr(aval, "shape", ())]
     short = aval.str_short(short_dtypes=True) if hasattr(aval, "str_short") else str(aval)
     return shape, short.split("[", 1)[0]
+
+
+def hlo_schedule(compiled: Any) -> dict[str, list[str]]:
+    """Computation name -> instruction names in the order the program runs them.
+
+    Read from the compiled module's own schedule (``HloModule.schedule()``);
+    computations without a schedule (fusion bodies, reducers) are left out, and
+    an executable without a readable schedule gives ``{}``.
+    """
+    try:
+        module = compiled.runtime_executable().hlo_modules()[0]
+        schedule = module.schedule()
+    except (AttributeError, IndexError, RuntimeError, TypeError):
+        return {}
+    if schedule is None:
+        return {}
+    out: dict[str, list[str]] = {}
+    for comp in module.computations():
+        try:
+            out[comp.name] = [ins.name for ins in schedule.sequence(comp)]
+        except (IndexError, KeyError, RuntimeError, ValueError):
+            continue  # not a scheduled computation (a fusion body, a reducer)
+    return out
+
+
+def device_assignment(compiled: Any) -> list[Any]:
+    """The compiled program's devices: element ``p`` runs SPMD partition ``p``.
+
+    All devices, also those of other processes. Falls back to the executable's
+    addressable devices (the same list in a single process).
+    """
+    executable = getattr(compiled, "_executable", None)
+    unloaded = getattr(executable, "_unloaded_executable", None)
+    devices = getattr(unloaded, "device_list", None)
+    if devices is not None:
+        return list(devices)
+    return list(compiled.runtime_executable().local_devices())
