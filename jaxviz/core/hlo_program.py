@@ -52,6 +52,7 @@ REDUCTIONS = {"add": "sum", "maximum": "max", "minimum": "min", "multiply": "pro
 _COMPUTATION = re.compile(r"^(ENTRY\s+)?%([\w.\-]+)\s*\(.*\)\s*->\s*.*\{\s*$")
 _INSTRUCTION = re.compile(r"^\s*(ROOT\s+)?%([\w.\-]+)\s*=\s*(.*)$")
 _TYPE_LAYOUT = re.compile(r"\{[^{}]*\}")
+_COMMENT = re.compile(r"/\*.*?\*/")  # long tuples print /*index=5*/ before elements
 _OPERAND = re.compile(r"%([\w.\-]+)")
 _OP_NAME = re.compile(r'op_name="([^"]*)"')
 _FRAME_ID = re.compile(r"stack_frame_id=(\d+)")
@@ -228,7 +229,7 @@ def parse_instruction(line: str) -> Instruction | None:
 
 def split_types(type_text: str) -> list[str]:
     """``(f32[4]{0}, f32[])`` -> ``["f32[4]", "f32[]"]``; ``f32[4,2]{1,0}`` -> ``["f32[4,2]"]``."""
-    text = _TYPE_LAYOUT.sub("", type_text).strip()
+    text = _TYPE_LAYOUT.sub("", _COMMENT.sub("", type_text)).strip()
     while "{" in text:  # nested layout braces (tiling, memory space)
         text = _TYPE_LAYOUT.sub("", text)
     if text.startswith("(") and text.endswith(")"):
@@ -462,7 +463,8 @@ def _walk(module: Module, comp: Computation, within: list[Context],
             continue
         inner = [(role, module.computations[c]) for role, c in ins.called()
                  if c in module.computations and ins.opcode in ("while", "conditional", "call")]
-        if any(contains_collective(module, c) for _, c in inner):
+        inner = [(role, c) for role, c in inner if contains_collective(module, c)]
+        if inner:  # follow the parts that communicate (a loop's counter test does not)
             yield from flush()
             trips = _TRIP_COUNT.search(ins.attrs)
             for role, sub in sorted(inner, key=lambda rc: rc[0] != "condition"):
