@@ -75,6 +75,16 @@ def test_finding1_shared_tiles_are_one_tile_with_every_holder():
     assert out.split_by == [["data"], ["model"]]
 
 
+def test_the_storyboard_survives_json():
+    import json
+
+    from jaxviz.model import from_plain, to_plain
+
+    vr = core.trace_request(matmul_request(in_axes="0, 1", batch=8)).variant("sharded")
+    again = from_plain(json.loads(json.dumps(to_plain(vr))))
+    assert again.storyboard == vr.storyboard and again.storyboard.collectives
+
+
 def test_replicated_parameters_say_so():
     sb = check_variant(example_request("mlp_predict", ["pmap"], want=("jaxpr", "story")),
                        "pmap")
@@ -217,3 +227,21 @@ def test_all_gather_groups_move_the_real_data():
     print(f"replayed {replayed} all-gathers, replica-group forms {sorted(forms)}")
     assert replayed >= 10, replayed
     assert {"mesh", "iota"} <= forms, forms
+
+
+@pytest.mark.parametrize("name", ["convolve", "data_parallel", "mlp_predict", "normalize"])
+def test_every_equation_belongs_to_a_step(name):
+    """Each equation without nested jaxprs is in some step; step facts come from its equations."""
+    req = example_request(name, want=("jaxpr", "story"))
+    for vr in core.trace_request(req).variants:
+        eqs = list(walk_equations(vr.equations))
+        leaves = {i for i, e in enumerate(eqs) if not e.subjaxprs}
+        sb = vr.storyboard
+        covered = {i for s in sb.steps for i in s.equations}
+        assert covered <= leaves | {i for i, e in enumerate(eqs) if e.subjaxprs}
+        if any(s.kind == "compute" for s in sb.steps):
+            assert leaves <= covered, (vr.variant, sorted(leaves - covered))
+        for s in sb.steps:
+            assert s.primitives == list(dict.fromkeys(eqs[i].primitive for i in s.equations))
+            lines = {eqs[i].source.line for i in s.equations if eqs[i].source}
+            assert set(s.source_lines) <= lines

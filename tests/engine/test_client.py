@@ -51,6 +51,19 @@ def test_ready_info_describes_the_engine(client):
     assert {d.process_index for d in info.devices} == {0}
 
 
+def test_the_storyboard_comes_back_from_the_engine(client):
+    req = trace("return jax.lax.psum(x, 'i') / 4", args="f32[]", variants=("pmap",),
+                want=("jaxpr", "story"))
+    req.batched_args, req.axis_name = "jnp.arange(4.)", "i"
+    reply = client.submit(req).result(READY_S)
+    assert reply.ok and reply.result.variants[0].error is None
+    sb = reply.result.variants[0].storyboard
+    assert sb.devices == [0, 1, 2, 3] and sb.processes == [0, 0, 0, 0]
+    (psum,) = sb.collectives
+    assert psum.collective.kind == "all-reduce" and psum.collective.groups == [[0, 1, 2, 3]]
+    assert psum.collective.origin == "jaxpr" and psum.primitives == ["psum"]
+
+
 def test_print_output_comes_back_with_the_result(client):
     body = ("print('to stdout')\nprint('to stderr', file=sys.stderr)\n"
             "os.write(1, b'raw fd 1\\n')\nreturn x + 1")
