@@ -25,7 +25,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from jaxviz.core.hlo_program import Instruction, Module, RawStep
+from jaxviz.core.hlo_program import Instruction, Module
+from jaxviz.core.hlo_steps import RawStep
 from jaxviz.model import ArrayTiles, Equation, VariantResult
 from jaxviz.model.records import walk_equations
 from jaxviz.model.storyboard import Step
@@ -40,8 +41,6 @@ JAXPR_COLLECTIVES = {
     "pbroadcast": "collective-broadcast",
 }
 
-_PRIMITIVE = re.compile(r"/([A-Za-z_]\w*)(?=$|[;:)])")
-_GTE_INDEX = re.compile(r"\bindex=(\d+)")
 _REDUCE = ("reduce_sum", "reduce_max", "reduce_min", "reduce_prod", "reduce_and", "reduce_or",
            "argmax", "argmin")
 
@@ -57,11 +56,6 @@ class _Leaf:
     file: str
     line: int | None
     capacity: int  # collective operands not yet claimed by an HLO collective
-
-
-def primitives_of(op_name: str) -> list[str]:
-    """The primitives an ``op_name`` names (``jit(f)/shard_map/psum`` -> ``["psum"]``)."""
-    return _PRIMITIVE.findall(op_name)
 
 
 class Origins:
@@ -164,7 +158,7 @@ class Origins:
             step.equations = list(found)
             return found
         step.collective.origin = "partitioner"
-        prims = primitives_of(ins.op_name)
+        prims = ins.primitives
         serving = self._serving(prims, self.module.source(ins))
         if serving is not None:
             step.equations = [serving.index]
@@ -174,20 +168,20 @@ class Origins:
     def _slots(self, comp_name: str, ins: Instruction,
                operand_types: list[str]) -> list[tuple[list[str], Source, str]]:
         """(primitives, source, operand type) of each operand of a collective."""
-        own = (primitives_of(ins.op_name), self.module.source(ins))
+        own = (ins.primitives, self.module.source(ins))
         if len(ins.types) <= 1:
             return [(own[0], own[1], t) for t in operand_types[:1] or [""]]
         comp = self.module.computations[comp_name]
         by_index: dict[int, Instruction] = {}
         for user in comp.instructions:
-            m = _GTE_INDEX.search(user.attrs)
-            if user.opcode == "get-tuple-element" and ins.name in user.operands and m:
-                by_index.setdefault(int(m.group(1)), user)
+            index = user.tuple_index
+            if user.opcode == "get-tuple-element" and ins.name in user.operands and index is not None:
+                by_index.setdefault(index, user)
         slots = []
         for k, type_str in enumerate(operand_types):
             gte = by_index.get(k)
             if gte is not None and gte.op_name:
-                slots.append((primitives_of(gte.op_name), self.module.source(gte), type_str))
+                slots.append((gte.primitives, self.module.source(gte), type_str))
             else:
                 slots.append((own[0], own[1], type_str))
         return slots
@@ -228,7 +222,7 @@ class Origins:
         while todo:
             ins = todo.pop()
             source = self.module.source(ins)
-            for prim in primitives_of(ins.op_name):
+            for prim in ins.primitives:
                 if source is None:
                     weak.add(prim)
                 else:

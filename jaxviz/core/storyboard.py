@@ -3,7 +3,7 @@
 * Tiles: ``sharding.devices_indices_map(shape)`` of every input and output,
   devices with identical index ranges grouped into one :class:`Tile`.
 * Steps: the optimized, SPMD-partitioned HLO module in program order
-  (:mod:`jaxviz.core.hlo_program`): runs of local computation and the
+  (:mod:`jaxviz.core.hlo_program`, :mod:`jaxviz.core.hlo_steps`): runs of local computation and the
   collectives between them, with the per-device shapes XLA gave them.
 * Origins: each step is tied to the jaxpr equations it implements through the
   HLO metadata (the primitive in ``op_name`` and the source line of its stack
@@ -19,7 +19,7 @@ from typing import Any
 
 import jax
 
-from jaxviz.core import hlo_program, jax_internals, layout
+from jaxviz.core import hlo_program, hlo_steps, jax_internals, layout
 from jaxviz.core.story_origins import Origins
 from jaxviz.model import ArrayTiles, MeshInfo, Tile, VariantResult
 from jaxviz.model.storyboard import CollectiveOp, Enclosing, Step, Storyboard
@@ -52,7 +52,7 @@ def build(vr: VariantResult, compiled: Any, in_avals: list[Any], out_avals: list
                for name, aval, sharding in zip(out_names, out_avals, out_shardings)]
     module = hlo_program.read_module(hlo_text or compiled.as_text() or "",
                                      jax_internals.hlo_schedule(compiled))
-    raw = hlo_program.program_steps(module, ids)
+    raw = hlo_steps.program_steps(module, ids)
     origins = Origins(vr, module, filename, [a for a in arrays if a.role == "input"])
     steps = []
     for r in raw:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from jaxviz.core import hlo_program
+from jaxviz.core import hlo_program, hlo_steps
 from jaxviz.core.hlo_program import HloReadError, parse_instruction, read_module, replica_groups
 
 from . import hlo_oracle
@@ -141,7 +141,7 @@ def test_program_steps_follow_loops_and_branches_in_order():
     module = read_module(MODULE)
     assert module.entry == "main" and module.num_partitions == 4
     devices = [10, 11, 12, 13]  # partition p runs on device 10 + p
-    steps = hlo_program.program_steps(module, devices)
+    steps = hlo_steps.program_steps(module, devices)
     kinds = [(s.kind, s.collective.kind if s.collective else "") for s in steps]
     assert kinds == [("collective", "all-reduce"), ("compute", ""),
                      ("collective", "all-reduce"), ("collective", "collective-permute"),
