@@ -108,8 +108,7 @@ class Origins:
         for leaf in self.leaves:
             if leaf.index in claimed:
                 continue
-            hits = [k for k in compute if (leaf.eq.primitive, leaf.file, leaf.line) in strong[k]
-                    or (leaf.eq.primitive, "", leaf.line) in strong[k]]
+            hits = [k for k in compute if (leaf.eq.primitive, leaf.file, leaf.line) in strong[k]]
             if not hits:
                 hits = [k for k in compute if leaf.eq.primitive in weak[k]][:1]
             if hits:
@@ -189,7 +188,7 @@ class Origins:
     def _claim(self, prims: list[str], source: Source, type_str: str) -> _Leaf | None:
         """The first unclaimed jaxpr collective that best fits an operand's metadata."""
         def fit(leaf: _Leaf) -> tuple[bool, bool]:
-            same_line = source is not None and leaf.line == source[1]
+            same_line = (leaf.file, leaf.line) == source
             same_type = any(v.type_str == type_str for v in leaf.eq.inputs)
             return same_line, same_type
 
@@ -205,7 +204,7 @@ class Origins:
         """The equation whose partitioning needed an inserted collective."""
         hits = [x for x in self.leaves if x.eq.primitive in prims]
         if source is not None:
-            exact = [x for x in hits if x.line == source[1]]
+            exact = [x for x in hits if (x.file, x.line) == source]
             if exact:
                 return exact[0]
         return hits[0] if len(hits) == 1 else None
@@ -227,7 +226,6 @@ class Origins:
                     weak.add(prim)
                 else:
                     strong.add((prim, source[0], source[1]))
-                    strong.add((prim, "", source[1]))
             for _role, name in ins.called():
                 sub = self.module.computations.get(name)
                 if sub is not None and name not in seen:
