@@ -3,7 +3,9 @@
 Traces the target (through the engine, like ``jaxviz layout``), builds the
 device view's scene from the real layout JAX chose, and renders every phase
 offscreen: no display is needed (``QT_QPA_PLATFORM=offscreen`` is set when
-there is none).
+there is none). ``--out FILE.json`` writes the variant's storyboard instead
+(what every device holds and runs, read from the compiled program) as plain
+JSON, for slide tools and tests.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from jaxviz.cli.options import EXIT_FAILED, add_target_options, usage_error
 
 #: Variants that make the most of the device view, in preference order.
 PREFERRED = ("pmap", "sharded", "shard_map", "vmap")
-SUFFIXES = (".gif", ".png", ".svg")
+SUFFIXES = (".gif", ".png", ".svg", ".json")
 
 
 def add_parser(sub) -> None:
@@ -31,7 +33,8 @@ def add_parser(sub) -> None:
     add_target_options(p)
     p.add_argument("--out", required=True, metavar="FILE",
                    help="output file: .gif for the animation, .png or .svg for one image "
-                        "per phase")
+                        "per phase, .json for the storyboard (tiles with their holders, "
+                        "every step with its groups and per-device shapes)")
     p.add_argument("--size", default="1280x720", metavar="WxH",
                    help="picture size in pixels (default 1280x720)")
     p.add_argument("--theme", choices=("light", "dark"), default="light",
@@ -71,7 +74,8 @@ def run(ns) -> int:
 
     out = Path(ns.out)
     if out.suffix.lower() not in SUFFIXES:
-        return usage_error(f"--out {ns.out}: use a .gif (animation), .png or .svg file")
+        return usage_error(f"--out {ns.out}: use a .gif (animation), .png or .svg file, or "
+                           f".json for the storyboard")
     try:
         width, height = parse_size(ns.size)
     except ValueError as exc:
@@ -81,6 +85,8 @@ def run(ns) -> int:
     if not out.parent.is_dir():
         return usage_error(f"--out {ns.out}: the folder {out.parent} does not exist")
     _default_variant(ns)
+    if out.suffix.lower() == ".json":
+        return _write_storyboard(ns, out)
     result, variant, code = trace_one(ns, ["jaxpr", "hlo", "layout"])
     if code:
         return code
@@ -108,4 +114,25 @@ def run(ns) -> int:
     except OSError as exc:
         print(f"jaxviz: error: could not write {out}: {exc}", file=sys.stderr)
         return EXIT_FAILED
+    return 0
+
+
+def _write_storyboard(ns, out: Path) -> int:
+    """Trace the variant's storyboard and write ``to_plain(storyboard)`` as JSON."""
+    import json
+
+    from jaxviz.model import to_plain
+
+    _, variant, code = trace_one(ns, ["jaxpr", "story"])
+    if code:
+        return code
+    story = variant.storyboard
+    try:
+        out.write_text(json.dumps(to_plain(story), indent=1) + "\n", encoding="utf-8")
+    except OSError as exc:
+        print(f"jaxviz: error: could not write {out}: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    kinds = ", ".join(s.collective.kind if s.collective else s.kind for s in story.steps)
+    print(f"wrote {out}: the {story.variant} storyboard, {len(story.arrays)} arrays on "
+          f"{len(story.devices)} devices, {len(story.steps)} steps ({kinds})")
     return 0

@@ -69,3 +69,22 @@ def test_vmap_animation_has_the_loop_contrast(tmp_path, variant):
                "640x360", "--frames-per-phase", "1", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert "(host, loop, vectorized, result)" in out.stdout
+
+
+def test_json_writes_the_storyboard(tmp_path):
+    import json
+
+    from jaxviz.model import Storyboard, from_plain
+
+    out = _run("example:tensor_parallel", "--variant", "sharded", "--specs",
+               "P('data','model'), P(None,'model')", "--out", "story.json", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert "steps (all-gather, compute)" in out.stdout
+    story = from_plain(json.loads((tmp_path / "story.json").read_text()))
+    assert isinstance(story, Storyboard) and story.variant == "sharded"
+    x, w = story.inputs
+    assert [t.devices for t in x.tiles] == [[0], [1], [2], [3], [4], [5], [6], [7]]
+    assert [t.devices for t in w.tiles] == [[0, 2, 4, 6], [1, 3, 5, 7]]
+    gather = story.steps[0].collective
+    assert gather.kind == "all-gather" and gather.groups == [[0, 1], [2, 3], [4, 5], [6, 7]]
+    assert story.steps[1].output_shapes == ["f32[4,16]"]
