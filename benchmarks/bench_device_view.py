@@ -71,7 +71,7 @@ def measure(result: TraceResult, width: int, height: int, steps: int) -> tuple[f
     from PySide6.QtGui import QImage, QPainter, QPixmap
 
     from jaxviz.ui.device_view.export import Renderer
-    from jaxviz.ui.device_view.scene import build_scene
+    from jaxviz.scene import build_scene
 
     renderer = Renderer(build_scene(result, result.variants[0].variant), width, height)
     phases = renderer.phase_count

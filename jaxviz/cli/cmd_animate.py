@@ -55,7 +55,7 @@ def _ensure_platform() -> None:
 def _default_variant(ns) -> None:
     if getattr(ns, "variant", None) is not None:
         return
-    from jaxviz.core.errors import UserError
+    from jaxviz.model.errors import UserError
     from jaxviz.core.loader import resolve_target  # no JAX import
 
     try:
@@ -89,7 +89,7 @@ def run(ns) -> int:
 
     app = QGuiApplication.instance() or QGuiApplication([sys.argv[0]])  # noqa: F841 - fonts
     from jaxviz.ui.device_view.export import Renderer, save_gif
-    from jaxviz.ui.device_view.scene import build_scene
+    from jaxviz.scene import build_scene
 
     scene = build_scene(result, variant.variant)
     if scene.error:

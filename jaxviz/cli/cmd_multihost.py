@@ -29,7 +29,7 @@ def add_parser(sub) -> None:
 
 
 def run(ns) -> int:
-    from jaxviz.core.errors import UserError, format_error
+    from jaxviz.model.errors import UserError, format_error
     from jaxviz.engine.multihost import run_multihost
 
     try:

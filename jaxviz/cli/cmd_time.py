@@ -116,7 +116,7 @@ class Progress:
         if isinstance(record, TimingStatus):
             self.show(record)
         elif isinstance(record, ErrorInfo):
-            from jaxviz.core.errors import format_error
+            from jaxviz.model.errors import format_error
 
             self.clear()
             print(f"jaxviz: error: {format_error(record, self.debug)}", file=self.stream)
@@ -165,7 +165,7 @@ def build_timing_request(ns):
 
 def run(ns) -> int:
     from jaxviz.cli.common import report
-    from jaxviz.core.errors import UserError
+    from jaxviz.model.errors import UserError
     from jaxviz.model.timing import TimingRun, validate
 
     try:

@@ -12,7 +12,7 @@ Example:
 """
 
 from jaxviz.core.devices import configure as configure_devices
-from jaxviz.core.errors import UserError, format_error
+from jaxviz.model.errors import UserError, format_error
 from jaxviz.core.loader import resolve_target
 
 __all__ = ["configure_devices", "format_error", "resolve_target", "trace_request", "UserError"]

@@ -10,7 +10,7 @@ from itertools import count
 from pathlib import Path
 from typing import Any
 
-from jaxviz.core.errors import UserError, from_exception
+from jaxviz.model.errors import UserError, from_exception
 from jaxviz.model import ErrorInfo, Target, get_example, list_functions
 from jaxviz.model.gallery import GalleryError
 

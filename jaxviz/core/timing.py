@@ -13,7 +13,7 @@ when the CPU backend starts; changing it later is silently ignored. So when the
 request's ``async_dispatch`` differs from this process's setting and the
 backend is already running, the run (or, for the ``jit-sync`` variant, just
 that variant) is measured in a fresh child process started with the setting
-(:mod:`jaxviz.core.timing_worker`).
+(:mod:`jaxviz.engine.timing_child`).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ import jax
 
 import jaxviz
 from jaxviz.core import devices, jax_internals, timing_calls
-from jaxviz.core.errors import UserError
+from jaxviz.model.errors import UserError
 from jaxviz.core.timing_calls import Measured, clock
 from jaxviz.core.timing_variants import Timed, arg_types, build, uses_batched
 from jaxviz.core.trace import Loaded, explain, load
@@ -82,7 +82,7 @@ def measure_timings(req: TimingRequest, progress=None, origin_ns: int | None = N
         run = TimingRun(request=req, error=errors[0], errors=errors[1:])
         return run
     if not ensure_async_dispatch(req.async_dispatch):
-        from jaxviz.core.timing_worker import run_in_child
+        from jaxviz.engine.timing_child import run_in_child
 
         return run_in_child(req, progress, origin_ns)
     session = _Session(req, progress, clock() if origin_ns is None else origin_ns)
@@ -357,7 +357,7 @@ class _Session:
 
     def in_child(self, variant: str) -> None:
         """Measure ``jit`` with async dispatch off in a child process, as ``variant``."""
-        from jaxviz.core.timing_worker import run_in_child
+        from jaxviz.engine.timing_child import run_in_child
 
         sub = replace(self.req, variants=["jit"], pipeline=0, sweep=None, sweep_variants=[],
                       async_dispatch=False, pipeline_variant=None)

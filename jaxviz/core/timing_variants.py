@@ -18,7 +18,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxviz.core import arguments
-from jaxviz.core.errors import UserError
+from jaxviz.model.errors import UserError
 from jaxviz.core.trace import Loaded
 from jaxviz.model import ErrorInfo
 from jaxviz.model.timing import TIMING_VARIANTS

@@ -17,7 +17,7 @@ import jax
 import numpy as np
 
 from jaxviz.core import arguments, devices, jax_internals, layout
-from jaxviz.core.errors import UserError, from_exception
+from jaxviz.model.errors import UserError, from_exception
 from jaxviz.core.loader import find_function, load_namespace
 from jaxviz.core.variants import BATCHED_VARIANTS, Prepared, Settings, VariantBuilder
 from jaxviz.model import (

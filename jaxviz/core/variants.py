@@ -19,7 +19,7 @@ from jax.sharding import AxisType, Mesh, NamedSharding
 from jax.sharding import PartitionSpec as P
 
 from jaxviz.core import arguments, devices
-from jaxviz.core.errors import UserError, spec_error
+from jaxviz.model.errors import UserError, spec_error
 from jaxviz.model import ErrorInfo, TraceRequest
 from jaxviz.model.specs import (
     SpecError, format_mesh, format_partition_spec, parse_in_axes, parse_mesh,

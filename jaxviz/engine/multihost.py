@@ -20,7 +20,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from jaxviz.core.errors import UserError
+from jaxviz.model.errors import UserError
 from jaxviz.engine.process import exit_reason
 from jaxviz.model import ErrorInfo
 
@@ -60,7 +60,7 @@ def run_multihost(target: str = "example:multi_host", processes: int = 2,
         raise UserError(ErrorInfo(kind="option", message="--processes and --devices must be "
                                                          "at least 1"))
     coordinator = f"127.0.0.1:{_free_loopback_port()}"
-    cmd = [sys.executable, "-m", "jaxviz.core.multihost_worker", "--coordinator", coordinator,
+    cmd = [sys.executable, "-m", "jaxviz.engine.multihost_worker", "--coordinator", coordinator,
            "--num-processes", str(processes), "--local-devices", str(local_devices),
            "--target", target, "--axis-name", axis_name]
     workers = [subprocess.Popen(cmd + ["--process-id", str(i)], stdout=subprocess.PIPE,

@@ -181,7 +181,7 @@ def answer(rid: int, message: dict[str, Any], channel: Channel, capture: Capture
 
 
 def _error_of(exc: BaseException, record: Any) -> Any:
-    from jaxviz.core.errors import from_exception
+    from jaxviz.model.errors import from_exception
 
     target = getattr(record, "target", None)
     filename = getattr(target, "filename", "") or ""

@@ -68,15 +68,14 @@ def main(argv: list[str] | None = None,
     from PySide6.QtCore import QCoreApplication, QEvent, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from jaxviz.ui import style
-
+    from jaxviz.ui.theme import style
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("jaxviz")
     app.setOrganizationName("jaxviz")
     app.setApplicationDisplayName("jaxviz")
     style.apply_theme(app)
 
-    from jaxviz.ui.main_window import MainWindow
+    from jaxviz.ui.window.main_window import MainWindow
 
     window = MainWindow(devices=ns.devices)
     window.show()

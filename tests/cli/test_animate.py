@@ -9,7 +9,7 @@ import sys
 import pytest
 from PIL import Image, ImageSequence
 
-from jaxviz.ui.device_view.palette import OKABE_ITO, rgb
+from jaxviz.model.palette import OKABE_ITO, rgb
 
 
 def _run(*args: str, cwd) -> subprocess.CompletedProcess:

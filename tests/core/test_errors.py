@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from jaxviz import core
-from jaxviz.core.errors import UserError
+from jaxviz.model.errors import UserError
 from jaxviz.model import TraceRequest
 
 import pytest

@@ -8,7 +8,7 @@ import sys
 import numpy as np
 import pytest
 
-from jaxviz.core.errors import UserError
+from jaxviz.model.errors import UserError
 from jaxviz.engine.multihost import run_multihost
 
 

@@ -14,8 +14,8 @@ from jax.sharding import PartitionSpec as P  # noqa: E402
 from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtGui import QColor, QImage  # noqa: E402
 
-from jaxviz.ui.device_view.geometry import _key, held_rect  # noqa: E402
-from jaxviz.ui.device_view.palette import OKABE_ITO  # noqa: E402
+from jaxviz.scene.geometry import _key, held_rect  # noqa: E402
+from jaxviz.model.palette import OKABE_ITO  # noqa: E402
 
 from .device_view_cases import configure_jax, traced  # noqa: E402
 
@@ -26,7 +26,7 @@ W, H = 1280, 720
 @pytest.fixture
 def renderer(qapp):
     from jaxviz.ui.device_view.export import Renderer
-    from jaxviz.ui.device_view.scene import build_scene
+    from jaxviz.scene import build_scene
 
     def make(name: str, variant: str, theme: str = "light", **overrides) -> Renderer:
         return Renderer(build_scene(traced(name, variant, **overrides), variant), W, H, theme)

@@ -7,7 +7,7 @@ import re
 from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtGui import QTextCursor
 
-from jaxviz.ui import style
+from jaxviz.ui.theme import style
 from tests.ui.helpers import JAX_MS, close, line_of, pixel, wait_for_panes
 
 

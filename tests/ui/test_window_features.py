@@ -6,8 +6,8 @@ from __future__ import annotations
 from PySide6.QtCore import QPoint, QTimer
 from PySide6.QtWidgets import QApplication
 
-from jaxviz.ui import style
-from jaxviz.ui.main_window import MainWindow
+from jaxviz.ui.theme import style
+from jaxviz.ui.window.main_window import MainWindow
 from tests.ui.helpers import JAX_MS, close, line_of, pixel, wait_for_panes
 
 SOURCE = '''import jax.numpy as jnp

@@ -13,8 +13,8 @@ from PySide6.QtCore import QThread
 
 from jaxviz.model import Equation, SourceSpan, SubJaxpr, TraceResult, VariantResult, VarInfo
 from jaxviz.model.engine import EngineEvent, EngineInfo, Reply
-from jaxviz.ui.changes import batch_marks, marks_for, parallel_marks
-from jaxviz.ui.link_index import LinkIndex
+from jaxviz.model.changes import batch_marks, marks_for, parallel_marks
+from jaxviz.model.link_index import LinkIndex
 
 F = "/x/f.py"
 
@@ -67,8 +67,8 @@ def test_parallel_panes_mark_the_wrapper_and_collectives():
 def test_jaxpr_highlighting_colours_primitives_shapes_and_collectives(qapp):
     from pygments.token import Keyword, Name, Number
 
-    from jaxviz.ui.code_view import CodeView
-    from jaxviz.ui.highlighters import jaxpr_highlighter
+    from jaxviz.ui.text.code_view import CodeView
+    from jaxviz.ui.text.highlighters import jaxpr_highlighter
 
     view = CodeView(jaxpr_highlighter)
     view.set_text("{ lambda ; a:f32[8]. let\n    b:f32[] = psum[axes=('i',)] a\n"
@@ -90,7 +90,7 @@ def test_jaxpr_highlighting_colours_primitives_shapes_and_collectives(qapp):
 def test_python_highlighting_follows_a_string_opened_above(qapp):
     from pygments.token import String
 
-    from jaxviz.ui.editor import CodeEditor
+    from jaxviz.ui.text.editor import CodeEditor
 
     editor = CodeEditor()
     editor.setPlainText("x = 1\ny = 2\n")
@@ -107,7 +107,7 @@ def test_python_highlighting_follows_a_string_opened_above(qapp):
     ("axis_name", "my axis", "Python identifier"),
 ])
 def test_fields_are_checked_as_typed(qtbot, field, text, needle):
-    from jaxviz.ui.args_panel import ArgsPanel
+    from jaxviz.ui.panels.args import ArgsPanel
 
     panel = ArgsPanel()
     qtbot.addWidget(panel)
@@ -146,7 +146,7 @@ class _FakeClient:
 
 
 def test_engine_callbacks_arrive_as_signals_on_the_gui_thread(qtbot):
-    from jaxviz.ui.qt_engine import QtEngine
+    from jaxviz.ui.window.qt_engine import QtEngine
 
     engine = QtEngine(devices=2, client_factory=_FakeClient)
     seen = []

@@ -7,8 +7,8 @@ from PySide6.QtGui import (
     QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen, QPolygonF,
 )
 
-from jaxviz.ui.device_view.items import Box, Grid, Item, Path, Stripes, Text
-from jaxviz.ui.device_view.qt_fixes import protect_none
+from jaxviz.scene.items import Box, Grid, Item, Path, Stripes, Text
+from jaxviz.ui.theme.qt_guard import protect_none
 
 protect_none()
 

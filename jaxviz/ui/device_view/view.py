@@ -16,13 +16,14 @@ from PySide6.QtGui import QKeyEvent, QPainter, QPixmap
 from PySide6.QtWidgets import QSizePolicy, QVBoxLayout, QWidget
 
 from jaxviz.model import TraceResult
-from jaxviz.ui.device_view import geometry, palette
+from jaxviz.scene import geometry
+from jaxviz.model import palette
 from jaxviz.ui.device_view.controls import ControlBar
 from jaxviz.ui.device_view.export import Renderer, parse_size, save_gif
-from jaxviz.ui.device_view.frames import FrameBuilder
+from jaxviz.scene.frames import FrameBuilder
 from jaxviz.ui.device_view.painter import ItemPainter
-from jaxviz.ui.device_view.phases import Phase
-from jaxviz.ui.device_view.scene import Scene, build_scene, empty_scene
+
+from jaxviz.scene import Phase, Scene, build_scene, empty_scene
 
 FRAME_MS = 16
 

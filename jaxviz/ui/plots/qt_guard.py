@@ -1,7 +1,7 @@
 """Keep ``None``, ``True`` and ``False`` alive under PySide6 6.12 on CPython < 3.12.
 
 PySide6/shiboken6 6.12.0 on CPython 3.11 hands back ``None`` from void Qt
-methods without a reference (see :mod:`jaxviz.ui.device_view.qt_fixes`, which
+methods without a reference (see :mod:`jaxviz.ui.theme.qt_guard`, which
 fixes that for ``None``), and it does the same with ``True``/``False`` coming
 back through pyqtgraph's ``itemChange`` overrides: every new scatter plot or
 figure update costs a few references to ``True``, and after a few hundred
@@ -19,7 +19,7 @@ from __future__ import annotations
 import ctypes
 import sys
 
-from jaxviz.ui.device_view.qt_fixes import RESERVE, protect_none
+from jaxviz.ui.theme.qt_guard import RESERVE, protect_none
 
 _done = False
 

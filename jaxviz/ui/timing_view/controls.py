@@ -1,6 +1,6 @@
 """The run controls: variants, repetitions, warm-up, pipeline, sweep, async; Run, Stop, progress.
 
-Plain widgets: they hold :class:`~jaxviz.ui.timing_view.options.RunOptions`
+Plain widgets: they hold :class:`~jaxviz.model.timing_options.RunOptions`
 and say when Run or Stop was pressed. The progress line shows the engine's
 :class:`~jaxviz.model.timing.TimingStatus` ("pmap: call 14/50").
 """
@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
 )
 
 from jaxviz.model.timing import TimingStatus, variant_label
-from jaxviz.ui.timing_view.options import VARIANT_HELP, RunOptions
+from jaxviz.model.timing_options import VARIANT_HELP, RunOptions
 
 
 class RunControls(QWidget):

@@ -29,7 +29,7 @@ from jaxviz.model.timing_export import read_json
 from jaxviz.ui.plots.qt_guard import protect_singletons
 from jaxviz.ui.timing_view.controls import RunControls
 from jaxviz.ui.timing_view.export import EXPORTS, ExportBar, export_run, plot_image
-from jaxviz.ui.timing_view.options import (
+from jaxviz.model.timing_options import (
     build_request, declared_settings, default_options, describe_target, format_error,
     options_of, supported_variants, where_and_when,
 )
@@ -115,7 +115,7 @@ class TimingView(QWidget):
 
     # ------------------------------------------------------------ docking
     def set_engine(self, engine) -> None:
-        """Measure in ``engine`` (the window's :class:`~jaxviz.ui.qt_engine.QtEngine`)."""
+        """Measure in ``engine`` (the window's :class:`~jaxviz.ui.window.qt_engine.QtEngine`)."""
         self.runner.set_engine(engine)
         self._sync_buttons()
 
