@@ -1,30 +1,48 @@
-"""Device colours and the light/dark themes of the device view (no Qt).
+"""Every colour jaxviz draws with, as plain data (no Qt): one palette, two themes.
 
-Up to eight devices get the Okabe-Ito palette (distinguishable with the
-common colour-vision deficiencies and on a washed-out projector), with its
-black swapped for a wine red so it stays visible on a dark background. More
-devices get a structured scheme in the perceptual OKLCH space: the hue follows
-the mesh row and the lightness the mesh column, so a colour also says *where*
-in the mesh a device sits (a 16 x 16 mesh cannot have 256 nameable colours).
+Colours are ``"#rrggbb"`` strings throughout; the Qt side turns them into
+``QColor`` in one place (:mod:`jaxviz.ui.theme.style`). Each colour means one
+thing wherever it appears:
 
-Colours are ``"#rrggbb"`` strings throughout.
+* :data:`OKABE_ITO` (Okabe & Ito, 2008) is safe for the common colour-vision
+  deficiencies and survives a washed-out projector. In the timing plots
+  **blue** is the moment a call returned (dispatch), **vermillion/orange** the
+  moment its result was ready (completion), **green** a device.
+* Devices get :data:`DEVICE_COLOURS` (Okabe-Ito with its black swapped for
+  Tol's wine, so it stays visible on a dark background) up to eight; more get
+  a structured scheme in the perceptual OKLCH space: the hue follows the mesh
+  row and the lightness the mesh column, so a colour also says *where* in the
+  mesh a device sits (a 16 x 16 mesh cannot have 256 nameable colours).
+* A :class:`Theme` (``light`` or ``dark``, from :func:`theme`) holds the
+  device view's colours (:class:`DeviceViewColours`) and the timing plots'
+  (:class:`PlotColours`).
+* The window's colours: source-line link colours, the "what changed" marks,
+  errors and banners, syntax colours by Pygments token name.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-#: Okabe & Ito (2008), black replaced by Tol's wine (#882255).
-OKABE_ITO = ("#E69F00", "#56B4E9", "#009E73", "#F0E442",
-             "#0072B2", "#D55E00", "#CC79A7", "#882255")
+#: The Okabe-Ito palette, by colour name.
+OKABE_ITO: dict[str, str] = {
+    "black": "#000000", "orange": "#E69F00", "sky_blue": "#56B4E9",
+    "bluish_green": "#009E73", "yellow": "#F0E442", "blue": "#0072B2",
+    "vermillion": "#D55E00", "reddish_purple": "#CC79A7",
+}
+#: Tol's wine: stands in for Okabe-Ito's black among the device colours.
+WINE = "#882255"
+#: The first eight devices' colours: Okabe-Ito in this order, black replaced by wine.
+DEVICE_COLOURS: tuple[str, ...] = tuple(OKABE_ITO[name] for name in (
+    "orange", "sky_blue", "bluish_green", "yellow", "blue", "vermillion",
+    "reddish_purple")) + (WINE,)
 
 
 @dataclass(frozen=True)
-class Theme:
-    """The non-device colours of one theme."""
+class DeviceViewColours:
+    """The device view's colours besides the devices' own."""
 
-    name: str
     bg: str          # canvas
     fg: str          # main text
     muted: str       # secondary text, axis labels
@@ -39,15 +57,56 @@ class Theme:
     accent: str      # active phase, progress bars, collective links
 
 
-THEMES = {
-    "light": Theme("light", bg="#FFFFFF", fg="#1B1F24", muted="#55606C", panel="#F3F5F8",
-                   frame="#A9B2BD", neutral="#BFC6CF", empty="#FFFFFF", grid="#7D8794",
-                   banner_bg="#FFF0BF", banner_fg="#503C00", caption_bg="#EDF1F6",
-                   accent="#1F5FCC"),
-    "dark": Theme("dark", bg="#14171C", fg="#F1F4F7", muted="#A7B0BB", panel="#20262E",
-                  frame="#56606D", neutral="#68727F", empty="#14171C", grid="#9AA4B0",
-                  banner_bg="#4D3D00", banner_fg="#FFE49A", caption_bg="#1C2229",
-                  accent="#6CB0FF"),
+@dataclass(frozen=True)
+class PlotColours:
+    """The timing plots' colours: dispatch, completion, devices, first-call stages."""
+
+    background: str
+    foreground: str
+    muted: str
+    grid: str
+    connector: str
+    dispatch: str
+    ready: str
+    device: str
+    device_alt: str
+    phases: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Theme:
+    """One theme: its name and the colours of each view."""
+
+    name: str
+    device_view: DeviceViewColours
+    plots: PlotColours
+
+
+THEMES: dict[str, Theme] = {
+    "light": Theme(
+        "light",
+        DeviceViewColours(
+            bg="#FFFFFF", fg="#1B1F24", muted="#55606C", panel="#F3F5F8", frame="#A9B2BD",
+            neutral="#BFC6CF", empty="#FFFFFF", grid="#7D8794", banner_bg="#FFF0BF",
+            banner_fg="#503C00", caption_bg="#EDF1F6", accent="#1F5FCC"),
+        PlotColours(
+            background="#FFFFFF", foreground="#111111", muted="#555555", grid="#D0D0D0",
+            connector="#9A9A9A", dispatch=OKABE_ITO["blue"], ready=OKABE_ITO["vermillion"],
+            device=OKABE_ITO["bluish_green"], device_alt="#7FCEB9",
+            phases={"trace": OKABE_ITO["reddish_purple"], "lower": OKABE_ITO["yellow"],
+                    "compile": OKABE_ITO["bluish_green"], "execute": OKABE_ITO["vermillion"]})),
+    "dark": Theme(
+        "dark",
+        DeviceViewColours(
+            bg="#14171C", fg="#F1F4F7", muted="#A7B0BB", panel="#20262E", frame="#56606D",
+            neutral="#68727F", empty="#14171C", grid="#9AA4B0", banner_bg="#4D3D00",
+            banner_fg="#FFE49A", caption_bg="#1C2229", accent="#6CB0FF"),
+        PlotColours(
+            background="#161616", foreground="#F0F0F0", muted="#B4B4B4", grid="#3A3A3A",
+            connector="#7A7A7A", dispatch=OKABE_ITO["sky_blue"], ready=OKABE_ITO["orange"],
+            device=OKABE_ITO["bluish_green"], device_alt="#0B5E48",
+            phases={"trace": OKABE_ITO["reddish_purple"], "lower": OKABE_ITO["yellow"],
+                    "compile": OKABE_ITO["bluish_green"], "execute": OKABE_ITO["orange"]})),
 }
 
 
@@ -63,6 +122,59 @@ def theme(name: str) -> Theme:
         raise ValueError(f"unknown theme {name!r}; choose from {', '.join(THEMES)}") from None
 
 
+# --------------------------------------------------------------------------- #
+# The window (light only: the window follows the Fusion light palette)
+# --------------------------------------------------------------------------- #
+
+#: Backgrounds shared by a source line and its equations (light, so dark text stays readable).
+LINK_COLOURS = ("#cfe3fa", "#fde0c2", "#d2f0d9", "#f7d4e4", "#f3edb4", "#e2d7f5", "#cdeeee",
+                "#eadccd")  # blue orange green pink yellow purple teal brown
+#: The same hues, stronger: the hovered or selected source line and its equations.
+LINK_STRONG = ("#9cc4f2", "#f9c28c", "#9fdcae", "#f2a9c8", "#e8dc7a", "#c6b5ee", "#99dcdc",
+               "#d8bd9f")
+#: Background of the equations the device view's current phase is about.
+PHASE_COLOUR = "#ffe08a"
+#: The frame drawn around the active (hovered/selected) lines.
+ACTIVE_OUTLINE = "#1f3a93"
+#: The "what changed" marks of the jaxpr panes.
+MARK_COLOURS = {
+    "batched": "#d9731a",     # the equation gained the batch axis (vmap)
+    "new": "#8e24aa",         # a primitive that only the batched version has
+    "wrapper": "#1e6fd9",     # shard_map / sharded jit: the per-device program
+    "collective": "#d62728",  # psum, all_gather, ppermute ... data moves
+}
+ERROR_COLOUR = "#c62828"
+ERROR_BACKGROUND = "#fde7e7"
+BANNER_BACKGROUND = "#fff3cd"
+GUTTER_BACKGROUND = "#f3f4f6"
+GUTTER_TEXT = "#6b7280"
+#: Syntax colours by Pygments token name: ``(colour, bold, italic)``; the most specific wins.
+TOKEN_COLOURS: dict[str, tuple[str, bool, bool]] = {
+    "Keyword": ("#0b3d91", True, False),
+    "Keyword.Type": ("#00796b", False, False),
+    "Keyword.Constant": ("#0b3d91", False, False),
+    "Name.Function": ("#6a1b9a", True, False),
+    "Name.Class": ("#6a1b9a", True, False),
+    "Name.Exception": ("#c62828", True, False),
+    "Name.Builtin": ("#0b5394", False, False),
+    "Name.Decorator": ("#8d6e00", False, False),
+    "Name.Variable": ("#1a1a1a", False, False),
+    "Name.Attribute": ("#6b7280", False, False),
+    "Name.Namespace": ("#6b7280", False, False),
+    "Name.Label": ("#8d6e00", False, False),
+    "String": ("#a0522d", False, False),
+    "String.Doc": ("#4b6b3a", False, True),
+    "Number": ("#b35c00", False, False),
+    "Comment": ("#5f6b5f", False, True),
+    "Operator": ("#374151", False, False),
+    "Operator.Word": ("#0b3d91", True, False),
+    "Error": ("#c62828", False, False),
+}
+
+
+# --------------------------------------------------------------------------- #
+# Device colours and colour arithmetic
+# --------------------------------------------------------------------------- #
 def device_colours(rows: int, cols: int, count: int) -> list[str]:
     """Colours for ``count`` devices laid out row-major on a ``rows x cols`` grid.
 
@@ -77,8 +189,8 @@ def device_colours(rows: int, cols: int, count: int) -> list[str]:
         >>> device_colours(8, 1, 8)[:2]
         ['#E69F00', '#56B4E9']
     """
-    if count <= len(OKABE_ITO):
-        return list(OKABE_ITO[:count])
+    if count <= len(DEVICE_COLOURS):
+        return list(DEVICE_COLOURS[:count])
     out = []
     for k in range(count):
         r, c = divmod(k, cols) if cols > 0 else (k, 0)

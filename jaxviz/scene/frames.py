@@ -15,7 +15,7 @@ from jaxviz.scene.geometry import (
     text_width,
 )
 from jaxviz.scene.items import Box, Grid, Item, Stripes, Text
-from jaxviz.model.palette import Theme, mix, text_on
+from jaxviz.model.palette import DeviceViewColours, mix, text_on
 from jaxviz.scene.scene import Scene
 from jaxviz.scene.tiles import Block, TileGrid
 
@@ -28,7 +28,7 @@ MONO_W = 0.61
 class FrameBuilder:
     """Builds the items of any frame of one scene, layout and theme."""
 
-    def __init__(self, scene: Scene, layout: Layout, theme: Theme):
+    def __init__(self, scene: Scene, layout: Layout, theme: DeviceViewColours):
         self.scene, self.lay, self.th = scene, layout, theme
         self.u = layout.unit
         kinds = [p.kind for p in scene.phases]

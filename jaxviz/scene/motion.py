@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from typing import Protocol
 
-from jaxviz.model.palette import Theme
+from jaxviz.model.palette import DeviceViewColours
 from jaxviz.scene.geometry import ArrayPlace, DevicePlace, Layout, Rect, _key, held_rect, inset
 from jaxviz.scene.items import Box, Item, Path, Stripes, Text
 from jaxviz.scene.program import Collective
@@ -30,7 +30,7 @@ class FrameParts(Protocol):
 
     scene: Scene
     lay: Layout
-    th: Theme
+    th: DeviceViewColours
     u: float
     kinds: list[str]
     colour: dict[int, str]

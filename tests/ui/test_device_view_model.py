@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from jaxviz.model import ArrayLayout, MeshInfo, ShardInfo
-from jaxviz.model.palette import OKABE_ITO, device_colours, luminance
+from jaxviz.model.palette import DEVICE_COLOURS, device_colours, luminance
 from jaxviz.scene.program import mesh_groups, parse_hlo_collectives
 from jaxviz.scene import build_scene
 from jaxviz.scene.tiles import tile_grid
@@ -114,7 +114,7 @@ def test_replicated_params_are_on_every_device():
 
 
 def test_colours_are_okabe_ito_up_to_eight_then_structured_and_distinct():
-    assert device_colours(8, 1, 8) == list(OKABE_ITO)
+    assert device_colours(8, 1, 8) == list(DEVICE_COLOURS)
     big = device_colours(16, 16, 256)
     assert len(set(big)) == 256
     # Lightness runs along a row, hue down a column.

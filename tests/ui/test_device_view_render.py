@@ -15,7 +15,7 @@ from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtGui import QColor, QImage  # noqa: E402
 
 from jaxviz.scene.geometry import _key, held_rect  # noqa: E402
-from jaxviz.model.palette import OKABE_ITO  # noqa: E402
+from jaxviz.model.palette import DEVICE_COLOURS  # noqa: E402
 
 from .device_view_cases import configure_jax, traced  # noqa: E402
 
@@ -46,7 +46,7 @@ def phase_index(renderer, kind: str) -> int:
 def test_convolve_pmap_each_row_tile_has_its_devices_colour(renderer):
     r = renderer("convolve", "pmap")
     colour = r.scene.colour_of
-    assert [colour[d] for d in range(8)] == list(OKABE_ITO)
+    assert [colour[d] for d in range(8)] == list(DEVICE_COLOURS)
     img = r.image(phase_index(r, "split"), 1.0)
     for place in r.layout.inputs:  # x and w, on the host
         assert len(place.blocks) == 8

@@ -70,7 +70,7 @@ class Renderer:
         family, px = app_font()
         self.scene = scene
         self.width, self.height = int(width), int(height)
-        self.theme = palette.theme(theme)
+        self.theme = palette.theme(theme).device_view
         self.unit = geometry.default_unit(width, height, px, font_scale)
         self.layout = geometry.layout(scene, width, height, self.unit)
         self.builder = FrameBuilder(scene, self.layout, self.theme)

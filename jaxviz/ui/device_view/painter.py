@@ -9,6 +9,7 @@ from PySide6.QtGui import (
 
 from jaxviz.scene.items import Box, Grid, Item, Path, Stripes, Text
 from jaxviz.ui.theme.qt_guard import protect_none
+from jaxviz.ui.theme.style import qcolor
 
 protect_none()
 
@@ -51,7 +52,7 @@ class ItemPainter:
     def colour(self, name: str) -> QColor:
         c = self._colours.get(name)
         if c is None:
-            c = self._colours[name] = QColor(name)
+            c = self._colours[name] = qcolor(name)
         return c
 
     def font(self, size: float, bold: bool = False, mono: bool = False) -> QFont:

@@ -57,7 +57,7 @@ class _Canvas(QWidget):
         if key != self._key or self._builder is None:
             unit = geometry.default_unit(self.width(), self.height(), px, v.font_scale)
             lay = geometry.layout(v.scene, self.width(), self.height(), unit)
-            self._builder = FrameBuilder(v.scene, lay, palette.theme(v.theme))
+            self._builder = FrameBuilder(v.scene, lay, palette.theme(v.theme).device_view)
             self.painter.family = v.font().family()
             self._static.clear()
             self._key = key

@@ -27,9 +27,11 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtSvg, QtWidgets
 
 from jaxviz.model.timing import TimingRun
+from jaxviz.model.timing_stats import available_plots
 from jaxviz.ui.plots.qt_guard import protect_singletons
-from jaxviz.ui.plots.base import TimingFigure
-from jaxviz.ui.plots.style import Style
+from jaxviz.ui.plots.base import Style, TimingFigure
+from jaxviz.ui.plots.figures import FIGURES
+from jaxviz.ui.theme.style import qcolor
 
 DEFAULT_SIZE = (1920, 1080)
 
@@ -49,8 +51,6 @@ def ensure_app() -> QtWidgets.QApplication:
 def build_figure(kind: str, run: TimingRun, size: tuple[int, int] = DEFAULT_SIZE,
                  theme: str = "light", **options) -> TimingFigure:
     """A figure of ``kind`` drawn from ``run``, sized for a ``size`` image."""
-    from jaxviz.ui.plots import FIGURES
-
     try:
         cls = FIGURES[kind]
     except KeyError:
@@ -67,7 +67,7 @@ def laid_out(figure: TimingFigure, size: tuple[int, int]) -> Iterator[pg.Graphic
     app = ensure_app()
     view = pg.GraphicsView()
     view.setAttribute(QtCore.Qt.WidgetAttribute.WA_DontShowOnScreen, True)
-    view.setBackground(figure.style.theme.background)
+    view.setBackground(figure.style.colours.background)
     view.setAntialiasing(True)
     view.setCentralItem(figure.layout)
     view.resize(*size)
@@ -90,7 +90,7 @@ def _paint(view: pg.GraphicsView, device: QtGui.QPaintDevice, size: tuple[int, i
         painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, True)
         painter.setRenderHint(QtGui.QPainter.RenderHint.TextAntialiasing, True)
         rect = QtCore.QRectF(0, 0, *size)
-        painter.fillRect(rect, QtGui.QColor(background))
+        painter.fillRect(rect, qcolor(background))
         # Export mode, as pyqtgraph's exporters set it: scatter symbols are then
         # drawn as vector paths instead of cached bitmaps (crisp, real SVG).
         items = [i for i in view.scene().items() if hasattr(i, "setExportMode")]
@@ -116,7 +116,7 @@ def figure_image(figure: TimingFigure, size: tuple[int, int] = DEFAULT_SIZE) -> 
     """
     with laid_out(figure, size) as view:
         image = QtGui.QImage(size[0], size[1], QtGui.QImage.Format.Format_ARGB32)
-        _paint(view, image, size, figure.style.theme.background)
+        _paint(view, image, size, figure.style.colours.background)
     return image
 
 
@@ -133,7 +133,7 @@ def figure_svg(figure: TimingFigure, path: str | Path,
         generator.setResolution(view.logicalDpiX())
         generator.setTitle(f"jaxviz timing: {figure.kind}")
         generator.setDescription(figure.caption())
-        _paint(view, generator, size, figure.style.theme.background)
+        _paint(view, generator, size, figure.style.colours.background)
     if not path.is_file() or path.stat().st_size == 0:
         raise OSError(f"could not write {path}")
     return path
@@ -162,3 +162,30 @@ def render_svg(kind: str, run: TimingRun, path: str | Path, size: tuple[int, int
                theme: str = "light", **options) -> Path:
     """Write a ``kind`` plot of ``run`` as an SVG (see the module docstring)."""
     return figure_svg(build_figure(kind, run, size, theme, **options), path, size)
+
+
+def available(run: TimingRun) -> list[str]:
+    """The plot kinds ``run`` has data for (the sweep only when one was measured)."""
+    return available_plots(run)
+
+
+def export_plots(run: TimingRun, out_dir: str | Path, size: tuple[int, int] = DEFAULT_SIZE,
+                 theme: str = "light", kinds: list[str] | None = None,
+                 formats: tuple[str, ...] = ("png", "svg")) -> list[Path]:
+    """Write ``KIND.png`` and ``KIND.svg`` for each plot kind into ``out_dir``.
+
+    Raises:
+        OSError: a file could not be written (files written before stay).
+    """
+    out = Path(out_dir)
+    written = []
+    for kind in kinds if kinds is not None else available(run):
+        figure = build_figure(kind, run, size, theme)
+        if "png" in formats:
+            path = out / f"{kind}.png"
+            if not figure_image(figure, size).save(str(path), "PNG"):
+                raise OSError(f"could not write {path}")
+            written.append(path)
+        if "svg" in formats:
+            written.append(figure_svg(figure, out / f"{kind}.svg", size))
+    return written

@@ -15,8 +15,9 @@ import pyqtgraph as pg
 
 from jaxviz.model.timing import TimingRun, variant_label
 from jaxviz.model.timing_stats import caption_variants, fmt_ms, steady
-from jaxviz.ui.plots.base import CategoryAxis, TimingFigure, grid_alpha, log_ms, make_plot
-from jaxviz.ui.plots.style import SYMBOLS
+from jaxviz.ui.plots.base import (
+    SYMBOLS, CategoryAxis, TimingFigure, grid_alpha, log_ms, make_plot,
+)
 
 PHASES = ("trace", "lower", "compile", "execute")
 #: Within a variant's row, dispatch sits a little above completion so that
@@ -32,7 +33,7 @@ class VariantsFigure(TimingFigure):
     kind = "variants"
 
     def _build(self) -> None:
-        s, t = self.style, self.style.theme
+        s, t = self.style, self.style.colours
         self.steady_plot = make_plot(s, bottom="time per call, steady state (ms, log scale)",
                                      category_left=True, log_bottom=True)
         self.steady_plot.showGrid(x=True, y=False, alpha=grid_alpha(s))
@@ -77,7 +78,7 @@ class VariantsFigure(TimingFigure):
         self.first_plot.addItem(self.implicit_tips)
 
     def _update(self, run: TimingRun):
-        t = self.style.theme
+        t = self.style.colours
         names = [v for v in run.variant_names()
                  if run.calls_of(v, "steady") or run.first_call(v)]
         axis = self.steady_plot.getAxis("left")

@@ -1,6 +1,7 @@
 """Fonts, colours and the application theme, sized for a projector.
 
-Every colour in the window means something, so they are all named here:
+Every colour in the window means something; the colours are plain data in
+:mod:`jaxviz.model.palette`, made into QColors here (:func:`qcolor`):
 
 * :data:`LINK_COLOURS` -- one pastel background per Python source line, shared
   by that line in the editor and by every equation it produced (as Compiler
@@ -19,9 +20,9 @@ from __future__ import annotations
 
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QPalette
 from PySide6.QtWidgets import QApplication, QStyleFactory
-from pygments.token import (
-    Comment, Error, Keyword, Name, Number, Operator, String, Token, _TokenType,
-)
+from pygments.token import Token, _TokenType, string_to_tokentype
+
+from jaxviz.model import palette
 
 #: Point sizes at zoom 0: big enough to read from the back of a lecture hall.
 BASE_UI_POINTS = 12
@@ -30,63 +31,33 @@ BASE_CODE_POINTS = 13
 PANE_CODE_DELTA = -1
 MIN_ZOOM, MAX_ZOOM = -6, 16
 
-#: Backgrounds shared by a source line and its equations (light, so dark text stays readable).
-LINK_COLOURS = [QColor(c) for c in (
-    "#cfe3fa",  # blue
-    "#fde0c2",  # orange
-    "#d2f0d9",  # green
-    "#f7d4e4",  # pink
-    "#f3edb4",  # yellow
-    "#e2d7f5",  # purple
-    "#cdeeee",  # teal
-    "#eadccd",  # brown
-)]
-#: The same hues, stronger: the hovered or selected source line and its equations.
-LINK_STRONG = [QColor(c) for c in (
-    "#9cc4f2", "#f9c28c", "#9fdcae", "#f2a9c8", "#e8dc7a", "#c6b5ee", "#99dcdc", "#d8bd9f",
-)]
-#: Background of the equations the device view's current phase is about.
-PHASE_COLOUR = QColor("#ffe08a")
-#: The frame drawn around the active (hovered/selected) lines.
-ACTIVE_OUTLINE = QColor("#1f3a93")
 
-MARK_COLOURS = {
-    "batched": QColor("#d9731a"),     # the equation gained the batch axis (vmap)
-    "new": QColor("#8e24aa"),         # a primitive that only the batched version has
-    "wrapper": QColor("#1e6fd9"),     # shard_map / sharded jit: the per-device program
-    "collective": QColor("#d62728"),  # psum, all_gather, ppermute ... data moves
-}
+def qcolor(colour: str) -> QColor:
+    """A palette colour (``"#rrggbb"``, :mod:`jaxviz.model.palette`) as a QColor."""
+    return QColor(colour)
+
+
+#: Backgrounds shared by a source line and its equations (light, so dark text stays readable).
+LINK_COLOURS = [qcolor(c) for c in palette.LINK_COLOURS]
+#: The same hues, stronger: the hovered or selected source line and its equations.
+LINK_STRONG = [qcolor(c) for c in palette.LINK_STRONG]
+#: Background of the equations the device view's current phase is about.
+PHASE_COLOUR = qcolor(palette.PHASE_COLOUR)
+#: The frame drawn around the active (hovered/selected) lines.
+ACTIVE_OUTLINE = qcolor(palette.ACTIVE_OUTLINE)
+#: The "what changed" marks: batched, new primitive, sharding wrapper, collective.
+MARK_COLOURS = {kind: qcolor(c) for kind, c in palette.MARK_COLOURS.items()}
 MARK_GLYPHS = {"batched": "▲", "new": "✚", "wrapper": "▣", "collective": "⇄"}
 
-ERROR_COLOUR = QColor("#c62828")
-ERROR_BACKGROUND = QColor("#fde7e7")
-BANNER_BACKGROUND = QColor("#fff3cd")
-GUTTER_BACKGROUND = QColor("#f3f4f6")
-GUTTER_TEXT = QColor("#6b7280")
+ERROR_COLOUR = qcolor(palette.ERROR_COLOUR)
+ERROR_BACKGROUND = qcolor(palette.ERROR_BACKGROUND)
+BANNER_BACKGROUND = qcolor(palette.BANNER_BACKGROUND)
+GUTTER_BACKGROUND = qcolor(palette.GUTTER_BACKGROUND)
+GUTTER_TEXT = qcolor(palette.GUTTER_TEXT)
 
-#: Syntax colours by Pygments token type (the most specific match wins).
+#: Syntax colours by Pygments token type: ``(colour, bold, italic)``.
 TOKEN_COLOURS: dict[_TokenType, tuple[str, bool, bool]] = {
-    # token: (colour, bold, italic)
-    Keyword: ("#0b3d91", True, False),
-    Keyword.Type: ("#00796b", False, False),
-    Keyword.Constant: ("#0b3d91", False, False),
-    Name.Function: ("#6a1b9a", True, False),
-    Name.Class: ("#6a1b9a", True, False),
-    Name.Exception: ("#c62828", True, False),
-    Name.Builtin: ("#0b5394", False, False),
-    Name.Decorator: ("#8d6e00", False, False),
-    Name.Variable: ("#1a1a1a", False, False),
-    Name.Attribute: ("#6b7280", False, False),
-    Name.Namespace: ("#6b7280", False, False),
-    Name.Label: ("#8d6e00", False, False),
-    String: ("#a0522d", False, False),
-    String.Doc: ("#4b6b3a", False, True),
-    Number: ("#b35c00", False, False),
-    Comment: ("#5f6b5f", False, True),
-    Operator: ("#374151", False, False),
-    Operator.Word: ("#0b3d91", True, False),
-    Error: ("#c62828", False, False),
-}
+    string_to_tokentype(name): value for name, value in palette.TOKEN_COLOURS.items()}
 
 
 def style_for(token: _TokenType) -> tuple[str, bool, bool] | None:
@@ -101,8 +72,8 @@ def style_for(token: _TokenType) -> tuple[str, bool, bool] | None:
 
 def link_colour(index: int, strong: bool = False) -> QColor:
     """The colour of the ``index``-th linked source line."""
-    palette = LINK_STRONG if strong else LINK_COLOURS
-    return QColor(palette[index % len(palette)])
+    colours = LINK_STRONG if strong else LINK_COLOURS
+    return QColor(colours[index % len(colours)])
 
 
 def _monospace_family() -> str:

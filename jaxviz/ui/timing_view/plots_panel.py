@@ -22,7 +22,7 @@ from jaxviz.model import Target, TraceRequest
 from jaxviz.model.timing import TimingRequest, TimingRun
 from jaxviz.ui.plots import FIGURES, Style, TimingFigure
 from jaxviz.ui.plots.qt_guard import protect_singletons
-from jaxviz.ui.plots.style import theme as plot_theme
+from jaxviz.model.palette import theme
 from jaxviz.ui.timing_view.page import (
     DATA_LINES, FRAME_LINES, LINES_PER_LANE, LINES_PER_ROW, PlotPage,
 )
@@ -98,7 +98,7 @@ class PlotsPanel(QTabWidget):
 
     def plot_style(self) -> Style:
         """The plots' theme and type size on screen."""
-        return Style(theme=plot_theme(self.theme_name), base_px=self.base_px)
+        return Style(theme=theme(self.theme_name), base_px=self.base_px)
 
     def _build_figures(self) -> None:
         style = self.plot_style()
@@ -107,11 +107,11 @@ class PlotsPanel(QTabWidget):
             options = {"log_time": self.log_time} if kind == "dispatch_vs_complete" else {}
             figure = FIGURES[kind](style, width=max(page.view.width(), 320), show_caption=False,
                                    show_footer=False, **options)
-            page.set_figure(figure, style.theme.background)
+            page.set_figure(figure, style.colours.background)
             page.show_hover("")
             self._connect_hover(page)
         self._fonts()
-        t = style.theme
+        t = style.colours
         for page in self.pages.values():  # the caption belongs to its plot: same colours
             page.footer.setStyleSheet(
                 f"QWidget#{page.footer.objectName()} {{ background: {t.background}; }} "
@@ -154,7 +154,7 @@ class PlotsPanel(QTabWidget):
 
     def set_theme(self, name: str) -> None:
         """``light`` or ``dark`` plots (exports use the same theme)."""
-        plot_theme(name)  # raises ValueError for an unknown theme
+        theme(name)  # raises ValueError for an unknown theme
         if name != self.theme_name:
             self.theme_name = name
             self._build_figures()
