@@ -56,7 +56,7 @@ def _default_variant(ns) -> None:
     if getattr(ns, "variant", None) is not None:
         return
     from jaxviz.model.errors import UserError
-    from jaxviz.core.loader import resolve_target  # no JAX import
+    from jaxviz.model.sources import resolve_target
 
     try:
         _, defaults = resolve_target(ns.target)
@@ -67,15 +67,15 @@ def _default_variant(ns) -> None:
 
 
 def run(ns) -> int:
-    from jaxviz.ui.device_view.export import parse_size
+    from jaxviz.model.sizes import ANIMATION_SIZES, parse_size
 
     out = Path(ns.out)
     if out.suffix.lower() not in SUFFIXES:
         return usage_error(f"--out {ns.out}: use a .gif (animation), .png or .svg file")
     try:
-        width, height = parse_size(ns.size)
+        width, height = parse_size(ns.size, ANIMATION_SIZES, "--size")
     except ValueError as exc:
-        return usage_error(f"--size: {exc}")
+        return usage_error(str(exc))
     if ns.frames_per_phase < 1:
         return usage_error(f"--frames-per-phase must be at least 1, not {ns.frames_per_phase}")
     if not out.parent.is_dir():

@@ -9,13 +9,14 @@ measured is written even when the run fails half-way.
 
 from __future__ import annotations
 
-import re
+
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 from jaxviz.cli.options import EXIT_FAILED, EXIT_OK, EXIT_USAGE, add_target_options, usage_error
+from jaxviz.model.sizes import PLOT_SIZES, parse_size
 
 #: Error kinds that come from what was typed (exit code 2).
 _USAGE_KINDS = {"spec", "option", "lookup", "load", "batch", "mesh"}
@@ -71,19 +72,6 @@ def add_parser(sub) -> None:
                    help="plot colours (default light)")
     o.add_argument("--no-plots", dest="plots", action="store_false",
                    help="write only the data files")
-
-
-def parse_size(text: str) -> tuple[int, int]:
-    """``"1920x1080"`` -> ``(1920, 1080)``.
-
-    Raises:
-        ValueError: with a message naming the option.
-    """
-    m = re.fullmatch(r"\s*(\d+)\s*[xX×]\s*(\d+)\s*", text)
-    if not m or not (200 <= int(m[1]) <= 10000 and 150 <= int(m[2]) <= 10000):
-        raise ValueError(f"--size {text!r} is not WIDTHxHEIGHT in pixels between 200x150 "
-                         f"and 10000x10000, e.g. 1920x1080")
-    return int(m[1]), int(m[2])
 
 
 def check_writable(out: Path) -> str | None:
@@ -143,7 +131,7 @@ def build_timing_request(ns):
     """The :class:`TimingRequest` from the options (example settings fill the gaps).
 
     Raises:
-        jaxviz.core.UserError: the target cannot be resolved.
+        jaxviz.model.errors.UserError: the target cannot be resolved.
     """
     from jaxviz.cli.options import build_request
     from jaxviz.model.timing import TimingRequest
@@ -169,7 +157,7 @@ def run(ns) -> int:
     from jaxviz.model.timing import TimingRun, validate
 
     try:
-        size = parse_size(ns.size)
+        size = parse_size(ns.size, PLOT_SIZES, "--size")
     except ValueError as exc:
         return usage_error(str(exc))
     if ns.sweep == "example" and not ns.target.startswith("example:"):

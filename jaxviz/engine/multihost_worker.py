@@ -34,7 +34,8 @@ def main(argv: list[str] | None = None) -> int:
     from jax.sharding import AxisType, Mesh, NamedSharding
     from jax.sharding import PartitionSpec as P
 
-    from jaxviz.core.loader import find_function, load_namespace, resolve_target
+    from jaxviz.core.loader import find_function, load_namespace
+    from jaxviz.model.sources import resolve_target
 
     target, _ = resolve_target(ns.target)
     fn = find_function(load_namespace(target), target)

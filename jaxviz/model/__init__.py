@@ -10,7 +10,7 @@ from jaxviz.model.engine import DevicesRequest, EngineEvent, EngineInfo, Reply
 from jaxviz.model.gallery import Example, GalleryError, get_example, list_examples, list_functions
 from jaxviz.model.records import (
     SCHEMA_VERSION, VARIANTS, ArrayLayout, DeviceInfo, Equation, ErrorInfo, MeshInfo,
-    SchemaMismatch, ShardInfo, SourceSpan, SubJaxpr, Target, TraceRequest, TraceResult,
+    SchemaMismatch, ShardInfo, SourceSpan, SubJaxpr, Target, TraceRequest, TraceResult, TraceSettings,
     VariantResult, VarInfo, from_plain, register, to_plain,
 )
 from jaxviz.model.specs import SpecError
@@ -19,7 +19,8 @@ from jaxviz.model.timing import TimingRequest, TimingRun  # registers the timing
 __all__ = [
     "SCHEMA_VERSION", "VARIANTS", "ArrayLayout", "DeviceInfo", "Equation", "ErrorInfo",
     "Example", "GalleryError", "MeshInfo", "SchemaMismatch", "ShardInfo", "SourceSpan",
-    "SpecError", "SubJaxpr", "Target", "TraceRequest", "TraceResult", "VariantResult",
+    "SpecError", "SubJaxpr", "Target", "TraceRequest", "TraceResult", "TraceSettings",
+    "VariantResult",
     "VarInfo", "from_plain", "get_example", "list_examples", "list_functions", "register",
     "to_plain",
 ]

@@ -48,26 +48,52 @@ class Target:
 
 
 @dataclass
-class TraceRequest:
-    """What to trace: a target, its argument specs and the parallel settings.
+class TraceSettings:
+    """How to call and parallelize the function: what the user types besides the code.
 
-    The parallel settings are kept as the strings the user typed; they are
-    parsed (and validated) by :mod:`jaxviz.model.specs`.
+    Declared once, here: a gallery :class:`~jaxviz.model.gallery.Example`, a
+    :class:`TraceRequest` and the window's arguments panel all hold exactly
+    these fields. They are kept as the strings the user typed and parsed (and
+    validated) by :mod:`jaxviz.model.specs`.
+
+    Attributes:
+        args: the arguments of one unbatched call (``f32[5], f32[3]``, ``x, w``).
+        batched_args: the already-batched arguments for vmap/pmap/sharded/shard_map
+            (e.g. ``jnp.arange(8.)``); by default they are built from ``args``
+            by adding a batch axis of size ``batch`` per ``in_axes``.
+        batch: the batch size (default: the device count).
+        in_axes: the batch axis of each argument (``0, None``).
+        axis_name: the mapped axis collectives use.
+        mesh: the device mesh (``data=4,model=2``).
+        specs: a PartitionSpec per argument.
+        out_specs: the output PartitionSpecs for shard_map.
     """
 
-    target: Target
     args: str
-    #: The already-batched arguments for vmap/pmap/sharded/shard_map (e.g.
-    #: ``jnp.arange(8.)``); by default they are built from ``args`` by adding a
-    #: batch axis of size ``batch`` per ``in_axes``.
     batched_args: str | None = None
-    variants: list[str] = field(default_factory=lambda: ["plain"])
     batch: int | None = None
     in_axes: str | None = None
     axis_name: str = "i"
     mesh: str | None = None
     specs: str | None = None
     out_specs: str | None = None
+
+    @staticmethod
+    def names() -> tuple[str, ...]:
+        """The settings' field names, in declaration order."""
+        return tuple(f.name for f in dataclasses.fields(TraceSettings))
+
+    def settings(self) -> dict[str, Any]:
+        """Just the trace settings of this record, by name (e.g. to build a request)."""
+        return {name: getattr(self, name) for name in TraceSettings.names()}
+
+
+@dataclass
+class TraceRequest(TraceSettings):
+    """What to trace: a target, its :class:`TraceSettings`, the variants and parts wanted."""
+
+    target: Target = field(kw_only=True)
+    variants: list[str] = field(default_factory=lambda: ["plain"])
     #: Which parts of each variant to produce: "jaxpr", "hlo" (StableHLO,
     #: compiled HLO and cost analysis), "layout" and "value" (run it once).
     want: list[str] = field(default_factory=lambda: ["jaxpr", "hlo", "layout"])

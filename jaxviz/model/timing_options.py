@@ -9,17 +9,15 @@ defaults: its timing variants, size sweep and NumPy baseline.
 Example:
     >>> declared_settings('JAXVIZ = {"function": "f", "timing": {"variants": ["jit"]}}', "f")
     {'function': 'f', 'timing': {'variants': ['jit']}}
-    >>> parse_size("1280x720")
-    (1280, 720)
 """
 
 from __future__ import annotations
 
-import ast
 from dataclasses import dataclass, field
 from pathlib import PurePath
 
 from jaxviz.model import TraceRequest
+from jaxviz.model.gallery import declared_in
 from jaxviz.model.records import ErrorInfo
 from jaxviz.model.timing import (
     DEFAULT_VARIANTS, TIMING_VARIANTS, TimingRequest, TimingRun, normalize_variant,
@@ -69,19 +67,8 @@ def declared_settings(source: str, function: str) -> dict:
     the same file only the NumPy baseline is kept (as ``jaxviz time`` does).
     Source that does not parse, or has no such literal, gives ``{}``.
     """
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return {}
-    meta = None
-    for node in tree.body:
-        if (isinstance(node, ast.Assign) and len(node.targets) == 1
-                and isinstance(node.targets[0], ast.Name) and node.targets[0].id == "JAXVIZ"):
-            try:
-                meta = ast.literal_eval(node.value)
-            except (ValueError, SyntaxError, TypeError):
-                meta = None
-    if not isinstance(meta, dict):
+    meta = declared_in(source)
+    if meta is None:
         return {}
     if meta.get("function") not in (None, function):
         return {"baseline": meta["baseline"]} if meta.get("baseline") else {}
@@ -202,20 +189,3 @@ def where_and_when(run: TimingRun, recording: str | None = None) -> tuple[str, s
         f"async dispatch: {'on' if h.async_dispatch else 'off'}", f"clock: {h.clock}",
         *h.notes])
     return line, tip
-
-
-def parse_size(text: str) -> tuple[int, int]:
-    """``"1920x1080"`` -> ``(1920, 1080)``.
-
-    Raises:
-        ValueError: not WIDTHxHEIGHT between 200x150 and 10000x10000 (as ``jaxviz time``).
-    """
-    parts = text.lower().replace("×", "x").replace(" ", "").split("x")
-    try:
-        w, h = (int(p) for p in parts)
-    except ValueError:
-        raise ValueError(f"size {text!r} is not WIDTHxHEIGHT in pixels, e.g. 1920x1080") \
-            from None
-    if not (200 <= w <= 10000 and 150 <= h <= 10000):
-        raise ValueError(f"size {text!r} is out of range: use 200x150 to 10000x10000 pixels")
-    return w, h

@@ -7,6 +7,8 @@ import numpy as np
 import pytest
 
 from jaxviz import core
+
+from jaxviz.model.errors import format_error
 from jaxviz.core import arguments
 from jaxviz.core.trace import load
 from jaxviz.model import list_examples
@@ -25,7 +27,7 @@ def _ranges(index_map, shape):
 def test_output_layout_equals_the_real_output(name, variant):
     req = example_request(name, [variant], want=("jaxpr", "layout"))
     vr = core.trace_request(req).variant(variant)
-    assert vr.error is None, core.format_error(vr.error, debug=True)
+    assert vr.error is None, format_error(vr.error, debug=True)
     # Run the same variant for real and read where JAX put the output.
     prepared = load(req).builder.prepare(variant)
     out = prepared.fn(*arguments.concrete(prepared.args))

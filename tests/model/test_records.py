@@ -25,7 +25,7 @@ def test_round_trip_through_json():
 
 
 def test_requests_round_trip():
-    req = TraceRequest(Target("def f(x): return x", "<editor:f.py>", "f"), "f32[3]",
+    req = TraceRequest(target=Target("def f(x): return x", "<editor:f.py>", "f"), args="f32[3]",
                        variants=["plain", "vmap"], in_axes="0", mesh="i=8")
     assert from_plain(to_plain(req)) == req
 

@@ -23,8 +23,8 @@ MS = 1_000_000
 
 
 def request(**kw) -> TimingRequest:
-    trace = TraceRequest(Target("def f(x, y): return x @ y", "<editor:f.py>", "f"),
-                         "f32[n,n], f32[n,n]")
+    trace = TraceRequest(target=Target("def f(x, y): return x @ y", "<editor:f.py>", "f"),
+                         args="f32[n,n], f32[n,n]")
     return TimingRequest(trace=trace, **kw)
 
 

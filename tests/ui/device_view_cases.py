@@ -17,6 +17,8 @@ os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")
 def configure_jax() -> None:
     """8 simulated CPU devices (a no-op when the backend already runs with them)."""
     from jaxviz import core
+    from jaxviz.model.sources import resolve_target
+    from jaxviz.model.errors import format_error
 
     try:
         core.configure_devices(8)
@@ -28,18 +30,19 @@ def configure_jax() -> None:
 def _trace(name: str, variant: str, overrides: tuple = ()):
     configure_jax()
     from jaxviz import core
-    from jaxviz.model import TraceRequest
+    from jaxviz.model.sources import resolve_target
+    from jaxviz.model.errors import format_error
+    from jaxviz.model import TraceRequest, TraceSettings
 
-    target, d = core.resolve_target(f"example:{name}")
-    fields = dict(args=d["args"], batched_args=d["batched_args"], batch=d["batch"],
-                  in_axes=d["in_axes"], axis_name=d["axis_name"] or "i", mesh=d["mesh"],
-                  specs=d["specs"], out_specs=d["out_specs"])
+    target, d = resolve_target(f"example:{name}")
+    fields = {name: d[name] for name in TraceSettings.names()}
+    fields["axis_name"] = fields["axis_name"] or "i"
     fields.update(dict(overrides))
     req = TraceRequest(target=target, variants=[variant], want=["jaxpr", "hlo", "layout"],
                        **fields)
     result = core.trace_request(req)
     vr = result.variant(variant)
-    assert vr.error is None, core.format_error(vr.error, debug=True)
+    assert vr.error is None, format_error(vr.error, debug=True)
     return result
 
 

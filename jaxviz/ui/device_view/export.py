@@ -39,21 +39,6 @@ def app_font() -> tuple[str, float]:
     return font.family(), float(px)
 
 
-def parse_size(text: str) -> tuple[int, int]:
-    """``"1280x720"`` as ``(1280, 720)``.
-
-    Raises:
-        ValueError: the text is not WIDTHxHEIGHT with sizes from 160 to 8192.
-    """
-    try:
-        w, h = (int(v) for v in text.lower().replace(" ", "").split("x"))
-    except ValueError:
-        raise ValueError(f"size {text!r} is not WIDTHxHEIGHT, e.g. 1280x720") from None
-    if not (160 <= w <= 8192 and 120 <= h <= 8192):
-        raise ValueError(f"size {text!r} is out of range: use 160..8192 x 120..8192 pixels")
-    return w, h
-
-
 class Renderer:
     """Draws any frame of one scene at one size and theme.
 

@@ -19,7 +19,8 @@ from jaxviz.model import TraceResult
 from jaxviz.scene import geometry
 from jaxviz.model import palette
 from jaxviz.ui.device_view.controls import ControlBar
-from jaxviz.ui.device_view.export import Renderer, parse_size, save_gif
+from jaxviz.model.sizes import ANIMATION_SIZES, parse_size
+from jaxviz.ui.device_view.export import Renderer, save_gif
 from jaxviz.scene.frames import FrameBuilder
 from jaxviz.ui.device_view.painter import ItemPainter
 
@@ -256,7 +257,7 @@ class DeviceView(QWidget):
         if size is None:
             return max(self.canvas.width(), 320), max(self.canvas.height(), 200)
         if isinstance(size, str):
-            return parse_size(size)
+            return parse_size(size, ANIMATION_SIZES)
         return int(size[0]), int(size[1])
 
     def _start_clock(self) -> None:

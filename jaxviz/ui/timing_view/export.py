@@ -20,7 +20,8 @@ from PySide6.QtWidgets import (
 from jaxviz.model.timing import TimingRun
 from jaxviz.model.timing_export import write_chrome_trace, write_csv, write_json
 from jaxviz.ui.plots import export_plots, render_image, render_png, render_svg
-from jaxviz.model.timing_options import SIZES, parse_size
+from jaxviz.model.sizes import parse_size
+from jaxviz.model.timing_options import SIZES
 
 #: Export kinds: menu text, file-dialog filter, default file name ({kind}: the plot).
 EXPORTS = {

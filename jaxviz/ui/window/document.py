@@ -12,39 +12,28 @@
 
 from __future__ import annotations
 
-import ast
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 
-from jaxviz.model import Example, get_example, list_functions
-from jaxviz.model.gallery import GalleryError
+from jaxviz.model import Example, TraceSettings, get_example, list_functions
+from jaxviz.model.gallery import GalleryError, declared_in
 from jaxviz.ui.panels.editor_panel import EditorPanel
 from jaxviz.ui.window.settings import Recovery
 
 
 #: The settings a file may declare in ``JAXVIZ = {...}`` that the window uses.
-FIELDS = ("function", "args", "batched_args", "variants", "batch", "in_axes", "axis_name",
-          "mesh", "specs", "out_specs")
+FIELDS = ("function", "variants", *TraceSettings.names())
 
 
-def declared_settings(source: str) -> dict | None:
+def declared_settings(source: str) -> dict[str, Any] | None:
     """A file's ``JAXVIZ = {...}`` settings (as the gallery's examples have), read statically."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
+    declared = declared_in(source)
+    if declared is None:
         return None
-    for node in tree.body:
-        if (isinstance(node, ast.Assign) and len(node.targets) == 1
-                and isinstance(node.targets[0], ast.Name) and node.targets[0].id == "JAXVIZ"):
-            try:
-                value = ast.literal_eval(node.value)
-            except ValueError:
-                return None
-            if isinstance(value, dict):
-                return {k: v for k, v in value.items() if k in FIELDS}
-    return None
+    return {k: v for k, v in declared.items() if k in FIELDS}
 
 
 @dataclass

@@ -46,9 +46,7 @@ class WindowFilesMixin:
             self.set_status(str(exc), error=True)
             return
         self.gallery.select(name)
-        fields = {k: getattr(ex, k) for k in ("args", "batched_args", "batch", "in_axes",
-                                              "axis_name", "mesh", "specs", "out_specs")}
-        self.args_panel.set_values(fields)
+        self.args_panel.set_values(ex.settings())
         wanted = [v for v in PANE_PRIORITY if v in ex.variants and v != "jit"][:4]
         self.area.set_visible_variants(wanted or ["plain"])
         self.session.trace_now()
