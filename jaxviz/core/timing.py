@@ -12,8 +12,10 @@ Asynchronous CPU dispatch (``jax_cpu_enable_async_dispatch``) is read by JAX
 when the CPU backend starts; changing it later is silently ignored. So when the
 request's ``async_dispatch`` differs from this process's setting and the
 backend is already running, the run (or, for the ``jit-sync`` variant, just
-that variant) is measured in a fresh child process started with the setting
-(:mod:`jaxviz.engine.timing_child`).
+that variant) is measured in a fresh child process started with the setting.
+Starting processes is the engine's job: the caller passes ``in_child``
+(:func:`jaxviz.engine.timing_child.run_in_child`, which the engine server does);
+without it such a run ends with an error saying so.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import datetime as _dt
 import inspect
 import platform
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -46,6 +49,13 @@ FLUSH_NS = 50_000_000
 
 #: Default pipelined variant: multi-device ones first (their timeline has device lanes).
 PIPELINE_ORDER = ("pmap", "sharded", "shard_map", "jit", "jit-vmap")
+#: Measures a request in a fresh process: ``in_child(request, progress, origin_ns) -> run``.
+InChild = Callable[[TimingRequest, Callable[[Any], None], int | None], TimingRun]
+#: Why a run that needs another async-dispatch setting was not measured.
+NO_CHILD = ("measuring with CPU async dispatch {} needs a fresh JAX process, and this "
+            "process cannot start one: measure through the JAX engine (jaxviz time, the "
+            "timing view)")
+
 #: Default swept variant.
 SWEEP_ORDER = ("jit", "jit-vmap", "sharded", "pmap", "shard_map")
 
@@ -65,13 +75,16 @@ def ensure_async_dispatch(wanted: bool) -> bool:
     return True
 
 
-def measure_timings(req: TimingRequest, progress=None, origin_ns: int | None = None) -> TimingRun:
+def measure_timings(req: TimingRequest, progress=None, origin_ns: int | None = None,
+                    in_child: InChild | None = None) -> TimingRun:
     """Measure a timing request; see the module docstring.
 
     Args:
         req: what to measure.
         progress: called with every record as it is measured.
         origin_ns: clock reading all record times are relative to (default: now).
+        in_child: measures in a fresh process started with the request's
+            async-dispatch setting, when this process cannot switch it.
 
     Returns:
         The run, ``complete`` unless a fatal ``error`` stopped it.
@@ -82,10 +95,11 @@ def measure_timings(req: TimingRequest, progress=None, origin_ns: int | None = N
         run = TimingRun(request=req, error=errors[0], errors=errors[1:])
         return run
     if not ensure_async_dispatch(req.async_dispatch):
-        from jaxviz.engine.timing_child import run_in_child
-
-        return run_in_child(req, progress, origin_ns)
-    session = _Session(req, progress, clock() if origin_ns is None else origin_ns)
+        if in_child is None:
+            state = "on" if req.async_dispatch else "off"
+            return TimingRun(request=req, error=ErrorInfo("engine", NO_CHILD.format(state)))
+        return in_child(req, progress, origin_ns)
+    session = _Session(req, progress, clock() if origin_ns is None else origin_ns, in_child)
     session.go()
     return session.run
 
@@ -93,8 +107,10 @@ def measure_timings(req: TimingRequest, progress=None, origin_ns: int | None = N
 class _Session:
     """One timing run in this process."""
 
-    def __init__(self, req: TimingRequest, progress, origin: int):
+    def __init__(self, req: TimingRequest, progress, origin: int,
+                 run_in_child: InChild | None = None):
         self.req = req
+        self.run_in_child = run_in_child
         self.progress = progress
         self.origin = origin
         self.run = TimingRun(request=req)
@@ -357,8 +373,9 @@ class _Session:
 
     def in_child(self, variant: str) -> None:
         """Measure ``jit`` with async dispatch off in a child process, as ``variant``."""
-        from jaxviz.engine.timing_child import run_in_child
-
+        if self.run_in_child is None:
+            self.fail(ErrorInfo("engine", NO_CHILD.format("off"), variant=variant), variant)
+            return
         sub = replace(self.req, variants=["jit"], pipeline=0, sweep=None, sweep_variants=[],
                       async_dispatch=False, pipeline_variant=None)
         self.status(f"{variant}: starting a process with async dispatch off", force=True)
@@ -378,7 +395,7 @@ class _Session:
                                     "dispatch off")
             self.emit(record)
 
-        child = run_in_child(sub, relay, self.origin)
+        child = self.run_in_child(sub, relay, self.origin)
         if child.error is not None:
             child.error.variant = variant
             self.fail(child.error, variant)

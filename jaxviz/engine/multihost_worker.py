@@ -4,14 +4,17 @@ Started by :mod:`jaxviz.engine.multihost`, never by hand: it joins the other
 processes through ``jax.distributed.initialize`` (loopback coordinator, gloo
 CPU collectives), contributes its process-local slice of a global array, runs
 the example function under ``jit(shard_map(...))`` over a mesh of every
-device of every process, and prints one JSON report on stdout.
+device of every process, and replies with what it saw over the engine's
+protocol (:mod:`jaxviz.engine.protocol`, on private descriptors: what JAX
+prints goes to stderr). It exits when its parent is gone.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import sys
+
+from jaxviz.engine import protocol
+from jaxviz.engine.child import Channel, watch_parent
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -23,6 +26,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--target", required=True)
     p.add_argument("--axis-name", default="hosts")
     ns = p.parse_args(argv)
+    watch_parent()
+    channel = Channel(stdout_to_stderr=True)
 
     import jax
 
@@ -64,8 +69,7 @@ def main(argv: list[str] | None = None) -> int:
                    for s, xs in zip(y.addressable_shards, x.addressable_shards)],
         "jaxpr": str(jax.make_jaxpr(step)(x)),
     }
-    sys.stdout.write("JAXVIZ-REPORT " + json.dumps(report) + "\n")
-    sys.stdout.flush()
+    channel.send({"op": protocol.REPLY, "id": ns.process_id, "report": report})
     jax.distributed.shutdown()
     return 0
 

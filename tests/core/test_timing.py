@@ -188,13 +188,14 @@ def test_async_dispatch_off_runs_in_a_child_process():
 
     from jaxviz.core.timing import async_dispatch_setting, ensure_async_dispatch, \
         measure_timings
+    from jaxviz.engine.timing_child import run_in_child
 
     jax.devices()  # the backend runs: the setting can no longer change in this process
     assert async_dispatch_setting() is True
     assert ensure_async_dispatch(True) and not ensure_async_dispatch(False)
     streamed = []
     run = measure_timings(small_request(variants=["jit", "jit-sync"], sweep=None, pipeline=2),
-                          streamed.append)
+                          streamed.append, in_child=run_in_child)
     assert run.error is None and run.errors == [], run.errors
     assert len(run.calls_of("jit-sync", "steady")) == RUNS
     assert any("child process" in n for n in run.info("jit-sync").notes)
@@ -203,6 +204,11 @@ def test_async_dispatch_off_runs_in_a_child_process():
     assert min(c.t0_ns for c in run.calls_of("jit-sync")) > max(
         c.t0_ns for c in run.calls_of("jit", "steady"))
     whole = measure_timings(small_request(variants=["jit"], sweep=None, pipeline=2,
-                                          async_dispatch=False))
+                                          async_dispatch=False), in_child=run_in_child)
     assert whole.error is None and whole.header.async_dispatch is False
     assert len(whole.calls_of("jit", "pipelined")) == 2
+    # Without a way to start processes (only the engine has one) the run says so.
+    alone = measure_timings(small_request(variants=["jit"], sweep=None, pipeline=0,
+                                          async_dispatch=False))
+    assert alone.error.kind == "engine" and "fresh JAX process" in alone.error.message
+    assert not alone.calls
