@@ -1,18 +1,22 @@
 """The arguments panel: argument specs and parallel settings, validated as they are typed.
 
-Every field is parsed on each keystroke with :mod:`jaxviz.model.specs` (pure
-Python, no engine round trip); a fault is shown right under its field with the
+Every field is parsed on each keystroke (:func:`~jaxviz.model.window_state.find_field_errors`:
+pure Python, no engine round trip); a fault is shown right under its field with the
 message and a caret at the position, and the field gets a red frame. The
 engine's own complaints about a field (``ErrorInfo.field``) land in the same
 place. The device count is not sent with requests: changing it restarts the
 engine (``devicesChanged``).
+
+Bound to the window's :class:`~jaxviz.model.window_state.WindowState`
+(:meth:`ArgsPanel.bind`), the panel writes what is typed into its trace
+settings and shows settings set elsewhere (an example opened, a file's
+remembered fields).
 """
 
 from __future__ import annotations
 
 import html
-import math
-import re
+from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QTextDocumentFragment
@@ -20,8 +24,8 @@ from PySide6.QtWidgets import (
     QFormLayout, QLabel, QLineEdit, QScrollArea, QSpinBox, QVBoxLayout, QWidget,
 )
 
-from jaxviz.model import specs
-from jaxviz.model.specs import SpecError
+from jaxviz.model import TraceSettings
+from jaxviz.model.window_state import WindowState, find_field_errors, settings_from
 
 #: name -> (label, placeholder, tooltip) for the text fields, in panel order.
 TEXT_FIELDS = {
@@ -41,7 +45,6 @@ TEXT_FIELDS = {
               "A PartitionSpec per argument, e.g. P('data', None), P(None, 'model')."),
     "out_specs": ("Out specs", "inferred", "The output PartitionSpecs for shard_map."),
 }
-_IDENTIFIER = re.compile(r"^[A-Za-z_]\w*$")
 
 
 class _Field(QWidget):
@@ -132,9 +135,45 @@ class ArgsPanel(QScrollArea):
         form.addRow("Devices", self.fields["devices"])
         self.setWidget(inner)
         self._devices_timer = QTimer(self, singleShot=True, interval=700)
-        self._devices_timer.timeout.connect(lambda: self.devicesChanged.emit(self.devices.value()))
+        self._devices_timer.timeout.connect(self._devices_settled)
         self.devices.valueChanged.connect(self._devices_edited)
         self._quiet = False
+        self._state: WindowState | None = None
+
+    # ------------------------------------------------------------ binding
+    def bind(self, state: WindowState, settings_changed: Any, devices_changed: Any) -> None:
+        """Write what is typed into ``state`` and show what it holds from now on.
+
+        Args:
+            state: the window state.
+            settings_changed, devices_changed: the Qt signals announcing its
+                ``settings`` and ``devices`` changes (see
+                :class:`~jaxviz.ui.window.state_binding.StateBinding`).
+        """
+        self._state = state
+        settings_changed.connect(self._follow_settings)
+        devices_changed.connect(self._follow_devices)
+        self.set_values(state.settings.settings(), devices=state.devices)
+
+    def _write_state(self) -> None:
+        if self._state is not None:
+            self._state.set_settings(self.values())
+
+    def _follow_settings(self, settings: TraceSettings) -> None:
+        if self._state is not None and settings_from(self.values()) != settings:
+            self.set_values(settings.settings())
+
+    def _follow_devices(self, devices: int) -> None:
+        if devices != self.devices.value():
+            self.devices.blockSignals(True)
+            self.devices.setValue(devices)
+            self.devices.blockSignals(False)
+            self.validate()
+
+    def _devices_settled(self) -> None:
+        if self._state is not None:
+            self._state.devices = self.devices.value()
+        self.devicesChanged.emit(self.devices.value())
 
     # ------------------------------------------------------------- values
     def values(self) -> dict:
@@ -158,6 +197,7 @@ class ArgsPanel(QScrollArea):
                 self.devices.blockSignals(False)
         finally:
             self._quiet = False
+        self._write_state()
         self.validate()
 
     def device_count(self) -> int:
@@ -167,6 +207,7 @@ class ArgsPanel(QScrollArea):
     def _edited(self, *_args) -> None:
         if self._quiet:
             return
+        self._write_state()
         if self.validate():
             self.changed.emit()
 
@@ -187,48 +228,10 @@ class ArgsPanel(QScrollArea):
         return not errors
 
     def find_errors(self) -> dict[str, tuple[str, int | None]]:
-        """``field -> (message, position)`` for every field that does not parse."""
-        v = {name: edit.text() for name, edit in self.edits.items()}
-        errors: dict[str, tuple[str, int | None]] = {}
-
-        def check(name: str, fn):
-            try:
-                return fn(v[name])
-            except SpecError as exc:
-                errors[name] = (exc.message, exc.position)
-                return None
-
-        parsed = check("args", specs.parse_args)
-        nargs = len(parsed) if parsed is not None else None
-        if v["batched_args"].strip():
-            batched = check("batched_args", specs.parse_args)
-            if batched is not None and nargs is not None and len(batched) != nargs:
-                errors["batched_args"] = (f"{len(batched)} batched arguments for "
-                                          f"{nargs} arguments", 0)
-        if v["in_axes"].strip() and nargs is not None:
-            check("in_axes", lambda t: specs.parse_in_axes(t, nargs))
-        axis = v["axis_name"].strip()
-        if axis and not _IDENTIFIER.match(axis):
-            errors["axis_name"] = ("the axis name must be a Python identifier, e.g. i or batch",
-                                   0)
-        mesh = check("mesh", specs.parse_mesh) if v["mesh"].strip() else None
-        if mesh:
-            need = math.prod(size for _, size in mesh)
-            if need > self.devices.value():
-                errors["mesh"] = (f"this mesh needs {need} devices but the engine has "
-                                  f"{self.devices.value()}; raise Devices or shrink the mesh", 0)
-        names = [n for n, _ in mesh] if mesh else [axis or "i"]
-        for key in ("specs", "out_specs"):
-            if not v[key].strip():
-                continue
-            parsed_specs = check(key, specs.parse_partition_specs)
-            for spec in parsed_specs or []:
-                for axis_used in specs.partition_axis_names(spec):
-                    if axis_used not in names and key not in errors:
-                        where = max(0, v[key].find(repr(axis_used)))
-                        errors[key] = (f"{axis_used!r} is not an axis of the mesh "
-                                       f"({', '.join(names)})", where)
-        return errors
+        """``field -> (message, position)`` for every field that does not parse (positions
+        point into the text as typed; see :func:`~jaxviz.model.window_state.find_field_errors`)."""
+        texts = {name: edit.text() for name, edit in self.edits.items()}
+        return find_field_errors(texts, self.devices.value())
 
     def set_field_error(self, name: str, message: str, position: int | None = None) -> bool:
         """Show an error the engine reported for a field; False if there is no such field."""
@@ -249,3 +252,4 @@ class ArgsPanel(QScrollArea):
     def set_zoom(self, zoom: int) -> None:
         """Fonts follow the application font; nothing to do beyond a relayout."""
         self.widget().adjustSize()
+

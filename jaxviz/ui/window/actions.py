@@ -1,21 +1,21 @@
 """The window's menus, actions and keyboard shortcuts, in one table.
 
 Every action is built here from :data:`SHORTCUTS`, so the Help ▸ Keyboard
-shortcuts dialog and the menus can never disagree.
+shortcuts dialog and the menus can never disagree. The menus know the window
+only through a name -> callable map of what each action does, and the window
+state they show (which panes, which layout).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable, Mapping
 
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu
 
-from jaxviz.model import VARIANTS
+from jaxviz.model import VARIANTS, Example
 from jaxviz.ui.panes.area import LAYOUTS
-
-if TYPE_CHECKING:
-    from jaxviz.ui.window.main_window import MainWindow
+from jaxviz.ui.window.state_binding import StateBinding
 
 #: name -> (menu text, shortcuts, what it does)
 SHORTCUTS: dict[str, tuple[str, list[str], str]] = {
@@ -41,88 +41,120 @@ SHORTCUTS: dict[str, tuple[str, list[str], str]] = {
 PANE_KEYS = {v: f"Ctrl+{n}" for n, v in enumerate(VARIANTS, 1)}
 
 
-def _action(window: MainWindow, name: str, slot) -> QAction:
+#: What :func:`build_menus` calls besides the actions of :data:`SHORTCUTS`:
+#: ``open_example(name)``, ``show_pane(variant, visible)``, ``pane_layout(mode)``.
+EXTRA_HANDLERS = ("open_example", "show_pane", "pane_layout")
+
+
+def _action(window: QMainWindow, name: str, slot: Callable[[], object]) -> QAction:
     text, keys, tip = SHORTCUTS[name]
     action = QAction(text, window)
     action.setShortcuts([QKeySequence(k) for k in keys])
     action.setStatusTip(tip)
     action.setToolTip(f"{tip} ({', '.join(keys)})")
-    action.triggered.connect(slot)
+    action.triggered.connect(lambda _checked=False: slot())
     window.addAction(action)  # shortcuts work in full screen without a menu bar too
     return action
 
 
-def build_menus(window: MainWindow) -> dict[str, QAction]:
-    """Create the menu bar and return the actions by name."""
+def build_menus(window: QMainWindow, handlers: Mapping[str, Callable[..., object]],
+                examples: Mapping[str, Example], state: StateBinding,
+                docks: Iterable[QDockWidget]) -> tuple[dict[str, QAction], QMenu]:
+    """Create the menu bar; the actions call ``handlers`` and follow the window state.
+
+    Args:
+        window: the window whose menu bar (and shortcuts) these are.
+        handlers: action name -> what it does: every key of :data:`SHORTCUTS`,
+            plus :data:`EXTRA_HANDLERS`.
+        examples: the gallery, by name, for the Examples menu.
+        state: the window state: the pane and layout actions show (and follow)
+            which panes are visible and how they are laid out.
+        docks: the dock widgets the View menu shows and hides.
+
+    Returns:
+        The actions by name, and the (empty) Open Recent menu.
+
+    Raises:
+        KeyError: a handler is missing.
+    """
+    missing = [n for n in (*SHORTCUTS, *EXTRA_HANDLERS) if n not in handlers]
+    if missing:
+        raise KeyError(f"no handler for the actions {', '.join(missing)}")
     a: dict[str, QAction] = {}
     bar = window.menuBar()
 
-    file_menu = bar.addMenu("&File")
-    for name, slot in (("new", window.new_file), ("open", window.open_file_dialog)):
-        a[name] = _action(window, name, slot)
-        file_menu.addAction(a[name])
-    window.recent_menu = QMenu("Open &Recent", window)
-    file_menu.addMenu(window.recent_menu)
-    file_menu.addSeparator()
-    for name, slot in (("save", window.save), ("save_as", window.save_as)):
-        a[name] = _action(window, name, slot)
-        file_menu.addAction(a[name])
-    file_menu.addSeparator()
-    a["quit"] = _action(window, "quit", window.close)
-    file_menu.addAction(a["quit"])
+    def add(menu: QMenu, *names: str) -> None:
+        for name in names:
+            a[name] = _action(window, name, handlers[name])
+            menu.addAction(a[name])
 
-    examples = bar.addMenu("&Examples")
-    for n, (name, ex) in enumerate(window.gallery.examples.items(), 1):
+    file_menu = bar.addMenu("&File")
+    add(file_menu, "new", "open")
+    recent_menu = QMenu("Open &Recent", window)
+    file_menu.addMenu(recent_menu)
+    file_menu.addSeparator()
+    add(file_menu, "save", "save_as")
+    file_menu.addSeparator()
+    add(file_menu, "quit")
+
+    examples_menu = bar.addMenu("&Examples")
+    for n, (name, ex) in enumerate(examples.items(), 1):
         act = QAction(f"{n}. {name} — {ex.topic}", window)
         act.setStatusTip(ex.title)
-        act.triggered.connect(lambda _=False, e=name: window.open_example(e))
-        examples.addAction(act)
+        act.triggered.connect(lambda _=False, e=name: handlers["open_example"](e))
+        examples_menu.addAction(act)
 
     view = bar.addMenu("&View")
     panes = view.addMenu("&Panes")
     for variant in VARIANTS:
         act = QAction(variant, window, checkable=True)
         act.setShortcut(QKeySequence(PANE_KEYS[variant]))
-        act.setChecked(variant in window.area.visible_variants)
-        act.toggled.connect(lambda on, v=variant: window.area.set_variant_visible(v, on))
+        act.setChecked(variant in state.state.visible_variants)
+        act.toggled.connect(lambda on, v=variant: handlers["show_pane"](v, on))
         window.addAction(act)
         panes.addAction(act)
         a[f"pane_{variant}"] = act
     layouts = view.addMenu("Pane &Layout")
     for mode in LAYOUTS:
         act = QAction(mode, window, checkable=True)
-        act.setChecked(mode == window.area.layout_mode)
-        act.triggered.connect(lambda _=False, m=mode: window.set_pane_layout(m))
+        act.setChecked(mode == state.state.pane_layout)
+        act.triggered.connect(lambda _=False, m=mode: handlers["pane_layout"](m))
         layouts.addAction(act)
         a[f"layout_{mode}"] = act
     view.addSeparator()
-    for name, slot in (("zoom_in", lambda: window.zoom_by(1)),
-                       ("zoom_out", lambda: window.zoom_by(-1)),
-                       ("zoom_reset", lambda: window.set_zoom(0)),
-                       ("fullscreen", window.toggle_full_screen)):
-        a[name] = _action(window, name, slot)
-        view.addAction(a[name])
+    add(view, "zoom_in", "zoom_out", "zoom_reset", "fullscreen")
     view.addSeparator()
-    a["side_panels"] = _action(window, "side_panels", window.toggle_side_panels)
-    view.addAction(a["side_panels"])
-    for dock in window.docks.values():
+    add(view, "side_panels")
+    for dock in docks:
         view.addAction(dock.toggleViewAction())
     view.addSeparator()
-    for name, slot in (("focus_editor", lambda: window.editor.setFocus()),
-                       ("focus_args", lambda: window.args_panel.edits["args"].setFocus())):
-        a[name] = _action(window, name, slot)
-        view.addAction(a[name])
+    add(view, "focus_editor", "focus_args")
 
     run = bar.addMenu("&Run")
-    for name, slot in (("retrace", window.retrace), ("stop", window.stop_or_leave),
-                       ("restart", window.restart_engine)):
-        a[name] = _action(window, name, slot)
-        run.addAction(a[name])
+    add(run, "retrace", "stop", "restart")
 
     help_menu = bar.addMenu("&Help")
-    a["help_keys"] = _action(window, "help_keys", window.show_shortcuts)
-    help_menu.addAction(a["help_keys"])
-    return a
+    add(help_menu, "help_keys")
+    _follow_state(a, state)
+    return a, recent_menu
+
+
+def _follow_state(actions: dict[str, QAction], state: StateBinding) -> None:
+    """Tick the pane and layout actions as the state changes (without triggering them)."""
+
+    def panes(visible: list[str]) -> None:
+        for variant in VARIANTS:
+            act = actions[f"pane_{variant}"]
+            act.blockSignals(True)
+            act.setChecked(variant in visible)
+            act.blockSignals(False)
+
+    def layout(mode: str) -> None:
+        for name in LAYOUTS:
+            actions[f"layout_{name}"].setChecked(name == mode)
+
+    state.visibleVariantsChanged.connect(panes)
+    state.paneLayoutChanged.connect(layout)
 
 
 def shortcuts_html() -> str:

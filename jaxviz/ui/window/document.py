@@ -7,7 +7,9 @@
   editor saves it, the text reloads and re-traces; when there are unsaved
   edits here too, a notice asks which to keep), or new untitled text;
 * Save / Save As, and the modified mark;
-* the crash-recovery copy of unsaved text (:class:`~jaxviz.ui.window.settings.Recovery`).
+* the crash-recovery copy of unsaved text (:class:`~jaxviz.ui.window.settings.Recovery`);
+* the window state's ``source``, ``filename`` and ``function``
+  (:class:`~jaxviz.model.window_state.WindowState`), kept up to date.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 
 from jaxviz.model import Example, TraceSettings, get_example, list_functions
 from jaxviz.model.gallery import GalleryError, declared_in
+from jaxviz.model.window_state import WindowState
 from jaxviz.ui.panels.editor_panel import EditorPanel
 from jaxviz.ui.window.settings import Recovery
 
@@ -82,8 +85,10 @@ class DocumentController(QObject):
     message = Signal(str)
 
     def __init__(self, panel: EditorPanel, recovery: Recovery | None = None,
-                 parent: QObject | None = None):
+                 parent: QObject | None = None, state: WindowState | None = None):
         super().__init__(parent)
+        #: Where the document's text, traced file name and function are written.
+        self.state = state or WindowState()
         self.panel = panel
         self.editor = panel.editor
         self.doc = Document()
@@ -95,6 +100,8 @@ class DocumentController(QObject):
         self._disk_text = ""
         self.editor.document().modificationChanged.connect(lambda _m: self._refresh_title())
         self.editor.textChanged.connect(self._recovery_timer.start)
+        self.editor.textChanged.connect(self._text_changed)
+        self._sync_state()
 
     # ------------------------------------------------------------------ state
     @property
@@ -106,6 +113,14 @@ class DocumentController(QObject):
 
     def functions(self) -> list[str]:
         return list_functions(self.text())
+
+    def _text_changed(self) -> None:
+        self.state.source = self.text()
+
+    def _sync_state(self) -> None:
+        """The window state holds what is open: its text, traced name and function."""
+        self.state.update(source=self.text(), filename=self.doc.filename,
+                          function=self.doc.function)
 
     def _refresh_title(self) -> None:
         self.panel.set_title(self.doc.display_name, self.modified, self.doc.filename)
@@ -157,8 +172,10 @@ class DocumentController(QObject):
 
     def set_function(self, name: str) -> None:
         self.doc.function = name
+        self._sync_state()
 
     def _after_open(self) -> None:
+        self._sync_state()
         self.panel.clear_error()
         self.panel.notice.hide()
         self.panel.set_functions(self.functions(), self.doc.function)
@@ -188,6 +205,7 @@ class DocumentController(QObject):
         self.recovery.discard(old_key)
         self.recovery.discard(self.doc.key)
         self.watcher.addPath(str(path))
+        self._sync_state()
         self._refresh_title()
         self.saved.emit(str(path))
         self.message.emit(f"saved {path}")

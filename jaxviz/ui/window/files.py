@@ -46,9 +46,10 @@ class WindowFilesMixin:
             self.set_status(str(exc), error=True)
             return
         self.gallery.select(name)
-        self.args_panel.set_values(ex.settings())
+        self.state.set_settings(ex.settings())
+        self.args_panel.validate()  # drops markers the engine set for the last document
         wanted = [v for v in PANE_PRIORITY if v in ex.variants and v != "jit"][:4]
-        self.area.set_visible_variants(wanted or ["plain"])
+        self.state.visible_variants = [v for v in VARIANTS if v in wanted] or ["plain"]
         self.session.trace_now()
 
     def open_file(self, path: str, function: str = "") -> None:
@@ -66,7 +67,8 @@ class WindowFilesMixin:
             self.document.set_function(remembered["function"])
             self.editor_panel.set_functions(self.document.functions(), doc.function)
         fields = remembered.get("fields") or declared or {}
-        self.args_panel.set_values(fields)
+        self.state.set_settings(fields)
+        self.args_panel.validate()
         self.gallery.select(None)
         self.recent_files_changed(self.settings.add_recent_file(str(doc.path)))
         self.session.trace_now()
@@ -75,7 +77,8 @@ class WindowFilesMixin:
         if self.confirm_leave():
             self.document.new_untitled("import jax\nimport jax.numpy as jnp\n\n\n"
                                        "def f(x):\n    return jnp.sin(x) * 2\n")
-            self.args_panel.set_values({"args": "f32[8]"})
+            self.state.set_settings({"args": "f32[8]"})
+            self.args_panel.validate()
             self.gallery.select(None)
             self.session.trace_now()
 
@@ -120,12 +123,7 @@ class WindowFilesMixin:
         self.session.trace_now()
 
     def _on_visible_changed(self, variants: list[str]) -> None:
-        for v in VARIANTS:
-            act = self.actions_by_name.get(f"pane_{v}")
-            if act is not None:
-                act.blockSignals(True)
-                act.setChecked(v in variants)
-                act.blockSignals(False)
+        """New panes need their variants traced (the menus follow the state themselves)."""
         if self.presenter.result is None or any(
                 v not in [r.variant for r in self.presenter.result.variants] for v in variants):
             self.session.schedule()

@@ -14,6 +14,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication
 
+from jaxviz.model import VARIANTS
 from jaxviz.ui.theme import style
 class WindowStateMixin:
     """Zoom, full screen, window layout, pane choice, recent files and crash recovery."""
@@ -62,11 +63,12 @@ class WindowStateMixin:
             self.resizeDocks([dock], [int(0.45 * self.height())], Qt.Orientation.Vertical)
 
     def set_pane_layout(self, mode: str) -> None:
+        """``auto``, ``side by side`` or ``tabs`` (the panes and the menu follow the state)."""
+        self.state.pane_layout = mode
+
+    def _on_pane_layout(self, mode: str) -> None:
         self.area.set_layout_mode(mode)
         self.settings.pane_layout = mode
-        for name, action in self.actions_by_name.items():
-            if name.startswith("layout_"):
-                action.setChecked(name == f"layout_{mode}")
 
     # ------------------------------------------------------- save / restore
     def restore_window_state(self) -> None:
@@ -90,7 +92,7 @@ class WindowStateMixin:
             self.splitter.setSizes([editor, max(400, self.width() - editor)])
         variants = self.settings.visible_variants
         if variants:
-            self.area.set_visible_variants(variants)
+            self.state.visible_variants = [v for v in VARIANTS if v in variants] or ["plain"]
         self.set_pane_layout(self.settings.pane_layout)
         zoom = self.settings.zoom
         if zoom:
@@ -100,7 +102,7 @@ class WindowStateMixin:
     def save_window_state(self) -> None:
         self.settings.save_window(self.saveGeometry(), self.saveState(),
                                   self.splitter.saveState())
-        self.settings.visible_variants = self.area.visible_variants
+        self.settings.visible_variants = self.state.visible_variants
         self.settings.sync()
 
     # --------------------------------------------------------- recent files

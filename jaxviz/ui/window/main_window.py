@@ -4,11 +4,17 @@ side by side, the console, device and timing views in tabs underneath.
 The window never waits for JAX: it is shown before the engine process has
 started, requests go out through a :class:`~jaxviz.ui.window.session.TraceSession`
 and results come back as Qt signals.
+
+What the window shows lives in one :class:`~jaxviz.model.window_state.WindowState`
+(:attr:`MainWindow.state`, with Qt signals in :attr:`MainWindow.bound`): the
+document writes its text and function into it, the arguments panel its
+fields, the panes which are visible; the trace request is derived from it
+alone, and the views follow it.
 """
 
 from __future__ import annotations
 
-import ast
+from collections.abc import Callable
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QCloseEvent
@@ -16,8 +22,9 @@ from PySide6.QtWidgets import (
     QDockWidget, QLabel, QMainWindow, QMessageBox, QProgressBar, QPushButton, QSplitter, QWidget,
 )
 
-from jaxviz.model import Target, TraceRequest
+from jaxviz.model import TraceRequest
 from jaxviz.model.engine import EngineEvent
+from jaxviz.model.window_state import WindowState
 from jaxviz.ui.theme import style
 from jaxviz.ui.window.actions import build_menus, shortcuts_html
 from jaxviz.ui.panels.args import ArgsPanel
@@ -30,6 +37,7 @@ from jaxviz.ui.window.presenter import ResultPresenter
 from jaxviz.ui.window.qt_engine import QtEngine
 from jaxviz.ui.window.session import TraceSession
 from jaxviz.ui.window.settings import Settings
+from jaxviz.ui.window.state_binding import StateBinding
 from jaxviz.ui.panels.tool_tabs import ToolTabs
 from jaxviz.ui.window.files import WindowFilesMixin
 from jaxviz.ui.window.layout import WindowStateMixin
@@ -50,19 +58,22 @@ class MainWindow(WindowFilesMixin, WindowStateMixin, QMainWindow):
         self._owns_engine = engine is None
         self.engine = engine or QtEngine(devices=devices, parent=self)
         self.session = TraceSession(self.engine, self)
+        self.state = WindowState(devices=devices)
+        self.bound = StateBinding(self.state, self)
         self.setWindowTitle("jaxviz")
-        self._build_widgets(devices)
+        self._build_widgets()
         self.linking = LinkController(self.editor, self.area, self)
-        self.presenter = ResultPresenter(self)
-        self.document = DocumentController(self.editor_panel, parent=self)
-        self.actions_by_name = build_menus(self)
+        self.presenter = ResultPresenter(self, self.state, self)
+        self.document = DocumentController(self.editor_panel, parent=self, state=self.state)
+        self.actions_by_name, self.recent_menu = build_menus(
+            self, self._handlers(), self.gallery.examples, self.bound, self.docks.values())
         self._build_status_bar()
         self._wire()
         self.restore_window_state()
         self._started = False
 
     # ------------------------------------------------------------ building
-    def _build_widgets(self, devices: int) -> None:
+    def _build_widgets(self) -> None:
         self.editor_panel = EditorPanel()
         self.editor = self.editor_panel.editor
         self.area = JaxprArea()
@@ -76,7 +87,7 @@ class MainWindow(WindowFilesMixin, WindowStateMixin, QMainWindow):
         self.setCentralWidget(self.splitter)
         self.gallery = GalleryPanel()
         self.args_panel = ArgsPanel()
-        self.args_panel.set_values({}, devices=devices)
+        self.args_panel.bind(self.state, self.bound.settingsChanged, self.bound.devicesChanged)
         self.tools = ToolTabs()
         self.docks: dict[str, QDockWidget] = {}
         for name, widget, area in (
@@ -92,6 +103,20 @@ class MainWindow(WindowFilesMixin, WindowStateMixin, QMainWindow):
             self.addDockWidget(area, dock)
             self.docks[name] = dock
         self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
+
+    def _handlers(self) -> dict[str, Callable[..., object]]:
+        """What each menu action does (see :func:`~jaxviz.ui.window.actions.build_menus`)."""
+        return {
+            "new": self.new_file, "open": self.open_file_dialog, "save": self.save,
+            "save_as": self.save_as, "quit": self.close, "retrace": self.retrace,
+            "stop": self.stop_or_leave, "restart": self.restart_engine,
+            "zoom_in": lambda: self.zoom_by(1), "zoom_out": lambda: self.zoom_by(-1),
+            "zoom_reset": lambda: self.set_zoom(0), "fullscreen": self.toggle_full_screen,
+            "side_panels": self.toggle_side_panels, "focus_editor": self.editor.setFocus,
+            "focus_args": self.args_panel.edits["args"].setFocus,
+            "help_keys": self.show_shortcuts, "open_example": self.open_example,
+            "show_pane": self.state.set_variant_visible, "pane_layout": self.set_pane_layout,
+        }
 
     def _build_status_bar(self) -> None:
         bar = self.statusBar()
@@ -123,18 +148,26 @@ class MainWindow(WindowFilesMixin, WindowStateMixin, QMainWindow):
         self.engine.event.connect(self._on_engine_event)
         self.editor.textChanged.connect(self._on_text_edited)
         self.args_panel.changed.connect(self.session.schedule)
-        self.args_panel.devicesChanged.connect(self.set_devices)
         self.gallery.exampleChosen.connect(self.open_example)
         self.document.opened.connect(self._on_document_opened)
         self.document.saved.connect(self._on_saved)
         self.document.message.connect(self.set_status)
+        self.presenter.statusChanged.connect(self.set_status)
         self.editor_panel.functionChosen.connect(self._on_function_chosen)
-        self.area.visibleChanged.connect(self._on_visible_changed)
         self.tools.highlightRequested.connect(self.linking.show_lines)
         self.tools.currentChanged.connect(
             lambda i: self.grow_tools() if self.tools.widget(i) is not self.tools.console else None)
+        # The views follow the state; what the user does to them goes into it.
+        self.area.visibleChanged.connect(lambda v: setattr(self.state, "visible_variants", v))
+        self.bound.visibleVariantsChanged.connect(self.area.set_visible_variants)
+        self.bound.visibleVariantsChanged.connect(self._on_visible_changed)
+        self.bound.paneLayoutChanged.connect(self._on_pane_layout)
+        self.bound.focusedVariantChanged.connect(
+            lambda v: self.tools.set_variant(v) if v is not None else None)
+        self.bound.devicesChanged.connect(self._on_devices)
         for pane in self.area.panes.values():
-            pane.lineClicked.connect(lambda v, _n: self._focus_variant(v))
+            pane.lineClicked.connect(
+                lambda v, _n: setattr(self.state, "focused_variant", v))
 
     # -------------------------------------------------------------- engine
     def start_engine(self) -> None:
@@ -175,6 +208,10 @@ class MainWindow(WindowFilesMixin, WindowStateMixin, QMainWindow):
 
     def set_devices(self, devices: int) -> None:
         """Restart the engine with another device count, then trace again."""
+        self.state.devices = devices
+        self._on_devices(devices)
+
+    def _on_devices(self, devices: int) -> None:
         if devices == self.engine.devices:
             return
         self.settings.devices = devices
@@ -190,40 +227,33 @@ class MainWindow(WindowFilesMixin, WindowStateMixin, QMainWindow):
 
     # ------------------------------------------------------------- tracing
     def build_request(self) -> TraceRequest | None:
-        """The request for what the window shows now; None (and a marker) when it can't run."""
-        doc = self.document.doc
-        text = self.document.text()
-        try:
-            tree = ast.parse(text, filename=doc.filename)
-        except SyntaxError as exc:
-            self.editor_panel.show_error(exc.lineno or 1, f"SyntaxError: {exc.msg}")
-            self.presenter.dim_panes(f"Not traced: syntax error on line {exc.lineno} — "
+        """The request for what the window shows (from :attr:`state`); None, with the
+        problem marked where it belongs, when it cannot run."""
+        problem = self.state.request_problem()
+        if problem is not None and problem.kind == "syntax":
+            line = problem.line or 1
+            self.editor_panel.show_error(line, problem.message)
+            self.presenter.dim_panes(f"Not traced: syntax error on line {line} — "
                                      f"this is the last good result.")
-            self.set_status(f"syntax error on line {exc.lineno}: {exc.msg}", error=True)
+            self.set_status(f"syntax error on line {line}: "
+                            f"{problem.message.removeprefix('SyntaxError: ')}", error=True)
             return None
         self.editor_panel.clear_error()
-        if not doc.function:
-            self.editor_panel.show_error(0, "pick the function to trace (or define one)")
+        if problem is not None and problem.kind == "function":
+            self.editor_panel.show_error(0, problem.message)
             return None
-        if not self.args_panel.validate():
+        # The panel shows each field's fault (and knows a device count not yet applied).
+        if not self.args_panel.validate() or (problem is not None and problem.kind == "fields"):
             self.presenter.dim_panes("Not traced: fix the marked field in Arguments — this is "
                                      "the last good result.")
             self.set_status("not traced: a field in Arguments is marked", error=True)
             return None
-        values = self.args_panel.values()
-        if not values["args"] and _required_params(tree, doc.function):
-            self.args_panel.set_field_error(
-                "args", f"say what arguments {doc.function} takes, e.g. f32[5], f32[3]")
+        if problem is not None:  # "args": the function takes arguments and none are given
+            self.args_panel.set_field_error(problem.field or "args", problem.message)
             return None
-        variants = list(self.area.visible_variants)
-        if "plain" not in variants:
-            variants.insert(0, "plain")  # what the vmap pane compares against
-        req = TraceRequest(
-            target=Target(text, doc.filename, doc.function), args=values["args"] or "",
-            batched_args=values["batched_args"], variants=variants, batch=values["batch"],
-            in_axes=values["in_axes"], axis_name=values["axis_name"], mesh=values["mesh"],
-            specs=values["specs"], out_specs=values["out_specs"])
-        self.tools.set_request(req)
+        req = self.state.to_request()
+        if req is not None:
+            self.tools.set_request(req)
         return req
 
     def retrace(self) -> None:
@@ -267,17 +297,7 @@ class MainWindow(WindowFilesMixin, WindowStateMixin, QMainWindow):
 
     def device_variant(self) -> str:
         """The variant the device view shows: the last pane clicked, else the most parallel."""
-        visible = self.area.visible_variants
-        if getattr(self, "_focused_variant", None) in visible:
-            return self._focused_variant
-        for v in ("pmap", "sharded", "shard_map", "vmap", "jit", "plain"):
-            if v in visible:
-                return v
-        return "plain"
-
-    def _focus_variant(self, variant: str) -> None:
-        self._focused_variant = variant
-        self.tools.set_variant(variant)
+        return self.state.device_variant()
 
     # ------------------------------------------------------------- closing
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
@@ -302,11 +322,3 @@ class MainWindow(WindowFilesMixin, WindowStateMixin, QMainWindow):
         colour = style.ERROR_COLOUR.name() if error else "palette(window-text)"
         self.status_text.setStyleSheet(f"color: {colour};")
 
-
-def _required_params(tree: ast.Module, function: str) -> int:
-    """How many positional parameters without defaults ``function`` has (0 if unknown)."""
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == function:
-            args = node.args
-            return len(args.posonlyargs) + len(args.args) - len(args.defaults)
-    return 0

@@ -7,19 +7,26 @@
 * an engine failure (timeout, crash, cancelled): a banner on every pane.
 
 In every error case the last good content stays, dimmed; nothing the user
-typed is touched.
+typed is touched. The presenter sees the window through :class:`ResultView`
+(the widgets it fills) and the :class:`~jaxviz.model.window_state.WindowState`;
+what belongs in the status bar it announces with :attr:`ResultPresenter.statusChanged`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
+
+from PySide6.QtCore import QObject, Signal
 
 from jaxviz.model import ErrorInfo, TraceRequest, TraceResult
-from jaxviz.model.engine import Reply
 from jaxviz.model.changes import marks_for
-
-if TYPE_CHECKING:
-    from jaxviz.ui.window.main_window import MainWindow
+from jaxviz.model.engine import Reply
+from jaxviz.model.window_state import WindowState
+from jaxviz.ui.panels.args import ArgsPanel
+from jaxviz.ui.panels.editor_panel import EditorPanel
+from jaxviz.ui.panels.tool_tabs import ToolTabs
+from jaxviz.ui.panes.area import JaxprArea
+from jaxviz.ui.panes.linking import LinkController
 
 #: Error kinds that belong to the editor (a line of the source).
 EDITOR_KINDS = {"syntax", "load", "lookup"}
@@ -31,13 +38,34 @@ _ENGINE_WORDS = {
 }
 
 
-class ResultPresenter:
-    """Applies replies from the :class:`~jaxviz.ui.window.session.TraceSession` to the window."""
+class ResultView(Protocol):
+    """The widgets a result or an error is shown in (the main window has them)."""
 
-    def __init__(self, window: MainWindow):
-        self.w = window
+    editor_panel: EditorPanel
+    args_panel: ArgsPanel
+    area: JaxprArea
+    linking: LinkController
+    tools: ToolTabs
+
+
+class ResultPresenter(QObject):
+    """Applies replies from the :class:`~jaxviz.ui.window.session.TraceSession` to the window.
+
+    Signals:
+        statusChanged(str, bool): a message for the status bar, and whether it is an error.
+    """
+
+    statusChanged = Signal(str, bool)
+
+    def __init__(self, view: ResultView, state: WindowState, parent: QObject | None = None):
+        super().__init__(parent)
+        self.w = view
+        self.state = state
         self.result: TraceResult | None = None
         self.details: TraceResult | None = None
+
+    def set_status(self, text: str, error: bool = False) -> None:
+        self.statusChanged.emit(text, error)
 
     # --------------------------------------------------------------- phase 1
     def show_result(self, req: TraceRequest, reply: Reply) -> None:
@@ -67,12 +95,12 @@ class ResultPresenter:
         w.linking.set_result(result)  # after the texts: new text drops old colours
         w.area.refresh_tab_titles()
         failed = [vr.variant for vr in result.variants
-                  if vr.error is not None and vr.variant in w.area.visible_variants]
+                  if vr.error is not None and vr.variant in self.state.visible_variants]
         ms = f"{reply.elapsed_s * 1000:.0f} ms"
         if failed:
-            w.set_status(f"traced {title} in {ms}; {', '.join(failed)} failed (see the banner)")
+            self.set_status(f"traced {title} in {ms}; {', '.join(failed)} failed (see the banner)")
         else:
-            w.set_status(f"traced {title} in {ms}")
+            self.set_status(f"traced {title} in {ms}")
 
     # --------------------------------------------------------------- phase 2
     def show_details(self, req: TraceRequest, reply: Reply) -> None:
@@ -84,7 +112,7 @@ class ResultPresenter:
             pane = self.w.area.panes.get(vr.variant)
             if pane is not None:
                 pane.set_details(vr)
-        self.w.tools.set_result(result, self.w.device_variant())
+        self.w.tools.set_result(result, self.state.device_variant())
 
     # ---------------------------------------------------------------- errors
     def show_request_error(self, error: ErrorInfo) -> None:
@@ -102,7 +130,7 @@ class ResultPresenter:
         where = "in Arguments" if error.field else "in the editor"
         self.dim_panes(f"Not traced: {error.message.splitlines()[0]} — fix it {where}; "
                        f"this is the last good result.")
-        w.set_status(f"{error.kind} error: {error.message.splitlines()[0]}", error=True)
+        self.set_status(f"{error.kind} error: {error.message.splitlines()[0]}", error=True)
 
     def show_engine_failure(self, error: ErrorInfo) -> None:
         """The engine did not answer normally (stopped, timed out, crashed)."""
@@ -110,14 +138,14 @@ class ResultPresenter:
         self.dim_panes(f"{words}: {error.message}")
         if error.line and self._in_document(error) and error.kind in ("timeout", "cancelled"):
             self.w.editor_panel.editor.set_error(error.line, f"{words.lower()} here")
-        self.w.set_status(f"{words}: {error.message.splitlines()[0]}",
+        self.set_status(f"{words}: {error.message.splitlines()[0]}",
                           error=error.kind != "cancelled")
 
     def dim_panes(self, message: str) -> None:
         """Keep every visible pane's content, dimmed, under a banner with ``message``."""
-        for variant in self.w.area.visible_variants:
+        for variant in self.state.visible_variants:
             self.w.area.panes[variant].show_error(ErrorInfo("stale", message))
         self.w.area.refresh_tab_titles()
 
     def _in_document(self, error: ErrorInfo) -> bool:
-        return error.file is None or error.file == self.w.document.doc.filename
+        return error.file is None or error.file == self.state.filename
