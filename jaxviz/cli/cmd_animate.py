@@ -17,7 +17,6 @@ from jaxviz.cli.options import EXIT_FAILED, add_target_options, usage_error
 
 #: Variants that make the most of the device view, in preference order.
 PREFERRED = ("pmap", "sharded", "shard_map", "vmap")
-SUFFIXES = (".gif", ".png", ".svg")
 
 
 def add_parser(sub) -> None:
@@ -67,11 +66,17 @@ def _default_variant(ns) -> None:
 
 
 def run(ns) -> int:
+    from jaxviz.model.exports import exporters
     from jaxviz.model.sizes import ANIMATION_SIZES, parse_size
+    from jaxviz.ui.exporters import for_suffix
 
     out = Path(ns.out)
-    if out.suffix.lower() not in SUFFIXES:
-        return usage_error(f"--out {ns.out}: use a .gif (animation), .png or .svg file")
+    animation = for_suffix("animation", out.suffix)
+    frame = for_suffix("frame", out.suffix)
+    if animation is None and frame is None:
+        movies = ", ".join(e.extension for e in exporters("animation"))
+        images = " or ".join(e.extension for e in exporters("frame"))
+        return usage_error(f"--out {ns.out}: use a {movies} (animation), {images} file")
     try:
         width, height = parse_size(ns.size, ANIMATION_SIZES, "--size")
     except ValueError as exc:
@@ -88,8 +93,8 @@ def run(ns) -> int:
     from PySide6.QtGui import QGuiApplication
 
     app = QGuiApplication.instance() or QGuiApplication([sys.argv[0]])  # noqa: F841 - fonts
-    from jaxviz.ui.device_view.export import Renderer, save_gif
     from jaxviz.scene import build_scene
+    from jaxviz.ui.device_view.export import Renderer
 
     scene = build_scene(result, variant.variant)
     if scene.error:
@@ -98,11 +103,12 @@ def run(ns) -> int:
     renderer = Renderer(scene, width, height, ns.theme, ns.font_scale)
     kinds = ", ".join(p.kind for p in scene.phases)
     try:
-        if out.suffix.lower() == ".gif":
-            frames = save_gif(renderer, out, ns.frames_per_phase)
+        if animation is not None:
+            frames = animation.write(renderer, out, frames_per_phase=ns.frames_per_phase)
             print(f"wrote {out}: {frames} frames, {len(scene.phases)} phases ({kinds})")
-        else:
-            paths = [renderer.save(i, 1.0, out.with_name(f"{out.stem}-{i + 1:02d}{out.suffix}"))
+        elif frame is not None:
+            paths = [frame.write(renderer, out.with_name(f"{out.stem}-{i + 1:02d}{out.suffix}"),
+                                 phase=i, t=1.0)
                      for i in range(len(scene.phases))]
             print(f"wrote {len(paths)} images, {paths[0]} ... {paths[-1]} ({kinds})")
     except OSError as exc:

@@ -210,7 +210,7 @@ def run(ns) -> int:
 def write_outputs(run, out: Path, size: tuple[int, int], theme: str, plots: bool,
                   debug: bool) -> tuple[list[Path], Path]:
     """Write data (and plots); on a write failure fall back to a temporary directory."""
-    from jaxviz.model.timing_export import write_data
+    from jaxviz.model.exports import write_data
 
     if not run.calls and not run.first_calls:
         return [], out
@@ -224,9 +224,9 @@ def write_outputs(run, out: Path, size: tuple[int, int], theme: str, plots: bool
         written = write_data(run, out)
     if plots:
         try:
-            from jaxviz.ui.plots import export_plots
+            from jaxviz.ui.exporters import write_plots
 
-            written += export_plots(run, out, size, theme)
+            written += write_plots(run, out, size, theme)
         except Exception as exc:  # noqa: BLE001 - Qt missing, no display, a write failure...
             print(f"jaxviz: error: the plots could not be drawn: {type(exc).__name__}: {exc} "
                   f"(the data files are written)", file=sys.stderr)

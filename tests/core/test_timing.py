@@ -15,7 +15,8 @@ import pytest
 
 from jaxviz.model import from_plain, to_plain
 from jaxviz.model.timing import CallRecord, TimingRequest, TimingRun, TimingStatus
-from jaxviz.model.timing_export import CSV_COLUMNS, write_data
+from jaxviz.model.exports import write_data
+from jaxviz.model.timing_export import CSV_COLUMNS
 from tests.core.conftest import example_request
 
 VARIANTS = ["numpy", "op-by-op", "jit", "loop", "vmap", "jit-vmap", "pmap", "sharded"]

@@ -100,11 +100,12 @@ def test_svg_holds_vector_paths_in_the_series_colours(run, tmp_path):
 
 
 def test_export_plots_writes_png_and_svg_of_each_kind(run, tmp_path):
-    from jaxviz.ui.plots import available, export_plots
+    from jaxviz.model.timing_stats import available_plots
+    from jaxviz.ui.exporters import write_plots
 
-    kinds = available(run)
+    kinds = available_plots(run)
     assert kinds == ["dispatch_vs_complete", "timeline", "variants", "sweep"]
-    written = export_plots(run, tmp_path, SIZE, "dark")
+    written = write_plots(run, tmp_path, SIZE, "dark")
     assert sorted(p.name for p in written) == sorted(
         f"{k}.{ext}" for k in kinds for ext in ("png", "svg"))
     for p in written:

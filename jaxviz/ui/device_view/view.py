@@ -20,7 +20,8 @@ from jaxviz.scene import geometry
 from jaxviz.model import palette
 from jaxviz.ui.device_view.controls import ControlBar
 from jaxviz.model.sizes import ANIMATION_SIZES, parse_size
-from jaxviz.ui.device_view.export import Renderer, save_gif
+from jaxviz.ui.device_view.export import Renderer
+from jaxviz.ui.exporters import find, for_suffix
 from jaxviz.scene.frames import FrameBuilder
 from jaxviz.ui.device_view.painter import ItemPainter
 
@@ -242,14 +243,16 @@ class DeviceView(QWidget):
         """Save the current frame as PNG or SVG (by suffix) at ``size`` (default: as shown)."""
         w, h = self._size(size)
         renderer = Renderer(self.scene, w, h, theme or self.theme, self.font_scale)
-        return renderer.save(self._phase, self._t, path)
+        # A suffix without a registered format (.jpg, .bmp): the renderer still knows it.
+        exporter = for_suffix("frame", Path(path).suffix) or find("frame", "png")
+        return exporter.write(renderer, path, phase=self._phase, t=self._t)
 
     def export_animation(self, path: str | Path, size: tuple[int, int] | str = (1280, 720),
                          theme: str | None = None, frames_per_phase: int = 6) -> int:
         """Save every phase as an animated GIF; returns the number of frames written."""
         w, h = self._size(size)
         renderer = Renderer(self.scene, w, h, theme or self.theme, self.font_scale)
-        return save_gif(renderer, path, frames_per_phase)
+        return find("animation", "gif").write(renderer, path, frames_per_phase=frames_per_phase)
 
     # -- internals --------------------------------------------------------- #
 

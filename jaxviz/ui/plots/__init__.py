@@ -18,17 +18,17 @@ Live, in a view::
 
 Headless::
 
-    export_plots(run, "out/", size=(1920, 1080), theme="light")   # PNG + SVG of each kind
     render_png("timeline", run, "timeline.png")
     image = render_image("variants", run, (1280, 720))           # QImage, e.g. clipboard
+
+Every plot in every export format at once: :func:`jaxviz.ui.exporters.write_plots`.
 """
 
 from jaxviz.ui.plots.base import DARK, LIGHT, SYMBOLS, Style, TimingFigure
 from jaxviz.ui.plots.dispatch import DispatchFigure
-from jaxviz.ui.plots.figures import FIGURES
 from jaxviz.ui.plots.render import (
-    DEFAULT_SIZE, available, build_figure, ensure_app, export_plots, figure_image, figure_svg,
-    render_image, render_png, render_svg,
+    DEFAULT_SIZE, FIGURES, build_figure, ensure_app, figure_image, figure_svg, render_image,
+    render_png, render_svg,
 )
 from jaxviz.ui.plots.sweep import SweepFigure
 from jaxviz.ui.plots.timeline import TimelineFigure
@@ -36,7 +36,6 @@ from jaxviz.ui.plots.variants import VariantsFigure
 
 __all__ = [
     "DARK", "DEFAULT_SIZE", "FIGURES", "LIGHT", "SYMBOLS", "DispatchFigure", "Style",
-    "SweepFigure", "TimelineFigure", "TimingFigure", "VariantsFigure", "available",
-    "build_figure", "ensure_app", "export_plots", "figure_image", "figure_svg", "render_image",
-    "render_png", "render_svg",
+    "SweepFigure", "TimelineFigure", "TimingFigure", "VariantsFigure", "build_figure",
+    "ensure_app", "figure_image", "figure_svg", "render_image", "render_png", "render_svg",
 ]

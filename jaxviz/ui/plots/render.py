@@ -27,13 +27,24 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtSvg, QtWidgets
 
 from jaxviz.model.timing import TimingRun
-from jaxviz.model.timing_stats import available_plots
 from jaxviz.ui.plots.qt_guard import protect_singletons
 from jaxviz.ui.plots.base import Style, TimingFigure
-from jaxviz.ui.plots.figures import FIGURES
+from jaxviz.ui.plots.dispatch import DispatchFigure
+from jaxviz.ui.plots.sweep import SweepFigure
+from jaxviz.ui.plots.timeline import TimelineFigure
+from jaxviz.ui.plots.variants import VariantsFigure
 from jaxviz.ui.theme.style import qcolor
 
 DEFAULT_SIZE = (1920, 1080)
+
+
+#: Every timing plot, by the name its files get.
+FIGURES: dict[str, type[TimingFigure]] = {
+    "dispatch_vs_complete": DispatchFigure,
+    "timeline": TimelineFigure,
+    "variants": VariantsFigure,
+    "sweep": SweepFigure,
+}
 
 
 def ensure_app() -> QtWidgets.QApplication:
@@ -162,30 +173,3 @@ def render_svg(kind: str, run: TimingRun, path: str | Path, size: tuple[int, int
                theme: str = "light", **options) -> Path:
     """Write a ``kind`` plot of ``run`` as an SVG (see the module docstring)."""
     return figure_svg(build_figure(kind, run, size, theme, **options), path, size)
-
-
-def available(run: TimingRun) -> list[str]:
-    """The plot kinds ``run`` has data for (the sweep only when one was measured)."""
-    return available_plots(run)
-
-
-def export_plots(run: TimingRun, out_dir: str | Path, size: tuple[int, int] = DEFAULT_SIZE,
-                 theme: str = "light", kinds: list[str] | None = None,
-                 formats: tuple[str, ...] = ("png", "svg")) -> list[Path]:
-    """Write ``KIND.png`` and ``KIND.svg`` for each plot kind into ``out_dir``.
-
-    Raises:
-        OSError: a file could not be written (files written before stay).
-    """
-    out = Path(out_dir)
-    written = []
-    for kind in kinds if kinds is not None else available(run):
-        figure = build_figure(kind, run, size, theme)
-        if "png" in formats:
-            path = out / f"{kind}.png"
-            if not figure_image(figure, size).save(str(path), "PNG"):
-                raise OSError(f"could not write {path}")
-            written.append(path)
-        if "svg" in formats:
-            written.append(figure_svg(figure, out / f"{kind}.svg", size))
-    return written
