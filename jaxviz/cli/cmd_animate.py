@@ -42,15 +42,6 @@ def add_parser(sub) -> None:
                    help="multiply the text size (default 1.0)")
 
 
-def _ensure_platform() -> None:
-    """Render offscreen when there is no display to connect to."""
-    if os.environ.get("QT_QPA_PLATFORM"):
-        return
-    if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY")
-                                                  or os.environ.get("WAYLAND_DISPLAY")):
-        os.environ["QT_QPA_PLATFORM"] = "offscreen"
-
-
 def _default_variant(ns) -> None:
     if getattr(ns, "variant", None) is not None:
         return
@@ -89,10 +80,9 @@ def run(ns) -> int:
     result, variant, code = trace_one(ns, ["jaxpr", "hlo", "layout"])
     if code:
         return code
-    _ensure_platform()
-    from PySide6.QtGui import QGuiApplication
+    from jaxviz.ui.theme.qt_guard import ensure_app
 
-    app = QGuiApplication.instance() or QGuiApplication([sys.argv[0]])  # noqa: F841 - fonts
+    ensure_app(widgets=False)  # fonts and painting, offscreen without a display
     from jaxviz.scene import build_scene
     from jaxviz.ui.device_view.export import Renderer
 

@@ -69,6 +69,9 @@ def main(argv: list[str] | None = None,
     from PySide6.QtWidgets import QApplication
 
     from jaxviz.ui.theme import style
+    from jaxviz.ui.theme.qt_guard import protect_singletons
+
+    protect_singletons()  # once, before any widget: PySide6 6.12.0 on CPython 3.11
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("jaxviz")
     app.setOrganizationName("jaxviz")

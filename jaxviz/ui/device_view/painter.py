@@ -8,10 +8,8 @@ from PySide6.QtGui import (
 )
 
 from jaxviz.scene.items import Box, Grid, Item, Path, Stripes, Text
-from jaxviz.ui.theme.qt_guard import protect_none
 from jaxviz.ui.theme.style import qcolor
 
-protect_none()
 
 _ALIGN = {"left": Qt.AlignmentFlag.AlignLeft, "center": Qt.AlignmentFlag.AlignHCenter,
           "right": Qt.AlignmentFlag.AlignRight}

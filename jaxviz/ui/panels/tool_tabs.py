@@ -1,4 +1,4 @@
-"""The tool tabs under the panes: Console, Devices (issue 6) and Timing (issue 7).
+"""The tool tabs under the panes: Console, Devices (the device view) and Timing (the timing view).
 
 The device and timing views are other modules' widgets. They are imported
 the first time their tab is shown (they pull in pyqtgraph and friends, which

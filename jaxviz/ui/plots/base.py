@@ -28,7 +28,6 @@ from PySide6 import QtGui
 from jaxviz.model.palette import THEMES, PlotColours, Theme, theme
 from jaxviz.model.timing import TimingRun
 from jaxviz.model.timing_stats import header_line
-from jaxviz.ui.plots.qt_guard import protect_singletons
 
 #: Marker symbols of the series (pyqtgraph names) and the glyph the legend shows.
 SYMBOLS = {"dispatch": ("t", "▼"), "ready": ("o", "●"), "device": ("d", "◆"),
@@ -281,7 +280,6 @@ class TimingFigure:
 
     def __init__(self, style: Style | None = None, width: int = 1280,
                  show_caption: bool = True, show_footer: bool = True):
-        protect_singletons()  # PySide6 6.12 on CPython 3.11: see jaxviz.ui.plots.qt_guard
         self.style = style or Style.screen()
         self.width = width
         self.show_caption = show_caption

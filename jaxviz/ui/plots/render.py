@@ -5,10 +5,9 @@ display). SVG goes through Qt's own :class:`PySide6.QtSvg.QSvgGenerator`
 painting the scene, not pyqtgraph 0.14's ``SVGExporter``, which fails on
 the close-path (``Z``) tokens of Qt 6.12's path data (pyqtgraph issue #3495).
 
-PySide6 6.12 on CPython 3.11 loses a reference to ``None`` on every void Qt
-call, which aborts a process that draws a lot;
-:func:`~jaxviz.ui.plots.qt_guard.protect_singletons` guards against it (and
-the same bug with ``True``/``False``) before anything is drawn.
+Headless rendering starts with :func:`ensure_app`
+(:func:`jaxviz.ui.theme.qt_guard.ensure_app`: offscreen without a display,
+guarded against PySide6 6.12.0's reference bug).
 
 Every render builds a fresh figure from the run, lays it out at the exact
 size in a hidden view, paints it and tears the view down again (a view left
@@ -27,12 +26,12 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtSvg, QtWidgets
 
 from jaxviz.model.timing import TimingRun
-from jaxviz.ui.plots.qt_guard import protect_singletons
 from jaxviz.ui.plots.base import Style, TimingFigure
 from jaxviz.ui.plots.dispatch import DispatchFigure
 from jaxviz.ui.plots.sweep import SweepFigure
 from jaxviz.ui.plots.timeline import TimelineFigure
 from jaxviz.ui.plots.variants import VariantsFigure
+from jaxviz.ui.theme.qt_guard import ensure_app
 from jaxviz.ui.theme.style import qcolor
 
 DEFAULT_SIZE = (1920, 1080)
@@ -45,18 +44,6 @@ FIGURES: dict[str, type[TimingFigure]] = {
     "variants": VariantsFigure,
     "sweep": SweepFigure,
 }
-
-
-def ensure_app() -> QtWidgets.QApplication:
-    """The QApplication, created offscreen when there is no display."""
-    protect_singletons()
-    app = QtWidgets.QApplication.instance()
-    if app is not None:
-        return app
-    if (not os.environ.get("QT_QPA_PLATFORM") and sys.platform.startswith("linux")
-            and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))):
-        os.environ["QT_QPA_PLATFORM"] = "offscreen"
-    return pg.mkQApp("jaxviz")
 
 
 def build_figure(kind: str, run: TimingRun, size: tuple[int, int] = DEFAULT_SIZE,

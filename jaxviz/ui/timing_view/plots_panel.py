@@ -21,7 +21,6 @@ from PySide6.QtWidgets import QCheckBox, QTabWidget, QWidget
 from jaxviz.model import Target, TraceRequest
 from jaxviz.model.timing import TimingRequest, TimingRun
 from jaxviz.ui.plots import FIGURES, Style, TimingFigure
-from jaxviz.ui.plots.qt_guard import protect_singletons
 from jaxviz.model.palette import theme
 from jaxviz.ui.timing_view.page import (
     DATA_LINES, FRAME_LINES, LINES_PER_LANE, LINES_PER_ROW, PlotPage,
@@ -58,7 +57,6 @@ class PlotsPanel(QTabWidget):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        protect_singletons()  # PySide6 6.12 on CPython 3.11: see jaxviz.ui.plots.qt_guard
         self.setObjectName("timing_plots")
         self.setDocumentMode(True)
         self.run: TimingRun | None = None

@@ -26,7 +26,6 @@ from PySide6.QtWidgets import QFileDialog, QSplitter, QVBoxLayout, QWidget
 from jaxviz.model import TraceRequest
 from jaxviz.model.timing import TimingRun, TimingStatus, validate
 from jaxviz.model.timing_export import read_json
-from jaxviz.ui.plots.qt_guard import protect_singletons
 from jaxviz.ui.timing_view.controls import RunControls
 from jaxviz.ui.timing_view.export import EXPORTS, ExportBar, export_run, plot_image
 from jaxviz.model.timing_options import (
@@ -50,7 +49,6 @@ class TimingView(QWidget):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        protect_singletons()  # PySide6 6.12 on CPython 3.11: see jaxviz.ui.plots.qt_guard
         self.setObjectName("timing_view")
         self.setAcceptDrops(True)
         self.runner = TimingRunner(self)
