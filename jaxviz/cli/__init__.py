@@ -35,7 +35,7 @@ def make_parser() -> argparse.ArgumentParser:
 
     parser.add_argument("--version", action="version", version=f"jaxviz {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="SUBCOMMAND")
-    for name, module in SUBCOMMANDS.items():
+    for module in SUBCOMMANDS.values():
         mod = importlib.import_module(f"jaxviz.cli.{module}")
         mod.add_parser(sub)
     return parser

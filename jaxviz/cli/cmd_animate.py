@@ -8,7 +8,6 @@ there is none).
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 

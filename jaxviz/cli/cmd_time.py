@@ -9,7 +9,6 @@ measured is written even when the run fails half-way.
 
 from __future__ import annotations
 
-
 import sys
 import tempfile
 import time

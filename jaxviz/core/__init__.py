@@ -11,7 +11,8 @@ Example:
     >>> from jaxviz.model.sources import resolve_target
     >>> core.configure_devices(8)                                   # doctest: +SKIP
     >>> target, defaults = resolve_target("example:convolve")       # doctest: +SKIP
-    >>> result = core.trace_request(TraceRequest(target=target, args=defaults["args"]))  # doctest: +SKIP
+    >>> request = TraceRequest(target=target, args=defaults["args"])
+    >>> result = core.trace_request(request)                        # doctest: +SKIP
 
 May import: :mod:`jaxviz.model`, JAX. Never Qt, :mod:`jaxviz.scene`, the engine or the ui.
 """

@@ -14,8 +14,8 @@ from itertools import count
 from pathlib import Path
 from typing import Any
 
-from jaxviz.model.errors import UserError, from_exception
 from jaxviz.model import ErrorInfo, Target, list_functions
+from jaxviz.model.errors import UserError, from_exception
 
 _module_ids = count()
 

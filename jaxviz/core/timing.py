@@ -23,7 +23,6 @@ from __future__ import annotations
 import datetime as _dt
 import inspect
 import platform
-import sys
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -32,14 +31,24 @@ import jax
 
 import jaxviz
 from jaxviz.core import devices, jax_internals, timing_calls
-from jaxviz.model.errors import UserError
 from jaxviz.core.timing_calls import Measured, clock
 from jaxviz.core.timing_variants import Timed, arg_types, build, uses_batched
 from jaxviz.core.trace import Loaded, explain, load
 from jaxviz.model import ErrorInfo
+from jaxviz.model.errors import UserError
 from jaxviz.model.timing import (
-    CallRecord, FirstCall, PipelineInfo, TimingHeader, TimingRequest, TimingRun, TimingStatus,
-    VariantInfo, normalize_variant, parse_sweep, sweep_args_for, validate,
+    CallRecord,
+    FirstCall,
+    PipelineInfo,
+    TimingHeader,
+    TimingRequest,
+    TimingRun,
+    TimingStatus,
+    VariantInfo,
+    normalize_variant,
+    parse_sweep,
+    sweep_args_for,
+    validate,
 )
 
 ASYNC_FLAG = "jax_cpu_enable_async_dispatch"
@@ -217,7 +226,7 @@ class _Session:
             backend=devs[0].platform, device_kind=devs[0].device_kind, device_count=len(devs),
             simulated=simulated, host_cpu=devices.host_cpu(),
             python=platform.python_version(), os=platform.platform(),
-            date=_dt.datetime.now(_dt.timezone.utc).astimezone().isoformat(timespec="seconds"),
+            date=_dt.datetime.now(_dt.UTC).astimezone().isoformat(timespec="seconds"),
             clock=timing_calls.CLOCK_NAME, function=t.target.function,
             filename=t.target.filename, source=t.target.source,
             function_source=function_source, args=t.args, batched_args=t.batched_args,

@@ -19,11 +19,16 @@ from jax.sharding import AxisType, Mesh, NamedSharding
 from jax.sharding import PartitionSpec as P
 
 from jaxviz.core import arguments, devices
-from jaxviz.model.errors import UserError, spec_error
 from jaxviz.model import ErrorInfo, TraceRequest
+from jaxviz.model.errors import UserError, spec_error
 from jaxviz.model.specs import (
-    SpecError, format_mesh, format_partition_spec, parse_in_axes, parse_mesh,
-    parse_partition_specs, partition_axis_names,
+    SpecError,
+    format_mesh,
+    format_partition_spec,
+    parse_in_axes,
+    parse_mesh,
+    parse_partition_specs,
+    partition_axis_names,
 )
 
 BATCHED_VARIANTS = ("vmap", "pmap", "sharded", "shard_map")

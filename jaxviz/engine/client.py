@@ -177,7 +177,8 @@ class EngineClient:
                     f"restarting the engine: request {request_id} was cancelled")
             else:
                 self._queue.remove(request)
-                self._finish(request, faults.cancelled(request.record, "cancelled before it started"))
+                self._finish(request,
+                             faults.cancelled(request.record, "cancelled before it started"))
 
     def restart(self, devices: int | None = None) -> None:
         """Replace the engine (kill + respawn), with ``devices`` devices if given.

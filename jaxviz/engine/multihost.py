@@ -20,10 +20,10 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from jaxviz.model.errors import UserError
 from jaxviz.engine import protocol
 from jaxviz.engine.process import exit_reason
 from jaxviz.model import ErrorInfo
+from jaxviz.model.errors import UserError
 
 
 @dataclass

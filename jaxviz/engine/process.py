@@ -10,6 +10,7 @@ This module imports nothing from JAX.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -116,10 +117,8 @@ class EngineProcess:
 
     def ask_stack(self) -> None:
         """Ask the engine to write where its Python code is to its captured stderr."""
-        try:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(self.pid, STACK_SIGNAL)
-        except (ProcessLookupError, PermissionError):
-            pass
 
     def has_stack(self) -> bool:
         """True once the captured stderr holds a Python stack (see :meth:`ask_stack`)."""
@@ -128,17 +127,13 @@ class EngineProcess:
     def kill(self) -> None:
         """Kill the engine and every process it started (its whole session), at once."""
         if self.popen.poll() is None:
-            try:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
 
     def close(self, grace: float) -> None:
         """Ask the engine to exit (end of its input); kill it if it has not after ``grace`` s."""
-        try:
+        with contextlib.suppress(OSError):
             self.popen.stdin.close()
-        except OSError:
-            pass
         try:
             self.popen.wait(grace)
         except subprocess.TimeoutExpired:
@@ -166,10 +161,8 @@ class EngineProcess:
             self._on_exit(self, returncode, stdout, stderr)
         finally:
             for pipe in (self.popen.stdin, stream):
-                try:
+                with contextlib.suppress(OSError):
                     pipe.close()
-                except OSError:
-                    pass
             shutil.rmtree(self.capture, ignore_errors=True)
 
 

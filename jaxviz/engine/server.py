@@ -21,6 +21,7 @@ end of its input or when its parent process disappears
 from __future__ import annotations
 
 import argparse
+import contextlib
 import faulthandler
 import os
 import signal
@@ -187,10 +188,8 @@ def _register_handlers(info: Any) -> None:
 
 def _warm_up() -> None:
     """Import the tracing code while the client is still preparing its first request."""
-    try:
+    with contextlib.suppress(Exception):  # the first request will report it properly
         import jaxviz.core.trace  # noqa: F401
-    except Exception:  # noqa: BLE001 - the first request will report it properly
-        pass
 
 
 if __name__ == "__main__":

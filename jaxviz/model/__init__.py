@@ -9,9 +9,26 @@ codec), :mod:`~jaxviz.model.specs` (parsers for what users type) and
 from jaxviz.model.engine import DevicesRequest, EngineEvent, EngineInfo, Reply
 from jaxviz.model.gallery import Example, GalleryError, get_example, list_examples, list_functions
 from jaxviz.model.records import (
-    SCHEMA_VERSION, VARIANTS, ArrayLayout, DeviceInfo, Equation, ErrorInfo, MeshInfo,
-    SchemaMismatch, ShardInfo, SourceSpan, SubJaxpr, Target, TraceRequest, TraceResult, TraceSettings,
-    VariantResult, VarInfo, from_plain, register, to_plain,
+    SCHEMA_VERSION,
+    VARIANTS,
+    ArrayLayout,
+    DeviceInfo,
+    Equation,
+    ErrorInfo,
+    MeshInfo,
+    SchemaMismatch,
+    ShardInfo,
+    SourceSpan,
+    SubJaxpr,
+    Target,
+    TraceRequest,
+    TraceResult,
+    TraceSettings,
+    VariantResult,
+    VarInfo,
+    from_plain,
+    register,
+    to_plain,
 )
 from jaxviz.model.specs import SpecError
 from jaxviz.model.timing import TimingRequest, TimingRun  # registers the timing records

@@ -9,7 +9,8 @@
 Pure Python over the result records (no Qt).
 
 Example:
-    >>> [m.kind for m in batch_marks(result.variant("plain"), result.variant("vmap"))][:2]  # doctest: +SKIP
+    >>> marks = batch_marks(result.variant("plain"), result.variant("vmap"))  # doctest: +SKIP
+    >>> [m.kind for m in marks][:2]                                           # doctest: +SKIP
     ['batched', 'batched']
 """
 

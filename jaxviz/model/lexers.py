@@ -21,7 +21,15 @@ import re
 
 from pygments.lexer import RegexLexer, bygroups
 from pygments.token import (
-    Comment, Keyword, Name, Number, Operator, Punctuation, String, Text, Whitespace,
+    Comment,
+    Keyword,
+    Name,
+    Number,
+    Operator,
+    Punctuation,
+    String,
+    Text,
+    Whitespace,
 )
 
 #: Collective primitives, as jaxprs name them.

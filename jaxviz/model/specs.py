@@ -25,7 +25,6 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
-from typing import Union
 
 #: Short dtype names, as jaxprs print them, and their NumPy names.
 DTYPES = {
@@ -98,7 +97,7 @@ class Dict:
     items: tuple[tuple[object, Spec], ...]
 
 
-Spec = Union[Aval, Expr, Seq, Dict]
+Spec = Aval | Expr | Seq | Dict
 
 
 # --------------------------------------------------------------------------- #
@@ -120,7 +119,8 @@ def parse_args(text: str) -> list[Spec]:
     try:
         tree = ast.parse(wrapped, mode="eval")
     except SyntaxError as exc:
-        raise SpecError(_syntax_message(exc), text, _offset_of(wrapped, exc) - len(_CALL_PREFIX)) from None
+        at = _offset_of(wrapped, exc) - len(_CALL_PREFIX)
+        raise SpecError(_syntax_message(exc), text, at) from None
     call = tree.body
     assert isinstance(call, ast.Call)
     if call.keywords:
@@ -364,7 +364,7 @@ def format_mesh(axes: list[tuple[str, int]]) -> str:
     return ",".join(f"{n}={s}" for n, s in axes)
 
 
-PartitionEntry = Union[str, None, tuple[str, ...]]
+PartitionEntry = str | None | tuple[str, ...]
 
 
 def parse_partition_specs(text: str) -> list[tuple[PartitionEntry, ...]]:
@@ -397,9 +397,8 @@ def parse_partition_specs(text: str) -> list[tuple[PartitionEntry, ...]]:
             except ValueError:
                 raise SpecError("partition spec entries must be axis names in quotes, "
                                 "None, or a tuple of names", text, at) from None
-            if isinstance(value, tuple) and all(isinstance(v, str) for v in value):
-                entries.append(value)
-            elif value is None or isinstance(value, str):
+            names = isinstance(value, tuple) and all(isinstance(v, str) for v in value)
+            if names or value is None or isinstance(value, str):
                 entries.append(value)
             else:
                 raise SpecError(f"bad partition spec entry {value!r}", text, at)

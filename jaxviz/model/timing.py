@@ -365,7 +365,8 @@ class TimingRun:
     def calls_of(self, variant: str | None = None, phase: str | None = None) -> list[CallRecord]:
         """The calls of one variant and/or phase, in the order they were measured."""
         return [c for c in self.calls
-                if (variant is None or c.variant == variant) and (phase is None or c.phase == phase)]
+                if (variant is None or c.variant == variant)
+                and (phase is None or c.phase == phase)]
 
     def variant_names(self) -> list[str]:
         """Variants with records, in request order (then any others)."""

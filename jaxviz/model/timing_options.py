@@ -20,7 +20,11 @@ from jaxviz.model import TraceRequest
 from jaxviz.model.gallery import declared_in
 from jaxviz.model.records import ErrorInfo
 from jaxviz.model.timing import (
-    DEFAULT_VARIANTS, TIMING_VARIANTS, TimingRequest, TimingRun, normalize_variant,
+    DEFAULT_VARIANTS,
+    TIMING_VARIANTS,
+    TimingRequest,
+    TimingRun,
+    normalize_variant,
 )
 
 #: What each timing variant measures, for the variant list's tooltips.

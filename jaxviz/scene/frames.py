@@ -9,13 +9,21 @@ of that phase, computed by :mod:`~jaxviz.scene.motion`.
 
 from __future__ import annotations
 
+from jaxviz.model.palette import DeviceViewColours, mix, text_on
 from jaxviz.scene import motion
 from jaxviz.scene.geometry import (
-    ArrayPlace, DevicePlace, Layout, Rect, _key, held_rect, inset, map_mode, slice_text,
+    ArrayPlace,
+    DevicePlace,
+    Layout,
+    Rect,
+    _key,
+    held_rect,
+    inset,
+    map_mode,
+    slice_text,
     text_width,
 )
 from jaxviz.scene.items import Box, Grid, Item, Stripes, Text
-from jaxviz.model.palette import DeviceViewColours, mix, text_on
 from jaxviz.scene.scene import Scene
 from jaxviz.scene.tiles import Block, TileGrid
 

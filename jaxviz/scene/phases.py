@@ -109,7 +109,6 @@ def _transfer_caption(scene: Scene) -> str:
 
 def _segment_label(scene: Scene, steps: list, k: int) -> str:
     """Local shapes going into and out of compute segment ``k``."""
-    step = steps[k]
     prev = steps[k - 1] if k > 0 else None
     nxt = steps[k + 1] if k + 1 < len(steps) else None
     local = scene.program.local or not scene.parallel

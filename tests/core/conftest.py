@@ -8,9 +8,8 @@ import sys
 import pytest
 
 from jaxviz import core
-
-from jaxviz.model.sources import resolve_target
 from jaxviz.model import TraceRequest, TraceSettings
+from jaxviz.model.sources import resolve_target
 
 core.configure_devices(8)
 

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from jaxviz import core
-
-from jaxviz.model.sources import resolve_target
-from jaxviz.model.errors import UserError
-from jaxviz.model import TraceRequest
-
 import pytest
+
+from jaxviz import core
+from jaxviz.model import TraceRequest
+from jaxviz.model.errors import UserError
+from jaxviz.model.sources import resolve_target
 
 from .conftest import example_request
 
-GOOD = "import jax.numpy as jnp\n\n\ndef f(x, y):\n    return jnp.dot(x, y)\n\n\ndef g(x):\n    return x\n"
+GOOD = ("import jax.numpy as jnp\n\n\ndef f(x, y):\n    return jnp.dot(x, y)\n\n\n"
+        "def g(x):\n    return x\n")
 
 
 def _request(user_file, source, function="f", args="f32[3], f32[3]", **kw):

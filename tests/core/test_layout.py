@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import jax
-import numpy as np
 import pytest
 
 from jaxviz import core
-
-from jaxviz.model.errors import format_error
 from jaxviz.core import arguments
 from jaxviz.core.trace import load
 from jaxviz.model import list_examples
+from jaxviz.model.errors import format_error
 
 from .conftest import example_request
 
@@ -42,7 +40,8 @@ def test_output_layout_equals_the_real_output(name, variant):
 
 
 def test_tensor_parallel_inputs_follow_their_partition_specs():
-    from jax.sharding import NamedSharding, PartitionSpec as P
+    from jax.sharding import NamedSharding
+    from jax.sharding import PartitionSpec as P
 
     req = example_request("tensor_parallel", ["sharded"], want=("jaxpr", "layout"))
     vr = core.trace_request(req).variant("sharded")

@@ -14,8 +14,8 @@ import json
 import pytest
 
 from jaxviz.model import from_plain, to_plain
-from jaxviz.model.timing import CallRecord, TimingRequest, TimingRun, TimingStatus
 from jaxviz.model.exports import write_data
+from jaxviz.model.timing import CallRecord, TimingRequest, TimingRun, TimingStatus
 from jaxviz.model.timing_export import CSV_COLUMNS
 from tests.core.conftest import example_request
 
@@ -187,8 +187,7 @@ def test_zero_runs_and_a_broken_function_are_clear_errors(user_file):
 def test_async_dispatch_off_runs_in_a_child_process():
     import jax
 
-    from jaxviz.core.timing import async_dispatch_setting, ensure_async_dispatch, \
-        measure_timings
+    from jaxviz.core.timing import async_dispatch_setting, ensure_async_dispatch, measure_timings
     from jaxviz.engine.timing_child import run_in_child
 
     jax.devices()  # the backend runs: the setting can no longer change in this process

@@ -15,13 +15,18 @@ from jax.sharding import AxisType, Mesh, NamedSharding
 from jax.sharding import PartitionSpec as P
 
 from jaxviz import core
-
-from jaxviz.model.sources import resolve_target
-
-from jaxviz.model.errors import format_error
 from jaxviz.model import list_examples
+from jaxviz.model.errors import format_error
+from jaxviz.model.sources import resolve_target
 from jaxviz.model.specs import (
-    DTYPES, Aval, Dict, Seq, parse_args, parse_in_axes, parse_mesh, parse_partition_specs,
+    DTYPES,
+    Aval,
+    Dict,
+    Seq,
+    parse_args,
+    parse_in_axes,
+    parse_mesh,
+    parse_partition_specs,
 )
 
 from .conftest import example_request, import_file

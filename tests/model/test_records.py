@@ -5,8 +5,20 @@ import json
 import pytest
 
 from jaxviz.model import (
-    SCHEMA_VERSION, ArrayLayout, Equation, ErrorInfo, SchemaMismatch, ShardInfo, SourceSpan,
-    Target, TraceRequest, TraceResult, VariantResult, VarInfo, from_plain, to_plain,
+    SCHEMA_VERSION,
+    ArrayLayout,
+    Equation,
+    ErrorInfo,
+    SchemaMismatch,
+    ShardInfo,
+    SourceSpan,
+    Target,
+    TraceRequest,
+    TraceResult,
+    VariantResult,
+    VarInfo,
+    from_plain,
+    to_plain,
 )
 
 

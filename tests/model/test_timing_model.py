@@ -10,13 +10,26 @@ import pytest
 from jaxviz.model import ErrorInfo, Target, TraceRequest, from_plain, to_plain
 from jaxviz.model.specs import SpecError
 from jaxviz.model.timing import (
-    CallRecord, DeviceReady, FirstCall, PipelineInfo, TimingRequest, TimingRun, TimingStatus,
-    VariantInfo, parse_sweep, sweep_args_for, validate,
+    CallRecord,
+    DeviceReady,
+    FirstCall,
+    PipelineInfo,
+    TimingRequest,
+    TimingRun,
+    TimingStatus,
+    VariantInfo,
+    parse_sweep,
+    sweep_args_for,
+    validate,
 )
-from jaxviz.model.timing_export import CSV_COLUMNS, chrome_trace, read_json, write_csv, \
-    write_json
+from jaxviz.model.timing_export import CSV_COLUMNS, chrome_trace, read_json, write_csv, write_json
 from jaxviz.model.timing_stats import (
-    caption_dispatch, caption_sweep, caption_timeline, caption_variants, fmt_ms, steady,
+    caption_dispatch,
+    caption_sweep,
+    caption_timeline,
+    caption_variants,
+    fmt_ms,
+    steady,
 )
 
 MS = 1_000_000
@@ -148,5 +161,5 @@ def test_chrome_trace_tracks_do_not_overlap():
         by_track.setdefault((e["pid"], e["tid"]), []).append((e["ts"], e["ts"] + e["dur"]))
     for spans in by_track.values():  # slices on one track follow each other
         spans.sort()
-        for (a0, a1), (b0, b1) in zip(spans, spans[1:]):
+        for (_a0, a1), (b0, _b1) in zip(spans, spans[1:]):
             assert b0 >= a1 - 1e-6

@@ -23,6 +23,7 @@ from collections.abc import Iterator  # noqa: E402
 
 import pytest  # noqa: E402
 
+
 @pytest.fixture(scope="session")
 def qapp_args():
     return ["jaxviz-tests"]

@@ -6,6 +6,7 @@ shared two cores) and handed out as fresh copies.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import os
@@ -17,22 +18,18 @@ os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")
 def configure_jax() -> None:
     """8 simulated CPU devices (a no-op when the backend already runs with them)."""
     from jaxviz import core
-    from jaxviz.model.sources import resolve_target
-    from jaxviz.model.errors import format_error
 
-    try:
+    with contextlib.suppress(RuntimeError):
         core.configure_devices(8)
-    except RuntimeError:
-        pass
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _trace(name: str, variant: str, overrides: tuple = ()):
     configure_jax()
     from jaxviz import core
-    from jaxviz.model.sources import resolve_target
-    from jaxviz.model.errors import format_error
     from jaxviz.model import TraceRequest, TraceSettings
+    from jaxviz.model.errors import format_error
+    from jaxviz.model.sources import resolve_target
 
     target, d = resolve_target(f"example:{name}")
     fields = {name: d[name] for name in TraceSettings.names()}

@@ -8,8 +8,8 @@ import pytest
 
 from jaxviz.model import ArrayLayout, MeshInfo, ShardInfo
 from jaxviz.model.palette import DEVICE_COLOURS, device_colours, luminance
-from jaxviz.scene.program import mesh_groups, parse_hlo_collectives
 from jaxviz.scene import build_scene
+from jaxviz.scene.program import mesh_groups, parse_hlo_collectives
 from jaxviz.scene.tiles import tile_grid
 
 from .device_view_cases import traced

@@ -92,7 +92,8 @@ def test_svg_holds_vector_paths_in_the_series_colours(run, tmp_path):
     assert not list(root.iter(f"{SVG}image"))  # symbols are paths, not bitmaps
     n_calls = len(run.calls_of("jit", "steady"))
     for colour in (LIGHT.dispatch, LIGHT.ready):
-        groups = [g for g in root.iter(f"{SVG}g") if (g.get("fill") or "").lower() == colour.lower()]
+        groups = [g for g in root.iter(f"{SVG}g")
+                  if (g.get("fill") or "").lower() == colour.lower()]
         symbols = [p for g in groups for p in g.iter(f"{SVG}path")]
         assert len(symbols) >= n_calls, colour  # one symbol per call
     texts = " ".join(t.text or "" for t in root.iter(f"{SVG}text"))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from PySide6.QtCore import QPoint, QTimer
 from PySide6.QtWidgets import QApplication
 

@@ -12,8 +12,8 @@ import pytest
 from PySide6.QtCore import QThread
 
 from jaxviz.model import Equation, SourceSpan, SubJaxpr, TraceResult, VariantResult, VarInfo
-from jaxviz.model.engine import EngineEvent, EngineInfo, Reply
 from jaxviz.model.changes import batch_marks, marks_for, parallel_marks
+from jaxviz.model.engine import EngineEvent, EngineInfo, Reply
 from jaxviz.model.link_index import LinkIndex
 
 F = "/x/f.py"

@@ -16,13 +16,11 @@ from pathlib import Path
 from PySide6.QtCore import QRectF, QSize
 from PySide6.QtGui import QGuiApplication, QImage, QPainter
 
-from jaxviz.scene import geometry
-
 from jaxviz.model import palette
+from jaxviz.scene import Scene, geometry
 from jaxviz.scene.frames import FrameBuilder
 from jaxviz.scene.items import Item
 from jaxviz.ui.device_view.painter import ItemPainter
-from jaxviz.scene import Scene
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp")
 

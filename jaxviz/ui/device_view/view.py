@@ -15,17 +15,14 @@ from PySide6.QtCore import QElapsedTimer, QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QPainter, QPixmap
 from PySide6.QtWidgets import QSizePolicy, QVBoxLayout, QWidget
 
-from jaxviz.model import TraceResult
-from jaxviz.scene import geometry
-from jaxviz.model import palette
-from jaxviz.ui.device_view.controls import ControlBar
+from jaxviz.model import TraceResult, palette
 from jaxviz.model.sizes import ANIMATION_SIZES, parse_size
-from jaxviz.ui.device_view.export import Renderer
-from jaxviz.ui.exporters import find, for_suffix
+from jaxviz.scene import Phase, Scene, build_scene, empty_scene, geometry
 from jaxviz.scene.frames import FrameBuilder
+from jaxviz.ui.device_view.controls import ControlBar
+from jaxviz.ui.device_view.export import Renderer
 from jaxviz.ui.device_view.painter import ItemPainter
-
-from jaxviz.scene import Phase, Scene, build_scene, empty_scene
+from jaxviz.ui.exporters import find, for_suffix
 
 FRAME_MS = 16
 

@@ -21,7 +21,13 @@ from typing import Any
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QTextDocumentFragment
 from PySide6.QtWidgets import (
-    QFormLayout, QLabel, QLineEdit, QScrollArea, QSpinBox, QVBoxLayout, QWidget,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QScrollArea,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
 )
 
 from jaxviz.model import TraceSettings

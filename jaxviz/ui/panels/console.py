@@ -13,6 +13,8 @@ from PySide6.QtGui import QColor, QFont, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 from jaxviz.ui.theme import style
+
+
 class ConsolePane(QPlainTextEdit):
     """Read-only log of the function's output, newest at the bottom."""
 
@@ -28,7 +30,7 @@ class ConsolePane(QPlainTextEdit):
         self.setFont(style.code_font(zoom - 1))
 
     def add_output(self, title: str, stdout: str, stderr: str) -> bool:
-        """Append one trace's output under a header; False (nothing added) when it printed nothing."""
+        """Append one trace's output under a header; False (nothing added) if it printed nothing."""
         if not stdout.strip() and not stderr.strip():
             return False
         header = QTextCharFormat()

@@ -9,7 +9,12 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QListWidget, QListWidgetItem, QSplitter, QTextBrowser, QVBoxLayout, QWidget,
+    QListWidget,
+    QListWidgetItem,
+    QSplitter,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
 )
 
 from jaxviz.model import Example, GalleryError, list_examples

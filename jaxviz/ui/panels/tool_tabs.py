@@ -32,7 +32,12 @@ from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QComboBox, QHBoxLayout, QLabel, QTabWidget, QVBoxLayout, QWidget,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
 )
 
 from jaxviz.model import TraceRequest, TraceResult
@@ -113,7 +118,7 @@ class ToolTabs(QTabWidget):
         self.currentChanged.connect(self._shown)
 
     def set_engine(self, engine) -> None:
-        """The window's :class:`~jaxviz.ui.window.qt_engine.QtEngine`, handed to the views that want it."""
+        """The window's :class:`~jaxviz.ui.window.qt_engine.QtEngine`, for the views using it."""
         self._engine = engine
         for lazy in (self.devices, self.timing):
             if lazy.view is not None and hasattr(lazy.view, "set_engine"):

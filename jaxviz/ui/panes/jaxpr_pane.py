@@ -11,17 +11,25 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QComboBox, QFrame, QHBoxLayout, QHeaderView, QLabel, QSizePolicy, QStackedWidget, QTableWidget,
+    QComboBox,
+    QFrame,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QSizePolicy,
+    QStackedWidget,
+    QTableWidget,
     QTableWidgetItem,
-    QVBoxLayout, QWidget,
+    QVBoxLayout,
+    QWidget,
 )
 
 from jaxviz.model import ErrorInfo, VariantResult
-from jaxviz.ui.theme import style
 from jaxviz.model.changes import Mark, summary
+from jaxviz.model.link_index import walk
 from jaxviz.ui.text.code_view import CodeView, fold_regions
 from jaxviz.ui.text.highlighters import hlo_highlighter, jaxpr_highlighter, stablehlo_highlighter
-from jaxviz.model.link_index import walk
+from jaxviz.ui.theme import style
 
 #: What each variant is, in one line, for the pane's tooltip.
 VARIANT_HELP = {

@@ -16,10 +16,10 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QColor
 
 from jaxviz.model import TraceResult
-from jaxviz.ui.theme import style
-from jaxviz.ui.text.editor import CodeEditor
 from jaxviz.model.link_index import LinkIndex
 from jaxviz.ui.panes.area import JaxprArea
+from jaxviz.ui.text.editor import CodeEditor
+from jaxviz.ui.theme import style
 
 
 def _ranges(lines: list[int]) -> list[tuple[int, int]]:

@@ -27,8 +27,15 @@ Every plot in every export format at once: :func:`jaxviz.ui.exporters.write_plot
 from jaxviz.ui.plots.base import DARK, LIGHT, SYMBOLS, Style, TimingFigure
 from jaxviz.ui.plots.dispatch import DispatchFigure
 from jaxviz.ui.plots.render import (
-    DEFAULT_SIZE, FIGURES, build_figure, ensure_app, figure_image, figure_svg, render_image,
-    render_png, render_svg,
+    DEFAULT_SIZE,
+    FIGURES,
+    build_figure,
+    ensure_app,
+    figure_image,
+    figure_svg,
+    render_image,
+    render_png,
+    render_svg,
 )
 from jaxviz.ui.plots.sweep import SweepFigure
 from jaxviz.ui.plots.timeline import TimelineFigure

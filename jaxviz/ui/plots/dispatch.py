@@ -88,7 +88,7 @@ class DispatchFigure(TimingFigure):
         pairs_y[0::2], pairs_y[1::2] = yd, yc
         self.links.setData(pairs_x, pairs_y)
         summary = steady(run, variant) if variant else None
-        for kind, line in self.medians.items():
+        for line in self.medians.values():
             line.setVisible(summary is not None)
         if summary is not None:
             for kind, value in (("dispatch", summary.dispatch_median),

@@ -16,14 +16,12 @@ to the interpreter's exit can crash PySide6 during shutdown).
 
 from __future__ import annotations
 
-import os
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pyqtgraph as pg
-from PySide6 import QtCore, QtGui, QtSvg, QtWidgets
+from PySide6 import QtCore, QtGui, QtSvg
 
 from jaxviz.model.timing import TimingRun
 from jaxviz.ui.plots.base import Style, TimingFigure

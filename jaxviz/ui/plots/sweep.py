@@ -13,7 +13,11 @@ import pyqtgraph as pg
 
 from jaxviz.model.timing import TimingRun, variant_label
 from jaxviz.model.timing_stats import (
-    caption_sweep, fmt_ms, sweep_name, sweep_points, sweep_variants,
+    caption_sweep,
+    fmt_ms,
+    sweep_name,
+    sweep_points,
+    sweep_variants,
 )
 from jaxviz.ui.plots.base import SYMBOLS, VARIANT_SYMBOLS, TimingFigure, log_ms, make_plot
 

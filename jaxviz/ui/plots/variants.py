@@ -16,7 +16,12 @@ import pyqtgraph as pg
 from jaxviz.model.timing import TimingRun, variant_label
 from jaxviz.model.timing_stats import caption_variants, fmt_ms, steady
 from jaxviz.ui.plots.base import (
-    SYMBOLS, CategoryAxis, TimingFigure, grid_alpha, log_ms, make_plot,
+    SYMBOLS,
+    CategoryAxis,
+    TimingFigure,
+    grid_alpha,
+    log_ms,
+    make_plot,
 )
 
 PHASES = ("trace", "lower", "compile", "execute")
@@ -151,12 +156,14 @@ class VariantsFigure(TimingFigure):
             if first.implicit_ns is not None:
                 ix.append(first.implicit_ns / 1e6)
                 iy.append(rows[v])
-                itip.append(f"{variant_label(v)}: plain first call {fmt_ms(first.implicit_ns / 1e6)}"
+                itip.append(f"{variant_label(v)}: plain first call "
+                            f"{fmt_ms(first.implicit_ns / 1e6)}"
                             f" vs stages {fmt_ms(first.total_ns / 1e6)}")
                 right = max(right, first.implicit_ns / 1e6)
         for phase, (x0s, widths, ys) in stacks.items():
             self.stage_bars[phase].setOpts(x0=x0s, width=widths, y=ys, height=0.5)
-        self.implicit.setData(np.repeat(ix, 2), np.array([[y - 0.36, y + 0.36] for y in iy]).ravel())
+        bars = np.array([[y - 0.36, y + 0.36] for y in iy]).ravel()
+        self.implicit.setData(np.repeat(ix, 2), bars)
         self.implicit_tips.setData(x=ix, y=iy, data=itip)
         if right:
             self.first_plot.setXRange(0, right * 1.08, padding=0)

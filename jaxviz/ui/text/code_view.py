@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import re
 
-from PySide6.QtCore import QRect, Qt
+from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QFont, QPainter, QPolygon
-from PySide6.QtCore import QPoint
 from PySide6.QtWidgets import QWidget
 
-from jaxviz.ui.theme import style
 from jaxviz.model.changes import Mark
 from jaxviz.ui.text.highlighters import PygmentsHighlighter
 from jaxviz.ui.text.text_base import LinkedTextEdit
+from jaxviz.ui.theme import style
 
 _BAR = 4
 

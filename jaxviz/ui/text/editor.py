@@ -10,9 +10,9 @@ from PySide6.QtCore import QRect, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QKeyEvent, QPainter, QTextCursor
 from PySide6.QtWidgets import QWidget
 
-from jaxviz.ui.theme import style
 from jaxviz.ui.text.highlighters import python_highlighter
 from jaxviz.ui.text.text_base import LinkedTextEdit
+from jaxviz.ui.theme import style
 
 _STRIPE = 5  # width of the link-colour stripe at the gutter's right edge
 _INDENT = "    "

@@ -19,6 +19,8 @@ from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen, QTextCursor, QTex
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QToolTip, QWidget
 
 from jaxviz.ui.theme import style
+
+
 class _Gutter(QWidget):
     """The strip left of the text; painting and clicks are delegated to the editor."""
 

@@ -18,9 +18,9 @@ Text sizes follow one zoom step (Ctrl+= / Ctrl+-): :func:`ui_font` and
 
 from __future__ import annotations
 
+from pygments.token import Token, _TokenType, string_to_tokentype
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QPalette
 from PySide6.QtWidgets import QApplication, QStyleFactory
-from pygments.token import Token, _TokenType, string_to_tokentype
 
 from jaxviz.model import palette
 

@@ -14,14 +14,18 @@ from pathlib import Path
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QAction, QActionGroup, QImage
 from PySide6.QtWidgets import (
-    QHBoxLayout, QInputDialog, QMenu, QToolButton, QWidget,
+    QHBoxLayout,
+    QInputDialog,
+    QMenu,
+    QToolButton,
+    QWidget,
 )
 
+from jaxviz.model.sizes import parse_size
 from jaxviz.model.timing import TimingRun
+from jaxviz.model.timing_options import SIZES
 from jaxviz.ui.exporters import exporters, find, write_plots
 from jaxviz.ui.plots import render_image
-from jaxviz.model.sizes import parse_size
-from jaxviz.model.timing_options import SIZES
 
 #: The ``plots`` entry of the menu: every plot in every plot format, into a folder.
 ALL_PLOTS = "plots"
@@ -201,6 +205,6 @@ class ExportBar(QWidget):
         return parse_size(self.size_text)
 
     def set_has_run(self, has_run: bool) -> None:
-        for what, action in self.actions_by_kind.items():
+        for action in self.actions_by_kind.values():
             action.setEnabled(has_run)
         self.copy_button.setEnabled(has_run)

@@ -13,17 +13,21 @@ redrawn when they are shown.
 from __future__ import annotations
 
 import pyqtgraph as pg
-from shiboken6 import isValid
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QCheckBox, QTabWidget, QWidget
+from shiboken6 import isValid
 
 from jaxviz.model import Target, TraceRequest
+from jaxviz.model.palette import theme
 from jaxviz.model.timing import TimingRequest, TimingRun
 from jaxviz.ui.plots import FIGURES, Style, TimingFigure
-from jaxviz.model.palette import theme
 from jaxviz.ui.timing_view.page import (
-    DATA_LINES, FRAME_LINES, LINES_PER_LANE, LINES_PER_ROW, PlotPage,
+    DATA_LINES,
+    FRAME_LINES,
+    LINES_PER_LANE,
+    LINES_PER_ROW,
+    PlotPage,
 )
 
 #: A plot page this many text lines tall (or columns wide) gets slide-sized text.

@@ -21,7 +21,13 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from jaxviz.model.engine import Reply
 from jaxviz.model.records import ErrorInfo
 from jaxviz.model.timing import (
-    CallRecord, FirstCall, PipelineInfo, TimingHeader, TimingRequest, TimingRun, TimingStatus,
+    CallRecord,
+    FirstCall,
+    PipelineInfo,
+    TimingHeader,
+    TimingRequest,
+    TimingRun,
+    TimingStatus,
     VariantInfo,
 )
 from jaxviz.model.timing_options import format_error

@@ -26,12 +26,18 @@ from PySide6.QtWidgets import QFileDialog, QSplitter, QVBoxLayout, QWidget
 from jaxviz.model import TraceRequest
 from jaxviz.model.timing import TimingRun, TimingStatus, validate
 from jaxviz.model.timing_export import read_json
+from jaxviz.model.timing_options import (
+    build_request,
+    declared_settings,
+    default_options,
+    describe_target,
+    format_error,
+    options_of,
+    supported_variants,
+    where_and_when,
+)
 from jaxviz.ui.timing_view.controls import RunControls
 from jaxviz.ui.timing_view.export import EXPORTS, ExportBar, export_run, plot_image
-from jaxviz.model.timing_options import (
-    build_request, declared_settings, default_options, describe_target, format_error,
-    options_of, supported_variants, where_and_when,
-)
 from jaxviz.ui.timing_view.plots_panel import PlotsPanel
 from jaxviz.ui.timing_view.runner import TimingRunner
 from jaxviz.ui.timing_view.widgets import Banner, FullScreen, InfoLine

@@ -26,7 +26,6 @@ from jaxviz.model.window_state import WindowState
 from jaxviz.ui.panels.editor_panel import EditorPanel
 from jaxviz.ui.window.settings import Recovery
 
-
 #: The settings a file may declare in ``JAXVIZ = {...}`` that the window uses.
 FIELDS = ("function", "variants", *TraceSettings.names())
 

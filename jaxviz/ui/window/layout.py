@@ -16,6 +16,8 @@ from PySide6.QtWidgets import QApplication
 
 from jaxviz.model import VARIANTS
 from jaxviz.ui.theme import style
+
+
 class WindowStateMixin:
     """Zoom, full screen, window layout, pane choice, recent files and crash recovery."""
 
@@ -83,7 +85,8 @@ class WindowStateMixin:
             self.resizeDocks([self.docks["Gallery"], self.docks["Arguments"]], [330, 470],
                              Qt.Orientation.Vertical)
             self.resizeDocks([self.docks["Gallery"]], [250], Qt.Orientation.Horizontal)
-            self.resizeDocks([self.docks["Console · Devices · Timing"]], [120], Qt.Orientation.Vertical)
+            self.resizeDocks([self.docks["Console · Devices · Timing"]], [120],
+                             Qt.Orientation.Vertical)
         if splitter is not None:
             self.splitter.restoreState(splitter)
         else:

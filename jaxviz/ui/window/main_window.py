@@ -19,28 +19,36 @@ from collections.abc import Callable
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
-    QDockWidget, QLabel, QMainWindow, QMessageBox, QProgressBar, QPushButton, QSplitter, QWidget,
+    QDockWidget,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QWidget,
 )
 
 from jaxviz.model import TraceRequest
 from jaxviz.model.engine import EngineEvent
 from jaxviz.model.window_state import WindowState
-from jaxviz.ui.theme import style
-from jaxviz.ui.window.actions import build_menus, shortcuts_html
 from jaxviz.ui.panels.args import ArgsPanel
-from jaxviz.ui.window.document import DocumentController
 from jaxviz.ui.panels.editor_panel import EditorPanel
 from jaxviz.ui.panels.gallery import GalleryPanel
-from jaxviz.ui.panes.linking import LinkController
+from jaxviz.ui.panels.tool_tabs import ToolTabs
 from jaxviz.ui.panes.area import JaxprArea
+from jaxviz.ui.panes.linking import LinkController
+from jaxviz.ui.theme import style
+from jaxviz.ui.window.actions import build_menus, shortcuts_html
+from jaxviz.ui.window.document import DocumentController
+from jaxviz.ui.window.files import WindowFilesMixin
+from jaxviz.ui.window.layout import WindowStateMixin
 from jaxviz.ui.window.presenter import ResultPresenter
 from jaxviz.ui.window.qt_engine import QtEngine
 from jaxviz.ui.window.session import TraceSession
 from jaxviz.ui.window.settings import Settings
 from jaxviz.ui.window.state_binding import StateBinding
-from jaxviz.ui.panels.tool_tabs import ToolTabs
-from jaxviz.ui.window.files import WindowFilesMixin
-from jaxviz.ui.window.layout import WindowStateMixin
+
 
 class MainWindow(WindowFilesMixin, WindowStateMixin, QMainWindow):
     """jaxviz's main window. ``engine`` defaults to a real engine process."""

@@ -10,6 +10,7 @@ crash leaves it there for the next start to offer back.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import time
@@ -144,10 +145,8 @@ class Recovery:
     def discard(self, key: str) -> None:
         name = _key(key)
         for suffix in (".py", ".json"):
-            try:
+            with contextlib.suppress(FileNotFoundError):
                 (self.dir / f"{name}{suffix}").unlink()
-            except FileNotFoundError:
-                pass
 
     def pending(self) -> list[tuple[dict, str]]:
         """Every copy left behind (``(meta, text)``), newest first."""
