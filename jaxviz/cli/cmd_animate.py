@@ -79,6 +79,7 @@ def run(ns) -> int:
     result, variant, code = trace_one(ns, ["jaxpr", "hlo", "layout"])
     if code:
         return code
+    assert result is not None and variant is not None  # traced: code 0
     from jaxviz.ui.theme.qt_guard import ensure_app
 
     ensure_app(widgets=False)  # fonts and painting, offscreen without a display

@@ -198,8 +198,13 @@ class _Session:
         others = [v for v in usable if v not in ("numpy", "jit-sync")]
         return others[0] if others else "jit"
 
+    def loaded_function(self) -> Loaded:
+        """The user's loaded function (:meth:`go` loads it before measuring anything)."""
+        assert self.loaded is not None
+        return self.loaded
+
     def header(self) -> TimingHeader:
-        req, loaded = self.req, self.loaded
+        req, loaded = self.req, self.loaded_function()
         devs = devices.active_devices()
         versions = devices.versions()
         try:
@@ -292,7 +297,7 @@ class _Session:
     def explain(self, exc: Exception, variant: str) -> ErrorInfo:
         if isinstance(exc, UserError):
             return exc.info
-        return explain(exc, self.req.trace.target.filename, variant, self.loaded)
+        return explain(exc, self.req.trace.target.filename, variant, self.loaded_function())
 
     def first_call(self, timed: Timed) -> tuple[FirstCall, list[Any], list[int]]:
         """The first call, in stages where the variant is compiled as a whole."""
@@ -319,7 +324,7 @@ class _Session:
         variant = self.main_variant(PIPELINE_ORDER)
         if variant == "jit-sync":
             variant = "jit"
-        timed = self.build(self.loaded, variant, batched_numpy, where="pipeline")
+        timed = self.build(self.loaded_function(), variant, batched_numpy, where="pipeline")
         if timed is None:
             return
         k = self.req.pipeline
@@ -351,6 +356,7 @@ class _Session:
 
     def measure_size(self, size: int, batched_numpy: bool) -> None:
         req = self.req
+        assert req.sweep is not None  # only a request with a sweep measures sizes
         name = parse_sweep(req.sweep)[0]
         where = f"sweep {name}={size}"
         spec = req.sweep_args or req.trace.args

@@ -164,7 +164,7 @@ class VariantBuilder:
         s = self.settings
         if s.specs is None:
             first = s.mesh_axes[0][0]
-            specs = []
+            specs: list[tuple[str | None, ...]] = []
             for axis in s.in_axes:
                 if axis is None or axis < 0:
                     specs.append(() if axis is None else (first,))
@@ -181,13 +181,13 @@ class VariantBuilder:
                             f"P(...) per argument, e.g. {', '.join(['P()'] * s.nargs)}"))
         names = set(mesh.axis_names)
         for i, spec in enumerate(specs):
-            for axis in partition_axis_names(spec):
-                if axis not in names:
+            for axis_name in partition_axis_names(spec):
+                if axis_name not in names:
                     raise UserError(ErrorInfo(
                         kind="mesh", field="specs",
-                        position=(s.specs_text or "").find(repr(axis)[1:-1]),
+                        position=(s.specs_text or "").find(repr(axis_name)[1:-1]),
                         message=f"partition spec {format_partition_spec(spec)} for argument "
-                                f"{i + 1} ({self.names[i]}) names axis {axis!r}, but the mesh "
+                                f"{i + 1} ({self.names[i]}) names axis {axis_name!r}, but the mesh "
                                 f"has axes {', '.join(mesh.axis_names)}"))
         return [P(*spec) for spec in specs]
 

@@ -17,6 +17,7 @@ Example:
 from __future__ import annotations
 
 from collections import defaultdict, deque
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from jaxviz.model import Equation, TraceResult, VariantResult
@@ -69,7 +70,7 @@ def batch_marks(plain: VariantResult, batched: VariantResult) -> list[Mark]:
     a matched equation whose outputs have more axes is ``batched``, an
     unmatched one is ``new``.
     """
-    queues: dict[tuple, deque[Equation]] = defaultdict(deque)
+    queues: dict[tuple[int | None, str], deque[Equation]] = defaultdict(deque)
     for _path, eqn in walk(plain.equations):
         queues[(eqn.source.line if eqn.source else None, eqn.primitive)].append(eqn)
     marks = []
@@ -101,7 +102,7 @@ def is_wrapper(eqn: Equation) -> bool:
         "NamedSharding" in eqn.params.get(k, "") for k in ("in_shardings", "out_shardings"))
 
 
-def is_collective(eqn: Equation, declared: list[str] = ()) -> bool:
+def is_collective(eqn: Equation, declared: Sequence[str] = ()) -> bool:
     return eqn.primitive in JAXPR_COLLECTIVES or eqn.primitive in declared
 
 

@@ -97,9 +97,9 @@ class LinkIndex:
                 owners[n] = ref
         self._refs[vr.variant] = refs
         self._owners[vr.variant] = owners
-        for n, ref in enumerate(owners):
-            if ref is not None and ref.line is not None:
-                self._by_source.setdefault(ref.line, {}).setdefault(vr.variant, []).append(n)
+        for n, owner in enumerate(owners):
+            if owner is not None and owner.line is not None:
+                self._by_source.setdefault(owner.line, {}).setdefault(vr.variant, []).append(n)
 
     @property
     def variants(self) -> list[str]:

@@ -243,8 +243,8 @@ def rgb(colour: str) -> tuple[int, int, int]:
 def luminance(colour: str) -> float:
     """Relative luminance (WCAG) of a colour, 0 (black) to 1 (white)."""
     def lin(c: int) -> float:
-        c = c / 255
-        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+        v = c / 255
+        return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
     r, g, b = (lin(c) for c in rgb(colour))
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 

@@ -323,12 +323,12 @@ def _decode(data: Any) -> Any:
     return data
 
 
-def to_plain(record: Any) -> dict:
+def to_plain(record: Any) -> dict[str, Any]:
     """Encode a record as JSON-compatible data, tagged with the schema version."""
     return {"schema": SCHEMA_VERSION, "record": _encode(record)}
 
 
-def from_plain(data: dict) -> Any:
+def from_plain(data: dict[str, Any]) -> Any:
     """Decode data made by :func:`to_plain`.
 
     Raises:
@@ -343,5 +343,5 @@ def from_plain(data: dict) -> Any:
 
 
 # Resolve the string annotations once so typos in field types fail at import.
-for _cls in list(_REGISTRY.values()):
-    typing.get_type_hints(_cls)
+for _record in list(_REGISTRY.values()):
+    typing.get_type_hints(_record)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import PurePath
+from typing import Any
 
 from jaxviz.model import TraceRequest
 from jaxviz.model.gallery import declared_in
@@ -64,7 +65,7 @@ class RunOptions:
     async_dispatch: bool = True
 
 
-def declared_settings(source: str, function: str) -> dict:
+def declared_settings(source: str, function: str) -> dict[str, Any]:
     """The ``JAXVIZ = {...}`` settings of ``source`` that apply to ``function``.
 
     An example's settings describe its main function; for another function of
@@ -79,13 +80,13 @@ def declared_settings(source: str, function: str) -> dict:
     return meta
 
 
-def timing_defaults(declared: dict) -> dict:
+def timing_defaults(declared: dict[str, Any]) -> dict[str, Any]:
     """The ``timing`` part of declared settings (``{}`` when absent or malformed)."""
     timing = declared.get("timing")
     return timing if isinstance(timing, dict) else {}
 
 
-def supported_variants(trace: TraceRequest, declared: dict) -> list[str]:
+def supported_variants(trace: TraceRequest, declared: dict[str, Any]) -> list[str]:
     """The timing variants that make sense for the function, in plot order.
 
     jit, op-by-op and jit-sync always; NumPy when there is a baseline; the
@@ -109,7 +110,7 @@ def supported_variants(trace: TraceRequest, declared: dict) -> list[str]:
     return [v for v in TIMING_VARIANTS if v in names]
 
 
-def default_options(declared: dict) -> RunOptions:
+def default_options(declared: dict[str, Any]) -> RunOptions:
     """The controls' values for a newly chosen function (its example's timing settings)."""
     timing = timing_defaults(declared)
     variants = [normalize_variant(v) for v in timing.get("variants") or DEFAULT_VARIANTS]
@@ -126,7 +127,8 @@ def options_of(request: TimingRequest) -> RunOptions:
                       async_dispatch=request.async_dispatch)
 
 
-def build_request(trace: TraceRequest, options: RunOptions, declared: dict) -> TimingRequest:
+def build_request(trace: TraceRequest, options: RunOptions,
+                  declared: dict[str, Any]) -> TimingRequest:
     """The timing request for the function and the controls (check it with ``validate``)."""
     sweep = options.sweep.strip() if options.sweep_on and options.sweep.strip() else None
     return TimingRequest(

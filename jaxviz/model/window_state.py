@@ -183,8 +183,8 @@ class WindowState(EventedState):
     def device_variant(self) -> str:
         """The variant the device view shows: the pane last clicked, else the most parallel."""
         visible = self.visible_variants
-        if self.focused_variant in visible:
-            return self.focused_variant  # type: ignore[return-value]
+        if self.focused_variant is not None and self.focused_variant in visible:
+            return self.focused_variant
         return next((v for v in DEVICE_PREFERENCE if v in visible), "plain")
 
     def field_errors(self) -> dict[str, FieldError]:

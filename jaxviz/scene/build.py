@@ -84,7 +84,7 @@ def _device_order(vr: VariantResult) -> list[int]:
     return used or [0]
 
 
-def _grid(vr: VariantResult, n: int):
+def _grid(vr: VariantResult, n: int) -> tuple[int, int, str, str, list[str], list[str]]:
     """Rows, columns, axis labels and tick labels of the device grid."""
     mesh = vr.mesh
     if mesh is None or len(mesh.axis_sizes) == 0:
@@ -146,7 +146,8 @@ def _batch(vr: VariantResult) -> Batch | None:
 
 def _grids(vr: VariantResult, order: list[int],
            batch: Batch | None) -> tuple[list[TileGrid], list[TileGrid]]:
-    inputs, outputs = [], []
+    inputs: list[TileGrid] = []
+    outputs: list[TileGrid] = []
     leaf = 0
     for a in vr.arrays:
         split = None

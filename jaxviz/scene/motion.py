@@ -20,6 +20,9 @@ from jaxviz.scene.program import Collective
 from jaxviz.scene.scene import Scene
 from jaxviz.scene.tiles import Block, TileGrid
 
+#: A point on the canvas.
+Point = tuple[float, float]
+
 
 class FrameParts(Protocol):
     """What the moving parts need of :class:`jaxviz.scene.frames.FrameBuilder`.
@@ -98,7 +101,7 @@ def moving(fb: FrameParts, i: int, t: float) -> list[Item]:
 # --------------------------------------------------------------------------- #
 
 
-def _target(fb: FrameParts, device: int, grid, block) -> Rect | None:
+def _target(fb: FrameParts, device: int, grid: TileGrid, block: Block) -> Rect | None:
     place = fb.lay.devices.get(device)
     if place is None:
         return None
@@ -187,6 +190,7 @@ def _counter(fb: FrameParts, text: str) -> Text:
 def _loop(fb: FrameParts, t: float) -> list[Item]:
     """vmap's contrast: a Python loop sends one example at a time."""
     batch = fb.scene.batch
+    assert batch is not None  # the loop contrast is drawn for a batched scene only
     trips = batch.trips
     k = min(int(t * trips), trips - 1)
     s = t * trips - k
@@ -239,7 +243,8 @@ def _vectorized(fb: FrameParts, t: float) -> list[Item]:
         x, y, w, h = place.bar
         items.append(Box((x, y, w * ease(window(t, 0.35, 0.35)), h), fb.th.accent, None))
     items += fb.mini_fills(place, fb.scene.outputs, alpha=ease(window(t, 0.7, 0.3)))
-    items.append(_counter(fb, f"vmap: one call for all {fb.scene.batch.size} examples"))
+    size = fb.scene.batch.size if fb.scene.batch is not None else 1
+    items.append(_counter(fb, f"vmap: one call for all {size} examples"))
     return items
 
 
@@ -289,7 +294,7 @@ def _control(a: tuple[float, float], b: tuple[float, float]) -> tuple[float, flo
     return (x1 + x2) / 2 - dy / dist * bend, (y1 + y2) / 2 + dx / dist * bend
 
 
-def _bezier(a, c, b, p: float) -> tuple[float, float]:
+def _bezier(a: Point, c: Point, b: Point, p: float) -> Point:
     q = 1 - p
     return (q * q * a[0] + 2 * q * p * c[0] + p * p * b[0],
             q * q * a[1] + 2 * q * p * c[1] + p * p * b[1])

@@ -13,6 +13,7 @@ import re
 from jaxviz.model import Equation
 from jaxviz.scene.program import COLLECTIVE_KINDS, Collective, Segment
 from jaxviz.scene.scene import Highlight, Phase, Scene
+from jaxviz.scene.tiles import TileGrid
 
 REDUCE_WORDS = {"psum": "sum", "psum_invariant": "sum", "pmean": "mean", "pmax": "maximum",
                 "pmin": "minimum"}
@@ -107,7 +108,7 @@ def _transfer_caption(scene: Scene) -> str:
     return text
 
 
-def _segment_label(scene: Scene, steps: list, k: int) -> str:
+def _segment_label(scene: Scene, steps: list[Segment | Collective], k: int) -> str:
     """Local shapes going into and out of compute segment ``k``."""
     prev = steps[k - 1] if k > 0 else None
     nxt = steps[k + 1] if k + 1 < len(steps) else None
@@ -227,6 +228,7 @@ def _assemble_caption(scene: Scene) -> str:
 def _vmap_phases(scene: Scene) -> list[Phase]:
     v = scene.variant
     b = scene.batch
+    assert b is not None  # only a batched scene has these phases
     dev = scene.devices[0].id
     axes = "(" + ", ".join("None" if a is None else str(a) for a in b.in_axes) + ")"
     one_in = [_drop_axis(g.dtype, g.shape, ax) for g, ax in zip(scene.inputs, b.in_axes)]
@@ -272,7 +274,7 @@ def _vmap_phases(scene: Scene) -> list[Phase]:
 # --------------------------------------------------------------------------- #
 
 
-def _names(grids) -> str:
+def _names(grids: list[TileGrid]) -> str:
     return _join([f"{g.name} {g.type_str}" for g in grids])
 
 
@@ -294,7 +296,7 @@ def _drop_axis(dtype: str, shape: list[int], axis: int | None) -> str:
     return f"{dtype}[{','.join(map(str, dims))}]"
 
 
-def _hlo_types(c) -> list[str]:
+def _hlo_types(c: Segment | Collective | None) -> list[str]:
     if isinstance(c, Collective) and c.hlo:
         return [c.hlo[0].type]
     return []

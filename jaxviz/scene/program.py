@@ -11,6 +11,7 @@ which jaxpr primitive the collective belongs to.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from jaxviz.model import Equation, MeshInfo, VariantResult
@@ -147,14 +148,14 @@ def _body(equations: list[Equation]) -> tuple[list[Equation], Equation | None]:
     return body, None
 
 
-def _walk(equations: list[Equation]):
+def _walk(equations: list[Equation]) -> Iterator[Equation]:
     for eq in equations:
         yield eq
         for sub in eq.subjaxprs:
             yield from _walk(sub.equations)
 
 
-def _leaves(equations: list[Equation]):
+def _leaves(equations: list[Equation]) -> Iterator[Equation]:
     for eq in equations:
         if eq.subjaxprs and eq.primitive not in COLLECTIVE_KINDS:
             for sub in eq.subjaxprs:
@@ -177,7 +178,7 @@ def mesh_groups(mesh: MeshInfo | None, axes: list[str]) -> list[list[int]]:
         return []
     sizes = mesh.axis_sizes
     inside = [mesh.axis_names.index(a) for a in axes]
-    groups: dict[tuple, list[tuple[tuple, int]]] = {}
+    groups: dict[tuple[int, ...], list[tuple[tuple[int, ...], int]]] = {}
     for flat, device in enumerate(mesh.device_ids):
         coords = _unravel(flat, sizes)
         outer = tuple(c for k, c in enumerate(coords) if k not in inside)

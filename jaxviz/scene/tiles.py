@@ -10,9 +10,13 @@ others summarized in the label.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from jaxviz.model import ArrayLayout
+
+#: Where a block sits in its array: ``(start, stop)`` along every axis.
+Index = tuple[tuple[int, int], ...]
 
 
 @dataclass
@@ -23,7 +27,7 @@ class Block:
     fractions (0..1) of its height and width.
     """
 
-    index: tuple[tuple[int, int], ...]
+    index: Index
     holders: list[int]
     y0: float
     y1: float
@@ -103,7 +107,7 @@ def type_str(dtype: str, shape: list[int]) -> str:
     return f"{dtype}[{','.join(str(d) for d in shape)}]"
 
 
-def _prod(values) -> int:
+def _prod(values: Iterable[int]) -> int:
     out = 1
     for v in values:
         out *= int(v)
@@ -139,9 +143,9 @@ def tile_grid(layout: ArrayLayout, device_order: list[int] | None = None,
             batch, not shards.
     """
     order = {d: i for i, d in enumerate(device_order or [])}
-    groups: dict[tuple, list[int]] = {}
+    groups: dict[Index, list[int]] = {}
     for shard in layout.shards:
-        key = tuple(tuple(r) for r in shard.index)
+        key: Index = tuple((int(r[0]), int(r[1])) for r in shard.index)
         groups.setdefault(key, []).append(shard.device)
     if split is not None:
         groups = _split(groups, layout.shape, *split)
@@ -166,11 +170,11 @@ def tile_grid(layout: ArrayLayout, device_order: list[int] | None = None,
     return grid
 
 
-def _split(groups: dict[tuple, list[int]], shape: list[int], axis: int,
-           pieces: int) -> dict[tuple, list[int]]:
+def _split(groups: dict[Index, list[int]], shape: list[int], axis: int,
+           pieces: int) -> dict[Index, list[int]]:
     if axis >= len(shape) or shape[axis] < 2:
         return groups
-    out: dict[tuple, list[int]] = {}
+    out: dict[Index, list[int]] = {}
     for key, holders in groups.items():
         lo, hi = key[axis]
         n = min(pieces, hi - lo)
@@ -182,7 +186,7 @@ def _split(groups: dict[tuple, list[int]], shape: list[int], axis: int,
     return out
 
 
-def _span(key: tuple, axes: list[int], starts: list[list[int]],
+def _span(key: Index, axes: list[int], starts: list[list[int]],
           shape: list[int]) -> tuple[float, float]:
     """The fraction of the drawn extent that a block covers along some axes."""
     if not axes:

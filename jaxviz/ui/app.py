@@ -15,20 +15,23 @@ import argparse
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import cast
 
 #: Set when this module is imported: the benchmark's and the log's reference time.
 IMPORTED_AT = time.perf_counter()
 
 
-def display_problem(env: dict[str, str] | None = None, platform: str = sys.platform) -> str | None:
+def display_problem(env: Mapping[str, str] | None = None,
+                    platform: str = sys.platform) -> str | None:
     """Why a window cannot open here, in one line; None when it can.
 
     On Linux and the BSDs a window needs ``DISPLAY`` (X11) or
     ``WAYLAND_DISPLAY``; ``QT_QPA_PLATFORM`` (e.g. ``offscreen``) is an
     explicit choice and always accepted. macOS and Windows always have a display.
     """
-    env = os.environ if env is None else env
+    if env is None:
+        env = os.environ
     if not platform.startswith(("linux", "freebsd", "openbsd", "netbsd")):
         return None
     if env.get("DISPLAY") or env.get("WAYLAND_DISPLAY") or env.get("QT_QPA_PLATFORM"):
@@ -72,7 +75,7 @@ def main(argv: list[str] | None = None,
     from jaxviz.ui.theme.qt_guard import protect_singletons
 
     protect_singletons()  # once, before any widget: PySide6 6.12.0 on CPython 3.11
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app = cast(QApplication, QApplication.instance()) or QApplication(sys.argv[:1])
     app.setApplicationName("jaxviz")
     app.setOrganizationName("jaxviz")
     app.setApplicationDisplayName("jaxviz")

@@ -31,7 +31,7 @@ def app_font() -> tuple[str, float]:
     if app is None:
         return "", 0.0
     font = QGuiApplication.font()
-    px = font.pixelSize()
+    px: float = font.pixelSize()
     if px <= 0:
         px = font.pointSizeF() * 96.0 / 72.0
     return font.family(), float(px)

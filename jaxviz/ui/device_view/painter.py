@@ -79,16 +79,15 @@ class ItemPainter:
         p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         p.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
         for item in items:
-            kind = type(item)
-            if kind is Box:
+            if isinstance(item, Box):
                 self._box(p, item)
-            elif kind is Text:
+            elif isinstance(item, Text):
                 self._text(p, item)
-            elif kind is Stripes:
+            elif isinstance(item, Stripes):
                 self._stripes(p, item)
-            elif kind is Path:
+            elif isinstance(item, Path):
                 self._path(p, item)
-            elif kind is Grid:
+            elif isinstance(item, Grid):
                 self._grid(p, item)
         p.setOpacity(1.0)
 
@@ -177,12 +176,12 @@ class ItemPainter:
         font = self.font(t.size, t.bold, t.mono)
         p.setFont(font)
         key = (t.text, round(w), round(t.size * 4), t.bold, t.mono)
-        text = self._elided.get(key)
-        if text is None:
+        elided = self._elided.get(key)
+        if elided is None:
             metrics = self._metrics[(round(t.size * 4) / 4, t.bold, t.mono)]
-            text = metrics.elidedText(t.text, Qt.TextElideMode.ElideRight, w)
-            self._elided[key] = text
-        p.drawText(rect, int(flags), text)
+            elided = metrics.elidedText(t.text, Qt.TextElideMode.ElideRight, w)
+            self._elided[key] = elided
+        p.drawText(rect, int(flags), elided)
 
     def _fit(self, t: Text, w: float, h: float) -> tuple[QFont, str]:
         """The largest font (down to 80%) at which wrapped text fits; elided if not."""

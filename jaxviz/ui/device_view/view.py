@@ -48,7 +48,7 @@ class _Canvas(QWidget):
 
     def builder(self) -> FrameBuilder:
         v = self.view
-        px = v.font().pixelSize()
+        px: float = v.font().pixelSize()
         if px <= 0:
             px = v.font().pointSizeF() * self.logicalDpiY() / 72.0
         key = (self.width(), self.height(), v.theme, v.font_scale, px, id(v.scene),

@@ -257,5 +257,7 @@ class ArgsPanel(QScrollArea):
 
     def set_zoom(self, zoom: int) -> None:
         """Fonts follow the application font; nothing to do beyond a relayout."""
-        self.widget().adjustSize()
+        inner = self.widget()
+        if inner is not None:
+            inner.adjustSize()
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
@@ -32,16 +34,21 @@ class Notice(QFrame):
         layout.addLayout(self._buttons)
         self.hide()
 
-    def ask(self, message: str, choices: list[tuple[str, callable]]) -> None:
+    def _choose(self, action: Callable[[], object]) -> None:
+        self.hide()
+        action()
+
+    def ask(self, message: str, choices: list[tuple[str, Callable[[], object]]]) -> None:
         """Show ``message`` with one button per ``(label, action)``; any button closes it."""
         while self._buttons.count():
             item = self._buttons.takeAt(0)
-            if item.widget():
-                item.widget().deleteLater()
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()
         self.label.setText(message)
         for label, action in choices:
             button = QPushButton(label)
-            button.clicked.connect(lambda _=False, a=action: (self.hide(), a()))
+            button.clicked.connect(lambda _=False, a=action: self._choose(a))
             self._buttons.addWidget(button)
         self.show()
 

@@ -53,7 +53,8 @@ class LazyView(QWidget):
     def __init__(self, module: str, class_name: str, what: str, parent: QWidget | None = None):
         super().__init__(parent)
         self.module, self.class_name, self.what = module, class_name, what
-        self.view: QWidget | None = None
+        #: The real view once built; duck-typed by the docking contract above.
+        self.view: Any = None
         self.failure = ""
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
@@ -66,7 +67,7 @@ class LazyView(QWidget):
         """A row above the view (e.g. the device view's variant picker)."""
         self._layout.insertWidget(0, widget)
 
-    def load(self) -> QWidget | None:
+    def load(self) -> Any:
         """The real view, built on first call; None (and a placeholder saying why) if missing."""
         if self.view is not None or self.failure:
             return self.view

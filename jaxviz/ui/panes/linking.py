@@ -75,7 +75,8 @@ class LinkController(QObject):
             self._paint_active()
             return
         self.editor.set_link_colours(
-            {line: style.link_colour(index.colour_index(line)) for line in index.source_lines})
+            {line: style.link_colour(index.colour_index(line) or 0)
+             for line in index.source_lines})
         for variant, pane in self.area.panes.items():
             colours: dict[int, QColor] = {}
             for n, ref in enumerate(index.owners(variant)):

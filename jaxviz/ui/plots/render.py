@@ -149,7 +149,7 @@ def render_png(kind: str, run: TimingRun, path: str | Path, size: tuple[int, int
         OSError: the file could not be written.
     """
     path = Path(path)
-    if not render_image(kind, run, size, theme, **options).save(str(path), "PNG"):
+    if not render_image(kind, run, size, theme, **options).save(str(path), b"PNG"):
         raise OSError(f"could not write {path}")
     return path
 

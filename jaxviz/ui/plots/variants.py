@@ -93,8 +93,9 @@ class VariantsFigure(TimingFigure):
         self.first_plot.getAxis("left").setTicks([[(rows[v], "") for v in names], []])
         rng = np.random.default_rng(0)
         dot_x, dot_y = [], []
-        marks = {"dispatch": ([], [], []), "ready": ([], [], [])}
-        whisk = {"dispatch": ([], []), "ready": ([], [])}
+        marks: dict[str, tuple[list[float], list[float], list[str]]] = {
+            "dispatch": ([], [], []), "ready": ([], [], [])}
+        whisk: dict[str, tuple[list[float], ...]] = {"dispatch": ([], []), "ready": ([], [])}
         all_x = []
         for v in names:
             calls = run.calls_of(v, "steady")
@@ -138,7 +139,8 @@ class VariantsFigure(TimingFigure):
         return title, entries, caption_variants(run)
 
     def _first_calls(self, run: TimingRun, names: list[str], rows: dict[str, float]) -> None:
-        stacks = {p: ([], [], []) for p in PHASES}
+        stacks: dict[str, tuple[list[float], list[float], list[float]]] = {
+            p: ([], [], []) for p in PHASES}
         ix, iy, itip = [], [], []
         right = 0.0
         for v in names:

@@ -29,7 +29,7 @@ class PygmentsHighlighter(QSyntaxHighlighter):
     """Colours a document with a Pygments lexer and the colours of :mod:`jaxviz.ui.theme.style`."""
 
     def __init__(self, document: QTextDocument, lexer: Lexer):
-        super().__init__(None)
+        super().__init__(None)  # type: ignore[call-overload]  # the document is set below
         self._lexer = lexer
         self._formats: dict[_TokenType, QTextCharFormat | None] = {}
         self._lines: list[list[Span]] = []

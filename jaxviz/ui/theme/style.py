@@ -60,9 +60,9 @@ TOKEN_COLOURS: dict[_TokenType, tuple[str, bool, bool]] = {
     string_to_tokentype(name): value for name, value in palette.TOKEN_COLOURS.items()}
 
 
-def style_for(token: _TokenType) -> tuple[str, bool, bool] | None:
+def style_for(token: _TokenType | None) -> tuple[str, bool, bool] | None:
     """The colour, boldness and italics of a token type (inherited from its parents)."""
-    while token is not Token:
+    while token is not None and token is not Token:
         found = TOKEN_COLOURS.get(token)
         if found is not None:
             return found

@@ -146,13 +146,13 @@ class RunControls(QWidget):
             "(measured in a second JAX process started with that setting)")
         box.addWidget(self.async_dispatch)
         box.addStretch(1)
-        self.scroll = QScrollArea()
-        self.scroll.setObjectName("timing_settings_scroll")
-        self.scroll.setWidget(settings)
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        outer.addWidget(self.scroll, 1)
+        self.scroll_area = QScrollArea()
+        self.scroll_area.setObjectName("timing_settings_scroll")
+        self.scroll_area.setWidget(settings)
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        outer.addWidget(self.scroll_area, 1)
         self._settings = settings
         self._sync_sweep()
 
@@ -177,7 +177,7 @@ class RunControls(QWidget):
         """Wide enough for the settings and their scroll bar (nothing clipped at the right)."""
         hint = super().minimumSizeHint()
         width = self._settings.minimumSizeHint().width() + \
-            self.scroll.verticalScrollBar().sizeHint().width() + 10
+            self.scroll_area.verticalScrollBar().sizeHint().width() + 10
         hint.setWidth(max(hint.width(), width))
         return hint
 

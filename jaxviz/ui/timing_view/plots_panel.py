@@ -21,7 +21,7 @@ from shiboken6 import isValid
 from jaxviz.model import Target, TraceRequest
 from jaxviz.model.palette import theme
 from jaxviz.model.timing import TimingRequest, TimingRun
-from jaxviz.ui.plots import FIGURES, Style, TimingFigure
+from jaxviz.ui.plots import FIGURES, DispatchFigure, Style, TimingFigure
 from jaxviz.ui.timing_view.page import (
     DATA_LINES,
     FRAME_LINES,
@@ -96,7 +96,8 @@ class PlotsPanel(QTabWidget):
     @property
     def figures(self) -> dict[str, TimingFigure]:
         """The figure on each tab, by kind."""
-        return {kind: page.figure for kind, page in self.pages.items()}
+        return {kind: page.figure for kind, page in self.pages.items()
+                if page.figure is not None}
 
     def plot_style(self) -> Style:
         """The plots' theme and type size on screen."""
@@ -177,7 +178,9 @@ class PlotsPanel(QTabWidget):
         self.log_time = log_time
         self.log_time_box.setChecked(log_time)
         page = self.pages["dispatch_vs_complete"]
-        page.figure.set_log_time(log_time)
+        figure = self.figures["dispatch_vs_complete"]
+        assert isinstance(figure, DispatchFigure)
+        figure.set_log_time(log_time)
         self._connect_hover(page)
         self._draw(page.kind)
 
@@ -199,23 +202,25 @@ class PlotsPanel(QTabWidget):
 
     def _draw(self, kind: str) -> None:
         page = self.pages[kind]
+        figure = self.figures[kind]
         self._stale.discard(kind)
         if self.run is None:
-            page.figure.update(_EMPTY_RUN)
+            figure.update(_EMPTY_RUN)
             page.caption.setText(EMPTY[kind])
             return
-        page.figure.width = max(page.view.width(), 320)
-        page.figure.update(self.run)
+        figure.width = max(page.view.width(), 320)
+        figure.update(self.run)
         page.set_min_plot_px(self._min_plot_px(kind))
         if kind == "sweep":
             self._connect_hover(page)  # the sweep adds a series per swept variant
-        text = page.figure.caption()
+        text = figure.caption()
         page.caption.setText(text if text else EMPTY[kind])
         page.arrange()
 
     def _min_plot_px(self, kind: str) -> int:
         """How short the plot may get before its page scrolls: enough for its lanes."""
-        run, data = self.run, DATA_LINES
+        run, data = self.run, float(DATA_LINES)
+        assert run is not None  # drawn for a run only
         if kind == "timeline":
             piped = run.calls_of(phase="pipelined")
             lanes = 2 + max(1, len({d.device for c in piped for d in c.devices}))
@@ -240,7 +245,7 @@ class PlotsPanel(QTabWidget):
     # --------------------------------------------------------------- hover
     def _connect_hover(self, page: PlotPage) -> None:
         """Show the numbers of hovered points in the page's read-out label."""
-        for plot in page.figure.plots:
+        for plot in self.figures[page.kind].plots:
             for item in list(plot.items):
                 scatter = item.scatter if isinstance(item, pg.PlotDataItem) else item
                 if not isinstance(scatter, pg.ScatterPlotItem) or \

@@ -31,6 +31,7 @@ from jaxviz.model.timing import (
     VariantInfo,
 )
 from jaxviz.model.timing_options import format_error
+from jaxviz.ui.window.qt_engine import QtEngine
 
 #: Records a timing request streams (anything else is not ours).
 TIMING_RECORDS = (TimingHeader, VariantInfo, FirstCall, CallRecord, PipelineInfo,
@@ -61,7 +62,7 @@ class TimingRunner(QObject):
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
-        self.engine = None
+        self.engine: QtEngine | None = None
         self.run: TimingRun | None = None
         self._id: int | None = None
         self._stopping = False
@@ -110,7 +111,8 @@ class TimingRunner(QObject):
         if not self.running or self._stopping:
             return False
         self._stopping = True
-        self.engine.cancel(self._id)  # the cancelled reply ends the run
+        if self.engine is not None and self._id is not None:
+            self.engine.cancel(self._id)  # the cancelled reply ends the run
         return True
 
     # ------------------------------------------------------------ engine
@@ -118,7 +120,7 @@ class TimingRunner(QObject):
         if not self.running or not isinstance(record, TIMING_RECORDS):
             return
         # -1: the record raced the id's hand-over in QtEngine.submit (ours: one request at a time)
-        if request_id not in (self._id, -1):
+        if request_id not in (self._id, -1) or self.run is None:
             return
         self.run.add(record)
         if isinstance(record, TimingStatus):
@@ -136,6 +138,7 @@ class TimingRunner(QObject):
         self._id = None
         self._timer.stop()
         run = self.run
+        assert run is not None  # running
         if reply.ok and isinstance(reply.result, TimingRun):
             # The engine's complete run: the same records, plus its fatal error if any.
             run = self.run = reply.result

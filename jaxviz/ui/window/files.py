@@ -14,12 +14,13 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 from jaxviz.model import VARIANTS
 from jaxviz.model.gallery import GalleryError
 from jaxviz.ui.window.document import Document
+from jaxviz.ui.window.parts import WindowParts
 
 #: Panes an example opens with: its variants in this priority, at most four.
 PANE_PRIORITY = ("plain", "vmap", "pmap", "sharded", "shard_map", "jit")
 
 
-class WindowFilesMixin:
+class WindowFilesMixin(WindowParts):
     """Open example/file/target, New, Open…, Save, Save As, unsaved-edit questions."""
 
     # ----------------------------------------------------------- documents

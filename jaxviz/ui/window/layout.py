@@ -16,9 +16,10 @@ from PySide6.QtWidgets import QApplication
 
 from jaxviz.model import VARIANTS
 from jaxviz.ui.theme import style
+from jaxviz.ui.window.parts import WindowParts
 
 
-class WindowStateMixin:
+class WindowStateMixin(WindowParts):
     """Zoom, full screen, window layout, pane choice, recent files and crash recovery."""
 
     zoom = 0
@@ -30,7 +31,7 @@ class WindowStateMixin:
         self.zoom = zoom
         self.settings.zoom = zoom
         app = QApplication.instance()
-        if app is not None:
+        if isinstance(app, QApplication):
             app.setFont(style.ui_font(zoom))
         self.editor.set_zoom(zoom)
         self.area.set_zoom(zoom)
@@ -120,10 +121,13 @@ class WindowStateMixin:
         if files:
             menu.addSeparator()
             clear = QAction("Clear the list", self)
-            clear.triggered.connect(lambda: (self.settings.clear_recent_files(),
-                                             self.recent_files_changed([])))
+            clear.triggered.connect(self._clear_recent_files)
             menu.addAction(clear)
         menu.setEnabled(bool(files))
+
+    def _clear_recent_files(self) -> None:
+        self.settings.clear_recent_files()
+        self.recent_files_changed([])
 
     # ------------------------------------------------------------- recovery
     def offer_recovery(self) -> bool:

@@ -21,7 +21,6 @@ from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QLabel,
-    QMainWindow,
     QMessageBox,
     QProgressBar,
     QPushButton,
@@ -50,7 +49,7 @@ from jaxviz.ui.window.settings import Settings
 from jaxviz.ui.window.state_binding import StateBinding
 
 
-class MainWindow(WindowFilesMixin, WindowStateMixin, QMainWindow):
+class MainWindow(WindowFilesMixin, WindowStateMixin):
     """jaxviz's main window. ``engine`` defaults to a real engine process."""
 
     #: The jaxpr panes show a new result (or its error).
@@ -130,6 +129,7 @@ class MainWindow(WindowFilesMixin, WindowStateMixin, QMainWindow):
         bar = self.statusBar()
         self.status_text = QLabel("")
         self._status_is_error = False
+        self._status_before_busy: tuple[str, bool] | None = None
         self.status_text.setObjectName("status_text")
         self.busy_bar = QProgressBar()
         self.busy_bar.setRange(0, 0)
@@ -188,7 +188,7 @@ class MainWindow(WindowFilesMixin, WindowStateMixin, QMainWindow):
                 self._on_engine_event(EngineEvent("ready", "", self.engine.info))
 
     def _starting_text(self, devices: int, verb: str = "starting") -> str:
-        platform = self.settings.q.value("engine/platform", "cpu")
+        platform = str(self.settings.q.value("engine/platform", "cpu"))
         kind = "simulated CPU devices" if platform == "cpu" else f"{platform.upper()} devices"
         return f"{verb} JAX: {devices} {kind}…"
 
@@ -299,7 +299,7 @@ class MainWindow(WindowFilesMixin, WindowStateMixin, QMainWindow):
         if busy:
             self._status_before_busy = (self.status_text.text(), self._status_is_error)
             self.set_status(what)
-        elif getattr(self, "_status_before_busy", None) is not None:
+        elif self._status_before_busy is not None:
             self.set_status(*self._status_before_busy)
             self._status_before_busy = None
 

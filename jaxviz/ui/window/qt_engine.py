@@ -31,7 +31,7 @@ class _Relay(QObject):
 
     reply = Signal(object)
     progress = Signal(object, object)  # (holder of the request id, partial record)
-    event = Signal(object)
+    event = Signal(object)  # type: ignore[assignment]  # shadows QObject.event; kept: callers connect to it
 
 
 class QtEngine(QObject):
@@ -50,7 +50,7 @@ class QtEngine(QObject):
     #: ``(request id, partial record)`` streamed by a running request (GUI thread).
     progressed = Signal(int, object)
     #: An :class:`~jaxviz.model.engine.EngineEvent`: starting, ready, crashed, restarting, stopped.
-    event = Signal(object)
+    event = Signal(object)  # type: ignore[assignment]  # shadows QObject.event; kept: callers connect to it
 
     def __init__(self, devices: int = 8, timeout: float = 60.0,
                  client_factory: Callable[..., Any] | None = None,

@@ -30,7 +30,7 @@ class Settings:
     # ----------------------------------------------------------- plain values
     @property
     def zoom(self) -> int:
-        return int(self.q.value("view/zoom", 0))
+        return _int(self.q.value("view/zoom", 0), 0)
 
     @zoom.setter
     def zoom(self, value: int) -> None:
@@ -38,7 +38,7 @@ class Settings:
 
     @property
     def devices(self) -> int:
-        return int(self.q.value("engine/devices", 8))
+        return _int(self.q.value("engine/devices", 8), 8)
 
     @devices.setter
     def devices(self, value: int) -> None:
@@ -102,6 +102,14 @@ class Settings:
 
     def sync(self) -> None:
         self.q.sync()
+
+
+def _int(value: object, default: int) -> int:
+    """A stored whole number (QSettings may hand it back as a string); ``default`` if unreadable."""
+    try:
+        return int(str(value))
+    except ValueError:
+        return default
 
 
 def _key(path: str) -> str:
