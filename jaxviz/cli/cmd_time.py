@@ -14,11 +14,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from jaxviz.cli.common import USAGE_KINDS
 from jaxviz.cli.options import EXIT_FAILED, EXIT_OK, EXIT_USAGE, add_target_options, usage_error
 from jaxviz.model.sizes import PLOT_SIZES, parse_size
-
-#: Error kinds that come from what was typed (exit code 2).
-_USAGE_KINDS = {"spec", "option", "lookup", "load", "batch", "mesh"}
 
 
 def add_parser(sub) -> None:
@@ -194,7 +192,7 @@ def run(ns) -> int:
         if run_.error is not None:
             code = report(run_.error, ns.debug)
     for info in run_.errors:
-        code = max(code, EXIT_USAGE if info.kind in _USAGE_KINDS else EXIT_FAILED)
+        code = max(code, EXIT_USAGE if info.kind in USAGE_KINDS else EXIT_FAILED)
     written, out = write_outputs(run_, out, size, ns.theme, ns.plots, ns.debug)
     if run_.header is not None:
         print(summary(run_))

@@ -37,6 +37,7 @@ from jaxviz.core.trace import Loaded, explain, load
 from jaxviz.model import ErrorInfo
 from jaxviz.model.errors import UserError
 from jaxviz.model.timing import (
+    FLUSH_NS,
     CallRecord,
     FirstCall,
     PipelineInfo,
@@ -53,8 +54,6 @@ from jaxviz.model.timing import (
 
 ASYNC_FLAG = "jax_cpu_enable_async_dispatch"
 _STATUS_EVERY_NS = 100_000_000
-#: Measured calls are streamed at least this often (and after every slower call).
-FLUSH_NS = 50_000_000
 
 #: Default pipelined variant: multi-device ones first (their timeline has device lanes).
 PIPELINE_ORDER = ("pmap", "sharded", "shard_map", "jit", "jit-vmap")

@@ -54,6 +54,9 @@ VARIANT_ALIASES = {"plain": "op-by-op", "op_by_op": "op-by-op", "jit_vmap": "jit
 PHASES = ("warmup", "steady", "pipelined", "sweep")
 
 DEFAULT_VARIANTS = ["jit"]
+#: Measured calls are streamed at least this often (and after every slower call), so a
+#: view plots them as they come.
+FLUSH_NS = 50_000_000
 
 
 def variant_label(variant: str) -> str:

@@ -103,10 +103,18 @@ def test_run_folds_streamed_records_and_round_trips():
         run.add("not a record")
 
 
-def test_first_call_phases_add_up():
+def test_first_call_phases_are_the_measured_stages_in_order():
     first = make_run().first_call("jit")
-    assert [n for n, _ in first.phases()] == ["trace", "lower", "compile", "execute"]
-    assert sum(ns for _, ns in first.phases()) == first.total_ns
+    assert first.phases() == [("trace", 10 * MS), ("lower", 5 * MS), ("compile", 15 * MS),
+                              ("execute", 6 * MS)]
+    # pmap traces while it lowers; NumPy is not compiled: stages not measured are left out
+    pmap = FirstCall("pmap", 0, execute_ns=2, dispatch_ns=1, total_ns=9, lower_ns=3,
+                     compile_ns=4)
+    assert [n for n, _ in pmap.phases()] == ["lower", "compile", "execute"]
+    numpy = make_run().first_call("numpy")
+    assert numpy.phases() == [("execute", 9 * MS)]
+    # the variants caption counts what the first call spent before executing, once
+    assert "30 ms tracing and compiling, once" in caption_variants(make_run())
 
 
 def test_captions_are_computed_from_the_records():

@@ -29,7 +29,7 @@ def _plot_png(run: TimingRun, path: str | Path, kind: str,
     path = Path(path)
     figure = figure or build_figure(kind, run, size, theme, **options)
     image: QImage = figure_image(figure, size)
-    if not image.save(str(path), b"PNG"):
+    if not image.save(str(path), "PNG"):  # type: ignore[call-overload]  # (stub: bytes)
         raise OSError(f"could not write {path}")
     return path
 

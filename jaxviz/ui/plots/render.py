@@ -149,7 +149,8 @@ def render_png(kind: str, run: TimingRun, path: str | Path, size: tuple[int, int
         OSError: the file could not be written.
     """
     path = Path(path)
-    if not render_image(kind, run, size, theme, **options).save(str(path), b"PNG"):
+    image = render_image(kind, run, size, theme, **options)
+    if not image.save(str(path), "PNG"):  # type: ignore[call-overload]  # (stub: bytes)
         raise OSError(f"could not write {path}")
     return path
 

@@ -139,7 +139,13 @@ class PlotsPanel(QTabWidget):
             return  # closed, or being torn down
         if abs(self._effective_px() - self.base_px) >= 1:
             self.base_px = self._effective_px()
-            self._build_figures()
+            try:
+                self._build_figures()
+            except RuntimeError:
+                # A view's C++ side went away under a pending resize (the panel is being
+                # torn down while the timer fires): nothing left to re-wrap.
+                if all(isValid(p.view) for p in self.pages.values()):
+                    raise
             return
         page = self.pages[self.current_kind()]
         if page.figure is not None and abs(page.figure.width - max(page.view.width(), 320)) > 8:
