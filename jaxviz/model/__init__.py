@@ -1,9 +1,21 @@
 """Plain records shared by every layer: no JAX, no Qt.
 
-The public surface is re-exported here; the modules behind it are
-:mod:`~jaxviz.model.records` (requests and results, with a versioned plain-data
-codec), :mod:`~jaxviz.model.specs` (parsers for what users type) and
-:mod:`~jaxviz.model.gallery` (the example gallery, read without executing it).
+The public surface is re-exported here. The modules behind it:
+
+* records, engine, timing: requests and results (with a versioned plain-data
+  codec), the engine's records, the timing records; :class:`TraceSettings`,
+  declared once for examples, requests and the window;
+* specs, sizes, sources, errors: parsers for what users type, target
+  resolution (reading files, never running them), errors that say what and where;
+* gallery: the example gallery, read without executing it;
+* timing_stats, timing_export, timing_options, exports: captions and figures from
+  a timing run, its data files, the timing view's settings, the export registry;
+* changes, link_index, lexers: what changed between variants, which jaxpr lines
+  came from which source line, Pygments lexers for jaxprs and HLO;
+* palette: every colour, as plain data; window_state: what the window shows.
+
+May import: nothing of jaxviz but itself (mypy strict; import-linter keeps JAX and
+Qt out).
 """
 
 from jaxviz.model.engine import DevicesRequest, EngineEvent, EngineInfo, Reply

@@ -20,7 +20,7 @@ import re
 from jaxviz.model import TraceResult, VariantResult
 from jaxviz.model.palette import device_colours
 from jaxviz.scene.phases import build_phases
-from jaxviz.scene.program import build_program
+from jaxviz.scene.program import build_program, unravel
 from jaxviz.scene.scene import Batch, DeviceSlot, Scene, empty_scene
 from jaxviz.scene.tiles import TileGrid, tile_grid
 
@@ -57,7 +57,7 @@ def build_scene(result: TraceResult, variant: str) -> Scene:
         devices.append(DeviceSlot(
             id=dev_id, kind=d.kind if d else "?", platform=d.platform if d else "?",
             process=d.process_index if d else 0, row=r, col=c, colour=colours[k],
-            coords=_coords(k, vr.mesh.axis_sizes) if vr.mesh else [k]))
+            coords=unravel(k, vr.mesh.axis_sizes) if vr.mesh else [k]))
     batch = _batch(vr) if variant == "vmap" else None
     inputs, outputs = _grids(vr, order, batch)
     scene = Scene(
@@ -103,16 +103,8 @@ def _grid(vr: VariantResult, n: int) -> tuple[int, int, str, str, list[str], lis
     if len(sizes) == 2:
         col_ticks = [str(c) for c in range(cols)]
     else:
-        col_ticks = [",".join(map(str, _coords(c, sizes[1:]))) for c in range(cols)]
+        col_ticks = [",".join(map(str, unravel(c, sizes[1:]))) for c in range(cols)]
     return rows, cols, names[0], col_label, [str(r) for r in range(rows)], col_ticks
-
-
-def _coords(flat: int, sizes: list[int]) -> list[int]:
-    out = []
-    for size in reversed(sizes):
-        flat, c = divmod(flat, size)
-        out.append(c)
-    return out[::-1]
 
 
 def _batch(vr: VariantResult) -> Batch | None:

@@ -180,7 +180,7 @@ def mesh_groups(mesh: MeshInfo | None, axes: list[str]) -> list[list[int]]:
     inside = [mesh.axis_names.index(a) for a in axes]
     groups: dict[tuple[int, ...], list[tuple[tuple[int, ...], int]]] = {}
     for flat, device in enumerate(mesh.device_ids):
-        coords = _unravel(flat, sizes)
+        coords = unravel(flat, sizes)
         outer = tuple(c for k, c in enumerate(coords) if k not in inside)
         inner = tuple(coords[k] for k in inside)
         groups.setdefault(outer, []).append((inner, device))
@@ -200,7 +200,8 @@ def _perm_pairs(eq: Equation, mesh: MeshInfo | None, axes: list[str]) -> list[tu
     return out
 
 
-def _unravel(flat: int, sizes: list[int]) -> list[int]:
+def unravel(flat: int, sizes: list[int]) -> list[int]:
+    """Row-major coordinates of flat index ``flat`` in a grid of ``sizes``."""
     coords = []
     for size in reversed(sizes):
         flat, c = divmod(flat, size)
@@ -255,7 +256,7 @@ def _replica_groups(text: str) -> list[list[int]]:
     for d in tshape:
         total *= d
     for flat in range(total):
-        j = _unravel(flat, tshape)
+        j = unravel(flat, tshape)
         i = [0] * len(dims)
         for k, p in enumerate(perm):
             i[p] = j[k]

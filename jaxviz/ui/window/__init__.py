@@ -11,6 +11,9 @@ Modules:
     files: opening, saving and leaving documents (a MainWindow mixin).
     layout: zoom, full screen, docks, recent files, recovery offer (a MainWindow mixin).
     settings: what the window remembers (QSettings) and crash-recovery copies.
+    state_binding: the window state's change callbacks as Qt signals (the state
+        itself is Qt-free: :mod:`jaxviz.model.window_state`).
+    parts: what the main window is made of, declared once for its mixins.
 
 May import: :mod:`jaxviz.model`, :mod:`jaxviz.engine` (the client side), the other
 :mod:`jaxviz.ui` sub-packages, Qt. Never JAX or :mod:`jaxviz.core`.
