@@ -14,6 +14,7 @@ import sys
 #: Subcommand name -> module (under jaxviz.cli) that implements it.
 SUBCOMMANDS = {
     "animate": "cmd_animate",
+    "diff": "cmd_diff",
     "examples": "cmd_examples",
     "jaxpr": "cmd_jaxpr",
     "layout": "cmd_layout",
