@@ -39,7 +39,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from jaxviz.model.jaxpr_align import align, changed_tokens, token_spans
+from jaxviz.model.jaxpr_align import Pair, align, changed_tokens, token_spans
 from jaxviz.model.jaxpr_shapes import (
     CATEGORIES, ShapeChange, compare_vars, describe_param, headline_category,
 )
@@ -242,7 +242,8 @@ def diff_variants(left: VariantResult, right: VariantResult) -> JaxprDiff:
         inputs = compare_vars(left.invars, right.invars, "input", False, False, batch)
     outputs = compare_vars(left.outvars, right.outvars, "output", False, False, batch)
     a, b = _items(left), _items(right)
-    pairs = align(a, b, key=lambda it: it.key, affinity=_affinity, order=_Item.describe)
+    pairs = _openers_first(align(a, b, key=lambda it: it.key, affinity=_affinity,
+                                 order=_Item.describe), a, b)
     left_lines = left.jaxpr_text.split("\n") if left.jaxpr_text else []
     right_lines = right.jaxpr_text.split("\n") if right.jaxpr_text else []
     rows = []
@@ -259,6 +260,37 @@ def diff_variants(left: VariantResult, right: VariantResult) -> JaxprDiff:
     result = JaxprDiff(left.variant, right.variant, rows, inputs, outputs, batch)
     result.counts, result.summary = _summary(rows)
     return result
+
+
+def _openers_first(pairs: list[Pair], a: list[_Item], b: list[_Item]) -> list[Pair]:
+    """In each run of unpaired rows, the wrappers around the next pair first, then the rest.
+
+    The alignment puts a run's left-only rows before its right-only ones; but a
+    wrapper (pmap's ``jit``, ``shard_map``) opens what follows it, so the
+    wrappers that enclose the next paired equation (on either side) come first.
+    """
+    out: list[Pair] = []
+    run: list[Pair] = []
+    for pair in pairs + [(None, None)]:  # a sentinel closes the last run
+        i, j = pair
+        if (i is None) != (j is None):
+            run.append(pair)
+            continue
+        inner_a = a[i].path if i is not None else ()
+        inner_b = b[j].path if j is not None else ()
+
+        def opens(p: Pair) -> bool:
+            x, y = p
+            if x is not None:
+                return len(a[x].path) < len(inner_a) and inner_a[:len(a[x].path)] == a[x].path
+            assert y is not None
+            return len(b[y].path) < len(inner_b) and inner_b[:len(b[y].path)] == b[y].path
+
+        out += [p for p in run if opens(p)] + [p for p in run if not opens(p)]
+        if i is not None or j is not None:
+            out.append(pair)
+        run = []
+    return out
 
 
 def _batch_size(inputs: list[ShapeChange]) -> int | None:

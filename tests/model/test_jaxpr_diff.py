@@ -194,6 +194,16 @@ def test_shard_map_shrinks_the_batch_to_the_per_device_size(traced):
     assert d.summary.startswith("10 equations shrank to the per-device size")
 
 
+def test_wrappers_open_before_what_was_removed(traced):
+    vmap, shard_map = variant_pair(traced, "normalize", "vmap", "shard_map")
+    d = diff_variants(vmap, shard_map)
+    order = [(r.kind, (r.left or r.right).primitive) for r in d.rows]
+    # jit[shard_map[...]] encloses the div both sides have: printed before vmap's psum
+    assert order == [("only_right", "jit"), ("only_right", "shard_map"), ("only_left", "psum"),
+                     ("only_right", "psum_invariant"), ("only_right", "pvary"),
+                     ("shapes", "div")]
+
+
 # --------------------------------------------------------------------------- #
 # Every shape claim, against the shapes
 # --------------------------------------------------------------------------- #
