@@ -276,15 +276,13 @@ def _openers_first(pairs: list[Pair], a: list[_Item], b: list[_Item]) -> list[Pa
         if (i is None) != (j is None):
             run.append(pair)
             continue
-        inner_a = a[i].path if i is not None else ()
-        inner_b = b[j].path if j is not None else ()
+        inner = (a[i].path if i is not None else (), b[j].path if j is not None else ())
 
         def opens(p: Pair) -> bool:
             x, y = p
-            if x is not None:
-                return len(a[x].path) < len(inner_a) and inner_a[:len(a[x].path)] == a[x].path
-            assert y is not None
-            return len(b[y].path) < len(inner_b) and inner_b[:len(b[y].path)] == b[y].path
+            outer = a[x].path if x is not None else b[y].path if y is not None else ()
+            within = inner[0] if x is not None else inner[1]
+            return len(outer) < len(within) and within[:len(outer)] == outer
 
         out += [p for p in run if opens(p)] + [p for p in run if not opens(p)]
         if i is not None or j is not None:
