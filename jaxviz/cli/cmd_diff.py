@@ -58,8 +58,8 @@ def _pick_variants(text: str | None, declared: list[str]) -> list[str] | str:
 def run(ns) -> int:
     from jaxviz.cli.common import report
     from jaxviz.cli.runner import run_trace
-    from jaxviz.core.errors import UserError, format_error
-    from jaxviz.core.loader import resolve_target  # no JAX import
+    from jaxviz.model.errors import UserError, format_error
+    from jaxviz.model.sources import resolve_target
 
     try:
         _, defaults = resolve_target(ns.target)

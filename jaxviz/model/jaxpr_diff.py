@@ -41,7 +41,11 @@ from dataclasses import dataclass, field
 
 from jaxviz.model.jaxpr_align import Pair, align, changed_tokens, token_spans
 from jaxviz.model.jaxpr_shapes import (
-    CATEGORIES, ShapeChange, compare_vars, describe_param, headline_category,
+    CATEGORIES,
+    ShapeChange,
+    compare_vars,
+    describe_param,
+    headline_category,
 )
 from jaxviz.model.records import Equation, VariantResult, register
 
@@ -69,7 +73,7 @@ class DiffSide:
 
     Attributes:
         order: its position in a pre-order walk of the variant's equations (the
-            index :class:`jaxviz.ui.link_index.EqnRef` and the device view use).
+            index :class:`jaxviz.model.link_index.EqnRef` and the device view use).
         path: its index at each nesting level, e.g. ``[0, 0, 3]``.
         depth: how deeply it is nested (0 at the top level).
         primitive: the primitive's name.
@@ -278,7 +282,7 @@ def _openers_first(pairs: list[Pair], a: list[_Item], b: list[_Item]) -> list[Pa
             continue
         inner = (a[i].path if i is not None else (), b[j].path if j is not None else ())
 
-        def opens(p: Pair) -> bool:
+        def opens(p: Pair, inner: tuple[tuple[int, ...], tuple[int, ...]] = inner) -> bool:
             x, y = p
             outer = a[x].path if x is not None else b[y].path if y is not None else ()
             within = inner[0] if x is not None else inner[1]

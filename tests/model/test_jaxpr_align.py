@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -16,7 +16,7 @@ seqs = st.lists(st.sampled_from("abcd"), max_size=12)
 def lcs_length(a: str, b: str) -> int:
     """The longest common subsequence, by the textbook recursion (independent of align)."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def rec(i: int, j: int) -> int:
         if i == len(a) or j == len(b):
             return 0

@@ -16,8 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jaxviz.model import Equation, Target, TraceRequest, from_plain, list_examples, \
-    to_plain
+from jaxviz.model import Equation, Target, TraceRequest, from_plain, list_examples, to_plain
 from jaxviz.model.jaxpr_diff import KINDS, diff_variants
 from tests.core.conftest import example_request  # 8 simulated CPU devices, before JAX starts
 
@@ -391,7 +390,7 @@ def test_nested_jaxprs_are_aligned_recursively():
     plain, vmap = result.variant("plain"), result.variant("vmap")
     assert plain.ok and vmap.ok
     d = diff_variants(plain, vmap)
-    eqn_l, eqn_r = list(walk(plain.equations)), list(walk(vmap.equations))
+    eqn_l = list(walk(plain.equations))
     rows = {(r.left or r.right).primitive: r for r in d.rows}
     scan = rows["scan"]
     assert scan.kind == "shapes" and scan.left and scan.right
