@@ -16,9 +16,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from jaxviz.core.hlo_program import (
-    BOOKKEEPING, COLLECTIVE_OPCODES, REDUCTIONS, Computation, Instruction, Module,
-    replica_groups, source_target_pairs,
+    BOOKKEEPING,
+    COLLECTIVE_OPCODES,
+    REDUCTIONS,
+    Computation,
+    Instruction,
+    Module,
+    replica_groups,
+    source_target_pairs,
 )
+
 
 @dataclass
 class Context:
@@ -101,7 +108,10 @@ def _walk(module: Module, comp: Computation, within: list[Context],
 
 
 def collective_kind(ins: Instruction) -> str:
-    """The collective an instruction performs (``all-gather`` for ``all-gather-start``), or ``""``."""
+    """The collective an instruction performs, or ``""``.
+
+    ``all-gather`` for ``all-gather-start``.
+    """
     op = ins.opcode.removesuffix("-start")
     return op if op in COLLECTIVE_OPCODES else ""
 
@@ -169,7 +179,8 @@ class _Flow:
         if ins.opcode in BOOKKEEPING or ins.opcode.endswith("-done"):
             return True
         if ins.opcode == "fusion":
-            called = [self.module.computations.get(c) for role, c in ins.called() if role == "calls"]
+            called = [self.module.computations.get(c)
+                      for role, c in ins.called() if role == "calls"]
             return all(c is not None and all(i.opcode in ("parameter", "copy", "bitcast")
                                               for i in c.instructions) for c in called)
         return False

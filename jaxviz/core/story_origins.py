@@ -174,7 +174,8 @@ class Origins:
         by_index: dict[int, Instruction] = {}
         for user in comp.instructions:
             index = user.tuple_index
-            if user.opcode == "get-tuple-element" and ins.name in user.operands and index is not None:
+            if (user.opcode == "get-tuple-element" and ins.name in user.operands
+                    and index is not None):
                 by_index.setdefault(index, user)
         slots = []
         for k, type_str in enumerate(operand_types):
@@ -250,9 +251,9 @@ class Origins:
             "collective-permute": "moves blocks from device to device to re-tile the data",
         }.get(op.kind, f"exchanges data {over}")
         if serving is None:
+            shapes = f"{', '.join(step.input_shapes)} -> {', '.join(step.output_shapes)}"
             return (f"inserted by XLA's SPMD partitioner, not in the jaxpr: it {action} "
-                    f"({' -> '.join([', '.join(step.input_shapes), ', '.join(step.output_shapes)])} "
-                    f"per device)")
+                    f"({shapes} per device)")
         reasons = self._reasons(serving.eq)
         lead = "; ".join(reasons) + ": so " if reasons else ""
         return (f"{lead}XLA's SPMD partitioner {action}, for {serving.eq.primitive} "

@@ -17,12 +17,19 @@ import jax
 import numpy as np
 
 from jaxviz.core import arguments, devices, jax_internals, layout, storyboard
-from jaxviz.core.errors import UserError, from_exception
 from jaxviz.core.loader import find_function, load_namespace
 from jaxviz.core.variants import BATCHED_VARIANTS, Prepared, Settings, VariantBuilder
 from jaxviz.model import (
-    Equation, ErrorInfo, SourceSpan, SubJaxpr, TraceRequest, TraceResult, VariantResult, VarInfo,
+    Equation,
+    ErrorInfo,
+    SourceSpan,
+    SubJaxpr,
+    TraceRequest,
+    TraceResult,
+    VariantResult,
+    VarInfo,
 )
+from jaxviz.model.errors import UserError, from_exception
 from jaxviz.model.records import walk_equations as walk  # noqa: F401 - also used by tests
 
 #: Primitives that move data between devices (shown as collectives).

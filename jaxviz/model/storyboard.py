@@ -24,10 +24,10 @@ the program's device assignment.
 
 from __future__ import annotations
 
-import typing
 from dataclasses import dataclass, field
 
-from jaxviz.model.records import MeshInfo, VariantResult, register
+from jaxviz.model.codec import check_annotations, register
+from jaxviz.model.devices import MeshInfo
 
 #: Kinds of :class:`Step`.
 STEP_KINDS = ("compute", "collective")
@@ -241,6 +241,4 @@ class Storyboard:
         return [a for a in self.arrays if a.role == "output"]
 
 
-for _cls in (Tile, ArrayTiles, Enclosing, CollectiveOp, Step, Storyboard):
-    typing.get_type_hints(_cls)
-typing.get_type_hints(VariantResult, localns={"Storyboard": Storyboard})
+check_annotations(Tile, ArrayTiles, Enclosing, CollectiveOp, Step, Storyboard)

@@ -9,7 +9,7 @@ import sys
 import pytest
 from PIL import Image, ImageSequence
 
-from jaxviz.ui.device_view.palette import OKABE_ITO, rgb
+from jaxviz.model.palette import DEVICE_COLOURS, rgb
 
 
 def _run(*args: str, cwd) -> subprocess.CompletedProcess:
@@ -48,7 +48,7 @@ def test_convolve_pmap_gif_shows_eight_devices_and_every_phase(tmp_path):
     assert len({f.convert("RGB").tobytes() for f in held}) == 5
     # All eight device colours are on screen in every phase (boxes, tiles, legend).
     for frame in held:
-        assert all(_has(frame, c) for c in OKABE_ITO)
+        assert all(_has(frame, c) for c in DEVICE_COLOURS)
 
 
 def test_png_per_phase_and_bad_options(tmp_path):

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-from jax import lax
 from jax.sharding import AxisType, Mesh, NamedSharding
 from jax.sharding import PartitionSpec as P
 
@@ -103,7 +103,7 @@ def test_combined_psums_are_one_all_reduce_with_both_equations():
     assert [eqs[i].primitive for i in step.equations] == ["psum", "psum"]
     assert len(step.input_shapes) == 2  # one all-reduce of a tuple of two values
     assert step.collective.origin == "jaxpr" and step.collective.mesh_axes == ["batch"]
-    source = open(req.target.filename).read().splitlines()
+    source = Path(req.target.filename).read_text().splitlines()
     assert "pmean" in source[step.source_lines[0] - 1]
 
 

@@ -129,7 +129,8 @@ PROGRAMS = {
     "sum_rows": ("def f(x):\n    return x.sum(axis=0)\n", ("m,n",)),
     "max_cols": ("def f(x):\n    return x.max(axis=1)\n", ("m,n",)),
     "matmul": ("def f(x, w):\n    return x @ w\n", ("m,k", "k,n")),
-    "matmul_tanh": ("import jax.numpy as jnp\ndef f(x, w):\n    return jnp.tanh(x @ w).sum(axis=1)\n",
+    "matmul_tanh": ("import jax.numpy as jnp\n"
+                    "def f(x, w):\n    return jnp.tanh(x @ w).sum(axis=1)\n",
                     ("m,k", "k,n")),
 }
 

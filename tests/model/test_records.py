@@ -5,8 +5,20 @@ import json
 import pytest
 
 from jaxviz.model import (
-    SCHEMA_VERSION, ArrayLayout, Equation, ErrorInfo, SchemaMismatch, ShardInfo, SourceSpan,
-    Target, TraceRequest, TraceResult, VariantResult, VarInfo, from_plain, to_plain,
+    SCHEMA_VERSION,
+    ArrayLayout,
+    Equation,
+    ErrorInfo,
+    SchemaMismatch,
+    ShardInfo,
+    SourceSpan,
+    Target,
+    TraceRequest,
+    TraceResult,
+    VariantResult,
+    VarInfo,
+    from_plain,
+    to_plain,
 )
 
 
@@ -25,7 +37,7 @@ def test_round_trip_through_json():
 
 
 def test_requests_round_trip():
-    req = TraceRequest(Target("def f(x): return x", "<editor:f.py>", "f"), "f32[3]",
+    req = TraceRequest(target=Target("def f(x): return x", "<editor:f.py>", "f"), args="f32[3]",
                        variants=["plain", "vmap"], in_axes="0", mesh="i=8")
     assert from_plain(to_plain(req)) == req
 
