@@ -21,7 +21,9 @@ from typing import Any
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 
 from jaxviz.model import Example, TraceSettings, get_example, list_functions
+from jaxviz.model.errors import UserError
 from jaxviz.model.gallery import GalleryError, declared_in
+from jaxviz.model.sources import read_source
 from jaxviz.model.window_state import WindowState
 from jaxviz.ui.panels.editor_panel import EditorPanel
 from jaxviz.ui.window.settings import Recovery
@@ -139,7 +141,11 @@ class DocumentController(QObject):
         ex = get_example(name)
         self._unwatch()
         self.doc = Document(example=ex, function=ex.function)
-        self._set_text(Path(ex.path).read_text(encoding="utf-8"))
+        try:
+            text = read_source(ex.path)
+        except UserError as exc:
+            raise GalleryError(exc.info.message) from None
+        self._set_text(text)
         self._after_open()
         return ex
 
@@ -147,10 +153,12 @@ class DocumentController(QObject):
         """Open a Python file; returns its settings if it declares ``JAXVIZ = {...}``.
 
         Raises:
-            OSError: the file cannot be read.
+            UserError: the file cannot be read, is not UTF-8 or is binary (the
+                message names the file and, for bad bytes, their offset); the
+                open document is unchanged.
         """
         path = Path(path).resolve()
-        text = path.read_text(encoding="utf-8")
+        text = read_source(path)
         self._unwatch()
         names = list_functions(text)
         settings = declared_settings(text)
@@ -217,9 +225,9 @@ class DocumentController(QObject):
         if self.doc.path is None or file != self.doc.path:
             return
         try:
-            text = file.read_text(encoding="utf-8")
-        except OSError:
-            self.message.emit(f"{file.name} was removed or cannot be read; your text is kept")
+            text = read_source(file)
+        except UserError as exc:
+            self.message.emit(f"{exc.info.message}; your text is kept")
             return
         if text == self._disk_text or text == self.text():
             self._disk_text = text
@@ -237,7 +245,11 @@ class DocumentController(QObject):
         if self.doc.path is None:
             return
         if text is None:
-            text = self.doc.path.read_text(encoding="utf-8")
+            try:
+                text = read_source(self.doc.path)
+            except UserError as exc:
+                self.message.emit(f"{exc.info.message}; your text is kept")
+                return
         self._disk_text = text
         cursor = self.editor.textCursor()
         position = cursor.position()
@@ -277,7 +289,7 @@ class DocumentController(QObject):
                 self.open_example(example)
             else:
                 self.new_untitled()
-        except (OSError, GalleryError):
+        except (UserError, GalleryError):
             self.new_untitled()
         cursor = self.editor.textCursor()
         cursor.select(cursor.SelectionType.Document)

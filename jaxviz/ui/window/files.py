@@ -12,6 +12,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from jaxviz.model import VARIANTS
+from jaxviz.model.errors import UserError
 from jaxviz.model.gallery import GalleryError
 from jaxviz.ui.window.document import Document
 from jaxviz.ui.window.parts import WindowParts
@@ -58,8 +59,8 @@ class WindowFilesMixin(WindowParts):
             return
         try:
             declared = self.document.open_file(path, function)
-        except OSError as exc:
-            self.set_status(f"cannot open {path}: {exc.strerror or exc}", error=True)
+        except UserError as exc:
+            self.set_status(exc.info.message, error=True)
             return
         doc = self.document.doc
         remembered = self.settings.file_fields(str(doc.path))
