@@ -156,10 +156,19 @@ def explain(exc: Exception, filename: str, variant: str, loaded: Loaded) -> Erro
     """Turn a JAX error into a message that says what to change."""
     info = from_exception(exc, filename, variant=variant)
     text = str(exc)
+    if isinstance(exc, AssertionError) and variant in ("sharded", "shard_map"):
+        # Inside shard_map, JAX asserts (without a message) when a collective names an
+        # axis the mesh lacks; the plain trace names the axis.
+        text = _unbound_axis_in_plain(loaded) or text
     if "unbound axis name" in text:
         axis = text.split("unbound axis name:", 1)[-1].split(".")[0].strip()
         info.kind = "collective"
-        if variant in BATCHED_VARIANTS:
+        if variant in ("sharded", "shard_map"):
+            mesh_axes = ", ".join(name for name, _ in loaded.settings.mesh_axes)
+            info.message = (f"the function uses a collective over axis {axis!r}, but the "
+                            f"{variant} mesh has axes {mesh_axes}: name a mesh axis {axis!r} "
+                            f"(--axis-name {axis}, or --mesh {axis}=N)")
+        elif variant in BATCHED_VARIANTS:
             info.message = (f"the function uses a collective over axis {axis!r}, which the "
                             f"{variant} variant does not bind: set the axis name to {axis!r} "
                             f"(--axis-name {axis}) or name a mesh axis {axis!r}")
@@ -173,6 +182,15 @@ def explain(exc: Exception, filename: str, variant: str, loaded: Loaded) -> Erro
 # --------------------------------------------------------------------------- #
 # helpers
 # --------------------------------------------------------------------------- #
+
+
+def _unbound_axis_in_plain(loaded: Loaded) -> str | None:
+    """JAX's "unbound axis name" message from tracing the function alone, if it gives one."""
+    try:
+        jax.make_jaxpr(loaded.fn)(*loaded.single)
+    except Exception as exc:  # noqa: BLE001 - only the message matters
+        return str(exc) if "unbound axis name" in str(exc) else None
+    return None
 
 
 def _var(var: Any, context: Any) -> VarInfo:

@@ -23,6 +23,7 @@ from jaxviz.model import ErrorInfo, TraceRequest
 from jaxviz.model.errors import UserError, spec_error
 from jaxviz.model.specs import (
     SpecError,
+    axis_name_problem,
     format_mesh,
     format_partition_spec,
     parse_in_axes,
@@ -59,9 +60,9 @@ class Settings:
             in_axes = parse_in_axes(req.in_axes, nargs)
         except SpecError as exc:
             raise spec_error(exc, "in_axes", "in_axes") from None
-        if not req.axis_name.isidentifier():
-            raise UserError(ErrorInfo(kind="option", field="axis_name",
-                                      message=f"axis name {req.axis_name!r} must be an identifier"))
+        axis_problem = axis_name_problem(req.axis_name)
+        if axis_problem:
+            raise UserError(ErrorInfo(kind="option", field="axis_name", message=axis_problem))
         mesh_text = req.mesh or f"{req.axis_name}={n}"
         try:
             mesh_axes = parse_mesh(mesh_text)
@@ -191,6 +192,43 @@ class VariantBuilder:
                                 f"has axes {', '.join(mesh.axis_names)}"))
         return [P(*spec) for spec in specs]
 
+    def check_divisible(self, args: list[Any], specs: list[P], mesh: Mesh, variant: str) -> None:
+        """Refuse shards that would not be even, saying what to change (JAX would raise
+        ``IndivisibleError`` with a sharding repr instead).
+
+        Raises:
+            UserError: ``kind="batch"`` (field ``batch``) when the batch axis does not
+                split over the mesh axes its spec names, else ``kind="mesh"``
+                (field ``specs``).
+        """
+        s = self.settings
+        for i, (arg, spec) in enumerate(zip(args, specs)):
+            for leaf in jax.tree.leaves(arg):
+                shape = tuple(np.shape(leaf)) if not hasattr(leaf, "shape") else leaf.shape
+                for dim, entry in enumerate(tuple(spec)[:len(shape)]):
+                    names = (entry,) if isinstance(entry, str) else tuple(entry or ())
+                    parts = int(np.prod([mesh.shape[n] for n in names])) if names else 1
+                    if shape[dim] % parts == 0:
+                        continue
+                    over = " x ".join(f"{n}={mesh.shape[n]}" for n in names)
+                    what = (f"argument {i + 1} ({self.names[i]}) has size {shape[dim]} along "
+                            f"axis {dim}, which {spec} splits over {over}: {parts} devices "
+                            f"cannot share {shape[dim]} evenly")
+                    axis = s.in_axes[i]
+                    if s.batched and axis is not None and dim == axis % len(shape):
+                        divisors = [d for d in range(1, shape[dim] + 1) if shape[dim] % d == 0]
+                        fits = -(-shape[dim] // parts) * parts
+                        raise UserError(ErrorInfo(
+                            kind="batch", field="batch", variant=variant,
+                            message=f"{what}: use a batch that is a multiple of {parts} "
+                                    f"(--batch {fits}), or a mesh axis that divides "
+                                    f"{shape[dim]} (--mesh {names[0]}="
+                                    f"{max(d for d in divisors if d <= parts)})"))
+                    raise UserError(ErrorInfo(
+                        kind="mesh", field="specs", variant=variant,
+                        message=f"{what}: change the partition spec (--specs) or the mesh "
+                                f"(--mesh) so that {parts} divides {shape[dim]}"))
+
     def _call_text(self, wrapped: str, batched: bool) -> str:
         args = ", ".join(f"{n}s" if batched and a is not None else n
                          for n, a in zip(self.names, self.settings.in_axes))
@@ -262,6 +300,7 @@ class VariantBuilder:
         mesh = self.mesh()
         specs = self.partition_specs(mesh)
         base, args, text = self._sharded_base()
+        self.check_divisible(args, specs, mesh, "sharded")
         shardings = tuple(NamedSharding(mesh, spec) for spec in specs)
         fn = jax.jit(base, in_shardings=shardings)
         specs_text = ", ".join(str(spec) for spec in specs)
@@ -279,6 +318,7 @@ class VariantBuilder:
             args = self.batched_args()
         else:
             local, local_text, args = self.fn, self.name, self.single
+        self.check_divisible(args, specs, mesh, "shard_map")
         out_specs = self._out_specs(mesh, specs, local, args)
         shardings = tuple(NamedSharding(mesh, spec) for spec in specs)
         fn = jax.jit(jax.shard_map(local, mesh=mesh, in_specs=tuple(specs),

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import ast
 import math
-import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
@@ -41,7 +40,6 @@ from jaxviz.model.specs import SpecError
 FieldError = tuple[str, int | None]
 #: Variants the device view prefers to show, most parallel first.
 DEVICE_PREFERENCE = ("pmap", "sharded", "shard_map", "vmap", "jit", "plain")
-_IDENTIFIER = re.compile(r"^[A-Za-z_]\w*$")
 
 
 class Event:
@@ -274,14 +272,15 @@ def find_field_errors(texts: Mapping[str, str], devices: int) -> dict[str, Field
     if v["in_axes"].strip() and nargs is not None:
         check("in_axes", lambda t: specs.parse_in_axes(t, nargs))
     axis = v["axis_name"].strip()
-    if axis and not _IDENTIFIER.match(axis):
-        errors["axis_name"] = ("the axis name must be a Python identifier, e.g. i or batch", 0)
+    axis_problem = specs.axis_name_problem(axis) if axis else None
+    if axis_problem:
+        errors["axis_name"] = (axis_problem, 0)
     mesh = check("mesh", specs.parse_mesh) if v["mesh"].strip() else None
     if mesh:
         need = math.prod(size for _, size in mesh)
         if need > devices:
-            errors["mesh"] = (f"this mesh needs {need} devices but the engine has "
-                              f"{devices}; raise Devices or shrink the mesh", 0)
+            errors["mesh"] = (f"this mesh needs {need} devices but there are {devices}: "
+                              f"shrink the mesh or use more devices", 0)
     names = [n for n, _ in mesh] if mesh else [axis or "i"]
     for key in ("specs", "out_specs"):
         if not v[key].strip():
