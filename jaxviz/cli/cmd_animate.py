@@ -14,7 +14,17 @@ import sys
 from pathlib import Path
 
 from jaxviz.cli.common import trace_one
-from jaxviz.cli.options import EXIT_FAILED, add_target_options, usage_error
+from jaxviz.cli.options import (
+    EXIT_FAILED,
+    EXIT_USAGE,
+    add_target_options,
+    image_size,
+    number,
+    output_path,
+    usage_error,
+)
+from jaxviz.model.limits import FONT_SCALE, FRAMES_PER_PHASE
+from jaxviz.model.sizes import ANIMATION_SIZES
 
 #: Variants that make the most of the device view, in preference order.
 PREFERRED = ("pmap", "sharded", "shard_map", "vmap")
@@ -29,19 +39,20 @@ def add_parser(sub) -> None:
                     "phase (FILE.png / FILE.svg become FILE-01.png, FILE-02.png, ...). "
                     "Works without a display.")
     add_target_options(p)
-    p.add_argument("--out", required=True, metavar="FILE",
+    p.add_argument("--out", required=True, metavar="FILE", type=output_path,
                    help="output file: .gif for the animation, .png or .svg for one image "
                         "per phase, .json for the storyboard (tiles with their holders, "
                         "every step with its groups and per-device shapes)")
-    p.add_argument("--size", default="1280x720", metavar="WxH",
-                   help="picture size in pixels (default 1280x720)")
+    p.add_argument("--size", default="1280x720", metavar="WxH", type=image_size(ANIMATION_SIZES),
+                   help=f"picture size in pixels (default 1280x720; {ANIMATION_SIZES})")
     p.add_argument("--theme", choices=("light", "dark"), default="light",
                    help="colour theme (default light; dark suits many projectors)")
-    p.add_argument("--frames-per-phase", type=int, default=6, metavar="N",
+    p.add_argument("--frames-per-phase", type=number(FRAMES_PER_PHASE), default=6, metavar="N",
                    help="GIF frames per phase, the last held longer (default 6; 1 = one "
-                        "still per phase)")
-    p.add_argument("--font-scale", type=float, default=1.0, metavar="X",
-                   help="multiply the text size (default 1.0)")
+                        f"still per phase; at most {FRAMES_PER_PHASE.high:g})")
+    p.add_argument("--font-scale", type=number(FONT_SCALE), default=1.0, metavar="X",
+                   help=f"multiply the text size (default 1.0; {FONT_SCALE.low:g} to "
+                        f"{FONT_SCALE.high:g})")
 
 
 def _default_variant(ns) -> None:
@@ -60,7 +71,6 @@ def _default_variant(ns) -> None:
 
 def run(ns) -> int:
     from jaxviz.model.exports import exporters
-    from jaxviz.model.sizes import ANIMATION_SIZES, parse_size
     from jaxviz.ui.exporters import for_suffix
 
     out = Path(ns.out)
@@ -72,12 +82,7 @@ def run(ns) -> int:
         images = " or ".join(e.extension for e in exporters("frame"))
         return usage_error(f"--out {ns.out}: use a {movies} (animation), {images} file, "
                            f"or .json for the storyboard")
-    try:
-        width, height = parse_size(ns.size, ANIMATION_SIZES, "--size")
-    except ValueError as exc:
-        return usage_error(str(exc))
-    if ns.frames_per_phase < 1:
-        return usage_error(f"--frames-per-phase must be at least 1, not {ns.frames_per_phase}")
+    width, height = ns.size  # checked by its type
     if not out.parent.is_dir():
         return usage_error(f"--out {ns.out}: the folder {out.parent} does not exist")
     _default_variant(ns)
@@ -96,7 +101,7 @@ def run(ns) -> int:
     scene = build_scene(result, variant.variant)
     if scene.error:
         print(f"jaxviz: error: cannot animate {variant.variant}: {scene.error}", file=sys.stderr)
-        return EXIT_FAILED
+        return EXIT_USAGE if not variant.outvars else EXIT_FAILED
     renderer = Renderer(scene, width, height, ns.theme, ns.font_scale)
     kinds = ", ".join(p.kind for p in scene.phases)
     try:
@@ -120,14 +125,19 @@ def _write_storyboard(ns, out: Path) -> int:
 
     from jaxviz.model import to_plain
 
-    _, variant, code = trace_one(ns, ["jaxpr", "story"])
+    result, variant, code = trace_one(ns, ["jaxpr", "story"])
     if code:
         return code
-    assert variant is not None  # traced: code 0
+    assert result is not None and variant is not None  # traced: code 0
     story = variant.storyboard
     if story is None:
         print(f"jaxviz: error: {variant.variant} has no storyboard", file=sys.stderr)
         return EXIT_FAILED
+    if not variant.outvars:
+        from jaxviz.scene.build import nothing_to_lay_out
+
+        return usage_error(f"cannot write the storyboard of {variant.variant}: "
+                           f"{nothing_to_lay_out(result.function, variant.variant)}")
     try:
         out.write_text(json.dumps(to_plain(story), indent=1) + "\n", encoding="utf-8")
     except OSError as exc:

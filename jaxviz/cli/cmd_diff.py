@@ -7,8 +7,9 @@ import os
 import shutil
 import sys
 
-from jaxviz.cli.options import EXIT_USAGE, add_target_options, build_request, usage_error
+from jaxviz.cli.options import EXIT_USAGE, add_target_options, build_request, number, usage_error
 from jaxviz.model import VARIANTS
+from jaxviz.model.limits import WIDTH
 
 
 def add_parser(sub) -> None:
@@ -29,8 +30,9 @@ def add_parser(sub) -> None:
     p.add_argument("--layout", choices=("auto", "columns", "unified"), default="auto",
                    help="text layout: two columns side by side, or one column of -/+ lines "
                         "(default: columns when the terminal is wide enough)")
-    p.add_argument("--width", type=int, metavar="N",
-                   help="text width in characters (default: the terminal's)")
+    p.add_argument("--width", type=number(WIDTH), metavar="N",
+                   help=f"text width in characters (default: the terminal's; "
+                        f"{WIDTH.low:g} to {WIDTH.high:g})")
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                    help="colour the changes (default: when printing to a terminal and "
                         "NO_COLOR is not set)")
@@ -69,8 +71,6 @@ def run(ns) -> int:
     chosen = _pick_variants(ns.variants, declared)
     if isinstance(chosen, str):
         return usage_error(chosen)
-    if ns.width is not None and ns.width < 40:
-        return usage_error(f"--width {ns.width} is too narrow: give 40 or more")
     try:
         req, _ = build_request(ns, ["jaxpr"], variants=chosen)
     except UserError as exc:

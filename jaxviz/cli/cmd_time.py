@@ -15,8 +15,19 @@ import time
 from pathlib import Path
 
 from jaxviz.cli.common import USAGE_KINDS
-from jaxviz.cli.options import EXIT_FAILED, EXIT_OK, EXIT_USAGE, add_target_options, usage_error
-from jaxviz.model.sizes import PLOT_SIZES, parse_size
+from jaxviz.cli.options import (
+    EXIT_FAILED,
+    EXIT_OK,
+    EXIT_USAGE,
+    add_target_options,
+    function_name,
+    image_size,
+    number,
+    output_path,
+    usage_error,
+)
+from jaxviz.model.limits import PIPELINE, RUNS, WARMUP
+from jaxviz.model.sizes import PLOT_SIZES
 
 
 def add_parser(sub) -> None:
@@ -37,11 +48,11 @@ def add_parser(sub) -> None:
                    help="comma-separated timing variants: numpy, op-by-op (or plain), jit, "
                         "jit-sync (jit with async dispatch off), loop, vmap, jit-vmap, pmap, "
                         "sharded, shard_map (default: the example's, else jit)")
-    g.add_argument("--runs", type=int, default=20, metavar="R",
+    g.add_argument("--runs", type=number(RUNS), default=20, metavar="R",
                    help="measured calls per variant (default 20)")
-    g.add_argument("--warmup", type=int, default=3, metavar="W",
+    g.add_argument("--warmup", type=number(WARMUP), default=3, metavar="W",
                    help="calls before the measured ones (default 3)")
-    g.add_argument("--pipeline", type=int, default=8, metavar="K",
+    g.add_argument("--pipeline", type=number(PIPELINE), default=8, metavar="K",
                    help="calls dispatched back to back without waiting, then awaited in order "
                         "(default 8; 0: none)")
     g.add_argument("--pipeline-variant", metavar="NAME",
@@ -52,7 +63,7 @@ def add_parser(sub) -> None:
     g.add_argument("--sweep-args", metavar="SPEC",
                    help="argument spec using the sweep name, e.g. \"f32[n,n], f32[n,n]\" "
                         "(default: the example's, else --args)")
-    g.add_argument("--baseline", metavar="NAME",
+    g.add_argument("--baseline", metavar="NAME", type=function_name,
                    help="the NumPy function of the file timed as the numpy variant "
                         "(default: the example's)")
     g.add_argument("--no-async", dest="async_dispatch", action="store_false",
@@ -61,10 +72,11 @@ def add_parser(sub) -> None:
     g.add_argument("--no-per-device", dest="per_device", action="store_false",
                    help="do not poll when each device's shard is ready")
     o = p.add_argument_group("output")
-    o.add_argument("--out", required=True, metavar="DIR",
+    o.add_argument("--out", required=True, metavar="DIR", type=output_path,
                    help="directory for the data and plots (created if missing)")
-    o.add_argument("--size", default="1920x1080", metavar="WxH",
-                   help="plot size in pixels (default 1920x1080, for a projector)")
+    o.add_argument("--size", default="1920x1080", metavar="WxH", type=image_size(PLOT_SIZES),
+                   help=f"plot size in pixels (default 1920x1080, for a projector; "
+                        f"{PLOT_SIZES})")
     o.add_argument("--theme", choices=("light", "dark"), default="light",
                    help="plot colours (default light)")
     o.add_argument("--no-plots", dest="plots", action="store_false",
@@ -92,6 +104,7 @@ class Progress:
         self.tty = self.stream.isatty()
         self._last = 0.0
         self._shown = ""
+        self._said: set[tuple[str | None, str | None, int | None, str]] = set()
 
     def __call__(self, record) -> None:
         from jaxviz.model import ErrorInfo
@@ -101,10 +114,18 @@ class Progress:
         if isinstance(record, TimingStatus):
             self.show(record)
         elif isinstance(record, ErrorInfo):
-            from jaxviz.model.errors import format_error
+            self.say(record)
 
-            self.clear()
-            print(f"jaxviz: error: {format_error(record, self.debug)}", file=self.stream)
+    def say(self, error) -> None:
+        """Print an error once (a variant's failure repeated by its pipeline is not news)."""
+        from jaxviz.model.errors import format_error
+
+        key = (error.variant, error.file, error.line, error.message)
+        if key in self._said:
+            return
+        self._said.add(key)
+        self.clear()
+        print(f"jaxviz: error: {format_error(error, self.debug)}", file=self.stream)
 
     def show(self, status) -> None:
         pct = 100 * status.done / status.total if status.total else 0
@@ -153,16 +174,9 @@ def run(ns) -> int:
     from jaxviz.model.errors import UserError
     from jaxviz.model.timing import TimingRun, validate
 
-    try:
-        size = parse_size(ns.size, PLOT_SIZES, "--size")
-    except ValueError as exc:
-        return usage_error(str(exc))
+    size = ns.size  # checked by its type
     if ns.sweep == "example" and not ns.target.startswith("example:"):
         return usage_error("--sweep example needs an example target (example:NAME)")
-    out = Path(ns.out)
-    problem = check_writable(out)
-    if problem:
-        return usage_error(problem)
     try:
         req = build_timing_request(ns)
     except UserError as exc:
@@ -172,6 +186,10 @@ def run(ns) -> int:
         for info in problems:
             report(info, ns.debug)
         return EXIT_USAGE
+    out = Path(ns.out)  # created only for a request that can run
+    problem = check_writable(out)
+    if problem:
+        return usage_error(problem)
     from jaxviz.cli.runner import EngineError, prestart, run_request
 
     prestart(ns.devices)
@@ -194,7 +212,7 @@ def run(ns) -> int:
     for info in run_.errors:
         code = max(code, EXIT_USAGE if info.kind in USAGE_KINDS else EXIT_FAILED)
     written, out = write_outputs(run_, out, size, ns.theme, ns.plots, ns.debug)
-    if run_.header is not None:
+    if run_.header is not None and (run_.calls or run_.first_calls):
         print(summary(run_))
     if written:
         print(f"\nwrote {len(written)} files into {out}: "
