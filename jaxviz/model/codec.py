@@ -76,11 +76,19 @@ def from_plain(data: dict[str, Any]) -> Any:
     """Decode data made by :func:`to_plain`.
 
     Raises:
-        SchemaMismatch: the data was written under another schema version.
+        SchemaMismatch: the data was not written by :func:`to_plain` (it says so:
+            not jaxviz data at all, another jaxviz version, or a malformed record).
     """
-    version = data.get("schema") if isinstance(data, dict) else None
+    if not isinstance(data, dict) or "record" not in data or not isinstance(
+            data.get("schema"), int) or isinstance(data.get("schema"), bool):
+        raise SchemaMismatch("this is not jaxviz data (jaxviz writes an object with a "
+                             "record schema number and a record)")
+    version = data["schema"]
     if version != SCHEMA_VERSION:
         raise SchemaMismatch(
             f"record schema {version!r} does not match this jaxviz's schema "
             f"{SCHEMA_VERSION}: it was written by another jaxviz version")
-    return _decode(data["record"])
+    try:
+        return _decode(data["record"])
+    except (TypeError, ValueError, AttributeError) as exc:  # fields missing or of a wrong kind
+        raise SchemaMismatch(f"a malformed jaxviz record: {exc}") from None
