@@ -12,6 +12,7 @@ prints goes to stderr). It exits when its parent is gone.
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from jaxviz.engine import protocol
 from jaxviz.engine.child import Channel, watch_parent
@@ -28,13 +29,42 @@ def main(argv: list[str] | None = None) -> int:
     ns = p.parse_args(argv)
     watch_parent()
     channel = Channel(stdout_to_stderr=True)
+    try:
+        report = run_process(ns)
+    except BaseException as exc:  # noqa: BLE001 - say why, whatever the user's code raised
+        channel.send({"op": protocol.REPLY, "id": ns.process_id, "error": _error(exc, ns)})
+        return 1
+    channel.send({"op": protocol.REPLY, "id": ns.process_id, "report": report})
+    import jax
 
+    jax.distributed.shutdown()
+    return 0
+
+
+def _error(exc: BaseException, ns: argparse.Namespace) -> dict[str, Any]:
+    """The failure as a plain :class:`~jaxviz.model.ErrorInfo`, located in the user's file."""
+    from jaxviz.model import to_plain
+    from jaxviz.model.errors import from_exception
+    from jaxviz.model.sources import resolve_target
+
+    try:
+        filename = resolve_target(ns.target)[0].filename
+    except Exception:  # noqa: BLE001 - the target itself is what failed
+        filename = ""
+    return to_plain(from_exception(exc, filename, kind="trace"))
+
+
+def run_process(ns: argparse.Namespace) -> dict[str, Any]:
+    """Join the other processes, run the step on this process's slice, describe what it saw."""
     import jax
 
     jax.config.update("jax_num_cpu_devices", ns.local_devices)
     jax.config.update("jax_cpu_collectives_implementation", "gloo")
+    # The coordinator (on process 0) listens where the others reach it: loopback, not
+    # every interface (JAX's default bind address is [::]:port).
     jax.distributed.initialize(ns.coordinator, num_processes=ns.num_processes,
-                               process_id=ns.process_id, initialization_timeout=60)
+                               process_id=ns.process_id, initialization_timeout=60,
+                               coordinator_bind_address=ns.coordinator)
     import numpy as np
     from jax.sharding import AxisType, Mesh, NamedSharding
     from jax.sharding import PartitionSpec as P
@@ -56,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
                                  out_specs=P(ns.axis_name)))
     y = step(x)
     y.block_until_ready()
-    report = {
+    return {
         "process_index": jax.process_index(),
         "process_count": jax.process_count(),
         "global_devices": [{"id": int(d.id), "platform": d.platform, "kind": d.device_kind,
@@ -69,9 +99,6 @@ def main(argv: list[str] | None = None) -> int:
                    for s, xs in zip(y.addressable_shards, x.addressable_shards)],
         "jaxpr": str(jax.make_jaxpr(step)(x)),
     }
-    channel.send({"op": protocol.REPLY, "id": ns.process_id, "report": report})
-    jax.distributed.shutdown()
-    return 0
 
 
 if __name__ == "__main__":
