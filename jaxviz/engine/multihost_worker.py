@@ -42,24 +42,40 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _error(exc: BaseException, ns: argparse.Namespace) -> dict[str, Any]:
-    """The failure as a plain :class:`~jaxviz.model.ErrorInfo`, located in the user's file."""
+    """The failure as a plain :class:`~jaxviz.model.ErrorInfo`, located in the user's file.
+
+    A collective over an axis other than ``--axis-name`` is named as such
+    (inside ``shard_map`` JAX only asserts).
+    """
     from jaxviz.model import to_plain
     from jaxviz.model.errors import from_exception
-    from jaxviz.model.sources import resolve_target
 
-    try:
-        filename = resolve_target(ns.target)[0].filename
-    except Exception:  # noqa: BLE001 - the target itself is what failed
-        filename = ""
-    return to_plain(from_exception(exc, filename, kind="trace"))
+    info = from_exception(exc, _LOADED.get("filename", ""), kind="trace")
+    fn = _LOADED.get("fn")
+    if fn is not None and isinstance(exc, (AssertionError, NameError)):
+        from jaxviz.core.trace import unbound_axis
+
+        axis = unbound_axis(fn, [0.0])
+        if axis is not None and axis != ns.axis_name:
+            info.kind = "collective"
+            info.message = (f"the function uses a collective over axis {axis!r}, but the "
+                            f"processes' mesh axis is {ns.axis_name!r}: use --axis-name {axis}")
+    return to_plain(info)
+
+
+#: What :func:`run_process` loaded, for :func:`_error` to locate a failure.
+_LOADED: dict[str, Any] = {}
 
 
 def run_process(ns: argparse.Namespace) -> dict[str, Any]:
     """Join the other processes, run the step on this process's slice, describe what it saw."""
     import jax
 
+    from jaxviz.core import jax_internals
+
     jax.config.update("jax_num_cpu_devices", ns.local_devices)
     jax.config.update("jax_cpu_collectives_implementation", "gloo")
+    jax_internals.gloo_on_loopback()  # its peers' listeners: loopback, not the LAN address
     # The coordinator (on process 0) listens where the others reach it: loopback, not
     # every interface (JAX's default bind address is [::]:port).
     jax.distributed.initialize(ns.coordinator, num_processes=ns.num_processes,
@@ -73,7 +89,9 @@ def run_process(ns: argparse.Namespace) -> dict[str, Any]:
     from jaxviz.model.sources import resolve_target
 
     target, _ = resolve_target(ns.target)
+    _LOADED["filename"] = target.filename
     fn = find_function(load_namespace(target), target)
+    _LOADED["fn"] = fn
     devices = jax.devices()
     mesh = Mesh(np.array(devices), (ns.axis_name,), axis_types=(AxisType.Auto,))
     sharding = NamedSharding(mesh, P(ns.axis_name))

@@ -191,12 +191,12 @@ class EngineProcess:
         try:
             message = protocol.decode(line)
         except protocol.ProtocolError:
-            raise protocol.forged(line[:200]) from None
+            raise protocol.forged(line) from None
         if protocol.signed(message, self.token):
             return message
         if message.get("op") == protocol.READY and "token" not in message and not self.ready:
             return message
-        raise protocol.forged(message)
+        raise protocol.forged(line)
 
 
 def kill_group(pid: int) -> None:

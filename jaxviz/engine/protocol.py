@@ -80,9 +80,9 @@ def signed(message: dict[str, Any], token: str) -> bool:
     return isinstance(theirs, str) and hmac.compare_digest(theirs, token)
 
 
-def forged(message: dict[str, Any] | bytes) -> ForgedMessage:
-    """The error for a line that did not carry the child's token."""
-    text = message if isinstance(message, bytes) else json.dumps(message)[:200]
+def forged(line: bytes) -> ForgedMessage:
+    """The error for a line that did not carry the child's token (quoting its start)."""
+    text = line[:200].rstrip(b"\n")
     return ForgedMessage(
         f"refused a forged message: a line on jaxviz's private channel did not carry the "
         f"process's token, so jaxviz did not write it (code running there wrote into the "
@@ -140,7 +140,7 @@ def receive_signed(stream: IO[bytes], token: str) -> dict[str, Any] | None:
     try:
         message = decode(line)
     except ProtocolError:
-        raise forged(line[:200]) from None
+        raise forged(line) from None
     if not signed(message, token):
-        raise forged(message)
+        raise forged(line)
     return message
