@@ -11,7 +11,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from jaxviz.model import VARIANTS
+from jaxviz.model import VARIANTS, TraceRequest, TraceSettings
 from jaxviz.model.errors import UserError
 from jaxviz.model.gallery import GalleryError
 from jaxviz.ui.window.document import Document
@@ -83,6 +83,23 @@ class WindowFilesMixin(WindowParts):
             self.args_panel.validate()
             self.gallery.select(None)
             self.session.trace_now()
+
+    def open_recorded_source(self, request: TraceRequest) -> None:
+        """A recording's source: shown as an untitled document that runs only on Trace or Run.
+
+        The recording holds the code that was measured, which may differ from
+        any file on disk: it is put where the user can read it, not run.
+        """
+        if not self.confirm_leave():
+            return
+        origin = f"recorded in {Path(request.target.filename).name}"
+        self.document.new_untitled(request.target.source, function=request.target.function,
+                                   trusted=False, origin=origin)
+        self.state.set_settings({name: getattr(request, name)
+                                 for name in TraceSettings.names()})
+        self.args_panel.validate()
+        self.gallery.select(None)
+        self.session.trace_now()  # not run: it shows why and sets the timing view's target
 
     def open_file_dialog(self) -> None:
         start = str(self.document.doc.path.parent) if self.document.doc.path else str(Path.cwd())
