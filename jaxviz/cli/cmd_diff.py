@@ -7,7 +7,14 @@ import os
 import shutil
 import sys
 
-from jaxviz.cli.options import EXIT_USAGE, add_target_options, build_request, number, usage_error
+from jaxviz.cli.options import (
+    EXIT_USAGE,
+    add_target_options,
+    build_request,
+    number,
+    one_line,
+    usage_error,
+)
 from jaxviz.model import VARIANTS
 from jaxviz.model.limits import WIDTH
 
@@ -20,7 +27,7 @@ def add_parser(sub) -> None:
                     "names), and each pair says what changed (a gained batch axis, a "
                     "per-device shape, a parameter) or that only one side has it.")
     add_target_options(p, variant=False)
-    p.add_argument("--variants", metavar="A,B",
+    p.add_argument("--variants", type=one_line, metavar="A,B",
                    help="the two variants to compare, e.g. plain,vmap or vmap,pmap "
                         f"(from: {', '.join(VARIANTS)}; default: plain and vmap, or the "
                         "example's first two)")

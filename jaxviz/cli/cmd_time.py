@@ -23,6 +23,7 @@ from jaxviz.cli.options import (
     function_name,
     image_size,
     number,
+    one_line,
     output_path,
     usage_error,
 )
@@ -44,7 +45,7 @@ def add_parser(sub) -> None:
             action.help = "give up after this long; what was measured is still written " \
                           "(default 600)"
     g = p.add_argument_group("timing")
-    g.add_argument("--variants", metavar="LIST",
+    g.add_argument("--variants", type=one_line, metavar="LIST",
                    help="comma-separated timing variants: numpy, op-by-op (or plain), jit, "
                         "jit-sync (jit with async dispatch off), loop, vmap, jit-vmap, pmap, "
                         "sharded, shard_map (default: the example's, else jit)")
@@ -55,12 +56,12 @@ def add_parser(sub) -> None:
     g.add_argument("--pipeline", type=number(PIPELINE), default=8, metavar="K",
                    help="calls dispatched back to back without waiting, then awaited in order "
                         "(default 8; 0: none)")
-    g.add_argument("--pipeline-variant", metavar="NAME",
+    g.add_argument("--pipeline-variant", type=one_line, metavar="NAME",
                    help="the variant to pipeline (default: pmap/sharded if timed, else jit)")
-    g.add_argument("--sweep", metavar="NAME=SIZES",
+    g.add_argument("--sweep", type=one_line, metavar="NAME=SIZES",
                    help="size sweep, e.g. \"n=256,512,1024\" (default: none; the example's "
                         "sizes with --sweep example)")
-    g.add_argument("--sweep-args", metavar="SPEC",
+    g.add_argument("--sweep-args", type=one_line, metavar="SPEC",
                    help="argument spec using the sweep name, e.g. \"f32[n,n], f32[n,n]\" "
                         "(default: the example's, else --args)")
     g.add_argument("--baseline", metavar="NAME", type=function_name,
@@ -155,6 +156,16 @@ def build_timing_request(ns):
     from jaxviz.model.timing import TimingRequest
 
     trace, defaults = build_request(ns, want=[], variants=["plain"])
+    if ns.baseline is not None:  # a name the file must define (read, not run)
+        from jaxviz.model.errors import UserError
+        from jaxviz.model.sources import check_function
+
+        shown = ns.target.rpartition(":")[0] if ".py:" in ns.target else ns.target
+        try:
+            check_function(trace.target.source, ns.baseline, shown, trace.target.filename)
+        except UserError as exc:
+            exc.info.message = f"--baseline: {exc.info.message}"
+            raise
     timing = defaults.get("timing") or {}
     variants = ([v for v in ns.variants.split(",") if v.strip()] if ns.variants is not None
                 else list(timing.get("variants") or ["jit"]))
@@ -177,6 +188,9 @@ def run(ns) -> int:
     size = ns.size  # checked by its type
     if ns.sweep == "example" and not ns.target.startswith("example:"):
         return usage_error("--sweep example needs an example target (example:NAME)")
+    if ns.sweep_args is not None and ns.sweep is None:
+        return usage_error("--sweep-args is the argument spec of a size sweep: give --sweep "
+                           "too (e.g. --sweep n=256,512 --sweep-args \"f32[n,n]\")")
     try:
         req = build_timing_request(ns)
     except UserError as exc:

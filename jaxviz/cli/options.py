@@ -19,14 +19,16 @@ or the engine timed out, crashed or was refused; 130 interrupted.
 from __future__ import annotations
 
 import argparse
+import ast
+import contextlib
 import keyword
 import sys
 from collections.abc import Callable
 
 from jaxviz.model import VARIANTS, TraceRequest
-from jaxviz.model.limits import BATCH, DEVICES, TIMEOUT, Limit, parse_number
+from jaxviz.model.limits import BATCH, DEVICES, TIMEOUT, Limit, argument_type
 from jaxviz.model.sizes import SizeRange, parse_size
-from jaxviz.model.specs import SpecError, axis_name_problem
+from jaxviz.model.specs import SpecError, axis_name_problem, parse_args
 
 EXIT_OK = 0
 EXIT_FAILED = 1  # the user's function ran and failed, or the engine did
@@ -40,15 +42,7 @@ SETTING_OPTIONS = {"args": "--args", "batched_args": "--batched-args", "in_axes"
 
 def number(limit: Limit) -> Callable[[str], int | float]:
     """An argparse ``type=`` that accepts what ``limit`` allows (finite, in range)."""
-
-    def parse(text: str) -> int | float:
-        try:
-            return parse_number(text, limit)
-        except ValueError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
-
-    parse.__name__ = limit.what
-    return parse
+    return argument_type(limit)
 
 
 def axis_name(text: str) -> str:
@@ -67,14 +61,24 @@ def function_name(text: str) -> str:
     return text
 
 
-def output_path(text: str) -> str:
-    """An argparse ``type=`` for files and folders to write: not empty, one line."""
+def one_line(text: str) -> str:
+    """An argparse ``type=`` for a value typed as text: not empty, on one line.
+
+    (An empty value would silently mean "the default"; a newline or another
+    control character is a paste gone wrong.)
+    """
     if not text.strip():
-        raise argparse.ArgumentTypeError("give a file or folder name (it is empty)")
+        raise argparse.ArgumentTypeError("the value is empty: give one, or leave the option "
+                                         "out for its default")
     bad = next((c for c in text if not c.isprintable()), None)
     if bad is not None:
-        raise argparse.ArgumentTypeError(f"{text!r} holds {bad!r}: give a name on one line")
+        raise argparse.ArgumentTypeError(f"{text!r} holds {bad!r}: give the value on one line")
     return text
+
+
+def output_path(text: str) -> str:
+    """An argparse ``type=`` for files and folders to write: not empty, one line."""
+    return one_line(text)
 
 
 def image_size(allowed: SizeRange) -> Callable[[str], tuple[int, int]]:
@@ -108,7 +112,7 @@ def add_target_options(parser: argparse.ArgumentParser, variant: bool = True) ->
     parser.add_argument("--args", metavar="SPEC",
                         help="arguments of one unbatched call, e.g. \"f32[5], f32[3]\" or "
                              "\"jnp.arange(5.), init(jax.random.key(0))\"")
-    parser.add_argument("--batched-args", metavar="SPEC",
+    parser.add_argument("--batched-args", type=one_line, metavar="SPEC",
                         help="already-batched arguments for vmap/pmap/sharded/shard_map "
                              "(default: built from --args with a batch axis per --in-axes)")
     if variant:
@@ -116,15 +120,15 @@ def add_target_options(parser: argparse.ArgumentParser, variant: bool = True) ->
                             help="which variant (default: plain, or the example's first)")
     parser.add_argument("--batch", type=number(BATCH), metavar="B",
                         help="batch size for vmap/pmap/sharding (default: the device count)")
-    parser.add_argument("--in-axes", metavar="AXES",
+    parser.add_argument("--in-axes", type=one_line, metavar="AXES",
                         help="batch axis of each argument, e.g. \"0, None\" (default 0)")
     parser.add_argument("--axis-name", type=axis_name, metavar="NAME",
                         help="name of the mapped axis that collectives use (default i)")
-    parser.add_argument("--mesh", metavar="MESH",
+    parser.add_argument("--mesh", type=one_line, metavar="MESH",
                         help="device mesh for sharded/shard_map, e.g. \"data=4,model=2\"")
-    parser.add_argument("--specs", metavar="SPECS",
+    parser.add_argument("--specs", type=one_line, metavar="SPECS",
                         help="a PartitionSpec per argument, e.g. \"P('data', None), P()\"")
-    parser.add_argument("--out-specs", metavar="SPECS",
+    parser.add_argument("--out-specs", type=one_line, metavar="SPECS",
                         help="output PartitionSpecs for shard_map (default: inferred)")
     add_device_options(parser)
 
@@ -172,14 +176,14 @@ def check_settings(ns: argparse.Namespace, req: TraceRequest) -> None:
         SystemExit: (:data:`EXIT_USAGE`) after one message naming the option,
             what is wrong and where (a caret under the column).
     """
-    from jaxviz.model.window_state import find_field_errors
+    from jaxviz.model.window_state import arity_problem, find_field_errors
 
-    for name, option in SETTING_OPTIONS.items():
-        typed = getattr(ns, name, None)
-        if name != "args" and typed is not None and not typed.strip():
-            raise SystemExit(usage_error(f"{option} is empty: give a value or leave the "
-                                         f"option out"))
     texts = {name: getattr(req, name) or "" for name in SETTING_OPTIONS}
+    with contextlib.suppress(SpecError, SyntaxError, ValueError):  # reported below / by JAX
+        wrong = arity_problem(ast.parse(req.target.source), req.target.function,
+                              len(parse_args(texts["args"])))
+        if wrong:
+            raise SystemExit(usage_error(f"--args: {wrong}"))
     errors = find_field_errors(texts, ns.devices)
     if errors:
         name, (message, position) = next(iter(errors.items()))

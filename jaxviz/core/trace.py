@@ -16,7 +16,7 @@ from typing import Any
 import jax
 import numpy as np
 
-from jaxviz.core import arguments, devices, jax_internals, layout, storyboard
+from jaxviz.core import arguments, devices, jax_internals, layout, storyboard, variants
 from jaxviz.core.loader import find_function, load_namespace
 from jaxviz.core.variants import BATCHED_VARIANTS, Prepared, Settings, VariantBuilder
 from jaxviz.model import (
@@ -62,6 +62,7 @@ def load(req: TraceRequest) -> Loaded:
     fn = find_function(namespace, target)
     specs = arguments.parse(req.args)
     single = arguments.build(specs, namespace, req.args, target.filename)
+    arguments.check_count(fn, target.function, len(single))
     settings = Settings.from_request(req, len(single))
 
     def batched() -> list[Any]:
@@ -74,6 +75,8 @@ def load(req: TraceRequest) -> Loaded:
                     kind="spec", field="batched_args",
                     message=f"the batched arguments give {len(values)} values but the "
                             f"function takes {len(single)}"))
+            arguments.check_batched(values, settings.in_axes,
+                                    variants.arg_names(fn, len(single)))
             return values
         size = settings.batch or len(devices.active_devices())
         return arguments.add_batch_axis(single, settings.in_axes, size)
@@ -186,10 +189,18 @@ def explain(exc: Exception, filename: str, variant: str, loaded: Loaded) -> Erro
 
 def _unbound_axis_in_plain(loaded: Loaded) -> str | None:
     """JAX's "unbound axis name" message from tracing the function alone, if it gives one."""
+    axis = unbound_axis(loaded.fn, loaded.single)
+    return None if axis is None else f"unbound axis name: {axis}"
+
+
+def unbound_axis(fn: Callable, args: list[Any]) -> str | None:
+    """The axis a collective in ``fn`` names when nothing binds it (traced alone), or None."""
     try:
-        jax.make_jaxpr(loaded.fn)(*loaded.single)
+        jax.make_jaxpr(fn)(*args)
     except Exception as exc:  # noqa: BLE001 - only the message matters
-        return str(exc) if "unbound axis name" in str(exc) else None
+        text = str(exc)
+        if "unbound axis name" in text:
+            return text.split("unbound axis name:", 1)[-1].split(".")[0].strip()
     return None
 
 

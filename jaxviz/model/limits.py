@@ -18,7 +18,9 @@ Example:
 
 from __future__ import annotations
 
+import argparse
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 
@@ -42,7 +44,7 @@ class Limit:
     unit: str = ""
 
     def describe(self) -> str:
-        """The allowed range in words: ``a whole number from 1 to 1024``."""
+        """The allowed range in words: ``a whole number from 1 to 512``."""
         if self.integer:
             return f"a whole number from {self.low:g} to {self.high:g}"
         unit = f" of {self.unit}" if self.unit else ""
@@ -61,7 +63,7 @@ class Limit:
 
 
 #: Simulated CPU devices of an engine (or the first N accelerators).
-DEVICES = Limit("the device count", 1, 1024)
+DEVICES = Limit("the device count", 1, 512)
 #: Seconds a request may run.
 TIMEOUT = Limit("the timeout", 0, 86400, integer=False, above_low=True, unit="seconds")
 #: The batch added for vmap, pmap and sharding.
@@ -96,3 +98,17 @@ def parse_number(text: str, limit: Limit) -> int | float:
     if not limit.contains(value):
         raise ValueError(f"{limit.what} must be {limit.describe()}, not {text!r}")
     return value
+
+
+def argument_type(limit: Limit) -> Callable[[str], int | float]:
+    """An argparse ``type=`` that accepts what ``limit`` allows (the command line's and
+    the window's ``--devices`` use it)."""
+
+    def parse(text: str) -> int | float:
+        try:
+            return parse_number(text, limit)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    parse.__name__ = limit.what
+    return parse

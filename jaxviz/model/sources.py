@@ -99,6 +99,9 @@ def resolve_target(text: str) -> tuple[Target, dict[str, Any]]:
         UserError: unknown example, unreadable file (not UTF-8, binary), a
             function the file does not define, or a file without a function to pick.
     """
+    if not text.strip():
+        raise UserError(ErrorInfo(kind="lookup", message=(
+            "the target is empty: give path/to/file.py:function or example:NAME")))
     if text.startswith("example:"):
         rest = text[len("example:"):]
         name, _, function = rest.partition(":")

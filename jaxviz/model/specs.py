@@ -346,8 +346,8 @@ def parse_in_axes(text: str | None, nargs: int) -> list[int | None]:
     if len(values) == 1 and nargs != 1:
         return values * nargs
     if len(values) != nargs:
-        raise SpecError(f"in_axes has {len(values)} entries but the function takes "
-                        f"{nargs} argument{'s' if nargs != 1 else ''}", text, 0)
+        raise SpecError(f"in_axes has {len(values)} entries for {nargs} "
+                        f"argument{'s' if nargs != 1 else ''}: give one per argument", text, 0)
     return values
 
 

@@ -160,7 +160,9 @@ def validate(req: TimingRequest) -> list[ErrorInfo]:
         if normalize_variant(name) not in TIMING_VARIANTS:
             bad("variants", f"unknown timing variant {name!r}; choose from "
                             f"{', '.join(TIMING_VARIANTS)}")
-    if req.sweep:
+    if req.sweep is not None and not req.sweep.strip():
+        bad("sweep", "say which sizes to sweep, e.g. n=256,512,1024 (or turn the sweep off)")
+    elif req.sweep:
         try:
             sweep_name, _ = parse_sweep(req.sweep)
         except SpecError as exc:

@@ -200,6 +200,10 @@ class WindowState(EventedState):
         if not self.function:
             return RequestProblem("function", "pick the function to trace (or define one)")
         errors = self.field_errors()
+        if self.settings.args and "args" not in errors:  # a wrong count explains the rest
+            wrong = arity_problem(tree, self.function, len(specs.parse_args(self.settings.args)))
+            if wrong:
+                return RequestProblem("fields", wrong, field="args")
         if errors:
             name = next(iter(errors))
             return RequestProblem("fields", errors[name][0], field=name)
@@ -234,6 +238,27 @@ def settings_from(values: Mapping[str, Any]) -> TraceSettings:
     return TraceSettings(**known)
 
 
+def arity_problem(tree: ast.Module, function: str, count: int) -> str | None:
+    """Why ``count`` arguments cannot call ``function`` as the source defines it; None if
+    they can, or if that cannot be told by reading it (a decorated or unknown function)."""
+    node = next((n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                 and n.name == function), None)
+    if node is None or node.decorator_list:
+        return None
+    params = [*node.args.posonlyargs, *node.args.args]
+    required = len(params) - len(node.args.defaults)
+    if required <= count and (node.args.vararg is not None or count <= len(params)):
+        return None
+    if node.args.vararg is not None:
+        takes = f"at least {required} argument{'s' if required != 1 else ''}"
+    elif required == len(params):
+        takes = f"{required} argument{'s' if required != 1 else ''}"
+    else:
+        takes = f"{required} to {len(params)} arguments"
+    names = f" ({', '.join(p.arg for p in params)})" if params else ""
+    return f"{function} takes {takes}{names}, but the arguments give {count}"
+
+
 def required_params(tree: ast.Module, function: str) -> int:
     """How many positional parameters without defaults ``function`` has (0 if unknown)."""
     for node in tree.body:
@@ -266,7 +291,7 @@ def find_field_errors(texts: Mapping[str, str], devices: int) -> dict[str, Field
     nargs = len(parsed) if parsed is not None else None
     if v["batched_args"].strip():
         batched = check("batched_args", specs.parse_args)
-        if batched is not None and nargs is not None and len(batched) != nargs:
+        if batched is not None and nargs and len(batched) != nargs:  # no args: said there
             errors["batched_args"] = (f"{len(batched)} batched arguments for "
                                       f"{nargs} arguments", 0)
     if v["in_axes"].strip() and nargs is not None:

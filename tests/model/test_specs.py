@@ -111,7 +111,7 @@ def test_in_axes():
     assert parse_in_axes("0, None", 2) == [0, None]
     assert parse_in_axes(None, 3) == [0, 0, 0]
     assert parse_in_axes("1", 2) == [1, 1]
-    with pytest.raises(SpecError, match="2 entries but the function takes 3"):
+    with pytest.raises(SpecError, match="2 entries for 3 arguments"):
         parse_in_axes("0, 0", 3)
     with pytest.raises(SpecError, match="integer or None"):
         parse_in_axes("0, 'a'", 2)
