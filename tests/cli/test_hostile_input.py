@@ -215,7 +215,7 @@ def test_a_syntax_error_and_a_top_level_exception_exit_alike(folder, command):
 def test_a_mesh_with_a_newline_is_refused(folder):
     out = jaxviz("layout", "good.py:f", "--args", "f32[8]", "--variant", "sharded",
                  "--mesh", "\n,Nodata=4", cwd=folder, timeout=60)
-    assert "--mesh: the mesh is one line of name=size items; '\\n' does not belong in it" \
+    assert "argument --mesh: '\\n,Nodata=4' holds '\\n': give the value on one line" \
         in one_message(out)
 
 
