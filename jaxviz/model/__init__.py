@@ -3,7 +3,9 @@
 The public surface is re-exported here; the modules behind it are
 :mod:`~jaxviz.model.records` (requests and results, with a versioned plain-data
 codec), :mod:`~jaxviz.model.specs` (parsers for what users type) and
-:mod:`~jaxviz.model.gallery` (the example gallery, read without executing it).
+:mod:`~jaxviz.model.gallery` (the example gallery, read without executing it),
+:mod:`~jaxviz.model.stepping` (the jaxpr stepper's request, steps and values) and
+:mod:`~jaxviz.model.value_text` (stepped values as text).
 """
 
 from jaxviz.model.engine import DevicesRequest, EngineEvent, EngineInfo, Reply
@@ -14,6 +16,7 @@ from jaxviz.model.records import (
     VariantResult, VarInfo, from_plain, register, to_plain,
 )
 from jaxviz.model.specs import SpecError
+from jaxviz.model.stepping import StepRequest, StepResult  # registers the stepping records
 from jaxviz.model.timing import TimingRequest, TimingRun  # registers the timing records
 
 __all__ = [
@@ -24,4 +27,5 @@ __all__ = [
     "to_plain",
 ]
 __all__ += ["DevicesRequest", "EngineEvent", "EngineInfo", "Reply"]
+__all__ += ["StepRequest", "StepResult"]
 __all__ += ["TimingRequest", "TimingRun"]

@@ -85,7 +85,8 @@ class ErrorInfo:
     Attributes:
         kind: ``syntax``, ``load``, ``lookup``, ``spec``, ``option``,
             ``trace`` (a JAX or user exception while tracing), ``collective``,
-            ``batch``, ``mesh``, ``timeout``, ``crash``, ``cancelled``, ``export``.
+            ``batch``, ``mesh``, ``timeout``, ``crash``, ``cancelled``, ``export``,
+            ``size`` (too much to record: the stepper).
         message: one clear sentence (or a few lines) for the user.
         file, line, column, source_line: the user's source location, if any.
         field: the request field at fault (``args``, ``in_axes``, ``mesh``,
