@@ -124,3 +124,49 @@ def split_batch(args: list[Any], in_axes: list[int | None], groups: int) -> list
 
         out.append(jax.tree.map(split, arg))
     return out
+
+
+#: How :func:`random_concrete` fills abstract leaves (said in every stepping result).
+RANDOM_RECIPE = ("numpy.random.default_rng({seed}), drawn leaf by leaf in argument order: "
+                 "floats standard normal rounded to 2 decimals, signed integers uniform in "
+                 "[-5, 5], unsigned integers uniform in [0, 9], booleans fair coin flips")
+
+
+def random_leaf(rng: np.random.Generator, shape: tuple[int, ...], dtype: Any) -> jax.Array:
+    """One random array of ``shape`` and ``dtype``, following :data:`RANDOM_RECIPE`."""
+    dtype = jnp.dtype(dtype)
+    if jnp.issubdtype(dtype, jnp.complexfloating):
+        real = np.round(rng.standard_normal(shape), 2)
+        imag = np.round(rng.standard_normal(shape), 2)
+        return jnp.asarray(real + 1j * imag, dtype=dtype)
+    if jnp.issubdtype(dtype, jnp.floating):
+        return jnp.asarray(np.round(rng.standard_normal(shape), 2), dtype=dtype)
+    if jnp.issubdtype(dtype, jnp.signedinteger):
+        return jnp.asarray(rng.integers(-5, 6, size=shape), dtype=dtype)
+    if jnp.issubdtype(dtype, jnp.unsignedinteger):
+        return jnp.asarray(rng.integers(0, 10, size=shape), dtype=dtype)
+    if dtype == jnp.bool_:
+        return jnp.asarray(rng.random(shape) < 0.5)
+    raise UserError(ErrorInfo(kind="spec", field="args",
+                              message=f"no random values for dtype {dtype}: give the "
+                                      f"argument as an expression instead"))
+
+
+def random_concrete(value: Any, seed: int) -> tuple[Any, list[bool]]:
+    """A value tree with abstract leaves replaced by random arrays (:data:`RANDOM_RECIPE`).
+
+    Returns:
+        ``(tree, random)``: the concrete tree, and per leaf (in flattening
+        order) whether it was made random.
+    """
+    rng = np.random.default_rng(seed)
+    leaves, tree = jax.tree.flatten(value)
+    out, made = [], []
+    for leaf in leaves:
+        if isinstance(leaf, jax.ShapeDtypeStruct):
+            out.append(random_leaf(rng, tuple(leaf.shape), leaf.dtype))
+            made.append(True)
+        else:
+            out.append(leaf)
+            made.append(False)
+    return jax.tree.unflatten(tree, out), made

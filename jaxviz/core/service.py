@@ -48,6 +48,13 @@ def _trace(record: Any, progress: Progress) -> Any:
     return trace_request(record)
 
 
+@handler("StepRequest")
+def _step(record: Any, progress: Progress) -> Any:
+    from jaxviz.core.stepper import step_request
+
+    return step_request(record)
+
+
 @handler("TimingRequest")
 def _timing(record: Any, progress: Progress) -> Any:
     from jaxviz.core.timing import measure_timings

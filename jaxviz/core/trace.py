@@ -133,8 +133,8 @@ def describe_compiled(vr: VariantResult, prepared: Prepared, closed: Any, want: 
         vr.cost = _cost(compiled)
         vr.hlo_collectives = layout.hlo_collectives(vr.hlo)
     if "layout" in want:
-        names = _arg_leaf_names(prepared.args, loaded.builder.names)
-        out_names = _leaf_names(compiled.output_shardings, "out")
+        names = arg_leaf_names(prepared.args, loaded.builder.names)
+        out_names = leaf_names(compiled.output_shardings, "out")
         vr.arrays, vr.mesh = layout.layouts(compiled, names, list(closed.in_avals), out_names,
                                             list(closed.out_avals))
 
@@ -207,14 +207,16 @@ def _cost(compiled: Any) -> dict[str, float]:
     return {k: float(v) for k, v in (cost or {}).items() if k in keep}
 
 
-def _arg_leaf_names(args: list[Any], names: list[str]) -> list[str]:
+def arg_leaf_names(args: list[Any], names: list[str]) -> list[str]:
+    """The name of every leaf of the arguments (``params[0]``, ``x``), in flattening order."""
     out = []
     for arg, name in zip(args, names):
-        out.extend(_leaf_names(arg, name))
+        out.extend(leaf_names(arg, name))
     return out
 
 
-def _leaf_names(tree: Any, prefix: str) -> list[str]:
+def leaf_names(tree: Any, prefix: str) -> list[str]:
+    """The name of every leaf of a tree, ``prefix`` followed by its path (``out[1]``)."""
     paths = jax.tree_util.tree_flatten_with_path(tree)[0]
     return [prefix + jax.tree_util.keystr(path) for path, _ in paths]
 
