@@ -8,7 +8,7 @@ from jaxviz.cli.options import EXIT_FAILED, EXIT_USAGE, build_request
 from jaxviz.model import ErrorInfo, TraceResult, VariantResult
 
 #: Error kinds caused by what was typed on the command line (exit 2).
-USAGE_KINDS = {"spec", "option", "lookup", "load", "batch", "mesh"}
+USAGE_KINDS = {"spec", "option", "lookup", "load", "batch", "mesh", "size"}
 
 
 def report(info: ErrorInfo, debug: bool) -> int:
