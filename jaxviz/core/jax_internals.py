@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import jax
+import numpy as np
 from jax._src import core as _core
 from jax._src import pretty_printer as _pp
 from jax._src import source_info_util as _siu
@@ -279,7 +280,7 @@ def bind(view_: EqnView, values: list[Any]) -> list[Any]:
     params = eqn.primitive.get_bind_params(eqn.params)
     with eqn.ctx.manager, jax.sharding.use_abstract_mesh(_NO_MESH):
         out = eqn.primitive.bind(*values, **params)
-    return list(out) if eqn.primitive.multiple_results else [out]
+    return [detached(o) for o in out] if eqn.primitive.multiple_results else [detached(out)]
 
 
 def nested(view_: EqnView) -> Nested | None:
@@ -369,8 +370,6 @@ def collective(view_: EqnView) -> Collective | None:
 
 def mesh_parts(mesh: Any) -> tuple[list[str], list[int], Any]:
     """``(axis names, axis sizes, device-id grid)`` of a concrete mesh."""
-    import numpy as np
-
     names = [str(n) for n in mesh.axis_names]
     sizes = [int(mesh.shape[n]) for n in mesh.axis_names]
     ids = np.vectorize(lambda d: d.id, otypes=[int])(np.asarray(mesh.devices))
@@ -391,9 +390,26 @@ def spec_entries(spec: Any, rank: int) -> list[tuple[str, ...]]:
     return out
 
 
+def detached(value: Any) -> Any:
+    """A value as the stepper holds it: the same numbers, typed for no mesh.
+
+    Constants made while tracing a ``shard_map`` body, and the outputs of
+    equations whose parameters name the body's mesh (``sharding=`` of
+    ``convert_element_type``, ``broadcast_in_dim``, ``iota`` ...), carry that
+    manual mesh in their type; the stepper runs each device's equations
+    outside any mesh, where such a value cannot meet the others. PRNG keys
+    are kept as they are.
+    """
+    if (isinstance(value, jax.Array) and not jax.typeof(value).sharding.mesh.empty
+            and not is_key_array(value)):
+        return np.asarray(value)
+    return value
+
+
 def is_key_array(value: Any) -> bool:
     """True for typed PRNG key arrays (their elements are not numbers)."""
-    return jax.dtypes.issubdtype(getattr(value, "dtype", None), jax.dtypes.prng_key)
+    dtype = getattr(value, "dtype", None)
+    return dtype is not None and jax.dtypes.issubdtype(dtype, jax.dtypes.prng_key)
 
 
 def aval_shape_dtype(var: Any) -> tuple[tuple[int, ...], Any]:

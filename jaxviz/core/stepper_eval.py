@@ -99,7 +99,8 @@ class Evaluator:
 
     def run(self, jaxpr: Any, consts: list[Any], args: list[Any]) -> list[Any]:
         """Step a jaxpr on the host; returns its outputs."""
-        outs = self.run_jaxpr(jaxpr, [[c] for c in consts], [[a] for a in args], Frame())
+        outs = self.run_jaxpr(jaxpr, [[ji.detached(c)] for c in consts], [[a] for a in args],
+                              Frame())
         return [o[0] for o in outs]
 
     def run_jaxpr(self, jaxpr: Any, consts: list[PerLane], args: list[PerLane],
@@ -222,7 +223,7 @@ class Evaluator:
         return outs
 
     def _const(self, body: ji.Body, frame: Frame) -> list[PerLane]:
-        return [[c] * frame.width for c in body.consts]
+        return [[ji.detached(c)] * frame.width for c in body.consts]
 
     def _scan(self, nested: ji.Nested, invals: list[PerLane], frame: Frame, label: str,
               enter: Step) -> list[PerLane]:
@@ -314,8 +315,8 @@ class Evaluator:
         self._add_device_lanes(enter, blocks, lanes, inputs=True)
         body = nested.bodies[0]
         width = len(lanes.devices)
-        outs = self.run_jaxpr(body.jaxpr, [[c] * width for c in body.consts], blocks,
-                              frame.inner(label, list(range(width)), lanes))
+        inner = frame.inner(label, list(range(width)), lanes)
+        outs = self.run_jaxpr(body.jaxpr, self._const(body, inner), blocks, inner)
         result, notes = [], []
         for values, spec in zip(outs, p["out_specs"]):
             value, note = lanes.assemble(values, spec)

@@ -187,6 +187,10 @@ def evaluate(coll: jax_internals.Collective, operands: list[list[Any]], lanes: M
         for lane in active:
             out[lane] = jnp.asarray(lanes.axis_index(lane, coll.axes), dtype=jnp.int32)
         return [out], groups
+    if coll.kind == "ppermute":
+        # ppermute's (source, destination) indices count the group's devices in mesh
+        # order, whatever order the axes are named in (JAX sorts the replica group).
+        groups = [sorted(g) for g in groups]
     outputs = []
     for values in operands:
         out: list[Any] = [None] * n
@@ -220,9 +224,10 @@ def _combine(coll: jax_internals.Collective, values: list[Any], lanes: MeshLanes
         chunks = jnp.split(total, len(values), axis=coll.dimension)
         return chunks if coll.tiled else [jnp.squeeze(c, coll.dimension) for c in chunks]
     if kind == "ppermute":
+        n = len(values)
         out = [jnp.zeros_like(v) for v in values]
         for source, dest in coll.perm:
-            out[dest] = values[source]
+            out[dest % n] = values[source % n]
         return out
     if kind == "all_to_all":
         pieces = [jnp.split(v, len(values), axis=coll.split_axis) for v in values]

@@ -14,6 +14,7 @@ integers and booleans compare exactly.
 from __future__ import annotations
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 import pytest
 
@@ -81,6 +82,24 @@ def assert_record(record: Value, real, what: str) -> None:
     assert sum(record.summary.histogram) == finite.size, what
 
 
+def assert_well_nested(steps) -> None:
+    """Every enter has its leave, in stack order, and depths follow the nesting."""
+    open_ = []
+    for index, s in enumerate(steps):
+        assert s.depth == len(open_) - (s.kind == "leave"), (index, s.path)
+        if s.kind == "enter":
+            open_.append(index)
+        elif s.kind == "leave":
+            enter = open_.pop()
+            assert s.partner == enter and steps[enter].partner == index
+            assert steps[enter].path == s.path and steps[enter].primitive == s.primitive
+        if open_ and s.kind != "leave" and index != open_[-1]:
+            enter = steps[open_[-1]]  # inner paths start with the enclosing `primitive[index]`
+            head, _, own = enter.path.rpartition(" > ")
+            assert s.path.startswith(f"{head + ' > ' if head else ''}{enter.primitive}[{own}]")
+    assert not open_
+
+
 def step_example(name: str, variant: str, **options):
     trace = example_request(name, [variant])
     return step(StepRequest(trace, variant=variant, **options))
@@ -93,7 +112,7 @@ def check_against_real_run(stepped, fn, abstract_args, seed: int = 0) -> None:
     args = fill_random(abstract_args, seed)
     for mine, theirs in zip(stepped.args, jax.tree.leaves(args), strict=True):
         assert_same(mine, theirs, "the arguments follow the stated recipe")
-    real = jax.tree.leaves(fn(*args))
+    real = jax.tree.leaves(fn(*jax.tree.map(jnp.asarray, args)))
     assert len(real) == len(stepped.outputs) == len(result.outputs)
     for k, (out, mine, blocks, record) in enumerate(zip(real, stepped.outputs, stepped.blocks,
                                                         result.outputs)):
@@ -117,6 +136,7 @@ def test_gallery_values_equal_the_compiled_run(name, variant):
     check_against_real_run(stepped, fn, abstract)
     result = stepped.result
     assert result.complete and result.steps
+    assert_well_nested(result.steps)
     mapped = variant in ("pmap", "shard_map")
     assert bool(result.devices) == mapped
     if mapped:
