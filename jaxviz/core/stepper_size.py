@@ -67,11 +67,11 @@ def too_large(function: str, req: StepRequest, used: int, steps: int, devices: i
     """The error for a stepping whose records go over the request's limit."""
     on = f" on {devices} devices" if devices > 1 else ""
     if before:
-        what = (f"stepping {function} ({req.variant}) would record about "
-                f"{used / 1e6:.0f} MB of values ({steps:,} steps{on})")
+        what = (f"stepping {function} would record about {used / 1e6:.3g} MB of values "
+                f"({steps:,} steps{on})")
     else:
-        what = (f"stepping {function} ({req.variant}) recorded {used / 1e6:.0f} MB of values "
-                f"in its first {steps:,} steps{on}")
+        what = (f"stepping {function} recorded {used / 1e6:.3g} MB of values in its first "
+                f"{steps:,} steps{on}")
     if req.summary:
         advice = ("stop earlier (run to a line), give it smaller arguments, or raise the "
                   "limit")
