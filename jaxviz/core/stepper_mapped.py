@@ -28,6 +28,10 @@ from jaxviz.core.errors import UserError
 from jaxviz.model import ErrorInfo, MeshInfo
 
 
+#: (mesh, spec, shape) whose blocks were checked against JAX's devices_indices_map.
+_CHECKED: set[tuple[Any, Any, tuple[int, ...]]] = set()
+
+
 @dataclass
 class MeshLanes:
     """The devices of a mesh as lanes, in mesh (row-major) order.
@@ -92,6 +96,9 @@ class MeshLanes:
 
     def check_blocks(self, spec: Any, shape: tuple[int, ...]) -> None:
         """Fail loudly if :meth:`block` disagrees with JAX's own ``devices_indices_map``."""
+        key = (self.mesh, spec, shape)
+        if key in _CHECKED:
+            return
         sharding = NamedSharding(self.mesh, spec)
         by_id = {d.id: idx for d, idx in sharding.devices_indices_map(shape).items()}
         for lane, device in enumerate(self.devices):
@@ -101,6 +108,7 @@ class MeshLanes:
             if mine != theirs:
                 raise RuntimeError(f"the stepper's block of device {device} under {spec} is "
                                    f"{mine}, but JAX places {theirs} there")
+        _CHECKED.add(key)
 
     def split(self, value: Any, spec: Any) -> list[Any]:
         """Every lane's block of a global value."""

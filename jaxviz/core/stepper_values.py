@@ -9,6 +9,7 @@ stepping that would record too much stops and says how much.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any
 
 import jax
@@ -22,6 +23,8 @@ from jaxviz.model.stepping import Value, ValueSummary
 SAMPLE_SIZE = 8
 #: Bins of a summarised value's histogram.
 HISTOGRAM_BINS = 10
+#: Recently recorded values remembered (a step's inputs are mostly earlier outputs).
+CACHE_SIZE = 256
 #: Bytes a value record costs besides its numbers (shape, dtype, field names).
 _OVERHEAD = 64
 #: Bytes one kept number costs (as JSON text, roughly).
@@ -66,10 +69,17 @@ def _plain(arr: np.ndarray) -> Any:
     if np.iscomplexobj(arr):
         return _plain(np.stack([arr.real, arr.imag], axis=-1))
     if arr.dtype in (np.float16, np.float32):
-        shortest = [float(np.format_float_positional(x, unique=True, trim="-"))
-                    if np.isfinite(x) else float(x) for x in arr.reshape(-1)]
-        return np.array(shortest, dtype=np.float64).reshape(arr.shape).tolist()
+        return shortest(arr).tolist()
     return arr.tolist()
+
+
+def shortest(arr: np.ndarray) -> np.ndarray:
+    """``f16``/``f32`` elements as the float64 of their shortest round-tripping decimal.
+
+    NumPy's ``str`` of a float32 scalar is that decimal (Dragon4, as ``repr``).
+    """
+    values = [float(str(x)) for x in arr.reshape(-1)]
+    return np.array(values, dtype=np.float64).reshape(arr.shape)
 
 
 def summarise(arr: np.ndarray, light: bool) -> ValueSummary:
@@ -136,12 +146,13 @@ class Recorder:
         self.light = light
         self.budget = budget
         self.used = 0
-        self._cache: dict[int, tuple[Any, Value]] = {}
+        self._cache: OrderedDict[int, tuple[Any, Value]] = OrderedDict()
 
     def value(self, value: Any) -> Value:
-        """The record of one value (the same object twice within a step: recorded once)."""
+        """The record of one value (an object seen recently is not recorded again)."""
         hit = self._cache.get(id(value))
         if hit is not None and hit[0] is value:
+            self._cache.move_to_end(id(value))
             return hit[1]
         arr, dtype = as_numpy(value)
         shape = [int(d) for d in arr.shape]
@@ -150,11 +161,12 @@ class Recorder:
         else:
             out = Value(shape, dtype, summary=summarise(arr, self.light))
         self.used += record_size(out)
-        self._cache[id(value)] = (value, out)
+        self._cache[id(value)] = (value, out)  # holding the value keeps its id unique
+        if len(self._cache) > CACHE_SIZE:
+            self._cache.popitem(last=False)
         return out
 
     def end_step(self) -> None:
-        """Forget the step's values; raise if the records went over the budget."""
-        self._cache.clear()
+        """Raise if the records went over the budget."""
         if self.used > self.budget:
             raise TooMuchToRecord(f"{self.used / 1e6:.1f} MB")
