@@ -8,7 +8,7 @@ import os
 import sys
 
 from jaxviz.cli.common import report
-from jaxviz.cli.options import EXIT_FAILED, add_target_options
+from jaxviz.cli.options import add_target_options
 from jaxviz.model.records import ErrorInfo, VarInfo
 from jaxviz.model.stepping import (
     DEFAULT_RECORD_LIMIT_MB, DEFAULT_VALUE_LIMIT, LaneValues, Step, StepResult, Value,
@@ -82,7 +82,7 @@ def run(ns) -> int:
         print(json.dumps(to_plain(result), indent=1))
     else:
         print("\n".join(text_lines(result, trace.target.source)))
-    return 0 if result.error is None else EXIT_FAILED
+    return 0
 
 
 # --------------------------------------------------------------------------- #

@@ -137,6 +137,13 @@ def test_gallery_values_equal_the_compiled_run(name, variant):
     result = stepped.result
     assert result.complete and result.steps
     assert_well_nested(result.steps)
+    # Steps point into the very text the jaxpr panes show.
+    traced = core.trace_request(example_request(name, [variant])).variant(variant)
+    assert result.jaxpr_text == traced.jaxpr_text
+    text = result.jaxpr_text.splitlines()
+    for s in result.steps:
+        if s.kind == "equation" and s.text_start is not None:
+            assert s.primitive in text[s.text_start], (s.path, text[s.text_start])
     mapped = variant in ("pmap", "shard_map")
     assert bool(result.devices) == mapped
     if mapped:
