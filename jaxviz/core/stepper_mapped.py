@@ -155,7 +155,7 @@ _LOCAL = {"psum": jnp.sum, "psum_invariant": jnp.sum, "pmax": jnp.max, "pmin": j
 
 
 def collective_groups(lanes: MeshLanes, coll: jax_internals.Collective) -> list[list[int]]:
-    """The lanes each group of a collective combines (one group per lane for ``pvary``)."""
+    """The lanes each group of a collective works over, each in axis-index order."""
     if coll.groups is not None:
         raise UserError(ErrorInfo(
             kind="trace", message=f"{coll.kind} with axis_index_groups cannot be stepped yet"))
@@ -173,14 +173,24 @@ def evaluate(coll: jax_internals.Collective, operands: list[list[Any]], lanes: M
         active: the lanes running this equation.
 
     Returns:
-        ``(outputs, groups)``: per output, every lane's value; the groups.
+        ``(outputs, groups)``: per output, every lane's value; the groups
+        (none for ``pvary``, which moves nothing: it only marks a value as
+        varying across devices; for ``axis_index`` the groups it counts in).
 
     Raises:
         UserError: a group has lanes that are not running (devices took
             different branches before the collective).
     """
+    n = len(lanes.devices)
+    if coll.kind == "pvary":
+        return [list(values) for values in operands], []
     groups = collective_groups(lanes, coll) if coll.axes else [[lane] for lane in active]
     running = set(active)
+    if coll.kind == "axis_index":
+        out: list[Any] = [None] * n
+        for lane in active:
+            out[lane] = jnp.asarray(lanes.axis_index(lane, coll.axes), dtype=jnp.int32)
+        return [out], [g for g in groups if running.intersection(g)]
     groups = [g for g in groups if running.intersection(g)]
     for g in groups:
         if not running.issuperset(g):
@@ -189,19 +199,13 @@ def evaluate(coll: jax_internals.Collective, operands: list[list[Any]], lanes: M
                                       f"some devices of a group but not by the others (they "
                                       f"took another branch or loop count); the stepper "
                                       f"cannot evaluate it"))
-    n = len(lanes.devices)
-    if coll.kind == "axis_index":
-        out = [None] * n
-        for lane in active:
-            out[lane] = jnp.asarray(lanes.axis_index(lane, coll.axes), dtype=jnp.int32)
-        return [out], groups
     if coll.kind == "ppermute":
         # ppermute's (source, destination) indices count the group's devices in mesh
         # order, whatever order the axes are named in (JAX sorts the replica group).
         groups = [sorted(g) for g in groups]
     outputs = []
     for values in operands:
-        out: list[Any] = [None] * n
+        out = [None] * n
         for group in groups:
             results = _combine(coll, [values[lane] for lane in group], lanes, group)
             for lane, result in zip(group, results):
@@ -214,8 +218,6 @@ def _combine(coll: jax_internals.Collective, values: list[Any], lanes: MeshLanes
              group: list[int]) -> list[Any]:
     """One group's collective: its lanes' inputs (in axis-index order) to their outputs."""
     kind = coll.kind
-    if kind == "pvary":
-        return values
     if kind in _REDUCERS:
         if coll.positional:
             values = [_LOCAL[kind](v, axis=coll.positional) for v in values]

@@ -153,13 +153,19 @@ class Step:
         inputs, outputs: the equation's variables as the jaxpr text names them.
             For ``enter`` markers the outputs are empty; for ``leave`` markers
             the inputs are.
-        lanes: the values, per device (or one host entry).
+        lanes: the values, per device (or one host entry). ``shard_map``
+            markers have both: the host entry with the global values, then
+            one entry per device with its block of each of them. Devices
+            that do not run a step (another ``cond`` branch, a finished
+            ``while``) have no entry.
         source: the user's source range the equation came from.
         text_start, text_end: the equation's lines in the result's
             ``jaxpr_text`` (0-based), when known.
         params: the equation's parameters, shortened.
         groups: for collectives, the device ids of each group of devices the
-            collective combined (in the order it combined them).
+            collective combined, in the order it combined them (axis-index
+            order; for ``axis_index`` the groups it counts in; none for
+            ``pvary``, which moves nothing).
         partner: for markers, the index of the matching ``enter``/``leave``.
         note: what else a reader should know (branch taken, iteration, ...).
     """

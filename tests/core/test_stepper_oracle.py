@@ -153,16 +153,22 @@ def test_gallery_values_equal_the_compiled_run(name, variant):
                               for s in inside)
 
 
-def test_at_the_psum_of_normalize_eight_different_inputs_become_one_value():
-    result = step_example("normalize", "pmap").result
-    (psum,) = [s for s in result.steps if s.primitive == "psum"]
+@pytest.mark.parametrize("variant, primitive, shape", [("pmap", "psum", []),
+                                                       ("shard_map", "psum_invariant", [1])])
+def test_at_the_psum_of_normalize_eight_different_inputs_become_one_value(variant, primitive,
+                                                                          shape):
+    result = step_example("normalize", variant).result
+    (psum,) = [s for s in result.steps if s.primitive == primitive]
     assert [lane.device for lane in psum.lanes] == list(range(8))
     inputs = [lane.inputs[0].exact for lane in psum.lanes]
     outputs = [lane.outputs[0].exact for lane in psum.lanes]
-    assert inputs == [0, 1, 2, 3, 4, 5, 6, 7]  # each device holds its own element
-    assert outputs == [28] * 8  # ... and the psum gives every device the sum
+    wrap = (lambda v: [v]) if shape else (lambda v: v)
+    assert inputs == [wrap(d) for d in range(8)]  # each device holds its own element
+    assert outputs == [wrap(28)] * 8  # ... and the psum gives every device the sum
     assert psum.groups == [list(range(8))]
     assert psum.source.line == 17 and "lax.psum" in open(psum.source.file).read().splitlines()[16]
+    # pvary (shard_map's "this value now varies by device") moves no data: no groups.
+    assert all(s.groups == [] for s in result.steps if s.primitive == "pvary")
 
 
 def test_arguments_say_how_they_were_made():
