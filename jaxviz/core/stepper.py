@@ -32,6 +32,7 @@ from jaxviz.core.stepper_eval import Evaluator, StopStepping
 from jaxviz.core.stepper_size import static_size, too_large
 from jaxviz.core.stepper_values import Recorder, TooMuchToRecord
 from jaxviz.core.trace import Loaded, arg_leaf_names, explain, leaf_names, load
+from jaxviz.core.variants import BATCHED_VARIANTS
 from jaxviz.model.stepping import ArgumentsMade, NamedValue, StepRequest, StepResult
 
 
@@ -115,9 +116,13 @@ def _step_variant(req: StepRequest, loaded: Loaded, stepped: Stepped) -> None:
         if evaluator.meshes:
             result.mesh = evaluator.meshes[0].info()
             result.devices = list(evaluator.meshes[0].devices)
-    if outputs is None:
-        return
-    names = leaf_names(out_shape, "out")
+    if outputs is not None:
+        _keep_outputs(stepped, evaluator, recorder, leaf_names(out_shape, "out"), outputs)
+
+
+def _keep_outputs(stepped: Stepped, evaluator: Evaluator, recorder: Recorder,
+                  names: list[str], outputs: list[Any]) -> None:
+    """The call's outputs: assembled, and each device's block where a mapped body made them."""
     for name, value in zip(names, outputs):
         named = NamedValue(name=name, value=recorder.value(value))
         origin = evaluator.blocks.get(id(value))
@@ -126,7 +131,7 @@ def _step_variant(req: StepRequest, loaded: Loaded, stepped: Stepped) -> None:
             _, lanes, blocks = origin
             named.devices = list(lanes.devices)
             named.blocks = [recorder.value(b) for b in blocks]
-        result.outputs.append(named)
+        stepped.result.outputs.append(named)
         stepped.outputs.append(value)
         stepped.blocks.append(list(blocks))
 
@@ -135,27 +140,21 @@ def make_arguments(abstract: list[Any], names: list[str], req: StepRequest,
                    loaded: Loaded) -> tuple[list[Any], ArgumentsMade]:
     """Concrete arguments for the variant's call, and how they were made (values: later)."""
     args, made_random = arguments.random_concrete(abstract, req.seed)
-    leaf_list = arg_leaf_names(abstract, names)
-    random = [n for n, r in zip(leaf_list, made_random) if r]
-    given = [n for n, r in zip(leaf_list, made_random) if not r]
+    leaves = arg_leaf_names(abstract, names)
+    random = [n for n, r in zip(leaves, made_random) if r]
+    given = [n for n, r in zip(leaves, made_random) if not r]
     parts = []
     if random:
         parts.append(f"{', '.join(random)}: random values from "
                      f"{arguments.RANDOM_RECIPE.format(seed=req.seed)}.")
     if given:
-        source = req.trace.args
-        if req.variant in ("vmap", "pmap", "sharded", "shard_map") and loaded.settings.batched:
-            if req.trace.batched_args:
-                source = req.trace.batched_args
-                parts.append(f"{', '.join(given)}: evaluated from the batched arguments "
-                             f"{source!r} in the file's namespace.")
-            else:
-                parts.append(f"{', '.join(given)}: evaluated from the arguments {source!r} in "
-                             f"the file's namespace, batched arguments repeated along their "
-                             f"batch axis.")
+        batched = req.variant in BATCHED_VARIANTS and loaded.settings.batched
+        if batched and req.trace.batched_args:
+            where, tail = f"the batched arguments {req.trace.batched_args!r}", ""
         else:
-            parts.append(f"{', '.join(given)}: evaluated from the arguments {source!r} in the "
-                         f"file's namespace.")
+            where = f"the arguments {req.trace.args!r}"
+            tail = " (batched ones repeated along their batch axis)" if batched else ""
+        parts.append(f"{', '.join(given)}: evaluated from {where} in the file's "
+                     f"namespace{tail}.")
     made = ArgumentsMade(how=" ".join(parts), seed=req.seed if random else None, random=random)
     return args, made
-

@@ -243,13 +243,13 @@ class Evaluator:
             ys.reverse()
         enter.note = f"{length} iteration{'s' * (length != 1)}" + (" (reverse)" if p["reverse"]
                                                                    else "")
-        n_ys = len(body_outvars(body)) - ncarry
+        n_ys = len(_outvars(body)) - ncarry
         stacked = [self._lanes(frame, lambda lane, k=k: jnp.stack([y[k][lane] for y in ys]))
                    if ys else self._empty_ys(body, ncarry + k, frame) for k in range(n_ys)]
         return carry + stacked
 
     def _empty_ys(self, body: ji.Body, k: int, frame: Frame) -> PerLane:
-        shape, dtype = ji.aval_shape_dtype(body_outvars(body)[k])
+        shape, dtype = ji.aval_shape_dtype(_outvars(body)[k])
         return [jnp.zeros((0, *shape), dtype)] * frame.width
 
     def _while(self, nested: ji.Nested, invals: list[PerLane], frame: Frame, label: str,
@@ -342,7 +342,8 @@ class Evaluator:
         return out
 
 
-def body_outvars(body: ji.Body) -> list[Any]:
+def _outvars(body: ji.Body) -> list[Any]:
+    """The output variables of a nested jaxpr."""
     return ji.signature(body.jaxpr)[2]
 
 
