@@ -20,8 +20,15 @@ import time
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from jaxviz.model import (  # noqa: E402
-    ArrayLayout, DeviceInfo, Equation, MeshInfo, ShardInfo, SubJaxpr, TraceResult,
-    VariantResult, VarInfo,
+    ArrayLayout,
+    DeviceInfo,
+    Equation,
+    MeshInfo,
+    ShardInfo,
+    SubJaxpr,
+    TraceResult,
+    VariantResult,
+    VarInfo,
 )
 
 
@@ -70,8 +77,8 @@ def measure(result: TraceResult, width: int, height: int, steps: int) -> tuple[f
     """(animated fps with cached static layers, fps drawing every layer, phases)."""
     from PySide6.QtGui import QImage, QPainter, QPixmap
 
+    from jaxviz.scene import build_scene
     from jaxviz.ui.device_view.export import Renderer
-    from jaxviz.ui.device_view.scene import build_scene
 
     renderer = Renderer(build_scene(result, result.variants[0].variant), width, height)
     phases = renderer.phase_count

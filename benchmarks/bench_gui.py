@@ -117,8 +117,8 @@ def in_process(edits: int) -> dict:
     """Edit-to-panes per example and the stalls, in one window with a warm engine."""
     from PySide6.QtWidgets import QApplication
 
-    from jaxviz.ui import style
-    from jaxviz.ui.main_window import MainWindow
+    from jaxviz.ui.theme import style
+    from jaxviz.ui.window.main_window import MainWindow
 
     app = QApplication.instance() or QApplication(["bench"])
     style.apply_theme(app)

@@ -34,9 +34,10 @@ def main() -> None:
     from jaxviz.core.stepper_values import Recorder
     from jaxviz.core.trace import load
     from jaxviz.model import TraceRequest
+    from jaxviz.model.sources import resolve_target
     from jaxviz.model.stepping import StepRequest
 
-    target, d = core.resolve_target("example:data_parallel")
+    target, d = resolve_target("example:data_parallel")
     trace = TraceRequest(target=target, args=d["args"], in_axes=d["in_axes"],
                          axis_name=d["axis_name"])
     req = StepRequest(trace, variant="pmap")

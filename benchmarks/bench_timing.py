@@ -87,7 +87,7 @@ def harness_round(path: Path, runs: int, warmup: int) -> dict[str, list[float]]:
     result = {}
     for function, args, key in (("matmul", "f32[1000,1000], f32[1000,1000]", "complete_ms"),
                                 ("trivial", "f32[4]", "dispatch_ms")):
-        trace = TraceRequest(Target(source, str(path), function), args)
+        trace = TraceRequest(target=Target(source, str(path), function), args=args)
         req = TimingRequest(trace=trace, variants=["jit"], runs=runs, warmup=warmup,
                             pipeline=0)
         run = run_request(req, 1, 600.0)

@@ -1,4 +1,5 @@
-"""The layer boundaries of DESIGN.md, enforced with import-linter, and the wheel's contents."""
+"""The layers (import-linter contracts in pyproject.toml), no import cycles (grimp),
+and the wheel's contents."""
 
 from __future__ import annotations
 
@@ -8,9 +9,45 @@ import sys
 import zipfile
 from pathlib import Path
 
+import grimp
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def import_cycles(graph: grimp.ImportGraph, package: str) -> list[tuple[str, ...]]:
+    """Every import cycle among ``package``'s modules, each once: ``(a, b, ..., a)``.
+
+    Counts every import grimp sees: at module level, inside functions (lazy
+    imports still tie the modules together), under ``TYPE_CHECKING``, and a
+    package's ``__init__`` (its module is the package's own name).
+    """
+    cycles: dict[frozenset[str], tuple[str, ...]] = {}
+    for importer in sorted(m for m in graph.modules if m.split(".")[0] == package):
+        for imported in sorted(graph.find_modules_directly_imported_by(importer)):
+            if imported.split(".")[0] != package:
+                continue
+            back = graph.find_shortest_chain(importer=imported, imported=importer)
+            if back is not None:
+                cycle = (importer, *back)
+                cycles.setdefault(frozenset(cycle), cycle)
+    return sorted(cycles.values())
+
+
+def test_the_cycle_finder_finds_cycles_of_every_length():
+    graph = grimp.ImportGraph()
+    for importer, imported in [("p.a", "p.b"), ("p.b", "p.a"),                 # two modules
+                               ("p.c", "p.d"), ("p.d", "p.e"), ("p.e", "p.c"),  # three
+                               ("p.f", "p.a"), ("p.f", "q.x"), ("q.x", "p.f")]:  # not ours
+        graph.add_import(importer=importer, imported=imported)
+    found = {frozenset(c) for c in import_cycles(graph, "p")}
+    assert found == {frozenset({"p.a", "p.b"}), frozenset({"p.c", "p.d", "p.e"})}
+
+
+def test_jaxviz_has_no_import_cycles():
+    graph = grimp.build_graph("jaxviz", cache_dir=None)
+    cycles = import_cycles(graph, "jaxviz")
+    assert cycles == [], "\n".join(" -> ".join(c) for c in cycles)
 
 
 def test_import_contracts_hold():

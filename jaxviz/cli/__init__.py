@@ -14,6 +14,7 @@ import sys
 #: Subcommand name -> module (under jaxviz.cli) that implements it.
 SUBCOMMANDS = {
     "animate": "cmd_animate",
+    "diff": "cmd_diff",
     "examples": "cmd_examples",
     "jaxpr": "cmd_jaxpr",
     "layout": "cmd_layout",
@@ -36,7 +37,7 @@ def make_parser() -> argparse.ArgumentParser:
 
     parser.add_argument("--version", action="version", version=f"jaxviz {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="SUBCOMMAND")
-    for name, module in SUBCOMMANDS.items():
+    for module in SUBCOMMANDS.values():
         mod = importlib.import_module(f"jaxviz.cli.{module}")
         mod.add_parser(sub)
     return parser

@@ -3,12 +3,13 @@
 Traces the target (through the engine, like ``jaxviz layout``), builds the
 device view's scene from the real layout JAX chose, and renders every phase
 offscreen: no display is needed (``QT_QPA_PLATFORM=offscreen`` is set when
-there is none).
+there is none). ``--out FILE.json`` writes the variant's storyboard instead
+(what every device holds and runs, read from the compiled program) as plain
+JSON, for slide tools and tests.
 """
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -17,7 +18,6 @@ from jaxviz.cli.options import EXIT_FAILED, add_target_options, usage_error
 
 #: Variants that make the most of the device view, in preference order.
 PREFERRED = ("pmap", "sharded", "shard_map", "vmap")
-SUFFIXES = (".gif", ".png", ".svg")
 
 
 def add_parser(sub) -> None:
@@ -31,7 +31,8 @@ def add_parser(sub) -> None:
     add_target_options(p)
     p.add_argument("--out", required=True, metavar="FILE",
                    help="output file: .gif for the animation, .png or .svg for one image "
-                        "per phase")
+                        "per phase, .json for the storyboard (tiles with their holders, "
+                        "every step with its groups and per-device shapes)")
     p.add_argument("--size", default="1280x720", metavar="WxH",
                    help="picture size in pixels (default 1280x720)")
     p.add_argument("--theme", choices=("light", "dark"), default="light",
@@ -43,20 +44,11 @@ def add_parser(sub) -> None:
                    help="multiply the text size (default 1.0)")
 
 
-def _ensure_platform() -> None:
-    """Render offscreen when there is no display to connect to."""
-    if os.environ.get("QT_QPA_PLATFORM"):
-        return
-    if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY")
-                                                  or os.environ.get("WAYLAND_DISPLAY")):
-        os.environ["QT_QPA_PLATFORM"] = "offscreen"
-
-
 def _default_variant(ns) -> None:
     if getattr(ns, "variant", None) is not None:
         return
-    from jaxviz.core.errors import UserError
-    from jaxviz.core.loader import resolve_target  # no JAX import
+    from jaxviz.model.errors import UserError
+    from jaxviz.model.sources import resolve_target
 
     try:
         _, defaults = resolve_target(ns.target)
@@ -67,29 +59,39 @@ def _default_variant(ns) -> None:
 
 
 def run(ns) -> int:
-    from jaxviz.ui.device_view.export import parse_size
+    from jaxviz.model.exports import exporters
+    from jaxviz.model.sizes import ANIMATION_SIZES, parse_size
+    from jaxviz.ui.exporters import for_suffix
 
     out = Path(ns.out)
-    if out.suffix.lower() not in SUFFIXES:
-        return usage_error(f"--out {ns.out}: use a .gif (animation), .png or .svg file")
+    animation = for_suffix("animation", out.suffix)
+    frame = for_suffix("frame", out.suffix)
+    storyboard = out.suffix.lower() == ".json"
+    if animation is None and frame is None and not storyboard:
+        movies = ", ".join(e.extension for e in exporters("animation"))
+        images = " or ".join(e.extension for e in exporters("frame"))
+        return usage_error(f"--out {ns.out}: use a {movies} (animation), {images} file, "
+                           f"or .json for the storyboard")
     try:
-        width, height = parse_size(ns.size)
+        width, height = parse_size(ns.size, ANIMATION_SIZES, "--size")
     except ValueError as exc:
-        return usage_error(f"--size: {exc}")
+        return usage_error(str(exc))
     if ns.frames_per_phase < 1:
         return usage_error(f"--frames-per-phase must be at least 1, not {ns.frames_per_phase}")
     if not out.parent.is_dir():
         return usage_error(f"--out {ns.out}: the folder {out.parent} does not exist")
     _default_variant(ns)
+    if out.suffix.lower() == ".json":
+        return _write_storyboard(ns, out)
     result, variant, code = trace_one(ns, ["jaxpr", "hlo", "layout"])
     if code:
         return code
-    _ensure_platform()
-    from PySide6.QtGui import QGuiApplication
+    assert result is not None and variant is not None  # traced: code 0
+    from jaxviz.ui.theme.qt_guard import ensure_app
 
-    app = QGuiApplication.instance() or QGuiApplication([sys.argv[0]])  # noqa: F841 - fonts
-    from jaxviz.ui.device_view.export import Renderer, save_gif
-    from jaxviz.ui.device_view.scene import build_scene
+    ensure_app(widgets=False)  # fonts and painting, offscreen without a display
+    from jaxviz.scene import build_scene
+    from jaxviz.ui.device_view.export import Renderer
 
     scene = build_scene(result, variant.variant)
     if scene.error:
@@ -98,14 +100,40 @@ def run(ns) -> int:
     renderer = Renderer(scene, width, height, ns.theme, ns.font_scale)
     kinds = ", ".join(p.kind for p in scene.phases)
     try:
-        if out.suffix.lower() == ".gif":
-            frames = save_gif(renderer, out, ns.frames_per_phase)
+        if animation is not None:
+            frames = animation.write(renderer, out, frames_per_phase=ns.frames_per_phase)
             print(f"wrote {out}: {frames} frames, {len(scene.phases)} phases ({kinds})")
-        else:
-            paths = [renderer.save(i, 1.0, out.with_name(f"{out.stem}-{i + 1:02d}{out.suffix}"))
+        elif frame is not None:
+            paths = [frame.write(renderer, out.with_name(f"{out.stem}-{i + 1:02d}{out.suffix}"),
+                                 phase=i, t=1.0)
                      for i in range(len(scene.phases))]
             print(f"wrote {len(paths)} images, {paths[0]} ... {paths[-1]} ({kinds})")
     except OSError as exc:
         print(f"jaxviz: error: could not write {out}: {exc}", file=sys.stderr)
         return EXIT_FAILED
+    return 0
+
+
+def _write_storyboard(ns, out: Path) -> int:
+    """Trace the variant's storyboard and write ``to_plain(storyboard)`` as JSON."""
+    import json
+
+    from jaxviz.model import to_plain
+
+    _, variant, code = trace_one(ns, ["jaxpr", "story"])
+    if code:
+        return code
+    assert variant is not None  # traced: code 0
+    story = variant.storyboard
+    if story is None:
+        print(f"jaxviz: error: {variant.variant} has no storyboard", file=sys.stderr)
+        return EXIT_FAILED
+    try:
+        out.write_text(json.dumps(to_plain(story), indent=1) + "\n", encoding="utf-8")
+    except OSError as exc:
+        print(f"jaxviz: error: could not write {out}: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    kinds = ", ".join(s.collective.kind if s.collective else s.kind for s in story.steps)
+    print(f"wrote {out}: the {story.variant} storyboard, {len(story.arrays)} arrays on "
+          f"{len(story.devices)} devices, {len(story.steps)} steps ({kinds})")
     return 0

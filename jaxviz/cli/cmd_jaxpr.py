@@ -24,6 +24,7 @@ def run(ns) -> int:
     result, variant, code = trace_one(ns, want)
     if code:
         return code
+    assert result is not None and variant is not None  # traced: code 0
     if ns.format == "text":
         print(variant.jaxpr_text)
     elif ns.format == "stablehlo":

@@ -61,6 +61,7 @@ def run(ns) -> int:
     result, variant, code = trace_one(ns, ["jaxpr", "layout"])
     if code:
         return code
+    assert result is not None and variant is not None  # traced: code 0
     if ns.json:
         print(json.dumps(layout_json(result, variant), indent=1))
     else:

@@ -29,8 +29,8 @@ def add_parser(sub) -> None:
 
 
 def run(ns) -> int:
-    from jaxviz.core.errors import UserError, format_error
     from jaxviz.engine.multihost import run_multihost
+    from jaxviz.model.errors import UserError, format_error
 
     try:
         reports = run_multihost(ns.target, ns.processes, ns.devices, ns.axis_name, ns.timeout)

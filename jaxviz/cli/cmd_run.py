@@ -17,6 +17,7 @@ def run(ns) -> int:
     _, variant, code = trace_one(ns, ["jaxpr", "value"])
     if code:
         return code
+    assert variant is not None  # traced: code 0
     print(f">>> {variant.call}")
     print(variant.value)
     return 0

@@ -11,7 +11,12 @@ from jaxviz.cli.common import report
 from jaxviz.cli.options import add_target_options
 from jaxviz.model.records import ErrorInfo, VarInfo
 from jaxviz.model.stepping import (
-    DEFAULT_RECORD_LIMIT_MB, DEFAULT_VALUE_LIMIT, LaneValues, Step, StepResult, Value,
+    DEFAULT_RECORD_LIMIT_MB,
+    DEFAULT_VALUE_LIMIT,
+    EvalStep,
+    LaneValues,
+    StepResult,
+    Value,
 )
 from jaxviz.model.value_text import format_value
 
@@ -56,7 +61,7 @@ def add_parser(sub) -> None:
 def run(ns) -> int:
     from jaxviz.cli.options import build_request
     from jaxviz.cli.runner import prestart, run_reply
-    from jaxviz.core.errors import UserError
+    from jaxviz.model.errors import UserError
     from jaxviz.model.stepping import StepRequest
 
     prestart(ns.devices)
@@ -119,7 +124,7 @@ def text_lines(result: StepResult, source: str) -> list[str]:
     return out
 
 
-def _step_lines(index: int, step: Step, source: list[str], text: list[str],
+def _step_lines(index: int, step: EvalStep, source: list[str], text: list[str],
                 filename: str) -> list[str]:
     indent = "  " * step.depth
     word = {"enter": "enter ", "leave": "leave "}.get(step.kind, "")
@@ -146,7 +151,7 @@ def _step_lines(index: int, step: Step, source: list[str], text: list[str],
     return lines
 
 
-def _lane_lines(pad: str, lane: LaneValues, step: Step) -> list[str]:
+def _lane_lines(pad: str, lane: LaneValues, step: EvalStep) -> list[str]:
     """One line per lane when it fits (``device 3: d = 3  ->  e = 28``), else one per value."""
     label = "host" if lane.device is None else f"device {lane.device}"
     ins = [(v.name, value) for v, value in zip(_names(step.inputs, lane.inputs), lane.inputs)

@@ -9,16 +9,14 @@ measured is written even when the run fails half-way.
 
 from __future__ import annotations
 
-import re
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+from jaxviz.cli.common import USAGE_KINDS
 from jaxviz.cli.options import EXIT_FAILED, EXIT_OK, EXIT_USAGE, add_target_options, usage_error
-
-#: Error kinds that come from what was typed (exit code 2).
-_USAGE_KINDS = {"spec", "option", "lookup", "load", "batch", "mesh"}
+from jaxviz.model.sizes import PLOT_SIZES, parse_size
 
 
 def add_parser(sub) -> None:
@@ -73,19 +71,6 @@ def add_parser(sub) -> None:
                    help="write only the data files")
 
 
-def parse_size(text: str) -> tuple[int, int]:
-    """``"1920x1080"`` -> ``(1920, 1080)``.
-
-    Raises:
-        ValueError: with a message naming the option.
-    """
-    m = re.fullmatch(r"\s*(\d+)\s*[xX×]\s*(\d+)\s*", text)
-    if not m or not (200 <= int(m[1]) <= 10000 and 150 <= int(m[2]) <= 10000):
-        raise ValueError(f"--size {text!r} is not WIDTHxHEIGHT in pixels between 200x150 "
-                         f"and 10000x10000, e.g. 1920x1080")
-    return int(m[1]), int(m[2])
-
-
 def check_writable(out: Path) -> str | None:
     """Create ``out`` if needed; a message if it cannot be written, else None."""
     try:
@@ -116,7 +101,7 @@ class Progress:
         if isinstance(record, TimingStatus):
             self.show(record)
         elif isinstance(record, ErrorInfo):
-            from jaxviz.core.errors import format_error
+            from jaxviz.model.errors import format_error
 
             self.clear()
             print(f"jaxviz: error: {format_error(record, self.debug)}", file=self.stream)
@@ -143,7 +128,7 @@ def build_timing_request(ns):
     """The :class:`TimingRequest` from the options (example settings fill the gaps).
 
     Raises:
-        jaxviz.core.UserError: the target cannot be resolved.
+        jaxviz.model.errors.UserError: the target cannot be resolved.
     """
     from jaxviz.cli.options import build_request
     from jaxviz.model.timing import TimingRequest
@@ -165,11 +150,11 @@ def build_timing_request(ns):
 
 def run(ns) -> int:
     from jaxviz.cli.common import report
-    from jaxviz.core.errors import UserError
+    from jaxviz.model.errors import UserError
     from jaxviz.model.timing import TimingRun, validate
 
     try:
-        size = parse_size(ns.size)
+        size = parse_size(ns.size, PLOT_SIZES, "--size")
     except ValueError as exc:
         return usage_error(str(exc))
     if ns.sweep == "example" and not ns.target.startswith("example:"):
@@ -207,7 +192,7 @@ def run(ns) -> int:
         if run_.error is not None:
             code = report(run_.error, ns.debug)
     for info in run_.errors:
-        code = max(code, EXIT_USAGE if info.kind in _USAGE_KINDS else EXIT_FAILED)
+        code = max(code, EXIT_USAGE if info.kind in USAGE_KINDS else EXIT_FAILED)
     written, out = write_outputs(run_, out, size, ns.theme, ns.plots, ns.debug)
     if run_.header is not None:
         print(summary(run_))
@@ -222,7 +207,7 @@ def run(ns) -> int:
 def write_outputs(run, out: Path, size: tuple[int, int], theme: str, plots: bool,
                   debug: bool) -> tuple[list[Path], Path]:
     """Write data (and plots); on a write failure fall back to a temporary directory."""
-    from jaxviz.model.timing_export import write_data
+    from jaxviz.model.exports import write_data
 
     if not run.calls and not run.first_calls:
         return [], out
@@ -236,9 +221,9 @@ def write_outputs(run, out: Path, size: tuple[int, int], theme: str, plots: bool
         written = write_data(run, out)
     if plots:
         try:
-            from jaxviz.ui.plots import export_plots
+            from jaxviz.ui.exporters import write_plots
 
-            written += export_plots(run, out, size, theme)
+            written += write_plots(run, out, size, theme)
         except Exception as exc:  # noqa: BLE001 - Qt missing, no display, a write failure...
             print(f"jaxviz: error: the plots could not be drawn: {type(exc).__name__}: {exc} "
                   f"(the data files are written)", file=sys.stderr)

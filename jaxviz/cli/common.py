@@ -7,12 +7,14 @@ import sys
 from jaxviz.cli.options import EXIT_FAILED, EXIT_USAGE, build_request
 from jaxviz.model import ErrorInfo, TraceResult, VariantResult
 
-#: Error kinds caused by what was typed on the command line (exit 2).
-USAGE_KINDS = {"spec", "option", "lookup", "load", "batch", "mesh", "size"}
+#: Error kinds that come from what was typed (exit 2, as the README says): the code or
+#: file that does not parse or load, a name or a field that does not fit, a program
+#: too large to step within the asked-for record limit.
+USAGE_KINDS = {"syntax", "spec", "option", "lookup", "load", "batch", "mesh", "size"}
 
 
 def report(info: ErrorInfo, debug: bool) -> int:
-    from jaxviz.core.errors import format_error
+    from jaxviz.model.errors import format_error
 
     print(f"jaxviz: error: {format_error(info, debug)}", file=sys.stderr)
     return EXIT_USAGE if info.kind in USAGE_KINDS else EXIT_FAILED
@@ -21,7 +23,7 @@ def report(info: ErrorInfo, debug: bool) -> int:
 def trace_one(ns, want: list[str]) -> tuple[TraceResult | None, VariantResult | None, int]:
     """Trace the target's chosen variant; on failure report it and return the exit code."""
     from jaxviz.cli.runner import run_trace
-    from jaxviz.core.errors import UserError
+    from jaxviz.model.errors import UserError
 
     try:
         req, _ = build_request(ns, want)

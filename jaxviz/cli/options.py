@@ -54,9 +54,9 @@ def build_request(ns: argparse.Namespace, want: list[str],
     """A trace request from parsed options; an example's settings fill what is not given.
 
     Raises:
-        jaxviz.core.UserError: the target cannot be resolved.
+        jaxviz.model.errors.UserError: the target cannot be resolved.
     """
-    from jaxviz.core.loader import resolve_target  # no JAX import
+    from jaxviz.model.sources import resolve_target
 
     target, defaults = resolve_target(ns.target)
     if variants is None:

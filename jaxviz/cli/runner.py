@@ -31,7 +31,7 @@ from collections.abc import Callable
 from typing import Any
 
 from jaxviz.engine import EngineClient, EngineError
-from jaxviz.model import TraceRequest, TraceResult
+from jaxviz.model import ErrorInfo, TraceRequest, TraceResult
 from jaxviz.model.engine import Reply
 
 __all__ = ["EngineError", "prestart", "run_reply", "run_request", "run_trace"]
@@ -64,7 +64,7 @@ def run_request(record: Any, devices: int, timeout: float,
     """
     reply = _run(record, devices, timeout, on_progress)
     if not reply.ok:
-        raise EngineError(reply.error, reply)
+        raise EngineError(reply.error or ErrorInfo("engine", "the engine gave no reason"), reply)
     return reply.result
 
 

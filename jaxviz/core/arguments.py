@@ -8,8 +8,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxviz.core.errors import UserError, from_exception, spec_error
 from jaxviz.model import ErrorInfo
+from jaxviz.model.errors import UserError, from_exception, spec_error
 from jaxviz.model.specs import DTYPES, Aval, Dict, Expr, Seq, Spec, SpecError, parse_args
 
 

@@ -12,14 +12,19 @@ What it provides:
   pretty-printer's own source map, not from re-parsing the text);
 * :func:`user_span` -- the user's ``file:line:col`` range an equation came from;
 * :func:`nested_jaxprs` -- the jaxprs inside an equation's parameters;
-* :func:`var_name` -- a variable's printed name in a given printing context.
+* :func:`var_name` -- a variable's printed name in a given printing context;
+* for the stepper: :func:`view`, :func:`nested`, :func:`collective`, :func:`bind`
+  -- an equation's parts, how its nested jaxprs run, the collective it performs,
+  and running it on concrete values;
+* for the storyboard: :func:`hlo_schedule`, :func:`device_assignment` -- the
+  compiled program's instruction order and its devices.
 """
 
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import jax
@@ -415,3 +420,45 @@ def is_key_array(value: Any) -> bool:
 def aval_shape_dtype(var: Any) -> tuple[tuple[int, ...], Any]:
     """A variable's shape and (NumPy) dtype."""
     return tuple(var.aval.shape), var.aval.dtype
+
+
+# --------------------------------------------------------------------------- #
+# The compiled program (the storyboard)
+# --------------------------------------------------------------------------- #
+
+
+def hlo_schedule(compiled: Any) -> dict[str, list[str]]:
+    """Computation name -> instruction names in the order the program runs them.
+
+    Read from the compiled module's own schedule (``HloModule.schedule()``);
+    computations without a schedule (fusion bodies, reducers) are left out, and
+    an executable without a readable schedule gives ``{}``.
+    """
+    try:
+        module = compiled.runtime_executable().hlo_modules()[0]
+        schedule = module.schedule()
+    except (AttributeError, IndexError, RuntimeError, TypeError):
+        return {}
+    if schedule is None:
+        return {}
+    out: dict[str, list[str]] = {}
+    for comp in module.computations():
+        try:
+            out[comp.name] = [ins.name for ins in schedule.sequence(comp)]
+        except (IndexError, KeyError, RuntimeError, ValueError):
+            continue  # not a scheduled computation (a fusion body, a reducer)
+    return out
+
+
+def device_assignment(compiled: Any) -> list[Any]:
+    """The compiled program's devices: element ``p`` runs SPMD partition ``p``.
+
+    All devices, also those of other processes. Falls back to the executable's
+    addressable devices (the same list in a single process).
+    """
+    executable = getattr(compiled, "_executable", None)
+    unloaded = getattr(executable, "_unloaded_executable", None)
+    devices = getattr(unloaded, "device_list", None)
+    if devices is not None:
+        return list(devices)
+    return list(compiled.runtime_executable().local_devices())

@@ -22,20 +22,26 @@ def array_layout(name: str, role: str, shape: tuple[int, ...], dtype: str,
                  sharding: Any) -> ArrayLayout:
     """Describe where each device's piece of one array lives."""
     shape = tuple(int(d) for d in shape)
-    index_map = sharding.devices_indices_map(shape)
-    shards = []
-    for device, index in sorted(index_map.items(), key=lambda kv: kv[0].id):
-        ranges = []
-        for dim, sl in zip(shape, index):
-            start, stop, _ = sl.indices(dim)
-            ranges.append([start, stop])
-        shards.append(ShardInfo(device=int(device.id), index=ranges))
+    shards = [ShardInfo(device=d, index=ranges) for d, ranges in index_ranges(sharding, shape)]
     spec = getattr(sharding, "spec", None)
     return ArrayLayout(
         name=name, role=role, shape=list(shape), dtype=dtype,
         sharding=describe_sharding(sharding), spec=str(spec) if spec is not None else None,
         replicated=bool(sharding.is_fully_replicated),
         shard_shape=[int(d) for d in sharding.shard_shape(shape)], shards=shards)
+
+
+def index_ranges(sharding: Any, shape: tuple[int, ...]) -> list[tuple[int, list[list[int]]]]:
+    """``(device id, [[start, stop) per axis])`` of every device, by device id.
+
+    Straight from ``sharding.devices_indices_map(shape)``.
+    """
+    out = []
+    for device, index in sorted(sharding.devices_indices_map(shape).items(),
+                                key=lambda kv: kv[0].id):
+        ranges = [list(sl.indices(dim)[:2]) for dim, sl in zip(shape, index)]
+        out.append((int(device.id), ranges))
+    return out
 
 
 def describe_sharding(sharding: Any) -> str:
@@ -72,11 +78,12 @@ def layouts(compiled: Any, in_names: list[str], in_avals: list[Any], out_names: 
     out_shardings = jax.tree.leaves(compiled.output_shardings)
     arrays = []
     for name, aval, sharding in zip(in_names, in_avals, in_shardings):
-        arrays.append(array_layout(name, "input", aval.shape, _short(aval), sharding))
+        arrays.append(array_layout(name, "input", aval.shape, short_dtype(aval), sharding))
     for name, aval, sharding in zip(out_names, out_avals, out_shardings):
-        arrays.append(array_layout(name, "output", aval.shape, _short(aval), sharding))
+        arrays.append(array_layout(name, "output", aval.shape, short_dtype(aval), sharding))
     return arrays, mesh_info(in_shardings + out_shardings)
 
 
-def _short(aval: Any) -> str:
+def short_dtype(aval: Any) -> str:
+    """The short dtype name of an aval (``f32``)."""
     return aval.str_short(short_dtypes=True).split("[", 1)[0]

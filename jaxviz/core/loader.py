@@ -1,4 +1,8 @@
-"""Load user source under its own file name and find the function to trace."""
+"""Run user source under its own file name and find the function to trace.
+
+This executes the user's code; finding *which* code (a file, an example, a
+function name) is JAX-free and lives in :mod:`jaxviz.model.sources`.
+"""
 
 from __future__ import annotations
 
@@ -10,58 +14,10 @@ from itertools import count
 from pathlib import Path
 from typing import Any
 
-from jaxviz.core.errors import UserError, from_exception
-from jaxviz.model import ErrorInfo, Target, get_example, list_functions
-from jaxviz.model.gallery import GalleryError
+from jaxviz.model import ErrorInfo, Target, list_functions
+from jaxviz.model.errors import UserError, from_exception
 
 _module_ids = count()
-
-
-def resolve_target(text: str) -> tuple[Target, dict]:
-    """Turn ``path.py:function``, ``path.py`` or ``example:NAME[:function]`` into a target.
-
-    Returns:
-        ``(target, defaults)``: ``defaults`` holds an example's settings
-        (args, variants, in_axes, mesh, ...), empty for a file.
-
-    Raises:
-        UserError: unknown example, unreadable file, or a file without a
-            function to pick.
-    """
-    if text.startswith("example:"):
-        rest = text[len("example:"):]
-        name, _, function = rest.partition(":")
-        try:
-            ex = get_example(name)
-        except GalleryError as exc:
-            raise UserError(ErrorInfo(kind="lookup", message=str(exc))) from None
-        source = Path(ex.path).read_text(encoding="utf-8")
-        defaults = {k: getattr(ex, k) for k in (
-            "args", "batched_args", "variants", "batch", "in_axes", "axis_name", "mesh",
-            "specs", "out_specs", "baseline", "timing")}
-        if function and function != ex.function:
-            defaults = {"baseline": ex.baseline}
-        return Target(source=source, filename=ex.path, function=function or ex.function), defaults
-    path_text, function = text, ""
-    if ".py:" in text:
-        path_text, _, function = text.rpartition(":")
-    path = Path(path_text)
-    try:
-        source = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise UserError(ErrorInfo(kind="load", message=f"cannot read {path_text}: "
-                                  f"{exc.strerror or exc}", file=path_text)) from None
-    filename = str(path.resolve())
-    if not function:
-        names = list_functions(source)
-        if len(names) != 1:
-            listing = ", ".join(names) if names else "none"
-            raise UserError(ErrorInfo(
-                kind="lookup", file=filename,
-                message=f"say which function of {path_text} to trace, as {path_text}:NAME "
-                        f"(functions: {listing})"))
-        function = names[0]
-    return Target(source=source, filename=filename, function=function), {}
 
 
 def load_namespace(target: Target) -> dict[str, Any]:

@@ -3,7 +3,9 @@
 The engine server calls :func:`handle` for every request it receives. Each
 request record type has one handler; a handler may call ``progress(record)``
 to stream partial results (e.g. timing records as they are measured) before it
-returns its final record. Add a capability by registering a handler here.
+returns its final record. Add a capability by registering a handler here. The
+engine server registers the handlers that need the engine itself (its device
+inventory; timings, which may start a child process: :mod:`jaxviz.engine.server`).
 """
 
 from __future__ import annotations
@@ -53,10 +55,3 @@ def _step(record: Any, progress: Progress) -> Any:
     from jaxviz.core.stepper import step_request
 
     return step_request(record)
-
-
-@handler("TimingRequest")
-def _timing(record: Any, progress: Progress) -> Any:
-    from jaxviz.core.timing import measure_timings
-
-    return measure_timings(record, progress)

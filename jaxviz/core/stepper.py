@@ -27,12 +27,12 @@ from typing import Any
 import jax
 
 from jaxviz.core import arguments, devices, jax_internals
-from jaxviz.core.errors import UserError
 from jaxviz.core.stepper_eval import Evaluator, StopStepping
 from jaxviz.core.stepper_size import static_size, too_large
 from jaxviz.core.stepper_values import Recorder, TooMuchToRecord
 from jaxviz.core.trace import Loaded, arg_leaf_names, explain, leaf_names, load
 from jaxviz.core.variants import BATCHED_VARIANTS
+from jaxviz.model.errors import UserError
 from jaxviz.model.stepping import ArgumentsMade, NamedValue, StepRequest, StepResult
 
 

@@ -27,11 +27,11 @@ import numpy as np
 
 from jaxviz.core import jax_internals as ji
 from jaxviz.core import stepper_mapped
-from jaxviz.core.errors import UserError, from_exception
 from jaxviz.core.stepper_mapped import MeshLanes
 from jaxviz.core.stepper_values import Recorder
 from jaxviz.model import ErrorInfo, SourceSpan, VarInfo
-from jaxviz.model.stepping import LaneValues, Step
+from jaxviz.model.errors import UserError, from_exception
+from jaxviz.model.stepping import EvalStep, LaneValues
 
 #: Values per lane of one variable (None where a lane does not run).
 PerLane = list[Any]
@@ -73,7 +73,7 @@ class Frame:
 
 
 class Evaluator:
-    """Steps one closed jaxpr and collects its :class:`Step` records.
+    """Steps one closed jaxpr and collects its :class:`EvalStep` records.
 
     Args:
         recorder: makes value records (and keeps their size in check).
@@ -90,7 +90,7 @@ class Evaluator:
         self.context = context
         self.filename = filename
         self.until_line = until_line
-        self.steps: list[Step] = []
+        self.steps: list[EvalStep] = []
         self.meshes: list[MeshLanes] = []
         #: Global outputs of mapped bodies -> (mesh, per-lane blocks), for the result.
         self.blocks: dict[int, tuple[Any, MeshLanes, PerLane]] = {}
@@ -163,10 +163,10 @@ class Evaluator:
         return UserError(info)
 
     def _step(self, kind: str, eqn: ji.EqnView, index: int, frame: Frame,
-              invals: list[PerLane] | None, outs: list[PerLane] | None) -> Step:
+              invals: list[PerLane] | None, outs: list[PerLane] | None) -> EvalStep:
         first, last = self.lines.get(id(eqn.eqn), (None, None))
         span = ji.user_span(eqn.eqn, self.filename)
-        step = Step(kind=kind, path=f"{frame.prefix}{index}", depth=frame.depth,
+        step = EvalStep(kind=kind, path=f"{frame.prefix}{index}", depth=frame.depth,
                     primitive=eqn.primitive,
                     inputs=[self._var(v) for v in eqn.invars] if invals is not None else [],
                     outputs=[self._var(v) for v in eqn.outvars] if outs is not None else [],
@@ -185,7 +185,7 @@ class Evaluator:
         return VarInfo(name=ji.var_name(var, self.context), shape=shape, dtype=dtype,
                        literal=ji.is_literal(var))
 
-    def _finish(self, step: Step, frame: Frame) -> int:
+    def _finish(self, step: EvalStep, frame: Frame) -> int:
         """Append a step; stop if it is the first equation of the ``until`` line."""
         self.steps.append(step)
         self.recorder.end_step()
@@ -226,7 +226,7 @@ class Evaluator:
         return [[ji.detached(c)] * frame.width for c in body.consts]
 
     def _scan(self, nested: ji.Nested, invals: list[PerLane], frame: Frame, label: str,
-              enter: Step) -> list[PerLane]:
+              enter: EvalStep) -> list[PerLane]:
         p = nested.params
         body = nested.bodies[0]
         nc, ncarry, length = p["num_consts"], p["num_carry"], p["length"]
@@ -253,7 +253,7 @@ class Evaluator:
         return [jnp.zeros((0, *shape), dtype)] * frame.width
 
     def _while(self, nested: ji.Nested, invals: list[PerLane], frame: Frame, label: str,
-               enter: Step) -> list[PerLane]:
+               enter: EvalStep) -> list[PerLane]:
         cond, body = nested.bodies
         cn, bn = nested.params["cond_nconsts"], nested.params["body_nconsts"]
         cond_consts, body_consts, carry = invals[:cn], invals[cn:cn + bn], invals[cn + bn:]
@@ -278,7 +278,7 @@ class Evaluator:
         return carry
 
     def _cond(self, nested: ji.Nested, invals: list[PerLane], frame: Frame, label: str,
-              enter: Step) -> list[PerLane]:
+              enter: EvalStep) -> list[PerLane]:
         index, operands = invals[0], invals[1:]
         n = len(nested.bodies)
         chosen = {lane: min(max(int(np.asarray(index[lane])), 0), n - 1)
@@ -298,7 +298,7 @@ class Evaluator:
         return outs or []
 
     def _shard_map(self, nested: ji.Nested, invals: list[PerLane], frame: Frame, label: str,
-                   enter: Step) -> tuple[list[PerLane], list[PerLane]]:
+                   enter: EvalStep) -> tuple[list[PerLane], list[PerLane]]:
         """Run a shard_map body once per device; the assembled outputs and the blocks."""
         p = nested.params
         if frame.mesh is not None:
@@ -327,7 +327,7 @@ class Evaluator:
         enter.note = "; ".join(notes)
         return result, outs
 
-    def _add_device_lanes(self, step: Step, values: list[PerLane], lanes: MeshLanes,
+    def _add_device_lanes(self, step: EvalStep, values: list[PerLane], lanes: MeshLanes,
                           inputs: bool) -> None:
         """Add one lane per device (its blocks) to a shard_map marker, after the host lane."""
         for lane, device in enumerate(lanes.devices):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,9 +25,8 @@ from jax import lax
 from jax.sharding import NamedSharding
 
 from jaxviz.core import jax_internals
-from jaxviz.core.errors import UserError
 from jaxviz.model import ErrorInfo, MeshInfo
-
+from jaxviz.model.errors import UserError
 
 #: (mesh, spec, shape) whose blocks were checked against JAX's devices_indices_map.
 _CHECKED: set[tuple[Any, Any, tuple[int, ...]]] = set()
@@ -100,7 +100,8 @@ class MeshLanes:
         if key in _CHECKED:
             return
         sharding = NamedSharding(self.mesh, spec)
-        by_id = {d.id: idx for d, idx in sharding.devices_indices_map(shape).items()}
+        indices: Any = sharding.devices_indices_map(shape)
+        by_id = {d.id: idx for d, idx in indices.items()}
         for lane, device in enumerate(self.devices):
             mine = self.block(lane, spec, shape)
             theirs = tuple(slice(s.start or 0, dim if s.stop is None else s.stop)
@@ -150,8 +151,10 @@ class MeshLanes:
 # collectives, evaluated across the lanes of each group
 # --------------------------------------------------------------------------- #
 
-_REDUCERS = {"psum": lax.add, "psum_invariant": lax.add, "pmax": lax.max, "pmin": lax.min}
-_LOCAL = {"psum": jnp.sum, "psum_invariant": jnp.sum, "pmax": jnp.max, "pmin": jnp.min}
+_REDUCERS: dict[str, Callable[[Any, Any], Any]] = {
+    "psum": lax.add, "psum_invariant": lax.add, "pmax": lax.max, "pmin": lax.min}
+_LOCAL: dict[str, Callable[..., Any]] = {
+    "psum": jnp.sum, "psum_invariant": jnp.sum, "pmax": jnp.max, "pmin": jnp.min}
 
 
 def collective_groups(lanes: MeshLanes, coll: jax_internals.Collective) -> list[list[int]]:

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from jaxviz.core import jax_internals as ji
-from jaxviz.core.errors import UserError
 from jaxviz.core.stepper_values import estimated_size
 from jaxviz.model import ErrorInfo
+from jaxviz.model.errors import UserError
 from jaxviz.model.stepping import StepRequest
 
 

@@ -104,7 +104,7 @@ def summarise(arr: np.ndarray, light: bool) -> ValueSummary:
         return summary
     summary.sample = _plain(arr.reshape(-1)[:SAMPLE_SIZE])
     if finite.size:
-        low, high = summary.min, summary.max
+        low, high = float(finite.min()), float(finite.max())
         if low == high:
             low, high = low - 0.5, high + 0.5
         counts, edges = np.histogram(finite.astype(np.float64), bins=HISTOGRAM_BINS,

@@ -12,8 +12,10 @@ Asynchronous CPU dispatch (``jax_cpu_enable_async_dispatch``) is read by JAX
 when the CPU backend starts; changing it later is silently ignored. So when the
 request's ``async_dispatch`` differs from this process's setting and the
 backend is already running, the run (or, for the ``jit-sync`` variant, just
-that variant) is measured in a fresh child process started with the setting
-(:mod:`jaxviz.core.timing_worker`).
+that variant) is measured in a fresh child process started with the setting.
+Starting processes is the engine's job: the caller passes ``in_child``
+(:func:`jaxviz.engine.timing_child.run_in_child`, which the engine server does);
+without it such a run ends with an error saying so.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from __future__ import annotations
 import datetime as _dt
 import inspect
 import platform
-import sys
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -29,23 +31,39 @@ import jax
 
 import jaxviz
 from jaxviz.core import devices, jax_internals, timing_calls
-from jaxviz.core.errors import UserError
 from jaxviz.core.timing_calls import Measured, clock
 from jaxviz.core.timing_variants import Timed, arg_types, build, uses_batched
 from jaxviz.core.trace import Loaded, explain, load
 from jaxviz.model import ErrorInfo
+from jaxviz.model.errors import UserError
 from jaxviz.model.timing import (
-    CallRecord, FirstCall, PipelineInfo, TimingHeader, TimingRequest, TimingRun, TimingStatus,
-    VariantInfo, normalize_variant, parse_sweep, sweep_args_for, validate,
+    FLUSH_NS,
+    CallRecord,
+    FirstCall,
+    PipelineInfo,
+    TimingHeader,
+    TimingRequest,
+    TimingRun,
+    TimingStatus,
+    VariantInfo,
+    normalize_variant,
+    parse_sweep,
+    sweep_args_for,
+    validate,
 )
 
 ASYNC_FLAG = "jax_cpu_enable_async_dispatch"
 _STATUS_EVERY_NS = 100_000_000
-#: Measured calls are streamed at least this often (and after every slower call).
-FLUSH_NS = 50_000_000
 
 #: Default pipelined variant: multi-device ones first (their timeline has device lanes).
 PIPELINE_ORDER = ("pmap", "sharded", "shard_map", "jit", "jit-vmap")
+#: Measures a request in a fresh process: ``in_child(request, progress, origin_ns) -> run``.
+InChild = Callable[[TimingRequest, Callable[[Any], None], int | None], TimingRun]
+#: Why a run that needs another async-dispatch setting was not measured.
+NO_CHILD = ("measuring with CPU async dispatch {} needs a fresh JAX process, and this "
+            "process cannot start one: measure through the JAX engine (jaxviz time, the "
+            "timing view)")
+
 #: Default swept variant.
 SWEEP_ORDER = ("jit", "jit-vmap", "sharded", "pmap", "shard_map")
 
@@ -65,13 +83,16 @@ def ensure_async_dispatch(wanted: bool) -> bool:
     return True
 
 
-def measure_timings(req: TimingRequest, progress=None, origin_ns: int | None = None) -> TimingRun:
+def measure_timings(req: TimingRequest, progress=None, origin_ns: int | None = None,
+                    in_child: InChild | None = None) -> TimingRun:
     """Measure a timing request; see the module docstring.
 
     Args:
         req: what to measure.
         progress: called with every record as it is measured.
         origin_ns: clock reading all record times are relative to (default: now).
+        in_child: measures in a fresh process started with the request's
+            async-dispatch setting, when this process cannot switch it.
 
     Returns:
         The run, ``complete`` unless a fatal ``error`` stopped it.
@@ -82,10 +103,11 @@ def measure_timings(req: TimingRequest, progress=None, origin_ns: int | None = N
         run = TimingRun(request=req, error=errors[0], errors=errors[1:])
         return run
     if not ensure_async_dispatch(req.async_dispatch):
-        from jaxviz.core.timing_worker import run_in_child
-
-        return run_in_child(req, progress, origin_ns)
-    session = _Session(req, progress, clock() if origin_ns is None else origin_ns)
+        if in_child is None:
+            state = "on" if req.async_dispatch else "off"
+            return TimingRun(request=req, error=ErrorInfo("engine", NO_CHILD.format(state)))
+        return in_child(req, progress, origin_ns)
+    session = _Session(req, progress, clock() if origin_ns is None else origin_ns, in_child)
     session.go()
     return session.run
 
@@ -93,8 +115,10 @@ def measure_timings(req: TimingRequest, progress=None, origin_ns: int | None = N
 class _Session:
     """One timing run in this process."""
 
-    def __init__(self, req: TimingRequest, progress, origin: int):
+    def __init__(self, req: TimingRequest, progress, origin: int,
+                 run_in_child: InChild | None = None):
         self.req = req
+        self.run_in_child = run_in_child
         self.progress = progress
         self.origin = origin
         self.run = TimingRun(request=req)
@@ -173,8 +197,13 @@ class _Session:
         others = [v for v in usable if v not in ("numpy", "jit-sync")]
         return others[0] if others else "jit"
 
+    def loaded_function(self) -> Loaded:
+        """The user's loaded function (:meth:`go` loads it before measuring anything)."""
+        assert self.loaded is not None
+        return self.loaded
+
     def header(self) -> TimingHeader:
-        req, loaded = self.req, self.loaded
+        req, loaded = self.req, self.loaded_function()
         devs = devices.active_devices()
         versions = devices.versions()
         try:
@@ -201,7 +230,7 @@ class _Session:
             backend=devs[0].platform, device_kind=devs[0].device_kind, device_count=len(devs),
             simulated=simulated, host_cpu=devices.host_cpu(),
             python=platform.python_version(), os=platform.platform(),
-            date=_dt.datetime.now(_dt.timezone.utc).astimezone().isoformat(timespec="seconds"),
+            date=_dt.datetime.now(_dt.UTC).astimezone().isoformat(timespec="seconds"),
             clock=timing_calls.CLOCK_NAME, function=t.target.function,
             filename=t.target.filename, source=t.target.source,
             function_source=function_source, args=t.args, batched_args=t.batched_args,
@@ -267,7 +296,7 @@ class _Session:
     def explain(self, exc: Exception, variant: str) -> ErrorInfo:
         if isinstance(exc, UserError):
             return exc.info
-        return explain(exc, self.req.trace.target.filename, variant, self.loaded)
+        return explain(exc, self.req.trace.target.filename, variant, self.loaded_function())
 
     def first_call(self, timed: Timed) -> tuple[FirstCall, list[Any], list[int]]:
         """The first call, in stages where the variant is compiled as a whole."""
@@ -294,7 +323,7 @@ class _Session:
         variant = self.main_variant(PIPELINE_ORDER)
         if variant == "jit-sync":
             variant = "jit"
-        timed = self.build(self.loaded, variant, batched_numpy, where="pipeline")
+        timed = self.build(self.loaded_function(), variant, batched_numpy, where="pipeline")
         if timed is None:
             return
         k = self.req.pipeline
@@ -326,6 +355,7 @@ class _Session:
 
     def measure_size(self, size: int, batched_numpy: bool) -> None:
         req = self.req
+        assert req.sweep is not None  # only a request with a sweep measures sizes
         name = parse_sweep(req.sweep)[0]
         where = f"sweep {name}={size}"
         spec = req.sweep_args or req.trace.args
@@ -357,8 +387,9 @@ class _Session:
 
     def in_child(self, variant: str) -> None:
         """Measure ``jit`` with async dispatch off in a child process, as ``variant``."""
-        from jaxviz.core.timing_worker import run_in_child
-
+        if self.run_in_child is None:
+            self.fail(ErrorInfo("engine", NO_CHILD.format("off"), variant=variant), variant)
+            return
         sub = replace(self.req, variants=["jit"], pipeline=0, sweep=None, sweep_variants=[],
                       async_dispatch=False, pipeline_variant=None)
         self.status(f"{variant}: starting a process with async dispatch off", force=True)
@@ -378,7 +409,7 @@ class _Session:
                                     "dispatch off")
             self.emit(record)
 
-        child = run_in_child(sub, relay, self.origin)
+        child = self.run_in_child(sub, relay, self.origin)
         if child.error is not None:
             child.error.variant = variant
             self.fail(child.error, variant)

@@ -60,7 +60,8 @@ def output_devices(out: Any) -> list[int]:
     ids: set[int] = set()
     for leaf in jax.tree.leaves(out):
         if isinstance(leaf, jax.Array):
-            ids.update(int(d.id) for d in leaf.sharding.device_set)
+            # (jaxlib's stubs leave Device untyped; every Device has an id)
+            ids.update(int(d.id) for d in leaf.sharding.device_set)  # type: ignore[attr-defined]
     return sorted(ids)
 
 

@@ -18,9 +18,9 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxviz.core import arguments
-from jaxviz.core.errors import UserError
 from jaxviz.core.trace import Loaded
 from jaxviz.model import ErrorInfo
+from jaxviz.model.errors import UserError
 from jaxviz.model.timing import TIMING_VARIANTS
 
 #: Timing variants that run on batched arguments.

@@ -16,13 +16,21 @@ from typing import Any
 import jax
 import numpy as np
 
-from jaxviz.core import arguments, devices, jax_internals, layout
-from jaxviz.core.errors import UserError, from_exception
+from jaxviz.core import arguments, devices, jax_internals, layout, storyboard
 from jaxviz.core.loader import find_function, load_namespace
 from jaxviz.core.variants import BATCHED_VARIANTS, Prepared, Settings, VariantBuilder
 from jaxviz.model import (
-    Equation, ErrorInfo, SourceSpan, SubJaxpr, TraceRequest, TraceResult, VariantResult, VarInfo,
+    Equation,
+    ErrorInfo,
+    SourceSpan,
+    SubJaxpr,
+    TraceRequest,
+    TraceResult,
+    VariantResult,
+    VarInfo,
 )
+from jaxviz.model.errors import UserError, from_exception
+from jaxviz.model.records import walk_equations as walk  # noqa: F401 - also used by tests
 
 #: Primitives that move data between devices (shown as collectives).
 COLLECTIVES = frozenset({
@@ -97,8 +105,8 @@ def trace_variant(loaded: Loaded, variant: str, req: TraceRequest) -> VariantRes
         vr.call = prepared.call
         closed = jax.make_jaxpr(prepared.fn)(*prepared.args)
         describe_jaxpr(vr, closed, filename)
-        if "hlo" in req.want or "layout" in req.want:
-            describe_compiled(vr, prepared, closed, req.want, loaded)
+        if {"hlo", "layout", "story"} & set(req.want):
+            describe_compiled(vr, prepared, closed, req, loaded)
         if "value" in req.want:
             out = prepared.fn(*arguments.concrete(prepared.args))
             vr.value = _value_text(out)
@@ -121,9 +129,10 @@ def describe_jaxpr(vr: VariantResult, closed: Any, filename: str) -> None:
     vr.collectives = sorted({eq.primitive for eq in walk(vr.equations)} & COLLECTIVES)
 
 
-def describe_compiled(vr: VariantResult, prepared: Prepared, closed: Any, want: list[str],
+def describe_compiled(vr: VariantResult, prepared: Prepared, closed: Any, req: TraceRequest,
                       loaded: Loaded) -> None:
-    """Lower and compile a variant: StableHLO, HLO, costs and the device layout."""
+    """Lower and compile a variant: StableHLO, HLO, costs, the device layout, the storyboard."""
+    want = req.want
     fn = prepared.fn if hasattr(prepared.fn, "lower") else jax.jit(prepared.fn)
     lowered = fn.lower(*prepared.args)
     compiled = lowered.compile()
@@ -132,11 +141,15 @@ def describe_compiled(vr: VariantResult, prepared: Prepared, closed: Any, want: 
         vr.hlo = compiled.as_text() or ""
         vr.cost = _cost(compiled)
         vr.hlo_collectives = layout.hlo_collectives(vr.hlo)
+    names = arg_leaf_names(prepared.args, loaded.builder.names)
+    out_names = leaf_names(compiled.output_shardings, "out")
     if "layout" in want:
-        names = arg_leaf_names(prepared.args, loaded.builder.names)
-        out_names = leaf_names(compiled.output_shardings, "out")
         vr.arrays, vr.mesh = layout.layouts(compiled, names, list(closed.in_avals), out_names,
                                             list(closed.out_avals))
+    if "story" in want:
+        vr.storyboard = storyboard.build(vr, compiled, list(closed.in_avals),
+                                         list(closed.out_avals), names, out_names,
+                                         req.target.filename, vr.hlo or None)
 
 
 def explain(exc: Exception, filename: str, variant: str, loaded: Loaded) -> ErrorInfo:
@@ -186,14 +199,6 @@ def _equations(jaxpr: Any, lines: dict[int, tuple[int, int]], context: Any,
             source=SourceSpan(*span) if span else None,
             text_start=first, text_end=last, subjaxprs=subs))
     return out
-
-
-def walk(equations: list[Equation]):
-    """Every equation, nested ones included, in printing order."""
-    for eq in equations:
-        yield eq
-        for sub in eq.subjaxprs:
-            yield from walk(sub.equations)
 
 
 def _cost(compiled: Any) -> dict[str, float]:

@@ -19,11 +19,16 @@ from jax.sharding import AxisType, Mesh, NamedSharding
 from jax.sharding import PartitionSpec as P
 
 from jaxviz.core import arguments, devices
-from jaxviz.core.errors import UserError, spec_error
 from jaxviz.model import ErrorInfo, TraceRequest
+from jaxviz.model.errors import UserError, spec_error
 from jaxviz.model.specs import (
-    SpecError, format_mesh, format_partition_spec, parse_in_axes, parse_mesh,
-    parse_partition_specs, partition_axis_names,
+    SpecError,
+    format_mesh,
+    format_partition_spec,
+    parse_in_axes,
+    parse_mesh,
+    parse_partition_specs,
+    partition_axis_names,
 )
 
 BATCHED_VARIANTS = ("vmap", "pmap", "sharded", "shard_map")
@@ -159,7 +164,7 @@ class VariantBuilder:
         s = self.settings
         if s.specs is None:
             first = s.mesh_axes[0][0]
-            specs = []
+            specs: list[tuple[str | None, ...]] = []
             for axis in s.in_axes:
                 if axis is None or axis < 0:
                     specs.append(() if axis is None else (first,))
@@ -176,13 +181,13 @@ class VariantBuilder:
                             f"P(...) per argument, e.g. {', '.join(['P()'] * s.nargs)}"))
         names = set(mesh.axis_names)
         for i, spec in enumerate(specs):
-            for axis in partition_axis_names(spec):
-                if axis not in names:
+            for axis_name in partition_axis_names(spec):
+                if axis_name not in names:
                     raise UserError(ErrorInfo(
                         kind="mesh", field="specs",
-                        position=(s.specs_text or "").find(repr(axis)[1:-1]),
+                        position=(s.specs_text or "").find(repr(axis_name)[1:-1]),
                         message=f"partition spec {format_partition_spec(spec)} for argument "
-                                f"{i + 1} ({self.names[i]}) names axis {axis!r}, but the mesh "
+                                f"{i + 1} ({self.names[i]}) names axis {axis_name!r}, but the mesh "
                                 f"has axes {', '.join(mesh.axis_names)}"))
         return [P(*spec) for spec in specs]
 

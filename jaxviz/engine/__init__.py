@@ -29,6 +29,16 @@ slow callback delays later callbacks, never the engine.
 
 The public surface: :class:`EngineClient`, :class:`RequestHandle`,
 :class:`EngineError`; the records are in :mod:`jaxviz.model.engine`.
+
+Every other child process lives here too and shares the protocol
+(:mod:`~jaxviz.engine.protocol`), the private channel and the parent watch
+(:mod:`~jaxviz.engine.child`) and :func:`~jaxviz.engine.process.exit_reason`:
+the async-off timing child (:mod:`~jaxviz.engine.timing_child`) and the
+multi-host workers (:mod:`~jaxviz.engine.multihost`,
+:mod:`~jaxviz.engine.multihost_worker`).
+
+May import: :mod:`jaxviz.model`; the JAX processes (server, timing child,
+multi-host worker) also :mod:`jaxviz.core`. Never Qt or the ui.
 """
 
 from jaxviz.engine.client import EngineClient

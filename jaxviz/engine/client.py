@@ -177,7 +177,8 @@ class EngineClient:
                     f"restarting the engine: request {request_id} was cancelled")
             else:
                 self._queue.remove(request)
-                self._finish(request, faults.cancelled(request.record, "cancelled before it started"))
+                self._finish(request,
+                             faults.cancelled(request.record, "cancelled before it started"))
 
     def restart(self, devices: int | None = None) -> None:
         """Replace the engine (kill + respawn), with ``devices`` devices if given.
@@ -211,9 +212,10 @@ class EngineClient:
             self._cond.notify_all()
         shut_down(primary, processes, graceful, STOP_GRACE)
         self._emit("stopped", "the engine was stopped")
-        self._callbacks.close()
-        for thread in (self._dispatcher, self._callbacks.thread):
-            if thread is not threading.current_thread():
+        callbacks = self._callback_thread()
+        callbacks.close()
+        for thread in (self._dispatcher, callbacks.thread):
+            if thread is not None and thread is not threading.current_thread():
                 thread.join(STOP_GRACE)
 
     # ------------------------------------------------------------ the engines
@@ -285,7 +287,8 @@ class EngineClient:
                 request.begun = True
             elif op == protocol.PROGRESS and request.on_progress is not None:
                 try:
-                    self._callbacks.put(request.on_progress, from_plain(message["record"]))
+                    self._callback_thread().put(request.on_progress,
+                                                from_plain(message["record"]))
                 except SchemaMismatch as exc:
                     _log.warning("engine request %d: unreadable progress record: %s",
                                  request.id, exc)
@@ -308,7 +311,7 @@ class EngineClient:
             except (SchemaMismatch, KeyError, TypeError) as exc:
                 refusal = f"refused the engine: its device inventory is unreadable ({exc})"
         with self._cond:
-            if refusal is not None:
+            if refusal is not None or info is None:
                 engine.refusal = refusal
                 engine.kill()
                 return
@@ -349,7 +352,8 @@ class EngineClient:
                 if request is None:
                     return
                 engine = request.engine
-            engine.send(request.data)  # a dead engine is noticed by its reader
+            if engine is not None:
+                engine.send(request.data)  # a dead engine is noticed by its reader
 
     def _next_to_send(self, generation: int) -> PendingRequest | None:
         """Wait (holding the lock) until a request can be sent; None when stopping."""
@@ -358,8 +362,9 @@ class EngineClient:
             engine, request = self._pool.primary, self._inflight
             deadline = None
             if request is not None:
+                assert request.sent_at is not None  # set when it was sent
                 deadline = request.sent_at + request.timeout
-                if now >= deadline and self._timed_out(request, engine, now):
+                if now >= deadline and engine is not None and self._timed_out(request, engine, now):
                     continue
                 if request.stack_asked is not None:
                     deadline = now + 0.02  # poll for the stack
@@ -403,7 +408,13 @@ class EngineClient:
                              else time.perf_counter() - request.sent_at)
         self._requests.pop(request.id, None)
         request.handle.finish(outcome)
-        self._callbacks.put(request.callback, outcome)
+        self._callback_thread().put(request.callback, outcome)
+
+    def _callback_thread(self) -> CallbackThread:
+        """The thread callbacks run on (the client must have been started)."""
+        if self._callbacks is None:
+            raise RuntimeError("the engine client was not started")
+        return self._callbacks
 
     def _take_pending(self) -> list[PendingRequest]:
         """Remove and return the request in flight and the queued ones, in order."""
@@ -413,7 +424,7 @@ class EngineClient:
         return pending
 
     def _emit(self, kind: str, message: str, info: EngineInfo | None = None) -> None:
-        self._callbacks.put(self._on_event, EngineEvent(kind, message, info))
+        self._callback_thread().put(self._on_event, EngineEvent(kind, message, info))
 
 
 def _check_devices(devices: int) -> None:

@@ -119,10 +119,7 @@ def _locate_in_traceback(info: ErrorInfo, target: Any, stderr: str) -> None:
     # A faulthandler stack (the engine's last words) lists the innermost frame
     # first; a Python traceback the code printed lists it last.
     dump = stderr.find("(most recent call first)")
-    if dump >= 0:
-        found = pattern.findall(stderr[dump:])[:1]
-    else:
-        found = pattern.findall(stderr)[-1:]
+    found = pattern.findall(stderr[dump:])[:1] if dump >= 0 else pattern.findall(stderr)[-1:]
     if not found:
         return
     line = int(found[0])

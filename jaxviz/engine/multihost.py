@@ -8,23 +8,22 @@ collective such as ``psum`` crosses process boundaries (gloo CPU collectives).
 
 The workers are child processes because a peer that never arrives aborts
 JAX's distributed runtime (SIGABRT): that must cost a worker, not the caller.
-This module itself never imports JAX.
+Each worker (:mod:`jaxviz.engine.multihost_worker`) replies over the engine's
+protocol on its stdout. This module itself never imports JAX.
 """
 
 from __future__ import annotations
 
-import json
 import socket
 import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
 
-from jaxviz.core.errors import UserError
+from jaxviz.engine import protocol
 from jaxviz.engine.process import exit_reason
 from jaxviz.model import ErrorInfo
-
-REPORT_PREFIX = "JAXVIZ-REPORT "
+from jaxviz.model.errors import UserError
 
 
 @dataclass
@@ -60,14 +59,14 @@ def run_multihost(target: str = "example:multi_host", processes: int = 2,
         raise UserError(ErrorInfo(kind="option", message="--processes and --devices must be "
                                                          "at least 1"))
     coordinator = f"127.0.0.1:{_free_loopback_port()}"
-    cmd = [sys.executable, "-m", "jaxviz.core.multihost_worker", "--coordinator", coordinator,
+    cmd = [sys.executable, "-m", "jaxviz.engine.multihost_worker", "--coordinator", coordinator,
            "--num-processes", str(processes), "--local-devices", str(local_devices),
            "--target", target, "--axis-name", axis_name]
     workers = [subprocess.Popen(cmd + ["--process-id", str(i)], stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True)
+                                stderr=subprocess.PIPE)
                for i in range(processes)]
     deadline = time.monotonic() + timeout
-    outputs: list[tuple[str, str]] = [("", "")] * processes
+    outputs: list[tuple[bytes, bytes]] = [(b"", b"")] * processes
     try:
         for i, w in enumerate(workers):
             remaining = max(deadline - time.monotonic(), 0.1)
@@ -82,12 +81,11 @@ def run_multihost(target: str = "example:multi_host", processes: int = 2,
                 w.wait()
     reports = []
     for i, (w, (out, err)) in enumerate(zip(workers, outputs)):
-        line = next((l for l in out.splitlines() if l.startswith(REPORT_PREFIX)), None)
-        if w.returncode != 0 or line is None:
+        data = _report(out)
+        if w.returncode != 0 or data is None:
             raise UserError(ErrorInfo(kind="crash", message=f"process {i} failed "
                                       f"({exit_reason(w.returncode)})",
-                                      details=err[-3000:]))
-        data = json.loads(line[len(REPORT_PREFIX):])
+                                      details=err[-3000:].decode("utf-8", "replace")))
         reports.append(ProcessReport(process_index=data["process_index"],
                                      local_device_ids=data["local_device_ids"],
                                      shards=data["shards"],
@@ -95,3 +93,14 @@ def run_multihost(target: str = "example:multi_host", processes: int = 2,
                                      jaxpr=data["jaxpr"]))
     return sorted(reports, key=lambda r: r.process_index)
 
+
+def _report(stdout: bytes) -> dict | None:
+    """The report in a worker's protocol messages; None if it sent none (or garbage)."""
+    for line in stdout.splitlines():
+        try:
+            message = protocol.decode(line)
+        except protocol.ProtocolError:
+            return None
+        if message["op"] == protocol.REPLY:
+            return message.get("report")
+    return None

@@ -10,6 +10,7 @@ This module imports nothing from JAX.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -20,7 +21,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from jaxviz.engine import protocol
 from jaxviz.engine.capture import STDERR_NAME, STDOUT_NAME, read_tail
@@ -85,6 +86,9 @@ class EngineProcess:
         except OSError:
             shutil.rmtree(self.capture, ignore_errors=True)
             raise
+        assert self.popen.stdin is not None and self.popen.stdout is not None  # both PIPE
+        self._stdin: IO[bytes] = self.popen.stdin
+        self._stdout: IO[bytes] = self.popen.stdout
         self.pid = self.popen.pid
         self._reader = threading.Thread(target=self._read, daemon=True,
                                         name=f"jaxviz-engine-reader-{self.pid}")
@@ -104,8 +108,8 @@ class EngineProcess:
         """Write encoded messages to the engine; False if it is gone."""
         try:
             with self._send_lock:
-                self.popen.stdin.write(data)
-                self.popen.stdin.flush()
+                self._stdin.write(data)
+                self._stdin.flush()
         except (OSError, ValueError):  # broken pipe, or closed by stop()
             return False
         return True
@@ -116,10 +120,8 @@ class EngineProcess:
 
     def ask_stack(self) -> None:
         """Ask the engine to write where its Python code is to its captured stderr."""
-        try:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(self.pid, STACK_SIGNAL)
-        except (ProcessLookupError, PermissionError):
-            pass
 
     def has_stack(self) -> bool:
         """True once the captured stderr holds a Python stack (see :meth:`ask_stack`)."""
@@ -128,17 +130,13 @@ class EngineProcess:
     def kill(self) -> None:
         """Kill the engine and every process it started (its whole session), at once."""
         if self.popen.poll() is None:
-            try:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
 
     def close(self, grace: float) -> None:
         """Ask the engine to exit (end of its input); kill it if it has not after ``grace`` s."""
-        try:
-            self.popen.stdin.close()
-        except OSError:
-            pass
+        with contextlib.suppress(OSError):
+            self._stdin.close()
         try:
             self.popen.wait(grace)
         except subprocess.TimeoutExpired:
@@ -149,7 +147,7 @@ class EngineProcess:
         self._reader.join(timeout)
 
     def _read(self) -> None:
-        stream = self.popen.stdout
+        stream = self._stdout
         try:
             while (message := protocol.receive(stream)) is not None:
                 self._on_message(self, message)
@@ -165,11 +163,9 @@ class EngineProcess:
         try:
             self._on_exit(self, returncode, stdout, stderr)
         finally:
-            for pipe in (self.popen.stdin, stream):
-                try:
+            for pipe in (self._stdin, stream):
+                with contextlib.suppress(OSError):
                     pipe.close()
-                except OSError:
-                    pass
             shutil.rmtree(self.capture, ignore_errors=True)
 
 

@@ -14,53 +14,31 @@ Run as ``python -m jaxviz.engine.server --devices N`` with the protocol of
 
 Then it answers requests one at a time with
 :func:`jaxviz.core.service.handle`. It listens on no socket, and exits at the
-end of its input or when its parent process disappears.
+end of its input or when its parent process disappears
+(:func:`jaxviz.engine.child.watch_parent`).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import faulthandler
 import os
 import signal
 import sys
 import tempfile
-import threading
 import time
 import traceback
-from typing import IO, Any
+from typing import Any
 
 from jaxviz.engine import protocol
 from jaxviz.engine.capture import Capture
-
-#: How often the engine checks that its parent (the client) is still alive.
-PARENT_POLL_SECONDS = 1.0
+from jaxviz.engine.child import Channel, watch_parent
 
 #: The signal that makes the engine write the current Python stack to fd 2.
 STACK_SIGNAL = signal.SIGUSR2
 
 _STARTED = time.time()
-
-
-class Channel:
-    """The protocol's private ends: requests in, messages out (thread-safe sends)."""
-
-    def __init__(self) -> None:
-        # os.dup gives non-inheritable descriptors: subprocesses of user code
-        # cannot hold the channel open or write into it.
-        self.incoming: IO[bytes] = os.fdopen(os.dup(0), "rb")
-        self.outgoing: IO[bytes] = os.fdopen(os.dup(1), "wb")
-        null = os.open(os.devnull, os.O_RDONLY)
-        os.dup2(null, 0)
-        os.close(null)
-        self._lock = threading.Lock()
-
-    def send(self, message: dict[str, Any]) -> None:
-        with self._lock:
-            protocol.send(self.outgoing, message)
-
-    def receive(self) -> dict[str, Any] | None:
-        return protocol.receive(self.incoming)
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -93,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     channel = Channel()
     capture = Capture(args.capture or tempfile.mkdtemp(prefix="jaxviz-engine-"))
-    _watch_parent(os.getppid(), capture)
+    watch_parent(capture.remove)  # no orphaned engines: the client died, so do we
     try:
         info = start_devices(args)
     except BaseException as exc:  # noqa: BLE001 - report any start-up failure, then exit
@@ -126,7 +104,7 @@ def start_devices(args: argparse.Namespace) -> Any:
                       jax_version=versions["jax"], jaxlib_version=versions["jaxlib"],
                       platform=inventory[0].platform if inventory else "",
                       pid=os.getpid(), start_seconds=round(started, 4))
-    _register_devices_handler(info)
+    _register_handlers(info)
     return info
 
 
@@ -181,7 +159,7 @@ def answer(rid: int, message: dict[str, Any], channel: Channel, capture: Capture
 
 
 def _error_of(exc: BaseException, record: Any) -> Any:
-    from jaxviz.core.errors import from_exception
+    from jaxviz.model.errors import from_exception
 
     target = getattr(record, "target", None)
     filename = getattr(target, "filename", "") or ""
@@ -191,35 +169,27 @@ def _error_of(exc: BaseException, record: Any) -> Any:
     return info
 
 
-def _register_devices_handler(info: Any) -> None:
+def _register_handlers(info: Any) -> None:
+    """The requests only an engine can answer: its devices, and timings (which may need
+    a child process started with another async-dispatch setting)."""
     from jaxviz.core import service
 
     @service.handler("DevicesRequest")
     def _devices(_record: Any, _progress: Any) -> Any:
         return info
 
+    @service.handler("TimingRequest")
+    def _timing(record: Any, progress: Any) -> Any:
+        from jaxviz.core.timing import measure_timings
+        from jaxviz.engine.timing_child import run_in_child
+
+        return measure_timings(record, progress, in_child=run_in_child)
+
 
 def _warm_up() -> None:
     """Import the tracing code while the client is still preparing its first request."""
-    try:
+    with contextlib.suppress(Exception):  # the first request will report it properly
         import jaxviz.core.trace  # noqa: F401
-    except Exception:  # noqa: BLE001 - the first request will report it properly
-        pass
-
-
-def _watch_parent(parent: int, capture: Capture) -> None:
-    """Exit when the client dies, even while user code is busy (no orphaned engines)."""
-
-    def watch() -> None:
-        while True:
-            time.sleep(PARENT_POLL_SECONDS)
-            if os.getppid() != parent:
-                capture.remove()
-                if os.getpgrp() == os.getpid():  # our own session: end user subprocesses too
-                    os.killpg(os.getpid(), signal.SIGKILL)
-                os._exit(3)
-
-    threading.Thread(target=watch, name="jaxviz-engine-parent-watch", daemon=True).start()
 
 
 if __name__ == "__main__":

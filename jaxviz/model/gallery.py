@@ -13,37 +13,31 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import jaxviz
+from jaxviz.model.records import TraceSettings
 
 
 class GalleryError(LookupError):
     """An example name that does not exist, or an example file that is malformed."""
 
 
-@dataclass
-class Example:
-    """One gallery entry."""
+@dataclass(kw_only=True)
+class Example(TraceSettings):
+    """One gallery entry: its :class:`~jaxviz.model.records.TraceSettings` and what it teaches."""
 
     name: str
     path: str
     title: str
     topic: str
     function: str
-    args: str
     explanation: str
-    batched_args: str | None = None
     variants: list[str] = field(default_factory=lambda: ["plain", "jit"])
-    batch: int | None = None
-    in_axes: str | None = None
-    axis_name: str = "i"
-    mesh: str | None = None
-    specs: str | None = None
-    out_specs: str | None = None
     baseline: str | None = None
     order: int = 100
     #: Defaults for timing runs (``jaxviz time``): variants, size sweep, ...
-    timing: dict = field(default_factory=dict)
+    timing: dict[str, Any] = field(default_factory=dict)
 
     @property
     def summary(self) -> str:
@@ -70,12 +64,8 @@ def load_example(path: Path) -> Example:
     source = path.read_text(encoding="utf-8")
     tree = ast.parse(source, filename=str(path))
     doc = ast.get_docstring(tree) or ""
-    meta = None
-    for node in tree.body:
-        if (isinstance(node, ast.Assign) and len(node.targets) == 1
-                and isinstance(node.targets[0], ast.Name) and node.targets[0].id == "JAXVIZ"):
-            meta = ast.literal_eval(node.value)
-    if not isinstance(meta, dict):
+    meta = declared_in(tree)
+    if meta is None:
         raise GalleryError(f"{path}: no JAXVIZ = {{...}} settings dict")
     title, _, explanation = doc.partition("\n")
     known = set(Example.__dataclass_fields__) - {"name", "path", "title", "explanation"}
@@ -122,3 +112,29 @@ def list_functions(source: str) -> list[str]:
         elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda):
             names.extend(t.id for t in node.targets if isinstance(t, ast.Name))
     return names
+
+
+def declared_in(source: str | ast.Module) -> dict[str, Any] | None:
+    """The ``JAXVIZ = {...}`` settings literal of a file (as the gallery's examples have).
+
+    Read statically, never executed. The last such assignment wins, as it
+    would when the file runs.
+
+    Returns:
+        The dict; None when the source does not parse, has no such
+        assignment, or assigns something that is not a literal dict.
+    """
+    if isinstance(source, str):
+        try:
+            source = ast.parse(source)
+        except (SyntaxError, ValueError):
+            return None
+    meta: Any = None
+    for node in source.body:
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name) and node.targets[0].id == "JAXVIZ"):
+            try:
+                meta = ast.literal_eval(node.value)
+            except (ValueError, SyntaxError, TypeError):
+                meta = None
+    return meta if isinstance(meta, dict) else None

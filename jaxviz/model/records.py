@@ -10,19 +10,24 @@ it.
 from __future__ import annotations
 
 import dataclasses
-import typing
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-#: Bumped whenever a record gains, loses or changes a field.
-SCHEMA_VERSION = 1
+# The codec's and the device records' names are re-exported: records is where
+# every layer has always found them.
+from jaxviz.model.codec import SCHEMA_VERSION as SCHEMA_VERSION
+from jaxviz.model.codec import SchemaMismatch as SchemaMismatch
+from jaxviz.model.codec import check_annotations
+from jaxviz.model.codec import from_plain as from_plain
+from jaxviz.model.codec import register as register
+from jaxviz.model.codec import to_plain as to_plain
+from jaxviz.model.devices import DeviceInfo as DeviceInfo
+from jaxviz.model.devices import MeshInfo as MeshInfo
+from jaxviz.model.storyboard import Storyboard
 
 #: The variants jaxviz knows, in the order the panes show them.
 VARIANTS = ("plain", "jit", "vmap", "pmap", "sharded", "shard_map")
-
-
-class SchemaMismatch(ValueError):
-    """Data was written by a jaxviz with another record schema."""
 
 
 # --------------------------------------------------------------------------- #
@@ -48,28 +53,55 @@ class Target:
 
 
 @dataclass
-class TraceRequest:
-    """What to trace: a target, its argument specs and the parallel settings.
+class TraceSettings:
+    """How to call and parallelize the function: what the user types besides the code.
 
-    The parallel settings are kept as the strings the user typed; they are
-    parsed (and validated) by :mod:`jaxviz.model.specs`.
+    Declared once, here: a gallery :class:`~jaxviz.model.gallery.Example`, a
+    :class:`TraceRequest` and the window's arguments panel all hold exactly
+    these fields. They are kept as the strings the user typed and parsed (and
+    validated) by :mod:`jaxviz.model.specs`.
+
+    Attributes:
+        args: the arguments of one unbatched call (``f32[5], f32[3]``, ``x, w``).
+        batched_args: the already-batched arguments for vmap/pmap/sharded/shard_map
+            (e.g. ``jnp.arange(8.)``); by default they are built from ``args``
+            by adding a batch axis of size ``batch`` per ``in_axes``.
+        batch: the batch size (default: the device count).
+        in_axes: the batch axis of each argument (``0, None``).
+        axis_name: the mapped axis collectives use.
+        mesh: the device mesh (``data=4,model=2``).
+        specs: a PartitionSpec per argument.
+        out_specs: the output PartitionSpecs for shard_map.
     """
 
-    target: Target
     args: str
-    #: The already-batched arguments for vmap/pmap/sharded/shard_map (e.g.
-    #: ``jnp.arange(8.)``); by default they are built from ``args`` by adding a
-    #: batch axis of size ``batch`` per ``in_axes``.
     batched_args: str | None = None
-    variants: list[str] = field(default_factory=lambda: ["plain"])
     batch: int | None = None
     in_axes: str | None = None
     axis_name: str = "i"
     mesh: str | None = None
     specs: str | None = None
     out_specs: str | None = None
+
+    @staticmethod
+    def names() -> tuple[str, ...]:
+        """The settings' field names, in declaration order."""
+        return tuple(f.name for f in dataclasses.fields(TraceSettings))
+
+    def settings(self) -> dict[str, Any]:
+        """Just the trace settings of this record, by name (e.g. to build a request)."""
+        return {name: getattr(self, name) for name in TraceSettings.names()}
+
+
+@dataclass
+class TraceRequest(TraceSettings):
+    """What to trace: a target, its :class:`TraceSettings`, the variants and parts wanted."""
+
+    target: Target = field(kw_only=True)
+    variants: list[str] = field(default_factory=lambda: ["plain"])
     #: Which parts of each variant to produce: "jaxpr", "hlo" (StableHLO,
-    #: compiled HLO and cost analysis), "layout" and "value" (run it once).
+    #: compiled HLO and cost analysis), "layout", "story" (the storyboard read
+    #: from the compiled program) and "value" (run it once).
     want: list[str] = field(default_factory=lambda: ["jaxpr", "hlo", "layout"])
 
 
@@ -162,6 +194,18 @@ class SubJaxpr:
     equations: list[Equation]
 
 
+def walk_equations(equations: list[Equation]) -> Iterator[Equation]:
+    """Every equation, parents before their nested equations (pre-order).
+
+    An equation's position in this walk is the index that names it elsewhere
+    (e.g. in :attr:`jaxviz.model.storyboard.Step.equations`).
+    """
+    for eq in equations:
+        yield eq
+        for sub in eq.subjaxprs:
+            yield from walk_equations(sub.equations)
+
+
 @dataclass
 class ShardInfo:
     """The part of an array one device holds: per axis ``[start, stop)``."""
@@ -185,21 +229,6 @@ class ArrayLayout:
     shards: list[ShardInfo]
 
 
-@dataclass
-class MeshInfo:
-    """A device mesh: axis names and sizes, device ids in mesh (row-major) order."""
-
-    axis_names: list[str]
-    axis_sizes: list[int]
-    device_ids: list[int]
-
-
-@dataclass
-class DeviceInfo:
-    id: int
-    platform: str
-    kind: str
-    process_index: int
 
 
 @dataclass
@@ -223,6 +252,8 @@ class VariantResult:
     hlo_collectives: list[str] = field(default_factory=list)
     #: ``repr`` of the output of one real call, when asked for ("value").
     value: str = ""
+    #: What every device holds and runs, read from the compiled program ("story").
+    storyboard: Storyboard | None = None
 
     @property
     def ok(self) -> bool:
@@ -249,74 +280,8 @@ class TraceResult:
         raise KeyError(name)
 
 
-# --------------------------------------------------------------------------- #
-# Plain-data codec
-# --------------------------------------------------------------------------- #
-
-_REGISTRY: dict[str, type] = {}
-
-
-def register(cls: type) -> type:
-    """Make a dataclass known to :func:`from_plain` (usable as a decorator)."""
-    _REGISTRY[cls.__name__] = cls
-    return cls
-
-
-for _cls in (Target, TraceRequest, ErrorInfo, VarInfo, SourceSpan, Equation, SubJaxpr,
-             ShardInfo, ArrayLayout, MeshInfo, DeviceInfo, VariantResult, TraceResult):
-    register(_cls)
-
-
-def _encode(obj: Any) -> Any:
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        out = {"__type__": type(obj).__name__}
-        for f in dataclasses.fields(obj):
-            out[f.name] = _encode(getattr(obj, f.name))
-        return out
-    if isinstance(obj, (list, tuple)):
-        return [_encode(x) for x in obj]
-    if isinstance(obj, dict):
-        return {str(k): _encode(v) for k, v in obj.items()}
-    if obj is None or isinstance(obj, (str, int, float, bool)):
-        return obj
-    raise TypeError(f"cannot encode {type(obj).__name__} as plain data")
-
-
-def _decode(data: Any) -> Any:
-    if isinstance(data, dict):
-        name = data.get("__type__")
-        if name is None:
-            return {k: _decode(v) for k, v in data.items()}
-        cls = _REGISTRY.get(name)
-        if cls is None:
-            raise SchemaMismatch(f"unknown record type {name!r}")
-        names = {f.name for f in dataclasses.fields(cls)}
-        kwargs = {k: _decode(v) for k, v in data.items() if k in names}
-        return cls(**kwargs)
-    if isinstance(data, list):
-        return [_decode(x) for x in data]
-    return data
-
-
-def to_plain(record: Any) -> dict:
-    """Encode a record as JSON-compatible data, tagged with the schema version."""
-    return {"schema": SCHEMA_VERSION, "record": _encode(record)}
-
-
-def from_plain(data: dict) -> Any:
-    """Decode data made by :func:`to_plain`.
-
-    Raises:
-        SchemaMismatch: the data was written under another schema version.
-    """
-    version = data.get("schema") if isinstance(data, dict) else None
-    if version != SCHEMA_VERSION:
-        raise SchemaMismatch(
-            f"record schema {version!r} does not match this jaxviz's schema "
-            f"{SCHEMA_VERSION}: it was written by another jaxviz version")
-    return _decode(data["record"])
-
-
-# Resolve the string annotations once so typos in field types fail at import.
-for _cls in list(_REGISTRY.values()):
-    typing.get_type_hints(_cls)
+_REGISTERED = (Target, TraceRequest, ErrorInfo, VarInfo, SourceSpan, Equation, SubJaxpr,
+               ShardInfo, ArrayLayout, VariantResult, TraceResult)
+for _record in _REGISTERED:
+    register(_record)
+check_annotations(*_REGISTERED)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
-from typing import Union
+from typing import Any
 
 #: Short dtype names, as jaxprs print them, and their NumPy names.
 DTYPES = {
@@ -98,7 +98,7 @@ class Dict:
     items: tuple[tuple[object, Spec], ...]
 
 
-Spec = Union[Aval, Expr, Seq, Dict]
+Spec = Aval | Expr | Seq | Dict
 
 
 # --------------------------------------------------------------------------- #
@@ -120,7 +120,8 @@ def parse_args(text: str) -> list[Spec]:
     try:
         tree = ast.parse(wrapped, mode="eval")
     except SyntaxError as exc:
-        raise SpecError(_syntax_message(exc), text, _offset_of(wrapped, exc) - len(_CALL_PREFIX)) from None
+        at = _offset_of(wrapped, exc) - len(_CALL_PREFIX)
+        raise SpecError(_syntax_message(exc), text, at) from None
     call = tree.body
     assert isinstance(call, ast.Call)
     if call.keywords:
@@ -241,7 +242,7 @@ class _Converter:
         self.wrapped = wrapped
         self.avals = avals
 
-    def offset(self, node: ast.AST) -> int:
+    def offset(self, node: ast.expr | ast.keyword) -> int:
         return _node_offset(self.wrapped, node) - len(_CALL_PREFIX)
 
     def convert(self, node: ast.expr) -> Spec:
@@ -280,12 +281,25 @@ def _line_starts(text: str) -> list[int]:
     return starts
 
 
-def _node_offset(text: str, node: ast.AST) -> int:
+def _call_of(wrapped: str) -> ast.Call:
+    """The call ``_jaxviz_call_(...)`` that ``wrapped`` is.
+
+    Raises:
+        SyntaxError: it does not parse.
+    """
+    body = ast.parse(wrapped, mode="eval").body
+    assert isinstance(body, ast.Call)  # the text was wrapped in one call
+    return body
+
+
+def _node_offset(text: str, node: ast.expr | ast.keyword) -> int:
     return _utf8_col(text, node.lineno, node.col_offset)
 
 
-def _node_end_offset(text: str, node: ast.AST) -> int:
-    return _utf8_col(text, node.end_lineno, node.end_col_offset)
+def _node_end_offset(text: str, node: ast.expr) -> int:
+    end_line = node.end_lineno if node.end_lineno is not None else node.lineno
+    end_col = node.end_col_offset if node.end_col_offset is not None else node.col_offset
+    return _utf8_col(text, end_line, end_col)
 
 
 def _utf8_col(text: str, lineno: int, col_bytes: int) -> int:
@@ -364,7 +378,7 @@ def format_mesh(axes: list[tuple[str, int]]) -> str:
     return ",".join(f"{n}={s}" for n, s in axes)
 
 
-PartitionEntry = Union[str, None, tuple[str, ...]]
+PartitionEntry = str | None | tuple[str, ...]
 
 
 def parse_partition_specs(text: str) -> list[tuple[PartitionEntry, ...]]:
@@ -379,7 +393,7 @@ def parse_partition_specs(text: str) -> list[tuple[PartitionEntry, ...]]:
     _check_brackets(text)
     wrapped = f"{_CALL_PREFIX}{text}\n)"
     try:
-        call = ast.parse(wrapped, mode="eval").body
+        call = _call_of(wrapped)
     except SyntaxError as exc:
         raise SpecError(_syntax_message(exc), text,
                         _offset_of(wrapped, exc) - len(_CALL_PREFIX)) from None
@@ -397,9 +411,8 @@ def parse_partition_specs(text: str) -> list[tuple[PartitionEntry, ...]]:
             except ValueError:
                 raise SpecError("partition spec entries must be axis names in quotes, "
                                 "None, or a tuple of names", text, at) from None
-            if isinstance(value, tuple) and all(isinstance(v, str) for v in value):
-                entries.append(value)
-            elif value is None or isinstance(value, str):
+            names = isinstance(value, tuple) and all(isinstance(v, str) for v in value)
+            if names or value is None or isinstance(value, str):
                 entries.append(value)
             else:
                 raise SpecError(f"bad partition spec entry {value!r}", text, at)
@@ -421,11 +434,11 @@ def partition_axis_names(spec: tuple[PartitionEntry, ...]) -> list[str]:
     return names
 
 
-def _literal_list(text: str, what: str) -> list:
+def _literal_list(text: str, what: str) -> list[Any]:
     _check_brackets(text)
     wrapped = f"{_CALL_PREFIX}{text}\n)"
     try:
-        call = ast.parse(wrapped, mode="eval").body
+        call = _call_of(wrapped)
     except SyntaxError as exc:
         raise SpecError(_syntax_message(exc), text,
                         _offset_of(wrapped, exc) - len(_CALL_PREFIX)) from None

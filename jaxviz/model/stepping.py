@@ -2,7 +2,7 @@
 
 A :class:`StepRequest` asks the engine to run one variant of a function
 equation by equation on concrete arguments. The answer, a :class:`StepResult`,
-is the ordered list of :class:`Step` records a UI steps through (Next/Back,
+is the ordered list of :class:`EvalStep` records a UI steps through (Next/Back,
 step over/into nested jaxprs) and ``jaxviz step`` prints:
 
 * ``equation`` steps: one jaxpr equation with its inputs and outputs;
@@ -24,10 +24,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from jaxviz.model.records import (
-    ErrorInfo, MeshInfo, SourceSpan, Target, TraceRequest, VarInfo, register,
+    ErrorInfo,
+    MeshInfo,
+    SourceSpan,
+    Target,
+    TraceRequest,
+    VarInfo,
+    register,
 )
 
-#: Kinds of :class:`Step`.
+#: Kinds of :class:`EvalStep`.
 STEP_KINDS = ("equation", "enter", "leave")
 
 #: Elements a value may have and still be kept exactly (default of the request).
@@ -140,7 +146,7 @@ class LaneValues:
 
 @register
 @dataclass
-class Step:
+class EvalStep:
     """One equation (or the entry to / exit from a nested jaxpr) with its values.
 
     Attributes:
@@ -255,7 +261,7 @@ class StepResult:
     mesh: MeshInfo | None = None
     simulated: bool = True
     arguments: ArgumentsMade | None = None
-    steps: list[Step] = field(default_factory=list)
+    steps: list[EvalStep] = field(default_factory=list)
     outputs: list[NamedValue] = field(default_factory=list)
     complete: bool = True
     stopped: str = ""
@@ -264,6 +270,6 @@ class StepResult:
     error: ErrorInfo | None = None
 
 
-for _cls in (StepRequest, ValueSummary, Value, LaneValues, Step, NamedValue, ArgumentsMade,
+for _cls in (StepRequest, ValueSummary, Value, LaneValues, EvalStep, NamedValue, ArgumentsMade,
              StepResult):
     typing.get_type_hints(_cls)

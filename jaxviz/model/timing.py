@@ -54,6 +54,9 @@ VARIANT_ALIASES = {"plain": "op-by-op", "op_by_op": "op-by-op", "jit_vmap": "jit
 PHASES = ("warmup", "steady", "pipelined", "sweep")
 
 DEFAULT_VARIANTS = ["jit"]
+#: Measured calls are streamed at least this often (and after every slower call), so a
+#: view plots them as they come.
+FLUSH_NS = 50_000_000
 
 
 def variant_label(variant: str) -> str:
@@ -365,7 +368,8 @@ class TimingRun:
     def calls_of(self, variant: str | None = None, phase: str | None = None) -> list[CallRecord]:
         """The calls of one variant and/or phase, in the order they were measured."""
         return [c for c in self.calls
-                if (variant is None or c.variant == variant) and (phase is None or c.phase == phase)]
+                if (variant is None or c.variant == variant)
+                and (phase is None or c.phase == phase)]
 
     def variant_names(self) -> list[str]:
         """Variants with records, in request order (then any others)."""

@@ -184,10 +184,3 @@ def write_chrome_trace(run: TimingRun, path: str | Path) -> Path:
     path = Path(path)
     path.write_text(json.dumps(chrome_trace(run)), encoding="utf-8")
     return path
-
-
-def write_data(run: TimingRun, out_dir: str | Path) -> list[Path]:
-    """Write ``timings.csv``, ``timings.json`` and ``trace.json`` into ``out_dir``."""
-    out = Path(out_dir)
-    return [write_csv(run, out / "timings.csv"), write_json(run, out / "timings.json"),
-            write_chrome_trace(run, out / "trace.json")]

@@ -135,7 +135,7 @@ def caption_dispatch(run: TimingRun, variant: str | None = None) -> str:
     """E.g. "jit: calls return after 0.04 ms; results are ready after 4.6 ms — ..."."""
     variant = variant or primary_variant(run)
     s = steady(run, variant) if variant else None
-    if s is None:
+    if variant is None or s is None:
         return "no calls measured yet"
     label = variant_label(variant)
     d, c = fmt_ms(s.dispatch_median), fmt_ms(s.complete_median)
@@ -183,15 +183,14 @@ def caption_timeline(run: TimingRun) -> str:
 
 def caption_variants(run: TimingRun) -> str:
     """E.g. "jit is fastest at 4.5 ms per call, 12× faster than NumPy; compiling ..."."""
-    stats = [(v, steady(run, v)) for v in run.variant_names()]
-    stats = [(v, s) for v, s in stats if s is not None]
+    stats = [(v, s) for v in run.variant_names() if (s := steady(run, v)) is not None]
     if not stats:
         return "no calls measured yet"
     best, sb = min(stats, key=lambda vs: vs[1].complete_median)
     tied = [v for v, s in stats if s.complete_median <= TIE * sb.complete_median]
     if len(tied) > 1:
-        names = ", ".join(variant_label(v) for v in tied[:-1]) + f" and {variant_label(tied[-1])}"
-        text = f"steady state: {names} are about as fast ({fmt_ms(sb.complete_median)} per call)"
+        both = ", ".join(variant_label(v) for v in tied[:-1]) + f" and {variant_label(tied[-1])}"
+        text = f"steady state: {both} are about as fast ({fmt_ms(sb.complete_median)} per call)"
     elif len(stats) == 1:
         text = f"steady state: {variant_label(best)} takes {fmt_ms(sb.complete_median)} per call"
     else:
@@ -222,7 +221,7 @@ def caption_sweep(run: TimingRun, variant: str | None = None) -> str:
     names = sweep_variants(run)
     variant = variant or (names[0] if names else None)
     points = sweep_points(run, variant) if variant else []
-    if len(points) < 2:
+    if variant is None or len(points) < 2:
         return "the size sweep needs at least two measured sizes"
     name = sweep_name(run)
     (s0, a), (s1, b) = points[0], points[-1]

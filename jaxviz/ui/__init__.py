@@ -1,1 +1,20 @@
-"""The Qt views (PySide6 + pyqtgraph). Never imports JAX: results come from the engine."""
+"""The Qt views (PySide6 + pyqtgraph): the GUI process. Never imports JAX.
+
+Results come from the engine process as :mod:`jaxviz.model` records; what
+the views draw is computed Qt-free in :mod:`jaxviz.model` and :mod:`jaxviz.scene`.
+
+Rooms:
+    app: the entry point (``jaxviz [TARGET]``): the window, shown before JAX loads.
+    window: the main window, its menus, its state and the trace session.
+    text: the editor and the read-only code views, with highlighting.
+    panes: the jaxpr panes and the source linking.
+    panels: gallery, arguments, editor panel, console, tool tabs.
+    theme: fonts, the Qt palette, colours as QColor; the PySide6 start-up guard.
+    device_view: the animated device view (paints :mod:`jaxviz.scene`).
+    timing_view: the timing tab (run, watch, export).
+    plots: the timing plots (pyqtgraph), shared with ``jaxviz time``.
+    exporters: every export format, by name, for the CLI and the Export menus.
+
+May import: :mod:`jaxviz.model`, :mod:`jaxviz.scene`, the engine's client side,
+Qt. Never JAX or :mod:`jaxviz.core` (import-linter contracts).
+"""

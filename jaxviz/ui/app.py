@@ -15,20 +15,23 @@ import argparse
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import cast
 
 #: Set when this module is imported: the benchmark's and the log's reference time.
 IMPORTED_AT = time.perf_counter()
 
 
-def display_problem(env: dict[str, str] | None = None, platform: str = sys.platform) -> str | None:
+def display_problem(env: Mapping[str, str] | None = None,
+                    platform: str = sys.platform) -> str | None:
     """Why a window cannot open here, in one line; None when it can.
 
     On Linux and the BSDs a window needs ``DISPLAY`` (X11) or
     ``WAYLAND_DISPLAY``; ``QT_QPA_PLATFORM`` (e.g. ``offscreen``) is an
     explicit choice and always accepted. macOS and Windows always have a display.
     """
-    env = os.environ if env is None else env
+    if env is None:
+        env = os.environ
     if not platform.startswith(("linux", "freebsd", "openbsd", "netbsd")):
         return None
     if env.get("DISPLAY") or env.get("WAYLAND_DISPLAY") or env.get("QT_QPA_PLATFORM"):
@@ -68,15 +71,17 @@ def main(argv: list[str] | None = None,
     from PySide6.QtCore import QCoreApplication, QEvent, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from jaxviz.ui import style
+    from jaxviz.ui.theme import style
+    from jaxviz.ui.theme.qt_guard import protect_singletons
 
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    protect_singletons()  # once, before any widget: PySide6 6.12.0 on CPython 3.11
+    app = cast(QApplication, QApplication.instance()) or QApplication(sys.argv[:1])
     app.setApplicationName("jaxviz")
     app.setOrganizationName("jaxviz")
     app.setApplicationDisplayName("jaxviz")
     style.apply_theme(app)
 
-    from jaxviz.ui.main_window import MainWindow
+    from jaxviz.ui.window.main_window import MainWindow
 
     window = MainWindow(devices=ns.devices)
     window.show()

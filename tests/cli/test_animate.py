@@ -9,7 +9,7 @@ import sys
 import pytest
 from PIL import Image, ImageSequence
 
-from jaxviz.ui.device_view.palette import OKABE_ITO, rgb
+from jaxviz.model.palette import DEVICE_COLOURS, rgb
 
 
 def _run(*args: str, cwd) -> subprocess.CompletedProcess:
@@ -48,7 +48,7 @@ def test_convolve_pmap_gif_shows_eight_devices_and_every_phase(tmp_path):
     assert len({f.convert("RGB").tobytes() for f in held}) == 5
     # All eight device colours are on screen in every phase (boxes, tiles, legend).
     for frame in held:
-        assert all(_has(frame, c) for c in OKABE_ITO)
+        assert all(_has(frame, c) for c in DEVICE_COLOURS)
 
 
 def test_png_per_phase_and_bad_options(tmp_path):
@@ -69,3 +69,22 @@ def test_vmap_animation_has_the_loop_contrast(tmp_path, variant):
                "640x360", "--frames-per-phase", "1", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert "(host, loop, vectorized, result)" in out.stdout
+
+
+def test_json_writes_the_storyboard(tmp_path):
+    import json
+
+    from jaxviz.model import Storyboard, from_plain
+
+    out = _run("example:tensor_parallel", "--variant", "sharded", "--specs",
+               "P('data','model'), P(None,'model')", "--out", "story.json", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert "steps (all-gather, compute)" in out.stdout
+    story = from_plain(json.loads((tmp_path / "story.json").read_text()))
+    assert isinstance(story, Storyboard) and story.variant == "sharded"
+    x, w = story.inputs
+    assert [t.devices for t in x.tiles] == [[0], [1], [2], [3], [4], [5], [6], [7]]
+    assert [t.devices for t in w.tiles] == [[0, 2, 4, 6], [1, 3, 5, 7]]
+    gather = story.steps[0].collective
+    assert gather.kind == "all-gather" and gather.groups == [[0, 1], [2, 3], [4, 5], [6, 7]]
+    assert story.steps[1].output_shapes == ["f32[4,16]"]

@@ -8,7 +8,8 @@ import sys
 import pytest
 
 from jaxviz import core
-from jaxviz.model import TraceRequest
+from jaxviz.model import TraceRequest, TraceSettings
+from jaxviz.model.sources import resolve_target
 
 core.configure_devices(8)
 
@@ -16,10 +17,8 @@ core.configure_devices(8)
 def example_request(name: str, variants: list[str] | None = None,
                     want: tuple[str, ...] = ("jaxpr",), **overrides) -> TraceRequest:
     """A request for a gallery example with its own settings (as `jaxviz jaxpr` builds it)."""
-    target, d = core.resolve_target(f"example:{name}")
-    fields = dict(args=d["args"], batched_args=d["batched_args"], batch=d["batch"],
-                  in_axes=d["in_axes"], axis_name=d["axis_name"], mesh=d["mesh"],
-                  specs=d["specs"], out_specs=d["out_specs"])
+    target, d = resolve_target(f"example:{name}")
+    fields = {name: d[name] for name in TraceSettings.names()}
     fields.update(overrides)
     return TraceRequest(target=target, variants=variants or d["variants"], want=list(want),
                         **fields)

@@ -1,15 +1,10 @@
-"""Gallery variants built with JAX's own API, independently of jaxviz's variant builder.
-
-Each example file is imported with importlib and transformed exactly as the
-lecture would write it (``jax.vmap``, ``jax.pmap``, ``jax.jit`` with
-``NamedSharding``, ``jax.shard_map``). Tests compare what jaxviz shows against
-what these give.
-"""
+"""The reference side of the core tests: each variant of a gallery example built here
+from the example's file with JAX's own API (importlib + jax.jit / jax.vmap / jax.pmap /
+jax.shard_map / NamedSharding), independently of jaxviz's variant builder."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -19,7 +14,14 @@ from jax.sharding import PartitionSpec as P
 
 from jaxviz.model import list_examples
 from jaxviz.model.specs import (
-    DTYPES, Aval, Dict, Seq, parse_args, parse_in_axes, parse_mesh, parse_partition_specs,
+    DTYPES,
+    Aval,
+    Dict,
+    Seq,
+    parse_args,
+    parse_in_axes,
+    parse_mesh,
+    parse_partition_specs,
 )
 
 from .conftest import import_file
@@ -48,8 +50,9 @@ def _batched(args, in_axes, batch):
             for arg, ax in zip(args, in_axes)]
 
 
-def reference_call(name: str, variant: str) -> tuple[Callable, list[Any]]:
-    """The example's variant as a callable, and its arguments (abstract leaves as shapes)."""
+def reference_call(name: str, variant: str) -> tuple[Callable, list]:
+    """The example's function transformed as ``variant`` does it, and its arguments
+    (abstract where the example gives types), built with JAX's API alone."""
     ex = next(e for e in list_examples() if e.name == name)
     module = import_file(ex.path)
     ns = vars(module)
@@ -83,7 +86,8 @@ def reference_call(name: str, variant: str) -> tuple[Callable, list[Any]]:
     shardings = tuple(NamedSharding(mesh, s) for s in specs)
     if variant == "sharded":
         g = jax.vmap(f, in_axes=axes, axis_name=axis) if is_batched else f
-        return jax.jit(g, in_shardings=shardings), batched if is_batched else single
+        args = batched if is_batched else single
+        return jax.jit(g, in_shardings=shardings), args
     assert variant == "shard_map"
     if is_batched:
         local, args, out_specs = jax.vmap(f, in_axes=axes), batched, P(mesh_axes[0][0])
@@ -93,3 +97,14 @@ def reference_call(name: str, variant: str) -> tuple[Callable, list[Any]]:
         out_specs = jax.tree.map(lambda s: s.spec, compiled.output_shardings)
     smap = jax.shard_map(local, mesh=mesh, in_specs=tuple(specs), out_specs=out_specs)
     return jax.jit(smap, in_shardings=shardings), args
+
+
+def reference_jaxpr(name: str, variant: str) -> str:
+    fn, args = reference_call(name, variant)
+    return str(jax.make_jaxpr(fn)(*args))
+
+
+def concrete(args: list) -> list:
+    """Abstract arguments made real (zeros), for running a reference call."""
+    return jax.tree.map(lambda leaf: jnp.zeros(leaf.shape, leaf.dtype)
+                        if isinstance(leaf, jax.ShapeDtypeStruct) else leaf, args)

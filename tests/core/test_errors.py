@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
-from jaxviz import core
-from jaxviz.core.errors import UserError
-from jaxviz.model import TraceRequest
-
 import pytest
+
+from jaxviz import core
+from jaxviz.model import TraceRequest
+from jaxviz.model.errors import UserError
+from jaxviz.model.sources import resolve_target
 
 from .conftest import example_request
 
-GOOD = "import jax.numpy as jnp\n\n\ndef f(x, y):\n    return jnp.dot(x, y)\n\n\ndef g(x):\n    return x\n"
+GOOD = ("import jax.numpy as jnp\n\n\ndef f(x, y):\n    return jnp.dot(x, y)\n\n\n"
+        "def g(x):\n    return x\n")
 
 
 def _request(user_file, source, function="f", args="f32[3], f32[3]", **kw):
-    target, _ = core.resolve_target(user_file(source, function))
+    target, _ = resolve_target(user_file(source, function))
     return TraceRequest(target=target, args=args, **kw)
 
 
@@ -114,6 +116,6 @@ def test_bad_options_point_at_their_field():
 
 def test_unreadable_file_and_unknown_example():
     with pytest.raises(UserError, match="cannot read"):
-        core.resolve_target("/nonexistent/file.py:f")
+        resolve_target("/nonexistent/file.py:f")
     with pytest.raises(UserError, match="the gallery has: .*convolve"):
-        core.resolve_target("example:convolution")
+        resolve_target("example:convolution")

@@ -133,3 +133,38 @@ def test_bind_runs_one_equation_like_eval_jaxpr():
     (sorted_,) = ji.bind(sort, [jnp.array([3.0, 1.0, 2.0])])
     assert ji.read_atom(mul.invars[1], {}) == 2.0 and ji.is_literal(mul.invars[1])
     assert ji.bind(mul, [sorted_, 2.0])[0].tolist() == [2.0, 4.0, 6.0]
+
+
+def test_the_schedule_is_the_order_the_compiled_text_prints():
+    from jax.sharding import AxisType, NamedSharding
+    from jax.sharding import PartitionSpec as P
+
+    mesh = jax.make_mesh((4, 2), ("data", "model"), axis_types=(AxisType.Auto,) * 2)
+    fn = jax.jit(lambda x, w: jnp.tanh(x @ w),
+                 in_shardings=(NamedSharding(mesh, P("data", "model")),
+                               NamedSharding(mesh, P(None, "model"))))
+    compiled = fn.lower(jnp.ones((16, 64)), jnp.ones((64, 32))).compile()
+    schedule = ji.hlo_schedule(compiled)
+    text = compiled.as_text()
+    entry = text.split("\nENTRY %", 1)[1]
+    name = entry.split(" ", 1)[0]
+    printed = [line.split("=", 1)[0].replace("ROOT", "").strip().lstrip("%")
+               for line in entry.split("{", 1)[1].split("\n}", 1)[0].splitlines()
+               if "=" in line]
+    assert schedule[name] == printed and "all-gather" in printed
+
+
+def test_device_assignment_is_the_meshs_device_order():
+    import numpy as np
+    from jax.sharding import AxisType, Mesh, NamedSharding
+    from jax.sharding import PartitionSpec as P
+
+    order = [5, 2, 7, 0, 1, 6, 3, 4]
+    mesh = Mesh(np.array(jax.devices())[order], ("i",), axis_types=(AxisType.Auto,))
+    fn = jax.jit(lambda x: x * 2, in_shardings=NamedSharding(mesh, P("i")))
+    compiled = fn.lower(jnp.ones(8)).compile()
+    assert [d.id for d in ji.device_assignment(compiled)] == order
+    out = fn(jnp.arange(8.0))
+    # partition p computes block p: the device holding block p is order[p]
+    held = {s.device.id: s.index[0].start for s in out.addressable_shards}
+    assert [held[d] for d in order] == list(range(8))

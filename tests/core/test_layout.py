@@ -1,17 +1,19 @@
-"""Layouts are JAX's: compared with devices_indices_map of real arrays."""
+"""Layouts are JAX's: compared with devices_indices_map of real arrays and of
+NamedShardings built in the tests (never with jaxviz's own builder)."""
 
 from __future__ import annotations
 
 import jax
 import numpy as np
 import pytest
+from jax.sharding import Mesh
 
 from jaxviz import core
-from jaxviz.core import arguments
-from jaxviz.core.trace import load
 from jaxviz.model import list_examples
+from jaxviz.model.errors import format_error
 
 from .conftest import example_request
+from .reference import concrete, reference_call
 
 CASES = [(ex.name, v) for ex in list_examples() for v in ex.variants]
 
@@ -25,11 +27,10 @@ def _ranges(index_map, shape):
 def test_output_layout_equals_the_real_output(name, variant):
     req = example_request(name, [variant], want=("jaxpr", "layout"))
     vr = core.trace_request(req).variant(variant)
-    assert vr.error is None, core.format_error(vr.error, debug=True)
-    # Run the same variant for real and read where JAX put the output.
-    prepared = load(req).builder.prepare(variant)
-    out = prepared.fn(*arguments.concrete(prepared.args))
-    real = jax.tree.leaves(out)
+    assert vr.error is None, format_error(vr.error, debug=True)
+    # Run the same variant, built with JAX alone, and read where JAX put the output.
+    fn, args = reference_call(name, variant)
+    real = jax.tree.leaves(fn(*concrete(args)))
     outputs = [a for a in vr.arrays if a.role == "output"]
     assert len(outputs) == len(real)
     for layout, array in zip(outputs, real):
@@ -40,12 +41,13 @@ def test_output_layout_equals_the_real_output(name, variant):
 
 
 def test_tensor_parallel_inputs_follow_their_partition_specs():
-    from jax.sharding import NamedSharding, PartitionSpec as P
+    from jax.sharding import NamedSharding
+    from jax.sharding import PartitionSpec as P
 
     req = example_request("tensor_parallel", ["sharded"], want=("jaxpr", "layout"))
     vr = core.trace_request(req).variant("sharded")
     assert vr.mesh.axis_names == ["data", "model"] and vr.mesh.axis_sizes == [4, 2]
-    mesh = load(req).builder.mesh()
+    mesh = Mesh(np.array(jax.devices()).reshape(4, 2), ("data", "model"))
     assert vr.mesh.device_ids == [d.id for d in mesh.devices.flat]
     x, w, out = vr.arrays
     for layout, spec in ((x, P("data", None)), (w, P(None, "model")),

@@ -18,8 +18,8 @@ def test_convolve_line_by_line():
     req = example_request("convolve", ["plain"])
     vr = core.trace_request(req).variant("plain")
     src = _lines(req.target.filename)
-    loop_line = next(i for i, l in enumerate(src, 1) if "jnp.dot(x[i-1:i+2], w)" in l)
-    return_line = next(i for i, l in enumerate(src, 1) if "return jnp.array(output)" in l)
+    loop_line = next(i for i, text in enumerate(src, 1) if "jnp.dot(x[i-1:i+2], w)" in text)
+    return_line = next(i for i, text in enumerate(src, 1) if "return jnp.array(output)" in text)
     by_prim = {}
     for eq in vr.equations:
         by_prim.setdefault(eq.primitive, []).append(eq)

@@ -14,9 +14,9 @@ import jax
 import numpy as np
 import pytest
 
-from jaxviz import core
 from jaxviz.core.stepper import step
 from jaxviz.model import TraceRequest
+from jaxviz.model.sources import resolve_target
 from jaxviz.model.stepping import StepRequest
 
 from .test_stepper_oracle import assert_well_nested, check_against_real_run, step_example
@@ -75,7 +75,7 @@ def _file(tmp_path, source: str):
     spec = importlib.util.spec_from_file_location(f"flow_{id(source)}", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    target, _ = core.resolve_target(f"{path}:f")
+    target, _ = resolve_target(f"{path}:f")
     return target, module.f
 
 

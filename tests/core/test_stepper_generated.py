@@ -26,9 +26,9 @@ from hypothesis import strategies as st
 from jax.sharding import AxisType, Mesh
 from jax.sharding import PartitionSpec as P
 
-from jaxviz import core
 from jaxviz.core.stepper import step
 from jaxviz.model import TraceRequest
+from jaxviz.model.sources import resolve_target
 from jaxviz.model.stepping import StepRequest
 
 from .test_stepper_oracle import check_against_real_run
@@ -74,7 +74,7 @@ def _program(ops: list[str], args: str, tail: str) -> str:
 def test_generated_host_programs(tmp_path_factory, ops, variant, seed):
     path = _write(tmp_path_factory, _program(ops, "x, y, w",
                                              "v, jnp.sum(v), jnp.max(v, axis=0)"))
-    target, _ = core.resolve_target(f"{path}:f")
+    target, _ = resolve_target(f"{path}:f")
     spec = ", ".join(f"f32[{a},{b}]" for a, b in HOST_ARGS.values())
     stepped = step(StepRequest(TraceRequest(target=target, args=spec, batch=3),
                                variant=variant, seed=seed))
@@ -155,7 +155,7 @@ def test_generated_collectives_in_shard_map(tmp_path_factory, program, seed):
         fn.trace(*abstract)
     except ValueError:  # JAX itself refuses the program (e.g. psum over a mix of
         assume(False)  # varying and invariant axes): nothing to compare
-    target, _ = core.resolve_target(f"{path}:f")
+    target, _ = resolve_target(f"{path}:f")
     spec_text = _spec_text(spec)
     req = TraceRequest(target=target, args=f"f32[{shape[0]},{shape[1]}]", in_axes="None",
                        mesh=mesh_text, specs=spec_text, out_specs=spec_text, axis_name="a")

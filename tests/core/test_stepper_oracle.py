@@ -13,6 +13,8 @@ integers and booleans compare exactly.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -21,6 +23,8 @@ import pytest
 from jaxviz import core
 from jaxviz.core.stepper import step
 from jaxviz.model import TraceRequest, list_examples
+from jaxviz.model.errors import format_error
+from jaxviz.model.sources import resolve_target
 from jaxviz.model.stepping import StepRequest, Value
 
 from .conftest import example_request
@@ -108,7 +112,7 @@ def step_example(name: str, variant: str, **options):
 def check_against_real_run(stepped, fn, abstract_args, seed: int = 0) -> None:
     """The stepped outputs equal ``fn``'s compiled outputs: assembled and per device."""
     result = stepped.result
-    assert result.error is None, core.format_error(result.error, debug=True)
+    assert result.error is None, format_error(result.error, debug=True)
     args = fill_random(abstract_args, seed)
     for mine, theirs in zip(stepped.args, jax.tree.leaves(args), strict=True):
         assert_same(mine, theirs, "the arguments follow the stated recipe")
@@ -166,7 +170,8 @@ def test_at_the_psum_of_normalize_eight_different_inputs_become_one_value(varian
     assert inputs == [wrap(d) for d in range(8)]  # each device holds its own element
     assert outputs == [wrap(28)] * 8  # ... and the psum gives every device the sum
     assert psum.groups == [list(range(8))]
-    assert psum.source.line == 17 and "lax.psum" in open(psum.source.file).read().splitlines()[16]
+    assert psum.source.line == 17
+    assert "lax.psum" in Path(psum.source.file).read_text().splitlines()[16]
     # pvary (shard_map's "this value now varies by device") moves no data: no groups.
     assert all(s.groups == [] for s in result.steps if s.primitive == "pvary")
 
@@ -188,7 +193,7 @@ def test_another_seed_gives_other_values_and_still_the_real_run():
 
 
 def test_a_user_file_steps_like_an_example(user_file):
-    target, _ = core.resolve_target(user_file(
+    target, _ = resolve_target(user_file(
         "import jax.numpy as jnp\n\ndef f(x, y):\n    return jnp.tanh(x @ y).sum(0)\n", "f"))
     stepped = step(StepRequest(TraceRequest(target=target, args="f32[4,3], f32[3,2]"),
                                variant="jit"))

@@ -14,11 +14,11 @@ from hypothesis import strategies as st
 from jax.sharding import AxisType, Mesh, NamedSharding
 from jax.sharding import PartitionSpec as P
 
-from jaxviz import core
 from jaxviz.core.stepper import step_request
 from jaxviz.core.stepper_mapped import MeshLanes
 from jaxviz.core.stepper_values import Recorder
 from jaxviz.model import TraceRequest, from_plain, to_plain
+from jaxviz.model.sources import resolve_target
 from jaxviz.model.stepping import StepRequest
 
 from .test_stepper_oracle import step_example
@@ -93,7 +93,7 @@ def test_too_large_says_how_large_and_offers_summary_mode():
 
 
 def test_a_loop_that_records_too_much_stops_and_says_so(user_file):
-    target, _ = core.resolve_target(user_file(
+    target, _ = resolve_target(user_file(
         "from jax import lax\n\ndef f(x):\n    return lax.while_loop(lambda s: s[0] < 10**6, "
         "lambda s: (s[0] + 1, s[1] * 2.0), (0, x))\n", "f"))
     result = step_request(StepRequest(TraceRequest(target=target, args="f32[]"),
@@ -110,14 +110,14 @@ def test_a_loop_that_records_too_much_stops_and_says_so(user_file):
     ({"args": "f32[3]", "mesh": "i=16"}, "shard_map", "mesh", "mesh"),
 ])
 def test_bad_input_becomes_an_error_record(user_file, trace, variant, kind, field):
-    target, _ = core.resolve_target(user_file("def f(x):\n    return x * 2\n", "f"))
+    target, _ = resolve_target(user_file("def f(x):\n    return x * 2\n", "f"))
     result = step_request(StepRequest(TraceRequest(target=target, **trace), variant=variant))
     assert result.error is not None and result.error.kind == kind
     assert result.error.field == field and result.steps == []
 
 
 def test_an_error_in_the_users_code_names_the_line(user_file):
-    target, _ = core.resolve_target(user_file(
+    target, _ = resolve_target(user_file(
         "import jax.numpy as jnp\n\ndef f(x):\n    y = x + 1\n    return y @ jnp.ones(4)\n", "f"))
     result = step_request(StepRequest(TraceRequest(target=target, args="f32[3]")))
     assert result.error.kind == "trace" and result.error.line == 5

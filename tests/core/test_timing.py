@@ -1,8 +1,8 @@
 """Timing runs in this process (8 simulated CPU devices): invariants of real measurements.
 
 No timed assertions: the machine is shared and noisy. What must hold on any
-machine is checked -- orderings, counts, one record per device, stages that
-add up, files that parse.
+machine is checked -- orderings, counts, one record per device, stages inside
+the wall-clock time this test measured itself, files that parse.
 """
 
 from __future__ import annotations
@@ -10,12 +10,14 @@ from __future__ import annotations
 import csv
 import datetime
 import json
+import time
 
 import pytest
 
 from jaxviz.model import from_plain, to_plain
+from jaxviz.model.exports import write_data
 from jaxviz.model.timing import CallRecord, TimingRequest, TimingRun, TimingStatus
-from jaxviz.model.timing_export import CSV_COLUMNS, write_data
+from jaxviz.model.timing_export import CSV_COLUMNS
 from tests.core.conftest import example_request
 
 VARIANTS = ["numpy", "op-by-op", "jit", "loop", "vmap", "jit-vmap", "pmap", "sharded"]
@@ -33,15 +35,18 @@ def small_request(**overrides) -> TimingRequest:
 
 @pytest.fixture(scope="module")
 def measured():
+    """The run, what was streamed, and how long the run took by this test's own clock."""
     from jaxviz.core.timing import measure_timings
 
     streamed = []
-    run = measure_timings(small_request(), streamed.append)
-    return run, streamed
+    start = time.perf_counter_ns()  # the run's times are relative to this reading
+    run = measure_timings(small_request(), streamed.append, origin_ns=start)
+    wall_ns = time.perf_counter_ns() - start
+    return run, streamed, wall_ns
 
 
 def test_run_is_complete_without_errors(measured):
-    run, _ = measured
+    run, _, _ = measured
     assert run.error is None and run.errors == [] and run.complete
     for v in VARIANTS:
         assert len([c for c in run.calls_of(v, "warmup") if c.size is None]) == WARMUP
@@ -50,7 +55,7 @@ def test_run_is_complete_without_errors(measured):
 
 
 def test_every_record_was_streamed_before_the_run_returned(measured):
-    run, streamed = measured
+    run, streamed, _ = measured
     calls = [r for r in streamed if isinstance(r, CallRecord)]
     assert calls == run.calls
     replay = TimingRun(request=run.request)
@@ -63,7 +68,7 @@ def test_every_record_was_streamed_before_the_run_returned(measured):
 
 
 def test_dispatch_never_after_completion(measured):
-    run, _ = measured
+    run, _, _ = measured
     assert run.calls
     for c in run.calls:
         assert 0 <= c.t_start_ns <= c.t_dispatch_ns <= c.t_complete_ns, c
@@ -72,7 +77,7 @@ def test_dispatch_never_after_completion(measured):
 
 
 def test_pipelined_completions_in_order_after_their_dispatch(measured):
-    run, _ = measured
+    run, _, _ = measured
     assert run.pipeline.variant == "pmap" and run.pipeline.calls == PIPELINE
     assert run.pipeline.chained  # matmul(x, y) has x's shape: each call feeds the next
     calls = sorted(run.calls_of(phase="pipelined"), key=lambda c: c.run)
@@ -88,7 +93,7 @@ def test_pipelined_completions_in_order_after_their_dispatch(measured):
 
 
 def test_one_per_device_record_per_device(measured):
-    run, _ = measured
+    run, _, _ = measured
     for variant in ("pmap", "sharded"):
         assert run.info(variant).devices == list(range(8))
         for c in run.calls_of(variant, "steady") + run.calls_of(variant, "pipelined"):
@@ -99,12 +104,17 @@ def test_one_per_device_record_per_device(measured):
     assert run.info("numpy").devices == []
 
 
-def test_first_call_stages_add_up(measured):
-    run, _ = measured
+def test_first_call_stages_fit_the_wall_clock_and_come_first(measured):
+    run, _, wall_ns = measured
     for variant in ("jit", "jit-vmap", "sharded", "pmap"):
         first = run.first_call(variant)
         phases = dict(first.phases())
-        assert sum(phases.values()) == first.total_ns
+        stages = sum(phases.values())
+        # The stages happened inside the run, as this test's clock saw it, and before
+        # the variant's next calls (the warm-up) started.
+        assert first.t0_ns >= 0 and first.t0_ns + stages <= wall_ns
+        later = min(c.t0_ns + c.t_start_ns for c in run.calls_of(variant, "warmup"))
+        assert first.t0_ns + stages <= later
         assert all(ns > 0 for ns in phases.values())
         assert 0 < first.dispatch_ns <= first.execute_ns
         assert first.implicit_ns and first.implicit_ns > 0
@@ -116,14 +126,14 @@ def test_first_call_stages_add_up(measured):
 
 
 def test_sweep_measures_every_size(measured):
-    run, _ = measured
+    run, _, _ = measured
     sweep = run.calls_of("jit", "sweep")
     assert sorted({c.size for c in sweep}) == [8, 16]
     assert len(sweep) == 2 * RUNS
 
 
 def test_header_describes_where_and_what(measured):
-    run, _ = measured
+    run, _, _ = measured
     h = run.header
     assert h.jax and h.jaxlib and h.backend == "cpu" and h.device_count == 8
     assert h.simulated and len(h.devices) == 8 and h.host_cpu and h.async_dispatch
@@ -136,7 +146,7 @@ def test_header_describes_where_and_what(measured):
 
 
 def test_run_survives_the_codec_and_the_writers(measured, tmp_path):
-    run, _ = measured
+    run, _, _ = measured
     assert from_plain(json.loads(json.dumps(to_plain(run)))) == run
     paths = write_data(run, tmp_path)
     assert [p.name for p in paths] == ["timings.csv", "timings.json", "trace.json"]
@@ -186,15 +196,15 @@ def test_zero_runs_and_a_broken_function_are_clear_errors(user_file):
 def test_async_dispatch_off_runs_in_a_child_process():
     import jax
 
-    from jaxviz.core.timing import async_dispatch_setting, ensure_async_dispatch, \
-        measure_timings
+    from jaxviz.core.timing import async_dispatch_setting, ensure_async_dispatch, measure_timings
+    from jaxviz.engine.timing_child import run_in_child
 
     jax.devices()  # the backend runs: the setting can no longer change in this process
     assert async_dispatch_setting() is True
     assert ensure_async_dispatch(True) and not ensure_async_dispatch(False)
     streamed = []
     run = measure_timings(small_request(variants=["jit", "jit-sync"], sweep=None, pipeline=2),
-                          streamed.append)
+                          streamed.append, in_child=run_in_child)
     assert run.error is None and run.errors == [], run.errors
     assert len(run.calls_of("jit-sync", "steady")) == RUNS
     assert any("child process" in n for n in run.info("jit-sync").notes)
@@ -203,6 +213,11 @@ def test_async_dispatch_off_runs_in_a_child_process():
     assert min(c.t0_ns for c in run.calls_of("jit-sync")) > max(
         c.t0_ns for c in run.calls_of("jit", "steady"))
     whole = measure_timings(small_request(variants=["jit"], sweep=None, pipeline=2,
-                                          async_dispatch=False))
+                                          async_dispatch=False), in_child=run_in_child)
     assert whole.error is None and whole.header.async_dispatch is False
     assert len(whole.calls_of("jit", "pipelined")) == 2
+    # Without a way to start processes (only the engine has one) the run says so.
+    alone = measure_timings(small_request(variants=["jit"], sweep=None, pipeline=0,
+                                          async_dispatch=False))
+    assert alone.error.kind == "engine" and "fresh JAX process" in alone.error.message
+    assert not alone.calls

@@ -7,21 +7,17 @@ jax.shard_map, in ``reference.py``), independently of jaxviz's variant builder.
 
 from __future__ import annotations
 
-import jax
 import pytest
 
 from jaxviz import core
 from jaxviz.model import list_examples
+from jaxviz.model.errors import format_error
+from jaxviz.model.sources import resolve_target
 
 from .conftest import example_request
-from .reference import reference_call
+from .reference import reference_jaxpr
 
 CASES = [(ex.name, v) for ex in list_examples() for v in ex.variants]
-
-
-def reference_jaxpr(name: str, variant: str) -> str:
-    fn, args = reference_call(name, variant)
-    return str(jax.make_jaxpr(fn)(*args))
 
 
 @pytest.mark.parametrize("name, variant", CASES, ids=[f"{n}-{v}" for n, v in CASES])
@@ -29,7 +25,7 @@ def test_jaxpr_text_equals_make_jaxpr(name, variant):
     result = core.trace_request(example_request(name, [variant]))
     assert result.error is None
     vr = result.variant(variant)
-    assert vr.error is None, core.format_error(vr.error, debug=True)
+    assert vr.error is None, format_error(vr.error, debug=True)
     assert vr.jaxpr_text == reference_jaxpr(name, variant)
 
 
@@ -49,14 +45,14 @@ def test_pmap_shows_it_became_jit_of_shard_map():
 def test_collectives_work_where_the_axis_is_bound(user_file, collective, primitive):
     from jaxviz.model import TraceRequest
 
-    target, _ = core.resolve_target(user_file(
+    target, _ = resolve_target(user_file(
         f"from jax import lax\n\ndef f(x):\n    return {collective}\n", "f"))
     variants = ["pmap", "shard_map"] + ([] if primitive == "ppermute" else ["vmap"])
     req = TraceRequest(target=target, args="f32[3]", variants=variants, axis_name="i",
                        want=["jaxpr", "value"])
     result = core.trace_request(req)
     for vr in result.variants:
-        assert vr.error is None, core.format_error(vr.error, debug=True)
+        assert vr.error is None, format_error(vr.error, debug=True)
     for name in ("pmap", "shard_map"):
         assert any(c.startswith(primitive) for c in result.variant(name).collectives)
     # Bound by vmap, pmap or a mesh axis, the collective computes the same numbers.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 import time
 
 import pytest
@@ -19,6 +20,13 @@ def ok_reply(client: EngineClient) -> EngineInfo:
     reply = client.submit(DevicesRequest()).result(READY_S)
     assert reply.ok, reply.error
     return reply.result
+
+
+def _callbacks_done(client: EngineClient) -> None:
+    """Wait until the callback thread has run everything queued so far (it runs in order)."""
+    done = threading.Event()
+    client.submit(DevicesRequest(), lambda _reply: done.set())
+    assert done.wait(READY_S)
 
 
 def test_device_count_follows_restarts():
@@ -49,6 +57,19 @@ def test_ready_info_describes_the_engine(client):
     assert info is not None and info.pid > 0 and info.platform == "cpu"
     assert info.jax_version and info.jaxlib_version and info.start_seconds > 0
     assert {d.process_index for d in info.devices} == {0}
+
+
+def test_the_storyboard_comes_back_from_the_engine(client):
+    req = trace("return jax.lax.psum(x, 'i') / 4", args="f32[]", variants=("pmap",),
+                want=("jaxpr", "story"))
+    req.batched_args, req.axis_name = "jnp.arange(4.)", "i"
+    reply = client.submit(req).result(READY_S)
+    assert reply.ok and reply.result.variants[0].error is None
+    sb = reply.result.variants[0].storyboard
+    assert sb.devices == [0, 1, 2, 3] and sb.processes == [0, 0, 0, 0]
+    (psum,) = sb.collectives
+    assert psum.collective.kind == "all-reduce" and psum.collective.groups == [[0, 1, 2, 3]]
+    assert psum.collective.origin == "jaxpr" and psum.primitives == ["psum"]
 
 
 def test_print_output_comes_back_with_the_result(client):
@@ -96,12 +117,14 @@ def test_timeout_restarts_the_engine(client, events):
     events.clear()
     pid = client.info.pid
     start = time.monotonic()
-    reply = client.submit(trace("while True:\n    pass"), timeout=2).result(2 + 5)
+    # One line: the loop's two instructions both belong to it, so the stack
+    # sampled at any moment names the same line.
+    reply = client.submit(trace("while True: pass"), timeout=2).result(2 + 5)
     assert time.monotonic() - start <= 2 + 5
     assert not reply.ok and reply.error.kind == "timeout"
     assert reply.error.message.startswith("timed out after 2 s while tracing `f`")
     # The engine wrote where it was stuck before it was killed.
-    assert reply.error.line == 5 and reply.error.source_line.strip() == "while True:"
+    assert reply.error.line == 5 and reply.error.source_line.strip() == "while True: pass"
     assert "(most recent call first)" in reply.stderr
     assert ok_reply(client).pid != pid
     assert "restarting" in events.kinds()
@@ -181,7 +204,7 @@ def test_cancel_running_request_is_prompt_and_engine_stays_usable(client, tmp_pa
     assert ok_reply(client).pid > 0
 
 
-def test_cancel_queued_request_drops_it(client, tmp_path):
+def test_cancel_queued_request_drops_it(client, events, tmp_path):
     marker = tmp_path / "running"
     running = client.submit(trace(f"open({str(marker)!r}, 'w').close()\ntime.sleep(60)"))
     queued = client.submit(DevicesRequest())
@@ -193,7 +216,18 @@ def test_cancel_queued_request_drops_it(client, tmp_path):
     assert not running.done() and client.info.pid == pid  # the engine was left alone
     running.cancel()
     assert running.result(READY_S).error.kind == "cancelled"
-    client.cancel(queued.id)  # already ended: nothing happens
+    # Cancelling a request that already ended changes nothing: its reply stays, the
+    # engine that replaced the cancelled one keeps running, no event is emitted.
+    pid = ok_reply(client).pid
+    _callbacks_done(client)  # the restart's events have been delivered
+    events.clear()
+    client.cancel(queued.id)
+    client.cancel(running.id)
+    assert queued.result(0).error.message == "cancelled before it started"
+    assert running.result(0).error.kind == "cancelled"
+    assert ok_reply(client).pid == pid
+    _callbacks_done(client)
+    assert events.kinds() == []
 
 
 def test_engine_of_another_schema_version_is_refused(monkeypatch):

@@ -8,8 +8,8 @@ import sys
 import numpy as np
 import pytest
 
-from jaxviz.core.errors import UserError
 from jaxviz.engine.multihost import run_multihost
+from jaxviz.model.errors import UserError
 
 
 @pytest.mark.slow

@@ -1,17 +1,19 @@
 """The gallery: every example is well-formed and covers the teaching material."""
 
+from pathlib import Path
+
+import pytest
+
 from jaxviz.model import VARIANTS, get_example, list_examples, list_functions
 from jaxviz.model.gallery import GalleryError
 from jaxviz.model.specs import parse_args, parse_in_axes, parse_mesh, parse_partition_specs
-
-import pytest
 
 
 def test_every_example_is_well_formed():
     examples = list_examples()
     assert len(examples) >= 8
     for ex in examples:
-        source = open(ex.path, encoding="utf-8").read()
+        source = Path(ex.path).read_text(encoding="utf-8")
         assert ex.function in list_functions(source), ex.name
         assert ex.title and len(ex.explanation) > 80, ex.name
         assert set(ex.variants) <= set(VARIANTS), ex.name

@@ -5,8 +5,20 @@ import json
 import pytest
 
 from jaxviz.model import (
-    SCHEMA_VERSION, ArrayLayout, Equation, ErrorInfo, SchemaMismatch, ShardInfo, SourceSpan,
-    Target, TraceRequest, TraceResult, VariantResult, VarInfo, from_plain, to_plain,
+    SCHEMA_VERSION,
+    ArrayLayout,
+    Equation,
+    ErrorInfo,
+    SchemaMismatch,
+    ShardInfo,
+    SourceSpan,
+    Target,
+    TraceRequest,
+    TraceResult,
+    VariantResult,
+    VarInfo,
+    from_plain,
+    to_plain,
 )
 
 
@@ -25,7 +37,7 @@ def test_round_trip_through_json():
 
 
 def test_requests_round_trip():
-    req = TraceRequest(Target("def f(x): return x", "<editor:f.py>", "f"), "f32[3]",
+    req = TraceRequest(target=Target("def f(x): return x", "<editor:f.py>", "f"), args="f32[3]",
                        variants=["plain", "vmap"], in_axes="0", mesh="i=8")
     assert from_plain(to_plain(req)) == req
 
@@ -35,3 +47,19 @@ def test_other_schema_versions_are_refused():
     data["schema"] = SCHEMA_VERSION + 1
     with pytest.raises(SchemaMismatch, match="another jaxviz version"):
         from_plain(data)
+
+
+def test_two_record_classes_may_not_share_a_name():
+    # Records are tagged by class name: a second "Step" would decode as the first.
+    from dataclasses import make_dataclass
+
+    from jaxviz.model import register
+    from jaxviz.model.stepping import EvalStep
+    from jaxviz.model.storyboard import Step
+
+    impostor = make_dataclass("Step", [("kind", str)])
+    with pytest.raises(ValueError, match="record name 'Step' is taken by jaxviz.model.storyboard"):
+        register(impostor)
+    assert type(from_plain(to_plain(Step(kind="compute")))) is Step
+    decoded = from_plain(to_plain(EvalStep(kind="enter", path="0", depth=0, primitive="jit")))
+    assert type(decoded) is EvalStep

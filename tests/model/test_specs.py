@@ -7,8 +7,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jaxviz.model.specs import (
-    DTYPES, Aval, Dict, Expr, Seq, SpecError, format_args, format_mesh, format_partition_spec,
-    parse_args, parse_in_axes, parse_mesh, parse_partition_specs,
+    DTYPES,
+    Aval,
+    Dict,
+    Expr,
+    Seq,
+    SpecError,
+    format_args,
+    format_mesh,
+    format_partition_spec,
+    parse_args,
+    parse_in_axes,
+    parse_mesh,
+    parse_partition_specs,
 )
 
 avals = st.builds(Aval, st.sampled_from(sorted(DTYPES)),

@@ -10,21 +10,34 @@ import pytest
 from jaxviz.model import ErrorInfo, Target, TraceRequest, from_plain, to_plain
 from jaxviz.model.specs import SpecError
 from jaxviz.model.timing import (
-    CallRecord, DeviceReady, FirstCall, PipelineInfo, TimingRequest, TimingRun, TimingStatus,
-    VariantInfo, parse_sweep, sweep_args_for, validate,
+    CallRecord,
+    DeviceReady,
+    FirstCall,
+    PipelineInfo,
+    TimingRequest,
+    TimingRun,
+    TimingStatus,
+    VariantInfo,
+    parse_sweep,
+    sweep_args_for,
+    validate,
 )
-from jaxviz.model.timing_export import CSV_COLUMNS, chrome_trace, read_json, write_csv, \
-    write_json
+from jaxviz.model.timing_export import CSV_COLUMNS, chrome_trace, read_json, write_csv, write_json
 from jaxviz.model.timing_stats import (
-    caption_dispatch, caption_sweep, caption_timeline, caption_variants, fmt_ms, steady,
+    caption_dispatch,
+    caption_sweep,
+    caption_timeline,
+    caption_variants,
+    fmt_ms,
+    steady,
 )
 
 MS = 1_000_000
 
 
 def request(**kw) -> TimingRequest:
-    trace = TraceRequest(Target("def f(x, y): return x @ y", "<editor:f.py>", "f"),
-                         "f32[n,n], f32[n,n]")
+    trace = TraceRequest(target=Target("def f(x, y): return x @ y", "<editor:f.py>", "f"),
+                         args="f32[n,n], f32[n,n]")
     return TimingRequest(trace=trace, **kw)
 
 
@@ -90,10 +103,18 @@ def test_run_folds_streamed_records_and_round_trips():
         run.add("not a record")
 
 
-def test_first_call_phases_add_up():
+def test_first_call_phases_are_the_measured_stages_in_order():
     first = make_run().first_call("jit")
-    assert [n for n, _ in first.phases()] == ["trace", "lower", "compile", "execute"]
-    assert sum(ns for _, ns in first.phases()) == first.total_ns
+    assert first.phases() == [("trace", 10 * MS), ("lower", 5 * MS), ("compile", 15 * MS),
+                              ("execute", 6 * MS)]
+    # pmap traces while it lowers; NumPy is not compiled: stages not measured are left out
+    pmap = FirstCall("pmap", 0, execute_ns=2, dispatch_ns=1, total_ns=9, lower_ns=3,
+                     compile_ns=4)
+    assert [n for n, _ in pmap.phases()] == ["lower", "compile", "execute"]
+    numpy = make_run().first_call("numpy")
+    assert numpy.phases() == [("execute", 9 * MS)]
+    # the variants caption counts what the first call spent before executing, once
+    assert "30 ms tracing and compiling, once" in caption_variants(make_run())
 
 
 def test_captions_are_computed_from_the_records():
@@ -148,5 +169,5 @@ def test_chrome_trace_tracks_do_not_overlap():
         by_track.setdefault((e["pid"], e["tid"]), []).append((e["ts"], e["ts"] + e["dur"]))
     for spans in by_track.values():  # slices on one track follow each other
         spans.sort()
-        for (a0, a1), (b0, b1) in zip(spans, spans[1:]):
+        for (_a0, a1), (b0, _b1) in zip(spans, spans[1:]):
             assert b0 >= a1 - 1e-6

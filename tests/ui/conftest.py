@@ -23,6 +23,7 @@ from collections.abc import Iterator  # noqa: E402
 
 import pytest  # noqa: E402
 
+
 @pytest.fixture(scope="session")
 def qapp_args():
     return ["jaxviz-tests"]
@@ -31,8 +32,8 @@ def qapp_args():
 @pytest.fixture(scope="session")
 def shared_engine(qapp):
     """One engine process (8 devices) for the whole GUI suite; tests that restart it restore it."""
-    from jaxviz.ui import style
-    from jaxviz.ui.qt_engine import QtEngine
+    from jaxviz.ui.theme import style
+    from jaxviz.ui.window.qt_engine import QtEngine
 
     style.apply_theme(qapp)
     engine = QtEngine(devices=8, timeout=60.0)
@@ -46,7 +47,7 @@ def settings(tmp_path):
     """Settings in a fresh ini file, so every test starts from the defaults."""
     from PySide6.QtCore import QSettings
 
-    from jaxviz.ui.settings import Settings
+    from jaxviz.ui.window.settings import Settings
 
     return Settings(QSettings(str(tmp_path / "jaxviz.ini"), QSettings.Format.IniFormat))
 
@@ -73,8 +74,8 @@ def no_modal_dialogs(monkeypatch):
 @pytest.fixture
 def window(qtbot, shared_engine, settings, tmp_path, monkeypatch) -> Iterator:
     """A shown main window on the shared engine, 1600x950, recovery copies under tmp_path."""
-    from jaxviz.ui import settings as settings_module
-    from jaxviz.ui.main_window import MainWindow
+    from jaxviz.ui.window import settings as settings_module
+    from jaxviz.ui.window.main_window import MainWindow
 
     monkeypatch.setattr(settings_module, "recovery_dir", lambda: tmp_path / "recovery")
     win = MainWindow(settings=settings, engine=shared_engine)

@@ -6,6 +6,7 @@ shared two cores) and handed out as fresh copies.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import os
@@ -18,28 +19,27 @@ def configure_jax() -> None:
     """8 simulated CPU devices (a no-op when the backend already runs with them)."""
     from jaxviz import core
 
-    try:
+    with contextlib.suppress(RuntimeError):
         core.configure_devices(8)
-    except RuntimeError:
-        pass
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _trace(name: str, variant: str, overrides: tuple = ()):
     configure_jax()
     from jaxviz import core
-    from jaxviz.model import TraceRequest
+    from jaxviz.model import TraceRequest, TraceSettings
+    from jaxviz.model.errors import format_error
+    from jaxviz.model.sources import resolve_target
 
-    target, d = core.resolve_target(f"example:{name}")
-    fields = dict(args=d["args"], batched_args=d["batched_args"], batch=d["batch"],
-                  in_axes=d["in_axes"], axis_name=d["axis_name"] or "i", mesh=d["mesh"],
-                  specs=d["specs"], out_specs=d["out_specs"])
+    target, d = resolve_target(f"example:{name}")
+    fields = {name: d[name] for name in TraceSettings.names()}
+    fields["axis_name"] = fields["axis_name"] or "i"
     fields.update(dict(overrides))
     req = TraceRequest(target=target, variants=[variant], want=["jaxpr", "hlo", "layout"],
                        **fields)
     result = core.trace_request(req)
     vr = result.variant(variant)
-    assert vr.error is None, core.format_error(vr.error, debug=True)
+    assert vr.error is None, format_error(vr.error, debug=True)
     return result
 
 

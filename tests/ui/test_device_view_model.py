@@ -7,10 +7,10 @@ import sys
 import pytest
 
 from jaxviz.model import ArrayLayout, MeshInfo, ShardInfo
-from jaxviz.ui.device_view.palette import OKABE_ITO, device_colours, luminance
-from jaxviz.ui.device_view.program import mesh_groups, parse_hlo_collectives
-from jaxviz.ui.device_view.scene import build_scene
-from jaxviz.ui.device_view.tiles import tile_grid
+from jaxviz.model.palette import DEVICE_COLOURS, device_colours, luminance
+from jaxviz.scene import build_scene
+from jaxviz.scene.program import mesh_groups, parse_hlo_collectives
+from jaxviz.scene.tiles import tile_grid
 
 from .device_view_cases import traced
 
@@ -18,7 +18,7 @@ from .device_view_cases import traced
 def test_the_scene_model_imports_without_qt_or_jax():
     import subprocess
 
-    code = ("import sys, jaxviz.ui.device_view as dv, jaxviz.ui.device_view.frames;"
+    code = ("import sys, jaxviz.ui.device_view as dv, jaxviz.scene.frames;"
             "bad = [m for m in ('jax', 'PySide6') if m in sys.modules];"
             "print(bad); sys.exit(1 if bad else 0)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
@@ -114,7 +114,7 @@ def test_replicated_params_are_on_every_device():
 
 
 def test_colours_are_okabe_ito_up_to_eight_then_structured_and_distinct():
-    assert device_colours(8, 1, 8) == list(OKABE_ITO)
+    assert device_colours(8, 1, 8) == list(DEVICE_COLOURS)
     big = device_colours(16, 16, 256)
     assert len(set(big)) == 256
     # Lightness runs along a row, hue down a column.

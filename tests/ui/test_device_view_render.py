@@ -14,8 +14,8 @@ from jax.sharding import PartitionSpec as P  # noqa: E402
 from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtGui import QColor, QImage  # noqa: E402
 
-from jaxviz.ui.device_view.geometry import _key, held_rect  # noqa: E402
-from jaxviz.ui.device_view.palette import OKABE_ITO  # noqa: E402
+from jaxviz.model.palette import DEVICE_COLOURS  # noqa: E402
+from jaxviz.scene.geometry import _key, held_rect  # noqa: E402
 
 from .device_view_cases import configure_jax, traced  # noqa: E402
 
@@ -25,8 +25,8 @@ W, H = 1280, 720
 
 @pytest.fixture
 def renderer(qapp):
+    from jaxviz.scene import build_scene
     from jaxviz.ui.device_view.export import Renderer
-    from jaxviz.ui.device_view.scene import build_scene
 
     def make(name: str, variant: str, theme: str = "light", **overrides) -> Renderer:
         return Renderer(build_scene(traced(name, variant, **overrides), variant), W, H, theme)
@@ -46,7 +46,7 @@ def phase_index(renderer, kind: str) -> int:
 def test_convolve_pmap_each_row_tile_has_its_devices_colour(renderer):
     r = renderer("convolve", "pmap")
     colour = r.scene.colour_of
-    assert [colour[d] for d in range(8)] == list(OKABE_ITO)
+    assert [colour[d] for d in range(8)] == list(DEVICE_COLOURS)
     img = r.image(phase_index(r, "split"), 1.0)
     for place in r.layout.inputs:  # x and w, on the host
         assert len(place.blocks) == 8
@@ -121,7 +121,7 @@ def test_collective_phase_draws_sum_badges_only_for_psum(renderer):
     k = phase_index(r, "collective")
     before, after = r.image(k, 0.0), r.image(k, 1.0)
     colours = r.scene.colour_of
-    for d, place in r.layout.devices.items():
+    for place in r.layout.devices.values():
         x, y, w, h = place.badge
         stripe_row = (x + 1, y + h * 0.62, w - 2, h * 0.38)
         # After the all-reduce every device holds a mix of all eight devices' values.

@@ -7,7 +7,7 @@ import re
 from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtGui import QTextCursor
 
-from jaxviz.ui import style
+from jaxviz.ui.theme import style
 from tests.ui.helpers import JAX_MS, close, line_of, pixel, wait_for_panes
 
 
@@ -133,6 +133,7 @@ def test_a_syntax_error_marks_its_line_and_keeps_the_code(qtbot, window):
 
 def test_a_bad_spec_marks_its_field(qtbot, window):
     _open_convolve(qtbot, window)
+    qtbot.waitUntil(lambda: not window.session.pending, timeout=JAX_MS)  # details arrived
     latest = window.session.latest
     field = window.args_panel.edits["args"]
     field.clear()
@@ -144,7 +145,9 @@ def test_a_bad_spec_marks_its_field(qtbot, window):
     # The field is framed in red: sample its left border.
     border = pixel(field, 1, field.height() // 2)
     assert border.red() > 150 and border.green() < 80 and border.blue() < 80
-    qtbot.wait(800)  # longer than the debounce: nothing must be sent for a bad spec
+    # Nothing is sent for a bad spec: no trace is scheduled, and one asked for now is refused.
+    assert not window.session.pending
+    assert window.session.trace_now() is None and not window.session.pending
     assert window.session.latest is latest
     # The fix clears the marker.
     field.clear()

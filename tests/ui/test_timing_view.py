@@ -16,6 +16,7 @@ from PySide6.QtGui import QImage
 from PySide6.QtTest import QTest
 
 from jaxviz.model import Target, TraceRequest
+from jaxviz.model.timing import FLUSH_NS
 from jaxviz.model.timing_stats import CAPTIONS, caption_dispatch, fmt_ms, steady
 from jaxviz.ui.plots import LIGHT
 from jaxviz.ui.plots.base import log_ms
@@ -237,19 +238,18 @@ def slow(x):
     return jnp.sin(x) * 2
 '''
 
+#: Each call outlasts the engine's streaming interval, so calls stream one by one; the
+#: engine dies once the view has shown some (the test then creates the marker file).
 CRASHING = '''
 import os
 import time
 import jax.numpy as jnp
 
-calls = [0]
-
 
 def crashing(x):
-    calls[0] += 1
-    time.sleep(0.06)  # slower than the engine's 50 ms flush: calls stream one by one
-    if calls[0] > 8:
+    if os.path.exists({marker!r}):
         os.kill(os.getpid(), 9)
+    time.sleep({seconds!r})
     return jnp.sin(x)
 '''
 
@@ -289,12 +289,17 @@ def test_stop_ends_the_run_and_keeps_what_was_measured(qtbot, shared_engine):
     assert view.export_bar.actions_by_kind["png"].isEnabled()
 
 
-def test_an_engine_crash_keeps_the_finished_calls_and_says_so(qtbot, shared_engine):
+def test_an_engine_crash_keeps_the_finished_calls_and_says_so(qtbot, shared_engine, tmp_path):
     view = make_view(shared_engine)
     qtbot.addWidget(view)
-    view.set_target(source_request(CRASHING, "crashing"))
+    marker = tmp_path / "crash-now"
+    source = CRASHING.format(marker=str(marker), seconds=1.2 * FLUSH_NS / 1e9)
+    view.set_target(source_request(source, "crashing"))
     configure(view, ["op-by-op"], runs=50, warmup=1, pipeline=0)
     view.controls.run_button.click()
+    qtbot.waitUntil(lambda: view.run is not None
+                    and len(view.run.calls_of("op-by-op", "steady")) >= 2, timeout=JAX_MS)
+    marker.touch()  # the next call kills the engine
     qtbot.waitUntil(lambda: not view.running, timeout=2 * JAX_MS)
     run = view.run
     assert not run.complete and run.error is not None and run.error.kind == "crash"

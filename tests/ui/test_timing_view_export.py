@@ -19,7 +19,12 @@ from jaxviz.ui.plots import DARK, LIGHT, build_figure
 from jaxviz.ui.plots.render import laid_out
 from tests.ui.helpers import JAX_MS
 from tests.ui.test_timing_view import (
-    count_colour, image_rgb, make_view, marker_pixels, near_colour, run_live,
+    count_colour,
+    image_rgb,
+    make_view,
+    marker_pixels,
+    near_colour,
+    run_live,
 )
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -8,10 +8,17 @@ import pytest
 
 from jaxviz.model import Target, TraceRequest
 from jaxviz.model.gallery import get_example
+from jaxviz.model.sizes import parse_size
 from jaxviz.model.timing import TimingHeader, TimingRequest, TimingRun, validate
-from jaxviz.ui.timing_view.options import (
-    RunOptions, build_request, declared_settings, default_options, describe_target,
-    options_of, parse_size, supported_variants, where_and_when,
+from jaxviz.model.timing_options import (
+    RunOptions,
+    build_request,
+    declared_settings,
+    default_options,
+    describe_target,
+    options_of,
+    supported_variants,
+    where_and_when,
 )
 
 

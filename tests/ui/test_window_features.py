@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-
 from PySide6.QtCore import QPoint, QTimer
 from PySide6.QtWidgets import QApplication
 
-from jaxviz.ui import style
-from jaxviz.ui.main_window import MainWindow
+from jaxviz.ui.theme import style
+from jaxviz.ui.window.main_window import MainWindow
 from tests.ui.helpers import JAX_MS, close, line_of, pixel, wait_for_panes
 
 SOURCE = '''import jax.numpy as jnp
@@ -171,3 +170,31 @@ def test_the_window_is_up_before_jax_and_the_status_bar_says_so(qtbot):
     assert app.main(["--devices", "4", "example:convolve"], on_shown=on_shown) == 0
     assert seen == {"visible": True, "label": "starting JAX: 4 simulated CPU devices…",
                     "title": "jaxviz — example: convolve"}
+
+
+def test_the_window_traces_what_its_state_holds_and_its_widgets_follow_it(qtbot, window):
+    window.document.new_untitled("def f(x, w):\n    return x * w\n")
+    state = window.state
+    assert (state.function, state.source) == ("f", window.editor.toPlainText())
+    # What is typed goes into the state ...
+    window.args_panel.edits["args"].clear()
+    qtbot.keyClicks(window.args_panel.edits["args"], "f32[3], f32[3]")
+    assert state.settings.args == "f32[3], f32[3]"
+    window.area.set_visible_variants(["plain", "vmap"])
+    assert state.visible_variants == ["plain", "vmap"]
+    window.area.panes["vmap"].lineClicked.emit("vmap", 1)
+    assert state.focused_variant == "vmap" and window.device_variant() == "vmap"
+    # ... what is set in the state shows in the widgets ...
+    state.set_setting("in_axes", "0, None")
+    state.visible_variants = ["plain", "jit"]
+    assert window.args_panel.edits["in_axes"].text() == "0, None"
+    assert window.area.visible_variants == ["plain", "jit"]
+    assert window.actions_by_name["pane_jit"].isChecked()
+    assert not window.actions_by_name["pane_vmap"].isChecked()
+    # ... and the request is the state's.
+    req = window.build_request()
+    assert req == state.to_request()
+    assert (req.args, req.in_axes, req.variants) == ("f32[3], f32[3]", "0, None", ["plain", "jit"])
+    state.function = ""
+    assert window.build_request() is None
+    assert "pick the function" in window.editor_panel.error.text()

@@ -12,9 +12,9 @@ import pytest
 from PySide6.QtCore import QThread
 
 from jaxviz.model import Equation, SourceSpan, SubJaxpr, TraceResult, VariantResult, VarInfo
+from jaxviz.model.changes import batch_marks, marks_for, parallel_marks
 from jaxviz.model.engine import EngineEvent, EngineInfo, Reply
-from jaxviz.ui.changes import batch_marks, marks_for, parallel_marks
-from jaxviz.ui.link_index import LinkIndex
+from jaxviz.model.link_index import LinkIndex
 
 F = "/x/f.py"
 
@@ -67,8 +67,8 @@ def test_parallel_panes_mark_the_wrapper_and_collectives():
 def test_jaxpr_highlighting_colours_primitives_shapes_and_collectives(qapp):
     from pygments.token import Keyword, Name, Number
 
-    from jaxviz.ui.code_view import CodeView
-    from jaxviz.ui.highlighters import jaxpr_highlighter
+    from jaxviz.ui.text.code_view import CodeView
+    from jaxviz.ui.text.highlighters import jaxpr_highlighter
 
     view = CodeView(jaxpr_highlighter)
     view.set_text("{ lambda ; a:f32[8]. let\n    b:f32[] = psum[axes=('i',)] a\n"
@@ -90,7 +90,7 @@ def test_jaxpr_highlighting_colours_primitives_shapes_and_collectives(qapp):
 def test_python_highlighting_follows_a_string_opened_above(qapp):
     from pygments.token import String
 
-    from jaxviz.ui.editor import CodeEditor
+    from jaxviz.ui.text.editor import CodeEditor
 
     editor = CodeEditor()
     editor.setPlainText("x = 1\ny = 2\n")
@@ -107,7 +107,7 @@ def test_python_highlighting_follows_a_string_opened_above(qapp):
     ("axis_name", "my axis", "Python identifier"),
 ])
 def test_fields_are_checked_as_typed(qtbot, field, text, needle):
-    from jaxviz.ui.args_panel import ArgsPanel
+    from jaxviz.ui.panels.args import ArgsPanel
 
     panel = ArgsPanel()
     qtbot.addWidget(panel)
@@ -146,7 +146,7 @@ class _FakeClient:
 
 
 def test_engine_callbacks_arrive_as_signals_on_the_gui_thread(qtbot):
-    from jaxviz.ui.qt_engine import QtEngine
+    from jaxviz.ui.window.qt_engine import QtEngine
 
     engine = QtEngine(devices=2, client_factory=_FakeClient)
     seen = []
@@ -190,3 +190,61 @@ def test_which_arguments_open_the_window():
     assert opens_window(["--devices", "4", "example:convolve"])
     assert not opens_window(["jaxpr", "example:convolve"])
     assert not opens_window(["--help"]) and not opens_window(["jaxp"])
+
+
+def test_menus_call_their_handlers_and_follow_the_window_state(qtbot):
+    from PySide6.QtWidgets import QDockWidget, QMainWindow
+
+    from jaxviz.model.gallery import list_examples
+    from jaxviz.model.window_state import WindowState
+    from jaxviz.ui.window.actions import EXTRA_HANDLERS, SHORTCUTS, build_menus
+    from jaxviz.ui.window.state_binding import StateBinding
+
+    host = QMainWindow()
+    qtbot.addWidget(host)
+    state = WindowState(visible_variants=["plain", "vmap"])
+    bound = StateBinding(state, host)
+    calls: list[tuple] = []
+    handlers = {name: (lambda *a, n=name: calls.append((n, *a)))
+                for name in (*SHORTCUTS, *EXTRA_HANDLERS)}
+    with pytest.raises(KeyError, match="retrace"):
+        build_menus(host, {k: v for k, v in handlers.items() if k != "retrace"}, {}, bound, [])
+    examples = {ex.name: ex for ex in list_examples()}
+    actions, recent = build_menus(host, handlers, examples, bound, [QDockWidget("Gallery")])
+    assert recent.title() == "Open &Recent"
+    actions["retrace"].trigger()
+    actions["pane_pmap"].trigger()
+    actions["layout_tabs"].trigger()
+    assert calls == [("retrace",), ("show_pane", "pmap", True), ("pane_layout", "tabs")]
+    assert [actions[f"pane_{v}"].isChecked() for v in ("plain", "vmap", "sharded")] == [
+        True, True, False]
+    calls.clear()
+    state.visible_variants = ["sharded"]  # e.g. an example opened: the menu follows, silently
+    state.pane_layout = "side by side"
+    assert [actions[f"pane_{v}"].isChecked() for v in ("plain", "vmap", "sharded")] == [
+        False, False, True]
+    assert actions["layout_side by side"].isChecked() and not actions["layout_tabs"].isChecked()
+    assert calls == []
+    example_menu = next(a.menu() for a in host.menuBar().actions() if a.text() == "&Examples")
+    example_menu.actions()[1].trigger()
+    assert calls == [("open_example", list(examples)[1])]
+
+
+def test_state_binding_turns_every_field_change_into_its_signal(qtbot):
+    from dataclasses import fields
+
+    from jaxviz.model.window_state import WindowState
+    from jaxviz.ui.window.state_binding import StateBinding
+
+    state = WindowState()
+    bound = StateBinding(state)
+    assert set(StateBinding.SIGNALS) == {f.name for f in fields(WindowState)}
+    with qtbot.waitSignal(bound.functionChanged) as got:
+        state.function = "convolve"
+    assert got.args == ["convolve"]
+    with qtbot.waitSignal(bound.visibleVariantsChanged) as got:
+        state.set_variant_visible("jit", True)
+    assert got.args == [["plain", "jit", "vmap", "pmap", "sharded"]]
+    with qtbot.waitSignal(bound.settingsChanged) as got:
+        state.set_setting("batch", 16)
+    assert got.args[0].batch == 16

@@ -1,31 +1,32 @@
-"""Shards on devices: the animated device view, driven by the layout JAX chose.
+"""Shards on devices: the animated device view, drawn with Qt.
 
-The scene model (:mod:`.scene`, :mod:`.tiles`, :mod:`.program`, :mod:`.phases`,
-:mod:`.geometry`, :mod:`.frames`, :mod:`.motion`, :mod:`.palette`) is plain
-Python with no Qt, testable on its own; :mod:`.painter`, :mod:`.export` and
-:mod:`.view` draw it with Qt. Nothing here imports JAX: results come from the
-engine as :class:`~jaxviz.model.TraceResult` records.
+What is drawn comes from :mod:`jaxviz.scene` (Qt-free: the scene, its phases,
+the layout and the display list of every frame); this package only paints it
+and lets the user step through it.
 
-Public surface:
-    DeviceView: the widget (canvas, controls, phaseChanged signal, exports).
-    build_scene: a variant of a result as a Qt-free scene with its phases.
-    Renderer, save_gif: headless rendering of frames and animations.
+Modules:
+    view: :class:`DeviceView`, the widget the main window docks (canvas,
+        controls, ``phaseChanged`` signal, exports).
+    controls: the playback bar (step, play, speed, phase slider).
+    painter: :class:`~jaxviz.ui.device_view.painter.ItemPainter`, drawing items with QPainter.
+    export: headless rendering (:class:`~jaxviz.ui.device_view.export.Renderer`,
+        :func:`~jaxviz.ui.device_view.export.save_gif`) for the CLI and the Export menu.
+
+May import: :mod:`jaxviz.model`, :mod:`jaxviz.scene`, :mod:`jaxviz.ui.theme`,
+:mod:`jaxviz.ui.exporters`, Qt. Never JAX.
 """
 
-from jaxviz.ui.device_view.phases import Phase
-from jaxviz.ui.device_view.scene import Scene, build_scene
+from __future__ import annotations
 
-__all__ = ["DeviceView", "Phase", "Renderer", "Scene", "build_scene", "save_gif"]
+from typing import Any
+
+__all__ = ["DeviceView"]
 
 
-def __getattr__(name: str):
-    # The Qt parts load on first use, so the scene model imports without Qt.
+def __getattr__(name: str) -> Any:
+    # The widget loads on first use: the headless exporters need no QtWidgets.
     if name == "DeviceView":
         from jaxviz.ui.device_view.view import DeviceView
 
         return DeviceView
-    if name in ("Renderer", "save_gif"):
-        from jaxviz.ui.device_view import export
-
-        return getattr(export, name)
     raise AttributeError(name)

@@ -16,11 +16,11 @@ from pathlib import Path
 from PySide6.QtCore import QRectF, QSize
 from PySide6.QtGui import QGuiApplication, QImage, QPainter
 
-from jaxviz.ui.device_view import geometry, palette
-from jaxviz.ui.device_view.frames import FrameBuilder
-from jaxviz.ui.device_view.items import Item
+from jaxviz.model import palette
+from jaxviz.scene import Scene, geometry
+from jaxviz.scene.frames import FrameBuilder
+from jaxviz.scene.items import Item
 from jaxviz.ui.device_view.painter import ItemPainter
-from jaxviz.ui.device_view.scene import Scene
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp")
 
@@ -31,25 +31,10 @@ def app_font() -> tuple[str, float]:
     if app is None:
         return "", 0.0
     font = QGuiApplication.font()
-    px = font.pixelSize()
+    px: float = font.pixelSize()
     if px <= 0:
         px = font.pointSizeF() * 96.0 / 72.0
     return font.family(), float(px)
-
-
-def parse_size(text: str) -> tuple[int, int]:
-    """``"1280x720"`` as ``(1280, 720)``.
-
-    Raises:
-        ValueError: the text is not WIDTHxHEIGHT with sizes from 160 to 8192.
-    """
-    try:
-        w, h = (int(v) for v in text.lower().replace(" ", "").split("x"))
-    except ValueError:
-        raise ValueError(f"size {text!r} is not WIDTHxHEIGHT, e.g. 1280x720") from None
-    if not (160 <= w <= 8192 and 120 <= h <= 8192):
-        raise ValueError(f"size {text!r} is out of range: use 160..8192 x 120..8192 pixels")
-    return w, h
 
 
 class Renderer:
@@ -68,7 +53,7 @@ class Renderer:
         family, px = app_font()
         self.scene = scene
         self.width, self.height = int(width), int(height)
-        self.theme = palette.theme(theme)
+        self.theme = palette.theme(theme).device_view
         self.unit = geometry.default_unit(width, height, px, font_scale)
         self.layout = geometry.layout(scene, width, height, self.unit)
         self.builder = FrameBuilder(scene, self.layout, self.theme)

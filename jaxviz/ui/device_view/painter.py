@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import (
-    QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen, QPolygonF,
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QPainter,
+    QPen,
+    QPolygonF,
 )
 
-from jaxviz.ui.device_view.items import Box, Grid, Item, Path, Stripes, Text
-from jaxviz.ui.device_view.qt_fixes import protect_none
-
-protect_none()
+from jaxviz.scene.items import Box, Grid, Item, Path, Stripes, Text
+from jaxviz.ui.theme.style import qcolor
 
 _ALIGN = {"left": Qt.AlignmentFlag.AlignLeft, "center": Qt.AlignmentFlag.AlignHCenter,
           "right": Qt.AlignmentFlag.AlignRight}
@@ -51,7 +55,7 @@ class ItemPainter:
     def colour(self, name: str) -> QColor:
         c = self._colours.get(name)
         if c is None:
-            c = self._colours[name] = QColor(name)
+            c = self._colours[name] = qcolor(name)
         return c
 
     def font(self, size: float, bold: bool = False, mono: bool = False) -> QFont:
@@ -75,16 +79,15 @@ class ItemPainter:
         p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         p.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
         for item in items:
-            kind = type(item)
-            if kind is Box:
+            if isinstance(item, Box):
                 self._box(p, item)
-            elif kind is Text:
+            elif isinstance(item, Text):
                 self._text(p, item)
-            elif kind is Stripes:
+            elif isinstance(item, Stripes):
                 self._stripes(p, item)
-            elif kind is Path:
+            elif isinstance(item, Path):
                 self._path(p, item)
-            elif kind is Grid:
+            elif isinstance(item, Grid):
                 self._grid(p, item)
         p.setOpacity(1.0)
 
@@ -173,12 +176,12 @@ class ItemPainter:
         font = self.font(t.size, t.bold, t.mono)
         p.setFont(font)
         key = (t.text, round(w), round(t.size * 4), t.bold, t.mono)
-        text = self._elided.get(key)
-        if text is None:
+        elided = self._elided.get(key)
+        if elided is None:
             metrics = self._metrics[(round(t.size * 4) / 4, t.bold, t.mono)]
-            text = metrics.elidedText(t.text, Qt.TextElideMode.ElideRight, w)
-            self._elided[key] = text
-        p.drawText(rect, int(flags), text)
+            elided = metrics.elidedText(t.text, Qt.TextElideMode.ElideRight, w)
+            self._elided[key] = elided
+        p.drawText(rect, int(flags), elided)
 
     def _fit(self, t: Text, w: float, h: float) -> tuple[QFont, str]:
         """The largest font (down to 80%) at which wrapped text fits; elided if not."""

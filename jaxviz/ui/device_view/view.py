@@ -15,14 +15,14 @@ from PySide6.QtCore import QElapsedTimer, QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QPainter, QPixmap
 from PySide6.QtWidgets import QSizePolicy, QVBoxLayout, QWidget
 
-from jaxviz.model import TraceResult
-from jaxviz.ui.device_view import geometry, palette
+from jaxviz.model import TraceResult, palette
+from jaxviz.model.sizes import ANIMATION_SIZES, parse_size
+from jaxviz.scene import Phase, Scene, build_scene, empty_scene, geometry
+from jaxviz.scene.frames import FrameBuilder
 from jaxviz.ui.device_view.controls import ControlBar
-from jaxviz.ui.device_view.export import Renderer, parse_size, save_gif
-from jaxviz.ui.device_view.frames import FrameBuilder
+from jaxviz.ui.device_view.export import Renderer
 from jaxviz.ui.device_view.painter import ItemPainter
-from jaxviz.ui.device_view.phases import Phase
-from jaxviz.ui.device_view.scene import Scene, build_scene, empty_scene
+from jaxviz.ui.exporters import find, for_suffix
 
 FRAME_MS = 16
 
@@ -48,7 +48,7 @@ class _Canvas(QWidget):
 
     def builder(self) -> FrameBuilder:
         v = self.view
-        px = v.font().pixelSize()
+        px: float = v.font().pixelSize()
         if px <= 0:
             px = v.font().pointSizeF() * self.logicalDpiY() / 72.0
         key = (self.width(), self.height(), v.theme, v.font_scale, px, id(v.scene),
@@ -56,7 +56,7 @@ class _Canvas(QWidget):
         if key != self._key or self._builder is None:
             unit = geometry.default_unit(self.width(), self.height(), px, v.font_scale)
             lay = geometry.layout(v.scene, self.width(), self.height(), unit)
-            self._builder = FrameBuilder(v.scene, lay, palette.theme(v.theme))
+            self._builder = FrameBuilder(v.scene, lay, palette.theme(v.theme).device_view)
             self.painter.family = v.font().family()
             self._static.clear()
             self._key = key
@@ -240,14 +240,16 @@ class DeviceView(QWidget):
         """Save the current frame as PNG or SVG (by suffix) at ``size`` (default: as shown)."""
         w, h = self._size(size)
         renderer = Renderer(self.scene, w, h, theme or self.theme, self.font_scale)
-        return renderer.save(self._phase, self._t, path)
+        # A suffix without a registered format (.jpg, .bmp): the renderer still knows it.
+        exporter = for_suffix("frame", Path(path).suffix) or find("frame", "png")
+        return exporter.write(renderer, path, phase=self._phase, t=self._t)
 
     def export_animation(self, path: str | Path, size: tuple[int, int] | str = (1280, 720),
                          theme: str | None = None, frames_per_phase: int = 6) -> int:
         """Save every phase as an animated GIF; returns the number of frames written."""
         w, h = self._size(size)
         renderer = Renderer(self.scene, w, h, theme or self.theme, self.font_scale)
-        return save_gif(renderer, path, frames_per_phase)
+        return find("animation", "gif").write(renderer, path, frames_per_phase=frames_per_phase)
 
     # -- internals --------------------------------------------------------- #
 
@@ -255,7 +257,7 @@ class DeviceView(QWidget):
         if size is None:
             return max(self.canvas.width(), 320), max(self.canvas.height(), 200)
         if isinstance(size, str):
-            return parse_size(size)
+            return parse_size(size, ANIMATION_SIZES)
         return int(size[0]), int(size[1])
 
     def _start_clock(self) -> None:

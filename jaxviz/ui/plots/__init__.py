@@ -18,67 +18,31 @@ Live, in a view::
 
 Headless::
 
-    export_plots(run, "out/", size=(1920, 1080), theme="light")   # PNG + SVG of each kind
     render_png("timeline", run, "timeline.png")
     image = render_image("variants", run, (1280, 720))           # QImage, e.g. clipboard
+
+Every plot in every export format at once: :func:`jaxviz.ui.exporters.write_plots`.
 """
 
-from __future__ import annotations
-
-from pathlib import Path
-
-from jaxviz.model.timing import TimingRun
-from jaxviz.model.timing_stats import available_plots
-from jaxviz.ui.plots.base import TimingFigure
+from jaxviz.ui.plots.base import DARK, LIGHT, SYMBOLS, Style, TimingFigure
 from jaxviz.ui.plots.dispatch import DispatchFigure
 from jaxviz.ui.plots.render import (
-    DEFAULT_SIZE, build_figure, ensure_app, figure_image, figure_svg, render_image, render_png,
+    DEFAULT_SIZE,
+    FIGURES,
+    build_figure,
+    ensure_app,
+    figure_image,
+    figure_svg,
+    render_image,
+    render_png,
     render_svg,
 )
-from jaxviz.ui.plots.style import DARK, LIGHT, OKABE_ITO, THEMES, Style, Theme
 from jaxviz.ui.plots.sweep import SweepFigure
 from jaxviz.ui.plots.timeline import TimelineFigure
 from jaxviz.ui.plots.variants import VariantsFigure
 
-#: Every timing plot, by the name its files get.
-FIGURES: dict[str, type[TimingFigure]] = {
-    "dispatch_vs_complete": DispatchFigure,
-    "timeline": TimelineFigure,
-    "variants": VariantsFigure,
-    "sweep": SweepFigure,
-}
-
-
-def available(run: TimingRun) -> list[str]:
-    """The plot kinds ``run`` has data for (the sweep only when one was measured)."""
-    return available_plots(run)
-
-
-def export_plots(run: TimingRun, out_dir: str | Path, size: tuple[int, int] = DEFAULT_SIZE,
-                 theme: str = "light", kinds: list[str] | None = None,
-                 formats: tuple[str, ...] = ("png", "svg")) -> list[Path]:
-    """Write ``KIND.png`` and ``KIND.svg`` for each plot kind into ``out_dir``.
-
-    Raises:
-        OSError: a file could not be written (files written before stay).
-    """
-    out = Path(out_dir)
-    written = []
-    for kind in kinds if kinds is not None else available(run):
-        figure = build_figure(kind, run, size, theme)
-        if "png" in formats:
-            path = out / f"{kind}.png"
-            if not figure_image(figure, size).save(str(path), "PNG"):
-                raise OSError(f"could not write {path}")
-            written.append(path)
-        if "svg" in formats:
-            written.append(figure_svg(figure, out / f"{kind}.svg", size))
-    return written
-
-
 __all__ = [
-    "DARK", "DEFAULT_SIZE", "FIGURES", "LIGHT", "OKABE_ITO", "THEMES", "DispatchFigure",
-    "Style", "SweepFigure", "Theme", "TimelineFigure", "TimingFigure", "VariantsFigure",
-    "available", "build_figure", "ensure_app", "export_plots", "figure_image", "figure_svg",
-    "render_image", "render_png", "render_svg",
+    "DARK", "DEFAULT_SIZE", "FIGURES", "LIGHT", "SYMBOLS", "DispatchFigure", "Style",
+    "SweepFigure", "TimelineFigure", "TimingFigure", "VariantsFigure", "build_figure",
+    "ensure_app", "figure_image", "figure_svg", "render_image", "render_png", "render_svg",
 ]

@@ -6,6 +6,9 @@ A :class:`TimingFigure` owns a :class:`pyqtgraph.GraphicsLayout` (put it in a
 :class:`~jaxviz.model.timing.TimingRun` -- cheap enough to call for every
 streamed record -- reusing its plot items, so live views do not flicker.
 
+Sizes and colours: a :class:`Style` (a theme of :mod:`jaxviz.model.palette`
+and type sizes for one output size); marker symbols: :data:`SYMBOLS`.
+
 Log time axes are drawn in log10 space by the figures themselves with
 :class:`LogMsAxis` labelling the ticks in plain milliseconds ("0.05", "5",
 "200"), which reads better on a slide than powers of ten.
@@ -16,15 +19,95 @@ from __future__ import annotations
 import html
 import math
 import textwrap
+from dataclasses import dataclass
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtGui
 
+from jaxviz.model.palette import THEMES, PlotColours, Theme, theme
 from jaxviz.model.timing import TimingRun
 from jaxviz.model.timing_stats import header_line
-from jaxviz.ui.plots.qt_guard import protect_singletons
-from jaxviz.ui.plots.style import Style
+
+#: Marker symbols of the series (pyqtgraph names) and the glyph the legend shows.
+SYMBOLS = {"dispatch": ("t", "▼"), "ready": ("o", "●"), "device": ("d", "◆"),
+           "call": ("s", "■")}
+
+#: Symbols distinguishing variants when several share a plot (sweep).
+VARIANT_SYMBOLS = [("o", "●"), ("s", "■"), ("d", "◆"), ("t1", "▲"), ("star", "★"),
+                   ("p", "⬟")]
+
+
+#: The plots' colours in the light and dark themes.
+LIGHT, DARK = THEMES["light"].plots, THEMES["dark"].plots
+
+
+@dataclass(frozen=True)
+class Style:
+    """A theme (:mod:`jaxviz.model.palette`) plus the type and line sizes for one output size.
+
+    ``base_px`` is the body text size in pixels; every other size derives
+    from it.
+    """
+
+    theme: Theme = THEMES["light"]
+    base_px: float = 14.0
+
+    @property
+    def colours(self) -> PlotColours:
+        """The plot colours of the theme."""
+        return self.theme.plots
+
+    @classmethod
+    def for_size(cls, width: int, height: int, theme_name: str = "light") -> Style:
+        """Sizes for a ``width`` x ``height`` image (30 px text at 1920x1080)."""
+        base = max(10.0, min(height / 36.0, width / 58.0))
+        return cls(theme=theme(theme_name), base_px=base)
+
+    @classmethod
+    def screen(cls, theme_name: str = "light") -> Style:
+        """Sizes for an on-screen view."""
+        return cls(theme=theme(theme_name), base_px=14.0)
+
+    def px(self, factor: float) -> int:
+        return max(8, round(self.base_px * factor))
+
+    @property
+    def title_px(self) -> int:
+        return self.px(1.3)
+
+    @property
+    def label_px(self) -> int:
+        return self.px(1.0)
+
+    @property
+    def tick_px(self) -> int:
+        return self.px(0.85)
+
+    @property
+    def legend_px(self) -> int:
+        return self.px(0.9)
+
+    @property
+    def caption_px(self) -> int:
+        return self.px(0.9)
+
+    @property
+    def footer_px(self) -> int:
+        return self.px(0.6)
+
+    @property
+    def line_px(self) -> float:
+        return max(2.0, self.base_px / 7.0)
+
+    @property
+    def marker_px(self) -> int:
+        return max(8, round(self.base_px * 0.6))
+
+    @property
+    def small_marker_px(self) -> int:
+        return max(5, round(self.base_px * 0.32))
+
 
 #: Smallest time drawn on a log axis (ms): a measured 0 ns would be -inf.
 MIN_MS = 1e-4
@@ -113,7 +196,7 @@ class CategoryAxis(pg.AxisItem):
 
 def style_axis(axis: pg.AxisItem, style: Style, label: str = "") -> None:
     """Fonts, pens and label of an axis, sized for the style."""
-    t = style.theme
+    t = style.colours
     axis.enableAutoSIPrefix(False)
     axis.setPen(pg.mkPen(t.foreground, width=max(1.0, style.line_px / 2)))
     axis.setTextPen(pg.mkPen(t.foreground))
@@ -197,7 +280,6 @@ class TimingFigure:
 
     def __init__(self, style: Style | None = None, width: int = 1280,
                  show_caption: bool = True, show_footer: bool = True):
-        protect_singletons()  # PySide6 6.12 on CPython 3.11: see jaxviz.ui.plots.qt_guard
         self.style = style or Style.screen()
         self.width = width
         self.show_caption = show_caption
@@ -206,7 +288,7 @@ class TimingFigure:
         pad = self.style.px(0.5)
         self.layout.setContentsMargins(pad, pad * 0.6, pad * 1.4, pad * 0.6)
         self.layout.setSpacing(self.style.px(0.25))
-        fg = self.style.theme.foreground
+        fg = self.style.colours.foreground
         self.title = pg.LabelItem("", color=fg, size=f"{self.style.title_px}px", bold=True)
         self.layout.addItem(self.title, row=0, col=0)
         self.body = self.layout.addLayout(row=1, col=0)
@@ -214,7 +296,7 @@ class TimingFigure:
         self.legend = pg.LabelItem("", color=fg, size=f"{self.style.legend_px}px")
         self.layout.addItem(self.legend, row=2, col=0)
         self.caption_label = pg.LabelItem("", color=fg, size=f"{self.style.caption_px}px")
-        self.footer = pg.LabelItem("", color=self.style.theme.muted,
+        self.footer = pg.LabelItem("", color=self.style.colours.muted,
                                    size=f"{self.style.footer_px}px")
         if show_caption:
             self.layout.addItem(self.caption_label, row=3, col=0)

@@ -13,8 +13,7 @@ import pyqtgraph as pg
 
 from jaxviz.model.timing import TimingRun, variant_label
 from jaxviz.model.timing_stats import caption_dispatch, fmt_ms, primary_variant, steady
-from jaxviz.ui.plots.base import TimingFigure, log_ms, make_plot
-from jaxviz.ui.plots.style import SYMBOLS
+from jaxviz.ui.plots.base import SYMBOLS, TimingFigure, log_ms, make_plot
 
 
 class DispatchFigure(TimingFigure):
@@ -33,7 +32,7 @@ class DispatchFigure(TimingFigure):
         super().__init__(*args, **kwargs)
 
     def _build(self) -> None:
-        s, t = self.style, self.style.theme
+        s, t = self.style, self.style.colours
         self.plot = make_plot(s, left="time since the call was made (ms)",
                               bottom="call number (after warm-up)", log_left=self.log_time,
                               integer_bottom=True)
@@ -73,7 +72,7 @@ class DispatchFigure(TimingFigure):
         return log_ms(ms) if self.log_time else ms
 
     def _update(self, run: TimingRun):
-        t = self.style.theme
+        t = self.style.colours
         variant = self.variant or primary_variant(run)
         calls = run.calls_of(variant, "steady") if variant else []
         x = np.arange(1, len(calls) + 1, dtype=float)
@@ -89,7 +88,7 @@ class DispatchFigure(TimingFigure):
         pairs_y[0::2], pairs_y[1::2] = yd, yc
         self.links.setData(pairs_x, pairs_y)
         summary = steady(run, variant) if variant else None
-        for kind, line in self.medians.items():
+        for line in self.medians.values():
             line.setVisible(summary is not None)
         if summary is not None:
             for kind, value in (("dispatch", summary.dispatch_median),

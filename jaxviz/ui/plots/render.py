@@ -5,10 +5,9 @@ display). SVG goes through Qt's own :class:`PySide6.QtSvg.QSvgGenerator`
 painting the scene, not pyqtgraph 0.14's ``SVGExporter``, which fails on
 the close-path (``Z``) tokens of Qt 6.12's path data (pyqtgraph issue #3495).
 
-PySide6 6.12 on CPython 3.11 loses a reference to ``None`` on every void Qt
-call, which aborts a process that draws a lot;
-:func:`~jaxviz.ui.plots.qt_guard.protect_singletons` guards against it (and
-the same bug with ``True``/``False``) before anything is drawn.
+Headless rendering starts with :func:`ensure_app`
+(:func:`jaxviz.ui.theme.qt_guard.ensure_app`: offscreen without a display,
+guarded against PySide6 6.12.0's reference bug).
 
 Every render builds a fresh figure from the run, lays it out at the exact
 size in a hidden view, paints it and tears the view down again (a view left
@@ -17,40 +16,37 @@ to the interpreter's exit can crash PySide6 during shutdown).
 
 from __future__ import annotations
 
-import os
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pyqtgraph as pg
-from PySide6 import QtCore, QtGui, QtSvg, QtWidgets
+from PySide6 import QtCore, QtGui, QtSvg
 
 from jaxviz.model.timing import TimingRun
-from jaxviz.ui.plots.qt_guard import protect_singletons
-from jaxviz.ui.plots.base import TimingFigure
-from jaxviz.ui.plots.style import Style
+from jaxviz.ui.plots.base import Style, TimingFigure
+from jaxviz.ui.plots.dispatch import DispatchFigure
+from jaxviz.ui.plots.sweep import SweepFigure
+from jaxviz.ui.plots.timeline import TimelineFigure
+from jaxviz.ui.plots.variants import VariantsFigure
+from jaxviz.ui.theme.qt_guard import ensure_app
+from jaxviz.ui.theme.style import qcolor
 
 DEFAULT_SIZE = (1920, 1080)
 
 
-def ensure_app() -> QtWidgets.QApplication:
-    """The QApplication, created offscreen when there is no display."""
-    protect_singletons()
-    app = QtWidgets.QApplication.instance()
-    if app is not None:
-        return app
-    if (not os.environ.get("QT_QPA_PLATFORM") and sys.platform.startswith("linux")
-            and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))):
-        os.environ["QT_QPA_PLATFORM"] = "offscreen"
-    return pg.mkQApp("jaxviz")
+#: Every timing plot, by the name its files get.
+FIGURES: dict[str, type[TimingFigure]] = {
+    "dispatch_vs_complete": DispatchFigure,
+    "timeline": TimelineFigure,
+    "variants": VariantsFigure,
+    "sweep": SweepFigure,
+}
 
 
 def build_figure(kind: str, run: TimingRun, size: tuple[int, int] = DEFAULT_SIZE,
                  theme: str = "light", **options) -> TimingFigure:
     """A figure of ``kind`` drawn from ``run``, sized for a ``size`` image."""
-    from jaxviz.ui.plots import FIGURES
-
     try:
         cls = FIGURES[kind]
     except KeyError:
@@ -67,7 +63,7 @@ def laid_out(figure: TimingFigure, size: tuple[int, int]) -> Iterator[pg.Graphic
     app = ensure_app()
     view = pg.GraphicsView()
     view.setAttribute(QtCore.Qt.WidgetAttribute.WA_DontShowOnScreen, True)
-    view.setBackground(figure.style.theme.background)
+    view.setBackground(figure.style.colours.background)
     view.setAntialiasing(True)
     view.setCentralItem(figure.layout)
     view.resize(*size)
@@ -90,7 +86,7 @@ def _paint(view: pg.GraphicsView, device: QtGui.QPaintDevice, size: tuple[int, i
         painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, True)
         painter.setRenderHint(QtGui.QPainter.RenderHint.TextAntialiasing, True)
         rect = QtCore.QRectF(0, 0, *size)
-        painter.fillRect(rect, QtGui.QColor(background))
+        painter.fillRect(rect, qcolor(background))
         # Export mode, as pyqtgraph's exporters set it: scatter symbols are then
         # drawn as vector paths instead of cached bitmaps (crisp, real SVG).
         items = [i for i in view.scene().items() if hasattr(i, "setExportMode")]
@@ -116,7 +112,7 @@ def figure_image(figure: TimingFigure, size: tuple[int, int] = DEFAULT_SIZE) -> 
     """
     with laid_out(figure, size) as view:
         image = QtGui.QImage(size[0], size[1], QtGui.QImage.Format.Format_ARGB32)
-        _paint(view, image, size, figure.style.theme.background)
+        _paint(view, image, size, figure.style.colours.background)
     return image
 
 
@@ -133,7 +129,7 @@ def figure_svg(figure: TimingFigure, path: str | Path,
         generator.setResolution(view.logicalDpiX())
         generator.setTitle(f"jaxviz timing: {figure.kind}")
         generator.setDescription(figure.caption())
-        _paint(view, generator, size, figure.style.theme.background)
+        _paint(view, generator, size, figure.style.colours.background)
     if not path.is_file() or path.stat().st_size == 0:
         raise OSError(f"could not write {path}")
     return path
@@ -153,7 +149,8 @@ def render_png(kind: str, run: TimingRun, path: str | Path, size: tuple[int, int
         OSError: the file could not be written.
     """
     path = Path(path)
-    if not render_image(kind, run, size, theme, **options).save(str(path), "PNG"):
+    image = render_image(kind, run, size, theme, **options)
+    if not image.save(str(path), "PNG"):  # type: ignore[call-overload]  # (stub: bytes)
         raise OSError(f"could not write {path}")
     return path
 

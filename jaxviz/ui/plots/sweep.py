@@ -13,10 +13,13 @@ import pyqtgraph as pg
 
 from jaxviz.model.timing import TimingRun, variant_label
 from jaxviz.model.timing_stats import (
-    caption_sweep, fmt_ms, sweep_name, sweep_points, sweep_variants,
+    caption_sweep,
+    fmt_ms,
+    sweep_name,
+    sweep_points,
+    sweep_variants,
 )
-from jaxviz.ui.plots.base import TimingFigure, log_ms, make_plot
-from jaxviz.ui.plots.style import SYMBOLS, VARIANT_SYMBOLS
+from jaxviz.ui.plots.base import SYMBOLS, VARIANT_SYMBOLS, TimingFigure, log_ms, make_plot
 
 
 class SweepFigure(TimingFigure):
@@ -34,7 +37,7 @@ class SweepFigure(TimingFigure):
     def _series(self, variant: str, kind: str, index: int):
         key = (variant, kind)
         if key not in self.series:
-            s, t = self.style, self.style.theme
+            s, t = self.style, self.style.colours
             colour = t.dispatch if kind == "dispatch" else t.ready
             symbol = self._symbol(kind, index)[0]
             style = pg.QtCore.Qt.PenStyle.DashLine if kind == "dispatch" \
@@ -60,7 +63,7 @@ class SweepFigure(TimingFigure):
         return VARIANT_SYMBOLS[index % len(VARIANT_SYMBOLS)]
 
     def _update(self, run: TimingRun):
-        t = self.style.theme
+        t = self.style.colours
         variants = sweep_variants(run)
         name = sweep_name(run)
         self.plot.getAxis("bottom").setLabel(

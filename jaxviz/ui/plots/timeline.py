@@ -16,8 +16,7 @@ import pyqtgraph as pg
 
 from jaxviz.model.timing import TimingRun, variant_label
 from jaxviz.model.timing_stats import caption_timeline, fmt_ms
-from jaxviz.ui.plots.base import CategoryAxis, TimingFigure, grid_alpha, font, make_plot
-from jaxviz.ui.plots.style import SYMBOLS
+from jaxviz.ui.plots.base import SYMBOLS, CategoryAxis, TimingFigure, font, grid_alpha, make_plot
 
 #: Above this many calls the result markers are not numbered.
 MAX_NUMBERED = 16
@@ -29,7 +28,7 @@ class TimelineFigure(TimingFigure):
     kind = "timeline"
 
     def _build(self) -> None:
-        s, t = self.style, self.style.theme
+        s, t = self.style, self.style.colours
         self.plot = make_plot(s, bottom="time since the first call was made (ms)",
                               category_left=True)
         self.plot.showGrid(x=True, y=False, alpha=grid_alpha(s))
@@ -62,7 +61,7 @@ class TimelineFigure(TimingFigure):
         self.numbers: list[pg.TextItem] = []
 
     def _numbers(self, xs: list[float], y: float, show: bool) -> None:
-        s, t = self.style, self.style.theme
+        s, t = self.style, self.style.colours
         while len(self.numbers) < len(xs):
             item = pg.TextItem("", color=t.ready, anchor=(0.5, 1.15))
             item.setFont(font(s.tick_px, bold=True))
@@ -76,7 +75,7 @@ class TimelineFigure(TimingFigure):
                 item.setPos(xs[i], y)
 
     def _update(self, run: TimingRun):
-        t = self.style.theme
+        t = self.style.colours
         calls = sorted(run.calls_of(phase="pipelined"), key=lambda c: c.run)
         info = run.pipeline
         variant = info.variant if info else (calls[0].variant if calls else None)

@@ -15,8 +15,14 @@ import pyqtgraph as pg
 
 from jaxviz.model.timing import TimingRun, variant_label
 from jaxviz.model.timing_stats import caption_variants, fmt_ms, steady
-from jaxviz.ui.plots.base import CategoryAxis, TimingFigure, grid_alpha, log_ms, make_plot
-from jaxviz.ui.plots.style import SYMBOLS
+from jaxviz.ui.plots.base import (
+    SYMBOLS,
+    CategoryAxis,
+    TimingFigure,
+    grid_alpha,
+    log_ms,
+    make_plot,
+)
 
 PHASES = ("trace", "lower", "compile", "execute")
 #: Within a variant's row, dispatch sits a little above completion so that
@@ -32,7 +38,7 @@ class VariantsFigure(TimingFigure):
     kind = "variants"
 
     def _build(self) -> None:
-        s, t = self.style, self.style.theme
+        s, t = self.style, self.style.colours
         self.steady_plot = make_plot(s, bottom="time per call, steady state (ms, log scale)",
                                      category_left=True, log_bottom=True)
         self.steady_plot.showGrid(x=True, y=False, alpha=grid_alpha(s))
@@ -77,7 +83,7 @@ class VariantsFigure(TimingFigure):
         self.first_plot.addItem(self.implicit_tips)
 
     def _update(self, run: TimingRun):
-        t = self.style.theme
+        t = self.style.colours
         names = [v for v in run.variant_names()
                  if run.calls_of(v, "steady") or run.first_call(v)]
         axis = self.steady_plot.getAxis("left")
@@ -87,8 +93,9 @@ class VariantsFigure(TimingFigure):
         self.first_plot.getAxis("left").setTicks([[(rows[v], "") for v in names], []])
         rng = np.random.default_rng(0)
         dot_x, dot_y = [], []
-        marks = {"dispatch": ([], [], []), "ready": ([], [], [])}
-        whisk = {"dispatch": ([], []), "ready": ([], [])}
+        marks: dict[str, tuple[list[float], list[float], list[str]]] = {
+            "dispatch": ([], [], []), "ready": ([], [], [])}
+        whisk: dict[str, tuple[list[float], ...]] = {"dispatch": ([], []), "ready": ([], [])}
         all_x = []
         for v in names:
             calls = run.calls_of(v, "steady")
@@ -132,7 +139,8 @@ class VariantsFigure(TimingFigure):
         return title, entries, caption_variants(run)
 
     def _first_calls(self, run: TimingRun, names: list[str], rows: dict[str, float]) -> None:
-        stacks = {p: ([], [], []) for p in PHASES}
+        stacks: dict[str, tuple[list[float], list[float], list[float]]] = {
+            p: ([], [], []) for p in PHASES}
         ix, iy, itip = [], [], []
         right = 0.0
         for v in names:
@@ -150,12 +158,14 @@ class VariantsFigure(TimingFigure):
             if first.implicit_ns is not None:
                 ix.append(first.implicit_ns / 1e6)
                 iy.append(rows[v])
-                itip.append(f"{variant_label(v)}: plain first call {fmt_ms(first.implicit_ns / 1e6)}"
+                itip.append(f"{variant_label(v)}: plain first call "
+                            f"{fmt_ms(first.implicit_ns / 1e6)}"
                             f" vs stages {fmt_ms(first.total_ns / 1e6)}")
                 right = max(right, first.implicit_ns / 1e6)
         for phase, (x0s, widths, ys) in stacks.items():
             self.stage_bars[phase].setOpts(x0=x0s, width=widths, y=ys, height=0.5)
-        self.implicit.setData(np.repeat(ix, 2), np.array([[y - 0.36, y + 0.36] for y in iy]).ravel())
+        bars = np.array([[y - 0.36, y + 0.36] for y in iy]).ravel()
+        self.implicit.setData(np.repeat(ix, 2), bars)
         self.implicit_tips.setData(x=ix, y=iy, data=itip)
         if right:
             self.first_plot.setXRange(0, right * 1.08, padding=0)

@@ -1,6 +1,6 @@
 """The run controls: variants, repetitions, warm-up, pipeline, sweep, async; Run, Stop, progress.
 
-Plain widgets: they hold :class:`~jaxviz.ui.timing_view.options.RunOptions`
+Plain widgets: they hold :class:`~jaxviz.model.timing_options.RunOptions`
 and say when Run or Stop was pressed. The progress line shows the engine's
 :class:`~jaxviz.model.timing.TimingStatus` ("pmap: call 14/50").
 """
@@ -9,13 +9,26 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView, QCheckBox, QFrame, QGridLayout, QHBoxLayout, QLabel, QLineEdit,
-    QListWidget, QListWidgetItem, QProgressBar, QPushButton, QScrollArea, QSizePolicy, QSpinBox,
-    QVBoxLayout, QWidget,
+    QAbstractItemView,
+    QCheckBox,
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QProgressBar,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
 )
 
 from jaxviz.model.timing import TimingStatus, variant_label
-from jaxviz.ui.timing_view.options import VARIANT_HELP, RunOptions
+from jaxviz.model.timing_options import VARIANT_HELP, RunOptions
 
 
 class RunControls(QWidget):
@@ -133,13 +146,13 @@ class RunControls(QWidget):
             "(measured in a second JAX process started with that setting)")
         box.addWidget(self.async_dispatch)
         box.addStretch(1)
-        self.scroll = QScrollArea()
-        self.scroll.setObjectName("timing_settings_scroll")
-        self.scroll.setWidget(settings)
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        outer.addWidget(self.scroll, 1)
+        self.scroll_area = QScrollArea()
+        self.scroll_area.setObjectName("timing_settings_scroll")
+        self.scroll_area.setWidget(settings)
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        outer.addWidget(self.scroll_area, 1)
         self._settings = settings
         self._sync_sweep()
 
@@ -164,7 +177,7 @@ class RunControls(QWidget):
         """Wide enough for the settings and their scroll bar (nothing clipped at the right)."""
         hint = super().minimumSizeHint()
         width = self._settings.minimumSizeHint().width() + \
-            self.scroll.verticalScrollBar().sizeHint().width() + 10
+            self.scroll_area.verticalScrollBar().sizeHint().width() + 10
         hint.setWidth(max(hint.width(), width))
         return hint
 

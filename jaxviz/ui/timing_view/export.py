@@ -1,10 +1,10 @@
 """Exports of a timing run, and the bar that asks for them.
 
-Plots are rendered by :mod:`jaxviz.ui.plots` from the run itself -- a fresh
-figure at the chosen size and theme, never the one on screen -- so an
+The formats come from the export registry (:mod:`jaxviz.ui.exporters`), the
+one ``jaxviz time`` writes with. Plots are rendered from the run itself -- a
+fresh figure at the chosen size and theme, never the one on screen -- so an
 exported PNG or SVG shows exactly the data of the plot on screen, laid out for
-a slide. The data go through :mod:`jaxviz.model.timing_export`, the writers
-``jaxviz time`` uses: CSV, the replayable JSON and the Chrome trace.
+a slide; the data formats are CSV, the replayable JSON and the Chrome trace.
 """
 
 from __future__ import annotations
@@ -14,24 +14,38 @@ from pathlib import Path
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QAction, QActionGroup, QImage
 from PySide6.QtWidgets import (
-    QHBoxLayout, QInputDialog, QMenu, QToolButton, QWidget,
+    QHBoxLayout,
+    QInputDialog,
+    QMenu,
+    QToolButton,
+    QWidget,
 )
 
+from jaxviz.model.sizes import parse_size
 from jaxviz.model.timing import TimingRun
-from jaxviz.model.timing_export import write_chrome_trace, write_csv, write_json
-from jaxviz.ui.plots import export_plots, render_image, render_png, render_svg
-from jaxviz.ui.timing_view.options import SIZES, parse_size
+from jaxviz.model.timing_options import SIZES
+from jaxviz.ui.exporters import exporters, find, write_plots
+from jaxviz.ui.plots import render_image
+
+#: The ``plots`` entry of the menu: every plot in every plot format, into a folder.
+ALL_PLOTS = "plots"
+
+
+def export_menu() -> dict[str, tuple[str, str, str]]:
+    """The Export menu's entries, from the registry: name -> (menu text, file-dialog
+    filter, default file name; ``{kind}`` is the plot). The plot formats, all plots
+    at once, then the run's data formats."""
+    plots = exporters("plot")
+    entries = {e.name: (f"{e.description}…", e.file_filter, e.default_name) for e in plots}
+    formats = " + ".join(e.name.upper() for e in plots)
+    entries[ALL_PLOTS] = (f"All plots as {formats} into a folder…", "", "")
+    entries.update({e.name: (f"{e.description}…", e.file_filter, e.default_name)
+                    for e in exporters("run")})
+    return entries
+
 
 #: Export kinds: menu text, file-dialog filter, default file name ({kind}: the plot).
-EXPORTS = {
-    "png": ("Plot as PNG image…", "PNG images (*.png)", "{kind}.png"),
-    "svg": ("Plot as SVG (vector, for slides)…", "SVG images (*.svg)", "{kind}.svg"),
-    "plots": ("All plots as PNG + SVG into a folder…", "", ""),
-    "csv": ("Calls as CSV (one row per call)…", "CSV files (*.csv)", "timings.csv"),
-    "json": ("Run as JSON (replays here, as recorded)…", "JSON files (*.json)", "timings.json"),
-    "trace": ("Chrome trace for Perfetto (ui.perfetto.dev)…", "JSON files (*.json)",
-              "trace.json"),
-}
+EXPORTS = export_menu()
 
 
 def export_run(run: TimingRun, what: str, path: str | Path, kind: str,
@@ -49,21 +63,16 @@ def export_run(run: TimingRun, what: str, path: str | Path, kind: str,
         ValueError: an unknown export, plot or theme.
     """
     path = Path(path)
-    if what == "png":
-        return [render_png(kind, run, path, size, theme, **options)]
-    if what == "svg":
-        return [render_svg(kind, run, path, size, theme, **options)]
-    if what == "plots":
+    if what == ALL_PLOTS:
         if not path.is_dir():
             raise NotADirectoryError(f"{path} is not a folder")
-        return export_plots(run, path, size, theme)
-    if what == "csv":
-        return [write_csv(run, path)]
-    if what == "json":
-        return [write_json(run, path)]
-    if what == "trace":
-        return [write_chrome_trace(run, path)]
-    raise ValueError(f"unknown export {what!r}; choose from {', '.join(EXPORTS)}")
+        return write_plots(run, path, size, theme)
+    if what not in EXPORTS:
+        raise ValueError(f"unknown export {what!r}; choose from {', '.join(EXPORTS)}")
+    if any(e.name == what for e in exporters("plot")):
+        return [find("plot", what).write(run, path, kind=kind, size=size, theme=theme,
+                                         **options)]
+    return [find("run", what).write(run, path)]
 
 
 def plot_image(run: TimingRun, kind: str, size: tuple[int, int], theme: str,
@@ -152,7 +161,7 @@ class ExportBar(QWidget):
         for name, action in self.size_actions.items():
             action.setChecked(name == self.size_text)
         where = f"{self.size_text.replace('x', '×')}, {self.theme_name}"
-        for what in ("png", "svg", "plots"):
+        for what in [e.name for e in exporters("plot")] + [ALL_PLOTS]:
             text = EXPORTS[what][0]
             self.actions_by_kind[what].setText(f"{text[:-1]} ({where})…")
         self.copy_button.setToolTip(f"Copy the plot on screen to the clipboard ({where})")
@@ -196,6 +205,6 @@ class ExportBar(QWidget):
         return parse_size(self.size_text)
 
     def set_has_run(self, has_run: bool) -> None:
-        for what, action in self.actions_by_kind.items():
+        for action in self.actions_by_kind.values():
             action.setEnabled(has_run)
         self.copy_button.setEnabled(has_run)

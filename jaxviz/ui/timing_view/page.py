@@ -12,7 +12,14 @@ from __future__ import annotations
 import pyqtgraph as pg
 from PySide6.QtCore import QPoint, Qt, Signal
 from PySide6.QtWidgets import (
-    QBoxLayout, QFrame, QHBoxLayout, QLabel, QScrollArea, QSizePolicy, QVBoxLayout, QWidget,
+    QBoxLayout,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QScrollArea,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
 )
 
 from jaxviz.ui.plots import TimingFigure
@@ -42,14 +49,14 @@ class PlotPage(QWidget):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         # A short dock scrolls the page rather than squashing the plot to nothing.
-        self.scroll = QScrollArea()
-        self.scroll.setObjectName(f"timing_scroll_{kind}")
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        outer.addWidget(self.scroll)
+        self.scroll_area = QScrollArea()
+        self.scroll_area.setObjectName(f"timing_scroll_{kind}")
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        outer.addWidget(self.scroll_area)
         inner = QWidget()
-        self.scroll.setWidget(inner)
+        self.scroll_area.setWidget(inner)
         self.box = box = QBoxLayout(QBoxLayout.Direction.TopToBottom, inner)
         box.setContentsMargins(0, 0, 0, 0)
         box.setSpacing(0)
@@ -117,8 +124,11 @@ class PlotPage(QWidget):
         """Caption under the plot; beside it on a wide page too short for both, so the
         plot keeps its height (a docked tab on a 1080p screen)."""
         width = self.width()
-        extra = sum(self.footer_row.itemAt(i).widget().sizeHint().width()
-                    for i in range(1, self.footer_row.count()))
+        extra = 0
+        for i in range(1, self.footer_row.count()):
+            item = self.footer_row.itemAt(i)
+            widget = item.widget() if item is not None else None
+            extra += widget.sizeHint().width() if widget is not None else 0
         self.caption.setMinimumHeight(0)  # (a label's height for a width honours its minimum)
         needed = self.caption.heightForWidth(max(100, width - extra - 8))
         under = self.min_plot_px + needed + 4

@@ -13,18 +13,21 @@ redrawn when they are shown.
 from __future__ import annotations
 
 import pyqtgraph as pg
-from shiboken6 import isValid
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QCheckBox, QTabWidget, QWidget
+from shiboken6 import isValid
 
 from jaxviz.model import Target, TraceRequest
+from jaxviz.model.palette import theme
 from jaxviz.model.timing import TimingRequest, TimingRun
-from jaxviz.ui.plots import FIGURES, Style, TimingFigure
-from jaxviz.ui.plots.qt_guard import protect_singletons
-from jaxviz.ui.plots.style import theme as plot_theme
+from jaxviz.ui.plots import FIGURES, DispatchFigure, Style, TimingFigure
 from jaxviz.ui.timing_view.page import (
-    DATA_LINES, FRAME_LINES, LINES_PER_LANE, LINES_PER_ROW, PlotPage,
+    DATA_LINES,
+    FRAME_LINES,
+    LINES_PER_LANE,
+    LINES_PER_ROW,
+    PlotPage,
 )
 
 #: A plot page this many text lines tall (or columns wide) gets slide-sized text.
@@ -58,7 +61,6 @@ class PlotsPanel(QTabWidget):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        protect_singletons()  # PySide6 6.12 on CPython 3.11: see jaxviz.ui.plots.qt_guard
         self.setObjectName("timing_plots")
         self.setDocumentMode(True)
         self.run: TimingRun | None = None
@@ -94,11 +96,12 @@ class PlotsPanel(QTabWidget):
     @property
     def figures(self) -> dict[str, TimingFigure]:
         """The figure on each tab, by kind."""
-        return {kind: page.figure for kind, page in self.pages.items()}
+        return {kind: page.figure for kind, page in self.pages.items()
+                if page.figure is not None}
 
     def plot_style(self) -> Style:
         """The plots' theme and type size on screen."""
-        return Style(theme=plot_theme(self.theme_name), base_px=self.base_px)
+        return Style(theme=theme(self.theme_name), base_px=self.base_px)
 
     def _build_figures(self) -> None:
         style = self.plot_style()
@@ -107,11 +110,11 @@ class PlotsPanel(QTabWidget):
             options = {"log_time": self.log_time} if kind == "dispatch_vs_complete" else {}
             figure = FIGURES[kind](style, width=max(page.view.width(), 320), show_caption=False,
                                    show_footer=False, **options)
-            page.set_figure(figure, style.theme.background)
+            page.set_figure(figure, style.colours.background)
             page.show_hover("")
             self._connect_hover(page)
         self._fonts()
-        t = style.theme
+        t = style.colours
         for page in self.pages.values():  # the caption belongs to its plot: same colours
             page.footer.setStyleSheet(
                 f"QWidget#{page.footer.objectName()} {{ background: {t.background}; }} "
@@ -136,7 +139,13 @@ class PlotsPanel(QTabWidget):
             return  # closed, or being torn down
         if abs(self._effective_px() - self.base_px) >= 1:
             self.base_px = self._effective_px()
-            self._build_figures()
+            try:
+                self._build_figures()
+            except RuntimeError:
+                # A view's C++ side went away under a pending resize (the panel is being
+                # torn down while the timer fires): nothing left to re-wrap.
+                if all(isValid(p.view) for p in self.pages.values()):
+                    raise
             return
         page = self.pages[self.current_kind()]
         if page.figure is not None and abs(page.figure.width - max(page.view.width(), 320)) > 8:
@@ -154,7 +163,7 @@ class PlotsPanel(QTabWidget):
 
     def set_theme(self, name: str) -> None:
         """``light`` or ``dark`` plots (exports use the same theme)."""
-        plot_theme(name)  # raises ValueError for an unknown theme
+        theme(name)  # raises ValueError for an unknown theme
         if name != self.theme_name:
             self.theme_name = name
             self._build_figures()
@@ -175,7 +184,9 @@ class PlotsPanel(QTabWidget):
         self.log_time = log_time
         self.log_time_box.setChecked(log_time)
         page = self.pages["dispatch_vs_complete"]
-        page.figure.set_log_time(log_time)
+        figure = self.figures["dispatch_vs_complete"]
+        assert isinstance(figure, DispatchFigure)
+        figure.set_log_time(log_time)
         self._connect_hover(page)
         self._draw(page.kind)
 
@@ -197,23 +208,25 @@ class PlotsPanel(QTabWidget):
 
     def _draw(self, kind: str) -> None:
         page = self.pages[kind]
+        figure = self.figures[kind]
         self._stale.discard(kind)
         if self.run is None:
-            page.figure.update(_EMPTY_RUN)
+            figure.update(_EMPTY_RUN)
             page.caption.setText(EMPTY[kind])
             return
-        page.figure.width = max(page.view.width(), 320)
-        page.figure.update(self.run)
+        figure.width = max(page.view.width(), 320)
+        figure.update(self.run)
         page.set_min_plot_px(self._min_plot_px(kind))
         if kind == "sweep":
             self._connect_hover(page)  # the sweep adds a series per swept variant
-        text = page.figure.caption()
+        text = figure.caption()
         page.caption.setText(text if text else EMPTY[kind])
         page.arrange()
 
     def _min_plot_px(self, kind: str) -> int:
         """How short the plot may get before its page scrolls: enough for its lanes."""
-        run, data = self.run, DATA_LINES
+        run, data = self.run, float(DATA_LINES)
+        assert run is not None  # drawn for a run only
         if kind == "timeline":
             piped = run.calls_of(phase="pipelined")
             lanes = 2 + max(1, len({d.device for c in piped for d in c.devices}))
@@ -238,7 +251,7 @@ class PlotsPanel(QTabWidget):
     # --------------------------------------------------------------- hover
     def _connect_hover(self, page: PlotPage) -> None:
         """Show the numbers of hovered points in the page's read-out label."""
-        for plot in page.figure.plots:
+        for plot in self.figures[page.kind].plots:
             for item in list(plot.items):
                 scatter = item.scatter if isinstance(item, pg.PlotDataItem) else item
                 if not isinstance(scatter, pg.ScatterPlotItem) or \

@@ -1,7 +1,7 @@
 """Send a timing request to the engine and fold its streamed records into a live run.
 
 :class:`TimingRunner` never waits: it submits the request through the
-window's :class:`~jaxviz.ui.qt_engine.QtEngine` and reacts to its signals,
+window's :class:`~jaxviz.ui.window.qt_engine.QtEngine` and reacts to its signals,
 which arrive on the GUI thread. Records are added to the run as they arrive;
 the views are told at most ~10 times a second (:attr:`TimingRunner.updated`),
 so a run that streams thousands of calls keeps the window smooth.
@@ -21,10 +21,17 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from jaxviz.model.engine import Reply
 from jaxviz.model.records import ErrorInfo
 from jaxviz.model.timing import (
-    CallRecord, FirstCall, PipelineInfo, TimingHeader, TimingRequest, TimingRun, TimingStatus,
+    CallRecord,
+    FirstCall,
+    PipelineInfo,
+    TimingHeader,
+    TimingRequest,
+    TimingRun,
+    TimingStatus,
     VariantInfo,
 )
-from jaxviz.ui.timing_view.options import format_error
+from jaxviz.model.timing_options import format_error
+from jaxviz.ui.window.qt_engine import QtEngine
 
 #: Records a timing request streams (anything else is not ours).
 TIMING_RECORDS = (TimingHeader, VariantInfo, FirstCall, CallRecord, PipelineInfo,
@@ -55,7 +62,7 @@ class TimingRunner(QObject):
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
-        self.engine = None
+        self.engine: QtEngine | None = None
         self.run: TimingRun | None = None
         self._id: int | None = None
         self._stopping = False
@@ -70,7 +77,7 @@ class TimingRunner(QObject):
         return self._id is not None
 
     def set_engine(self, engine) -> None:
-        """Use ``engine`` (a :class:`~jaxviz.ui.qt_engine.QtEngine`) for the next runs."""
+        """Use ``engine`` (a :class:`~jaxviz.ui.window.qt_engine.QtEngine`) for the next runs."""
         if engine is self.engine:
             return
         if self.engine is not None:
@@ -104,7 +111,8 @@ class TimingRunner(QObject):
         if not self.running or self._stopping:
             return False
         self._stopping = True
-        self.engine.cancel(self._id)  # the cancelled reply ends the run
+        if self.engine is not None and self._id is not None:
+            self.engine.cancel(self._id)  # the cancelled reply ends the run
         return True
 
     # ------------------------------------------------------------ engine
@@ -112,7 +120,7 @@ class TimingRunner(QObject):
         if not self.running or not isinstance(record, TIMING_RECORDS):
             return
         # -1: the record raced the id's hand-over in QtEngine.submit (ours: one request at a time)
-        if request_id not in (self._id, -1):
+        if request_id not in (self._id, -1) or self.run is None:
             return
         self.run.add(record)
         if isinstance(record, TimingStatus):
@@ -130,6 +138,7 @@ class TimingRunner(QObject):
         self._id = None
         self._timer.stop()
         run = self.run
+        assert run is not None  # running
         if reply.ok and isinstance(reply.result, TimingRun):
             # The engine's complete run: the same records, plus its fatal error if any.
             run = self.run = reply.result

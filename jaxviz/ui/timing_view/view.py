@@ -26,13 +26,18 @@ from PySide6.QtWidgets import QFileDialog, QSplitter, QVBoxLayout, QWidget
 from jaxviz.model import TraceRequest
 from jaxviz.model.timing import TimingRun, TimingStatus, validate
 from jaxviz.model.timing_export import read_json
-from jaxviz.ui.plots.qt_guard import protect_singletons
+from jaxviz.model.timing_options import (
+    build_request,
+    declared_settings,
+    default_options,
+    describe_target,
+    format_error,
+    options_of,
+    supported_variants,
+    where_and_when,
+)
 from jaxviz.ui.timing_view.controls import RunControls
 from jaxviz.ui.timing_view.export import EXPORTS, ExportBar, export_run, plot_image
-from jaxviz.ui.timing_view.options import (
-    build_request, declared_settings, default_options, describe_target, format_error,
-    options_of, supported_variants, where_and_when,
-)
 from jaxviz.ui.timing_view.plots_panel import PlotsPanel
 from jaxviz.ui.timing_view.runner import TimingRunner
 from jaxviz.ui.timing_view.widgets import Banner, FullScreen, InfoLine
@@ -50,7 +55,6 @@ class TimingView(QWidget):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        protect_singletons()  # PySide6 6.12 on CPython 3.11: see jaxviz.ui.plots.qt_guard
         self.setObjectName("timing_view")
         self.setAcceptDrops(True)
         self.runner = TimingRunner(self)
@@ -115,7 +119,7 @@ class TimingView(QWidget):
 
     # ------------------------------------------------------------ docking
     def set_engine(self, engine) -> None:
-        """Measure in ``engine`` (the window's :class:`~jaxviz.ui.qt_engine.QtEngine`)."""
+        """Measure in ``engine`` (the window's :class:`~jaxviz.ui.window.qt_engine.QtEngine`)."""
         self.runner.set_engine(engine)
         self._sync_buttons()
 

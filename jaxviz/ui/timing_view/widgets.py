@@ -3,7 +3,16 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QToolButton, QWidget
+from PySide6.QtWidgets import (
+    QBoxLayout,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLayout,
+    QSizePolicy,
+    QToolButton,
+    QWidget,
+)
 
 #: Colours of the banner per severity (the app's banner style is the warning one).
 _BANNER_STYLES = {
@@ -90,7 +99,7 @@ class FullScreen:
     def __init__(self, widget: QWidget, note: str):
         self.widget = widget
         self.note = note
-        self._home: tuple[QWidget | None, object, int] | None = None
+        self._home: tuple[QWidget | None, QLayout | None, int] | None = None
         self._placeholder: QLabel | None = None
 
     @property
@@ -111,7 +120,7 @@ class FullScreen:
         layout = parent.layout() if parent is not None else None
         index = layout.indexOf(w) if layout is not None else -1
         self._home = (parent, layout, index)
-        if layout is not None and index >= 0:
+        if isinstance(layout, QBoxLayout) and index >= 0:
             self._placeholder = QLabel(self.note)
             self._placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
             self._placeholder.setWordWrap(True)
@@ -123,6 +132,8 @@ class FullScreen:
     def leave(self) -> None:
         if not self.active:
             return
+        if self._home is None:
+            return
         parent, layout, index = self._home
         self._home = None
         w = self.widget
@@ -130,7 +141,7 @@ class FullScreen:
         if self._placeholder is not None:
             self._placeholder.deleteLater()
             self._placeholder = None
-        if layout is not None and index >= 0:
+        if isinstance(layout, QBoxLayout) and index >= 0:
             layout.insertWidget(index, w)
         elif parent is not None:
             w.setParent(parent)

@@ -1,0 +1,208 @@
+"""The terminal form of a jaxpr diff: two aligned columns, or a unified listing.
+
+Each row of :class:`~jaxviz.model.jaxpr_diff.JaxprDiff` prints the equation's
+own jaxpr lines (as JAX printed them, indented by nesting depth) with a mark:
+``~`` changed, ``-`` only in the left variant, ``+`` only in the right one, and
+under a changed row what changed in words. With colour, the changed tokens are
+highlighted (red left, green right) and one-sided rows are tinted.
+
+Example:
+    >>> print(render(diff, width=160, layout="columns", color=False))  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from jaxviz.model.jaxpr_diff import DiffRow, DiffSide, JaxprDiff
+
+#: Below this width, ``layout="auto"`` prints the unified form.
+MIN_COLUMNS_WIDTH = 100
+
+_RESET = "\x1b[0m"
+_STYLE = {
+    "left": "\x1b[31m", "right": "\x1b[32m",                 # one-sided rows
+    "left_token": "\x1b[1;97;41m", "right_token": "\x1b[1;97;42m",  # changed tokens
+    "note": "\x1b[36m", "head": "\x1b[1m", "dim": "\x1b[2m",
+}
+_MARK = {"same": " ", "shapes": "~", "params": "~", "only_left": "-", "only_right": "+"}
+
+
+@dataclass
+class _Painter:
+    color: bool
+
+    def __call__(self, text: str, style: str) -> str:
+        return f"{_STYLE[style]}{text}{_RESET}" if self.color and text else text
+
+
+def _cell(side: DiffSide | None, width: int, tint: str | None, token_style: str | None,
+          paint: _Painter) -> list[tuple[str, int]]:
+    """A side's lines, dedented, indented by depth and cut to ``width``: (text, visible length)."""
+    if side is None:
+        return []
+    if not side.text:
+        text = f"{side.primitive}  (printed with an earlier use of its jaxpr)"
+        lines, numbers = [text], [-1]
+    else:
+        lines, numbers = side.text, side.text_lines
+    first = lines[0]
+    dedent = len(first) - len(first.lstrip(" "))
+    indent = "  " * side.depth
+    out = []
+    for line, number in zip(lines, numbers):
+        cut = min(dedent, len(line) - len(line.lstrip(" ")))
+        body = line[cut:]
+        room = max(1, width - len(indent))
+        clipped = len(body) > room
+        if clipped:
+            body = body[:room - 1]
+        spans = [(r.start - cut, r.end - cut) for r in side.changed if r.line == number]
+        shown = _highlight(body, spans if token_style else [], tint, token_style, paint)
+        ellipsis = "…" if clipped else ""
+        out.append((indent + shown + ellipsis, len(indent) + len(body) + len(ellipsis)))
+    return out
+
+
+def _highlight(body: str, spans: list[tuple[int, int]], tint: str | None,
+               token_style: str | None, paint: _Painter) -> str:
+    """``body`` in the ``tint`` style, with the ``spans`` in ``token_style``."""
+
+    def plain(text: str) -> str:
+        return paint(text, tint) if tint else text
+
+    pieces, at = [], 0
+    for start, end in sorted(spans):
+        start, end = max(start, at), min(end, len(body))
+        if start >= end or token_style is None:
+            continue
+        pieces += [plain(body[at:start]), paint(body[start:end], token_style)]
+        at = end
+    pieces.append(plain(body[at:]))
+    return "".join(pieces)
+
+
+def _notes(row: DiffRow) -> list[str]:
+    """What changed, in at most two lines: the shapes, then the parameters.
+
+    The outputs' changes stand for the row (the inputs' changes are the outputs'
+    of earlier rows); the inputs' are named only when no output changed.
+    """
+    outputs = [c.text for c in row.shapes if c.where == "output"]
+    shapes = outputs or [c.text for c in row.shapes]
+    params = [p.note or f"{p.name}: {p.left} -> {p.right}" for p in row.params]
+    return [text for text in ("; ".join(shapes), "; ".join(params)) if text]
+
+
+def _styles(row: DiffRow) -> tuple[str | None, str | None, str | None, str | None]:
+    """(left tint, right tint, left token style, right token style) of a row."""
+    if row.kind == "only_left":
+        return "left", None, None, None
+    if row.kind == "only_right":
+        return None, "right", None, None
+    return None, None, "left_token", "right_token"
+
+
+def _line_number(row: DiffRow) -> str:
+    side = row.left or row.right
+    return "" if side is None or side.line is None else str(side.line)
+
+
+def wants_color(choice: str, isatty: bool, environ: Mapping[str, str]) -> bool:
+    """``--color``: ``always``, ``never``, or ``auto`` (a terminal, and ``NO_COLOR`` unset)."""
+    if choice == "auto":
+        return isatty and not environ.get("NO_COLOR")
+    return choice == "always"
+
+
+def _header(diff: JaxprDiff, title: str, width: int, paint: _Painter) -> list[str]:
+    """What was compared, the summary (wrapped), and how the function's inputs/outputs changed."""
+    out = [paint(_clip(f"{title}: {diff.left} -> {diff.right}", width), "head")]
+    out += _wrap_parts(diff.summary, width)
+    for c in diff.inputs + diff.outputs:
+        label = "" if c.where == "input" else "output: "
+        out.append(paint(_clip(f"  {label}{c.text}", width), "dim"))
+    return out + [""]
+
+
+def render(diff: JaxprDiff, *, title: str, width: int, layout: str = "auto",
+           color: bool = False) -> str:
+    """The diff as terminal text.
+
+    Args:
+        diff: the diff to print.
+        title: what was compared (the target), for the first line.
+        width: the terminal's width in characters.
+        layout: ``columns`` (side by side), ``unified`` (one column, ``-``/``+``
+            lines) or ``auto`` (columns when ``width`` allows).
+        color: use ANSI colours.
+    """
+    paint = _Painter(color)
+    columns = layout == "columns" or (layout == "auto" and width >= MIN_COLUMNS_WIDTH)
+    lines = _header(diff, title, width, paint)
+    lines += _columns(diff, width, paint) if columns else _unified(diff, width, paint)
+    return "\n".join(lines)
+
+
+def _columns(diff: JaxprDiff, width: int, paint: _Painter) -> list[str]:
+    gutter = 7  # mark, space, line number (4), space
+    col = max(20, (width - gutter - 3) // 2)
+    out = [paint(f"{'':1} {'line':>4} {diff.left:<{col}} | {diff.right}", "head")]
+    for row in diff.rows:
+        lt, rt, lk, rk = _styles(row)
+        left = _cell(row.left, col, lt, lk, paint)
+        right = _cell(row.right, col, rt, rk, paint)
+        for n in range(max(len(left), len(right))):
+            mark = _MARK[row.kind] if n == 0 else " "
+            number = _line_number(row) if n == 0 else ""
+            ltext, lwidth = left[n] if n < len(left) else ("", 0)
+            rtext, _ = right[n] if n < len(right) else ("", 0)
+            out.append(f"{mark} {number:>4} {ltext}{' ' * (col - lwidth)} | {rtext}".rstrip())
+        for note in _notes(row):
+            out.append(" " * gutter + paint(_clip(f"# {note}", width - gutter), "note"))
+    return out
+
+
+def _unified(diff: JaxprDiff, width: int, paint: _Painter) -> list[str]:
+    gutter = 9  # mark, space, line number (4), space, sign, space
+    room = max(20, width - gutter)
+    out = [paint(f"{'':1} {'line':>4}   --- {diff.left}  +++ {diff.right}", "head")]
+    for row in diff.rows:
+        lt, rt, lk, rk = _styles(row)
+        number = _line_number(row)
+        body: list[tuple[str, str]] = []
+        if row.kind == "same":
+            body += [(" ", text) for text, _ in _cell(row.left, room, None, None, paint)]
+        else:
+            if row.left is not None:
+                body += [("-", t) for t, _ in _cell(row.left, room, lt or "left", lk, paint)]
+            if row.right is not None:
+                body += [("+", t) for t, _ in _cell(row.right, room, rt or "right", rk, paint)]
+        for n, (sign, text) in enumerate(body):
+            mark = _MARK[row.kind] if n == 0 else " "
+            shown_sign = paint(sign, "left" if sign == "-" else "right") if sign != " " else sign
+            out.append(f"{mark} {number if n == 0 else '':>4} {shown_sign} {text}".rstrip())
+        for note in _notes(row):
+            out.append(" " * gutter + paint(_clip(f"# {note}", room), "note"))
+    return out
+
+
+def _wrap_parts(summary: str, width: int) -> list[str]:
+    """The summary in lines of at most ``width``, broken between its comma-separated parts."""
+    parts = re.split(r", (?![^()]*\))", summary)
+    lines: list[str] = []
+    for n, part in enumerate(parts):
+        piece = part + ("," if n < len(parts) - 1 else "")
+        if lines and len(lines[-1]) + 1 + len(piece) <= width:
+            lines[-1] += " " + piece
+        else:
+            lines += textwrap.wrap(("  " if lines else "") + piece, width,
+                                   subsequent_indent="  ", drop_whitespace=False) or [piece]
+    return lines
+
+
+def _clip(text: str, width: int) -> str:
+    return text if len(text) <= width else text[:max(1, width - 1)] + "…"

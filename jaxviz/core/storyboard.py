@@ -1,0 +1,145 @@
+"""Build a variant's storyboard from the compiled program, the real shardings and the jaxpr.
+
+* Tiles: ``sharding.devices_indices_map(shape)`` of every input and output,
+  devices with identical index ranges grouped into one :class:`Tile`.
+* Steps: the optimized, SPMD-partitioned HLO module in program order
+  (:mod:`jaxviz.core.hlo_program`, :mod:`jaxviz.core.hlo_steps`): runs of local computation and the
+  collectives between them, with the per-device shapes XLA gave them.
+* Origins: each step is tied to the jaxpr equations it implements through the
+  HLO metadata (the primitive in ``op_name`` and the source line of its stack
+  frame), see :mod:`jaxviz.core.story_origins`. A collective no jaxpr
+  equation asked for was inserted by the SPMD partitioner; why is computed
+  from the shardings.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+import jax
+
+from jaxviz.core import hlo_program, hlo_steps, jax_internals, layout
+from jaxviz.core.story_origins import Origins
+from jaxviz.model import ArrayTiles, MeshInfo, Tile, VariantResult
+from jaxviz.model.storyboard import CollectiveOp, Enclosing, Step, Storyboard
+
+#: Variants JAX runs as one compiled program (the others run op by op).
+ONE_PROGRAM = frozenset({"jit", "pmap", "sharded", "shard_map"})
+
+
+def build(vr: VariantResult, compiled: Any, in_avals: list[Any], out_avals: list[Any],
+          in_names: list[str], out_names: list[str], filename: str,
+          hlo_text: str | None = None) -> Storyboard:
+    """The storyboard of a compiled variant.
+
+    Args:
+        vr: the variant's result with its jaxpr equations already described.
+        compiled: ``jax.jit(...).lower(...).compile()`` of the variant.
+        in_avals, out_avals: the flat input and output avals.
+        in_names, out_names: the flat input and output names.
+        filename: the user's source file name (source lines are reported in it).
+        hlo_text: ``compiled.as_text()``, if already at hand.
+    """
+    devices = jax_internals.device_assignment(compiled)
+    ids = [int(d.id) for d in devices]
+    in_shardings = jax.tree.leaves(compiled.input_shardings[0])
+    out_shardings = jax.tree.leaves(compiled.output_shardings)
+    mesh = layout.mesh_info(in_shardings + out_shardings)
+    arrays = [array_tiles(name, "input", aval, sharding, ids)
+              for name, aval, sharding in zip(in_names, in_avals, in_shardings)]
+    arrays += [array_tiles(name, "output", aval, sharding, ids)
+               for name, aval, sharding in zip(out_names, out_avals, out_shardings)]
+    module = hlo_program.read_module(hlo_text or compiled.as_text() or "",
+                                     jax_internals.hlo_schedule(compiled))
+    raw = hlo_steps.program_steps(module, ids)
+    origins = Origins(vr, module, filename, [a for a in arrays if a.role == "input"])
+    steps = []
+    for r in raw:
+        within = [Enclosing(c.kind, c.hlo, c.part, c.trip_count) for c in r.within]
+        if r.collective is None:
+            steps.append(Step(kind="compute", input_shapes=r.input_types,
+                              output_shapes=r.output_types, hlo=[i.name for i in r.instructions],
+                              within=within))
+            continue
+        c = r.collective
+        op = CollectiveOp(kind=c.kind, reduction=c.reduction, groups=c.groups, pairs=c.pairs,
+                          dimensions=c.dimensions, channel_id=c.channel_id,
+                          mesh_axes=mesh_axes_of(c.groups, mesh))
+        steps.append(Step(kind="collective", input_shapes=c.operand_types,
+                          output_shapes=c.result_types, hlo=[c.instruction.name],
+                          within=within, collective=op))
+    notes = origins.attach(raw, steps)
+    if vr.variant not in ONE_PROGRAM:
+        notes.insert(0, f"JAX runs the {vr.variant} variant op by op, dispatching each "
+                        f"primitive on its own; these steps are those of the one program "
+                        f"jax.jit would compile for it")
+    return Storyboard(variant=vr.variant, one_program=vr.variant in ONE_PROGRAM, mesh=mesh,
+                      devices=ids, processes=[int(d.process_index) for d in devices],
+                      arrays=arrays, steps=steps, notes=notes, hlo_module=module.name)
+
+
+def array_tiles(name: str, role: str, aval: Any, sharding: Any,
+                program_devices: list[int]) -> ArrayTiles:
+    """The distinct blocks of one array and the devices holding each, from JAX's sharding."""
+    shape = tuple(int(d) for d in aval.shape)
+    holders: dict[tuple[tuple[int, int], ...], list[int]] = {}
+    for device, ranges in layout.index_ranges(sharding, shape):
+        holders.setdefault(tuple((a, b) for a, b in ranges), []).append(device)
+    tiles = [Tile(index=[[a, b] for a, b in key], devices=sorted(devs))
+             for key, devs in sorted(holders.items())]
+    devices = sorted(d for t in tiles for d in t.devices)
+    cut = [len({t.index[k][0] for t in tiles}) > 1 for k in range(len(shape))]
+    spec = getattr(sharding, "spec", None)
+    names = _spec_axes(spec, len(shape)) if spec is not None else [[] for _ in shape]
+    split_by = [(names[k] or ["?"]) if cut[k] else [] for k in range(len(shape))]
+    first = tiles[0].index if tiles else []
+    return ArrayTiles(
+        name=name, role=role, shape=list(shape), dtype=layout.short_dtype(aval),
+        spec=str(spec) if spec is not None else layout.describe_sharding(sharding),
+        tile_shape=[b - a for a, b in first], tiles=tiles, devices=devices,
+        replicated=len(tiles) == 1 and len(devices) > 1 and devices == sorted(program_devices),
+        split_by=split_by)
+
+
+def _spec_axes(spec: Any, ndim: int) -> list[list[str]]:
+    """Per array axis, the mesh axis names a PartitionSpec puts on it."""
+    out: list[list[str]] = []
+    for k in range(ndim):
+        entry = spec[k] if k < len(spec) else None
+        if entry is None:
+            out.append([])
+        elif isinstance(entry, (tuple, list)):
+            out.append([str(n) for n in entry])
+        else:
+            out.append([str(entry)])
+    return out
+
+
+def mesh_groups(mesh: MeshInfo, axes: tuple[str, ...]) -> list[list[int]]:
+    """The device groups along ``axes`` of a mesh: devices sharing every other coordinate."""
+    strides = []
+    for k in range(len(mesh.axis_sizes)):
+        stride = 1
+        for size in mesh.axis_sizes[k + 1:]:
+            stride *= size
+        strides.append(stride)
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for flat, device in enumerate(mesh.device_ids):
+        coords = [(flat // strides[k]) % mesh.axis_sizes[k] for k in range(len(strides))]
+        outer = tuple(c for k, c in enumerate(coords) if mesh.axis_names[k] not in axes)
+        groups.setdefault(outer, []).append(device)
+    return list(groups.values())
+
+
+def mesh_axes_of(groups: list[list[int]], mesh: MeshInfo | None) -> list[str]:
+    """The mesh axes whose device groups are exactly ``groups`` (as sets), or ``[]``."""
+    if mesh is None or not groups:
+        return []
+    want = {frozenset(g) for g in groups}
+    names = mesh.axis_names
+    for n in range(1, len(names) + 1):
+        for axes in combinations(names, n):
+            if {frozenset(g) for g in mesh_groups(mesh, axes)} == want:
+                return list(axes)
+    return []

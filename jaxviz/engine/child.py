@@ -1,0 +1,84 @@
+"""What every jaxviz child process does first: a private channel, and an eye on its parent.
+
+The engine server, the async-off timing child and the multi-host workers
+all talk to their parent over :mod:`jaxviz.engine.protocol` on stdin and
+stdout. :class:`Channel` moves those ends to private file descriptors before
+any user code runs, so nothing the user's code prints (or reads) can touch
+the channel; :func:`watch_parent` ends the process when its parent is gone,
+even while user code is busy, so no child outlives the app or the engine.
+
+This module imports nothing from JAX.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable
+from typing import IO, Any
+
+from jaxviz.engine import protocol
+
+#: How often a child checks that its parent is still alive.
+PARENT_POLL_SECONDS = 1.0
+#: The exit status of a child whose parent went away.
+ORPHAN_EXIT = 3
+
+
+class Channel:
+    """The protocol's private ends: messages in, messages out (thread-safe sends).
+
+    Args:
+        stdout_to_stderr: also point fd 1 at fd 2, so what the process prints
+            lands with its errors (the server points fds 1 and 2 at capture
+            files itself).
+    """
+
+    def __init__(self, stdout_to_stderr: bool = False) -> None:
+        # os.dup gives non-inheritable descriptors: subprocesses of user code
+        # cannot hold the channel open or write into it.
+        self.incoming: IO[bytes] = os.fdopen(os.dup(0), "rb")
+        self.outgoing: IO[bytes] = os.fdopen(os.dup(1), "wb")
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        os.close(null)
+        if stdout_to_stderr:
+            os.dup2(2, 1)
+        self._lock = threading.Lock()
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Write one message to the parent."""
+        with self._lock:
+            protocol.send(self.outgoing, message)
+
+    def receive(self) -> dict[str, Any] | None:
+        """The parent's next message; None at the end of its input."""
+        return protocol.receive(self.incoming)
+
+
+def watch_parent(on_gone: Callable[[], object] | None = None,
+                 poll_s: float = PARENT_POLL_SECONDS) -> threading.Thread:
+    """End this process when its parent is gone (killed, crashed, or exited).
+
+    Checks every ``poll_s`` seconds on a daemon thread. When the parent is
+    gone: ``on_gone()`` runs (e.g. removing capture files), every process of
+    this one's own session is killed (user code's subprocesses, when this
+    process leads its session), and the process exits with :data:`ORPHAN_EXIT`.
+    """
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(poll_s)
+            if os.getppid() != parent:
+                if on_gone is not None:
+                    on_gone()
+                if os.getpgrp() == os.getpid():
+                    os.killpg(os.getpid(), signal.SIGKILL)
+                os._exit(ORPHAN_EXIT)
+
+    thread = threading.Thread(target=watch, name="jaxviz-parent-watch", daemon=True)
+    thread.start()
+    return thread

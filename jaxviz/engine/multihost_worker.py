@@ -1,0 +1,78 @@
+"""One process of a multi-process JAX run (``python -m jaxviz.engine.multihost_worker``).
+
+Started by :mod:`jaxviz.engine.multihost`, never by hand: it joins the other
+processes through ``jax.distributed.initialize`` (loopback coordinator, gloo
+CPU collectives), contributes its process-local slice of a global array, runs
+the example function under ``jit(shard_map(...))`` over a mesh of every
+device of every process, and replies with what it saw over the engine's
+protocol (:mod:`jaxviz.engine.protocol`, on private descriptors: what JAX
+prints goes to stderr). It exits when its parent is gone.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from jaxviz.engine import protocol
+from jaxviz.engine.child import Channel, watch_parent
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser()
+    p.add_argument("--coordinator", required=True)
+    p.add_argument("--process-id", type=int, required=True)
+    p.add_argument("--num-processes", type=int, required=True)
+    p.add_argument("--local-devices", type=int, required=True)
+    p.add_argument("--target", required=True)
+    p.add_argument("--axis-name", default="hosts")
+    ns = p.parse_args(argv)
+    watch_parent()
+    channel = Channel(stdout_to_stderr=True)
+
+    import jax
+
+    jax.config.update("jax_num_cpu_devices", ns.local_devices)
+    jax.config.update("jax_cpu_collectives_implementation", "gloo")
+    jax.distributed.initialize(ns.coordinator, num_processes=ns.num_processes,
+                               process_id=ns.process_id, initialization_timeout=60)
+    import numpy as np
+    from jax.sharding import AxisType, Mesh, NamedSharding
+    from jax.sharding import PartitionSpec as P
+
+    from jaxviz.core.loader import find_function, load_namespace
+    from jaxviz.model.sources import resolve_target
+
+    target, _ = resolve_target(ns.target)
+    fn = find_function(load_namespace(target), target)
+    devices = jax.devices()
+    mesh = Mesh(np.array(devices), (ns.axis_name,), axis_types=(AxisType.Auto,))
+    sharding = NamedSharding(mesh, P(ns.axis_name))
+    n_local = len(jax.local_devices())
+    # Process k holds the values k*n_local ... (k+1)*n_local - 1 of arange(global).
+    start = ns.process_id * n_local
+    local = np.arange(start, start + n_local, dtype=np.float32)
+    x = jax.make_array_from_process_local_data(sharding, local)
+    step = jax.jit(jax.shard_map(jax.vmap(fn), mesh=mesh, in_specs=P(ns.axis_name),
+                                 out_specs=P(ns.axis_name)))
+    y = step(x)
+    y.block_until_ready()
+    report = {
+        "process_index": jax.process_index(),
+        "process_count": jax.process_count(),
+        "global_devices": [{"id": int(d.id), "platform": d.platform, "kind": d.device_kind,
+                            "process_index": int(d.process_index)} for d in devices],
+        "local_device_ids": [int(d.id) for d in jax.local_devices()],
+        "shards": [{"device": int(s.device.id),
+                    "index": [list(sl.indices(n)[:2]) for sl, n in zip(s.index, y.shape)],
+                    "input": float(np.asarray(xs.data)[0]),
+                    "output": float(np.asarray(s.data)[0])}
+                   for s, xs in zip(y.addressable_shards, x.addressable_shards)],
+        "jaxpr": str(jax.make_jaxpr(step)(x)),
+    }
+    channel.send({"op": protocol.REPLY, "id": ns.process_id, "report": report})
+    jax.distributed.shutdown()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

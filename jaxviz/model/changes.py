@@ -1,0 +1,164 @@
+"""What changed between variants: the marks the jaxpr panes draw in their gutters.
+
+* ``vmap`` against ``plain``: equations whose outputs gained the batch axis
+  (``batched``) and primitives that only the batched jaxpr has (``new``, put
+  there by a batching rule).
+* ``pmap``, ``sharded``, ``shard_map``: the per-device wrapper (``shard_map``,
+  a ``jit`` with shardings: ``wrapper``) and every collective (``collective``).
+
+Pure Python over the result records (no Qt).
+
+Example:
+    >>> marks = batch_marks(result.variant("plain"), result.variant("vmap"))  # doctest: +SKIP
+    >>> [m.kind for m in marks][:2]                                           # doctest: +SKIP
+    ['batched', 'batched']
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict, deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from jaxviz.model import Equation, TraceResult, VariantResult
+from jaxviz.model.lexers import JAXPR_COLLECTIVES
+from jaxviz.model.link_index import walk
+
+#: Variants whose panes show the wrapper and collectives marks.
+PARALLEL_VARIANTS = ("pmap", "sharded", "shard_map")
+
+_WHAT_MOVES = {
+    "psum": "all-reduce: every device ends up with the sum over",
+    "psum_invariant": "all-reduce: every device ends up with the sum over",
+    "pmean": "all-reduce: every device ends up with the mean over",
+    "pmax": "all-reduce: every device ends up with the maximum over",
+    "pmin": "all-reduce: every device ends up with the minimum over",
+    "all_gather": "all-gather: every device receives every shard along",
+    "all_gather_invariant": "all-gather: every device receives every shard along",
+    "all_to_all": "all-to-all: each device sends a piece of its shard to every other along",
+    "ppermute": "permute: each device sends its shard to another device along",
+    "pshuffle": "shuffle: each device sends its shard to another device along",
+    "psum_scatter": "reduce-scatter: summed across devices, each keeps one slice, along",
+    "reduce_scatter": "reduce-scatter: summed across devices, each keeps one slice, along",
+    "pbroadcast": "broadcast: one device's value is sent to all along",
+    "axis_index": "axis index: each device reads its own position (no data moves) along",
+}
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A mark on jaxpr lines ``start..end`` (0-based, inclusive) with a plain-words tip."""
+
+    kind: str  # "batched" | "new" | "wrapper" | "collective"
+    start: int
+    end: int
+    tip: str
+
+
+def _ranks(eqn: Equation) -> list[int]:
+    return [len(v.shape) for v in eqn.outputs]
+
+
+def _types(eqn: Equation) -> str:
+    return " ".join(f"{v.name}:{v.type_str}" for v in eqn.outputs)
+
+
+def batch_marks(plain: VariantResult, batched: VariantResult) -> list[Mark]:
+    """Marks on ``batched`` (a vmap jaxpr) relative to ``plain``.
+
+    Equations are matched by (source line, primitive) in order of appearance;
+    a matched equation whose outputs have more axes is ``batched``, an
+    unmatched one is ``new``.
+    """
+    queues: dict[tuple[int | None, str], deque[Equation]] = defaultdict(deque)
+    for _path, eqn in walk(plain.equations):
+        queues[(eqn.source.line if eqn.source else None, eqn.primitive)].append(eqn)
+    marks = []
+    for _path, eqn in walk(batched.equations):
+        if eqn.text_start is None:
+            continue
+        end = eqn.text_end if eqn.text_end is not None else eqn.text_start
+        if eqn.subjaxprs:  # a wrapper: its nested equations get their own marks
+            end = eqn.text_start
+        queue = queues.get((eqn.source.line if eqn.source else None, eqn.primitive))
+        if not queue:
+            marks.append(Mark("new", eqn.text_start, end,
+                              f"{eqn.primitive}: not in the plain jaxpr; vmap's batching "
+                              f"rules added it"))
+            continue
+        before = queue.popleft()
+        if any(a > b for a, b in zip(_ranks(eqn), _ranks(before))):
+            marks.append(Mark("batched", eqn.text_start, end,
+                              f"{eqn.primitive}: {_types(before)} became {_types(eqn)} "
+                              f"(gained the batch axis)"))
+    return marks
+
+
+def is_wrapper(eqn: Equation) -> bool:
+    """Whether an equation runs its body per device: shard_map, pmap or a sharded jit."""
+    if eqn.primitive in ("shard_map", "xla_pmap", "sharding_constraint"):
+        return True
+    return eqn.primitive in ("jit", "pjit") and any(
+        "NamedSharding" in eqn.params.get(k, "") for k in ("in_shardings", "out_shardings"))
+
+
+def is_collective(eqn: Equation, declared: Sequence[str] = ()) -> bool:
+    return eqn.primitive in JAXPR_COLLECTIVES or eqn.primitive in declared
+
+
+def _axes(eqn: Equation) -> str:
+    for key in ("axes", "axis_name"):
+        if key in eqn.params:
+            return f"axis {eqn.params[key]}"
+    return "the mapped axis"
+
+
+def parallel_marks(vr: VariantResult) -> list[Mark]:
+    """The wrapper and collective marks of a pmap/sharded/shard_map jaxpr."""
+    marks = []
+    for _path, eqn in walk(vr.equations):
+        if eqn.text_start is None:
+            continue
+        end = eqn.text_end if eqn.text_end is not None else eqn.text_start
+        if is_collective(eqn, vr.collectives):
+            what = _WHAT_MOVES.get(eqn.primitive, f"{eqn.primitive}: data moves between "
+                                                  f"devices along")
+            marks.append(Mark("collective", eqn.text_start, end, f"{what} {_axes(eqn)}"))
+        elif is_wrapper(eqn):
+            if eqn.primitive == "shard_map":
+                tip = (f"shard_map: the body below runs once per device, on that "
+                       f"device's shard ({eqn.params.get('mesh', '')})")
+            elif eqn.primitive == "sharding_constraint":
+                tip = "sharding constraint: the compiler must lay this array out as given"
+            else:
+                tip = ("jit with shardings: XLA's partitioner splits this program across "
+                       "the devices of the mesh")
+            marks.append(Mark("wrapper", eqn.text_start, end, tip))
+    return marks
+
+
+def marks_for(result: TraceResult, variant: str) -> list[Mark]:
+    """The marks of one variant's pane (empty when there is nothing to compare)."""
+    try:
+        vr = result.variant(variant)
+    except KeyError:
+        return []
+    if not vr.ok:
+        return []
+    if variant == "vmap":
+        try:
+            plain = result.variant("plain")
+        except KeyError:
+            return []
+        return batch_marks(plain, vr) if plain.ok else []
+    if variant in PARALLEL_VARIANTS:
+        return parallel_marks(vr)
+    return []
+
+
+def summary(marks: list[Mark]) -> dict[str, int]:
+    """How many marks of each kind."""
+    counts: dict[str, int] = {}
+    for m in marks:
+        counts[m.kind] = counts.get(m.kind, 0) + 1
+    return counts

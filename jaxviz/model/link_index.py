@@ -1,0 +1,134 @@
+"""Which jaxpr lines came from which source line: the data behind the linking.
+
+Pure Python over :class:`~jaxviz.model.TraceResult` records (no Qt), so it is
+cheap to test. For every variant, :class:`LinkIndex` knows the equation that
+owns each line of ``jaxpr_text`` (the innermost equation whose
+``text_start..text_end`` covers it) and the user's source line that equation
+came from; and, the other way, every jaxpr line of every variant that a source
+line produced.
+
+Example:
+    >>> index = LinkIndex(result)                     # doctest: +SKIP
+    >>> index.owner("plain", 2).primitive             # doctest: +SKIP
+    'dot_general'
+    >>> index.text_lines_for(21)["vmap"]              # doctest: +SKIP
+    [1, 2, 3, 4, 5, ...]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from jaxviz.model import Equation, TraceResult, VariantResult
+
+
+@dataclass(frozen=True)
+class EqnRef:
+    """One equation of one variant, located in the variant's ``jaxpr_text``.
+
+    Attributes:
+        variant: the variant's name.
+        order: its position in a pre-order walk of the equations (nested ones
+            included), the index the device view uses to name equations.
+        path: its index at each nesting level, e.g. ``(0, 0, 3)``.
+        primitive: the primitive's name.
+        line: the user's source line it came from (1-based), or ``None``.
+        start, end: its first and last 0-based line in ``jaxpr_text``.
+        depth: how deeply it is nested (0 for the top level).
+        equation: the record itself.
+    """
+
+    variant: str
+    order: int
+    path: tuple[int, ...]
+    primitive: str
+    line: int | None
+    start: int
+    end: int
+    depth: int
+    equation: Equation
+
+
+def walk(equations: list[Equation], path: tuple[int, ...] = ()
+         ) -> Iterator[tuple[tuple[int, ...], Equation]]:
+    """Every equation with its index path, parents before their nested equations."""
+    for i, eqn in enumerate(equations):
+        here = path + (i,)
+        yield here, eqn
+        for sub in eqn.subjaxprs:
+            yield from walk(sub.equations, here)
+
+
+class LinkIndex:
+    """Source line <-> jaxpr line maps of every variant of one result.
+
+    Args:
+        result: the traced result.
+        filename: equations whose source span is in this file are linked
+            (default: the result's own filename, i.e. the traced source).
+    """
+
+    def __init__(self, result: TraceResult, filename: str | None = None):
+        self.filename = filename or result.filename
+        self._refs: dict[str, list[EqnRef]] = {}
+        self._owners: dict[str, list[EqnRef | None]] = {}
+        self._by_source: dict[int, dict[str, list[int]]] = {}
+        for vr in result.variants:
+            self._add_variant(vr)
+        self.source_lines: list[int] = sorted(self._by_source)
+        self._colour = {line: n for n, line in enumerate(self.source_lines)}
+
+    def _add_variant(self, vr: VariantResult) -> None:
+        nlines = vr.jaxpr_text.count("\n") + 1 if vr.jaxpr_text else 0
+        owners: list[EqnRef | None] = [None] * nlines
+        refs = []
+        for order, (path, eqn) in enumerate(walk(vr.equations)):
+            span = eqn.source
+            line = span.line if span is not None and span.file == self.filename else None
+            if eqn.text_start is None:
+                continue
+            end = eqn.text_end if eqn.text_end is not None else eqn.text_start
+            ref = EqnRef(vr.variant, order, path, eqn.primitive, line, eqn.text_start, end,
+                         len(path) - 1, eqn)
+            refs.append(ref)
+            # pre-order: nested equations come later and overwrite their parent's lines
+            for n in range(max(0, ref.start), min(nlines, end + 1)):
+                owners[n] = ref
+        self._refs[vr.variant] = refs
+        self._owners[vr.variant] = owners
+        for n, owner in enumerate(owners):
+            if owner is not None and owner.line is not None:
+                self._by_source.setdefault(owner.line, {}).setdefault(vr.variant, []).append(n)
+
+    @property
+    def variants(self) -> list[str]:
+        return list(self._refs)
+
+    def refs(self, variant: str) -> list[EqnRef]:
+        """The located equations of a variant, in pre-order."""
+        return self._refs.get(variant, [])
+
+    def owner(self, variant: str, text_line: int) -> EqnRef | None:
+        """The innermost equation printed on a 0-based line of the variant's jaxpr."""
+        owners = self._owners.get(variant, [])
+        return owners[text_line] if 0 <= text_line < len(owners) else None
+
+    def owners(self, variant: str) -> list[EqnRef | None]:
+        """The owning equation of every line of the variant's jaxpr text."""
+        return self._owners.get(variant, [])
+
+    def text_lines_for(self, source_line: int) -> dict[str, list[int]]:
+        """Per variant, the jaxpr lines whose equation came from ``source_line``."""
+        return self._by_source.get(source_line, {})
+
+    def colour_index(self, source_line: int | None) -> int | None:
+        """The palette slot of a source line (consecutive lines get different colours)."""
+        return None if source_line is None else self._colour.get(source_line)
+
+    def by_order(self, variant: str, order: int) -> EqnRef | None:
+        """The equation at a pre-order position (as the device view names equations)."""
+        for ref in self._refs.get(variant, []):
+            if ref.order == order:
+                return ref
+        return None

@@ -1,0 +1,296 @@
+"""What the main window shows, as plain data with change callbacks (no Qt, no JAX).
+
+The window's widgets bind to one :class:`WindowState`: they write what the
+user did into it and follow its changes, in the spirit of napari's
+``EventedModel`` and glue's ``State``. Every field has an
+:class:`Event` that calls its callbacks with the new value after a change
+(``state.events.function.connect(callback)``); setting a field to an equal
+value calls nothing. Fields are replaced, never mutated in place (a list
+appended to would change silently).
+
+The trace request follows from the state alone: :meth:`WindowState.to_request`
+(or, when it cannot run, :meth:`WindowState.request_problem` says why).
+
+Example:
+    >>> state = WindowState(source="def f(x):\\n    return x\\n", function="f")
+    >>> seen = []
+    >>> _ = state.events.function.connect(seen.append)
+    >>> state.function = "g"; state.function = "g"
+    >>> seen
+    ['g']
+    >>> state.set_setting("args", "f32[3]")
+    >>> state.function = "f"
+    >>> state.to_request().args
+    'f32[3]'
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import re
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+from jaxviz.model import specs
+from jaxviz.model.records import VARIANTS, Target, TraceRequest, TraceSettings
+from jaxviz.model.specs import SpecError
+
+#: A field's fault: ``(message, character position or None)``.
+FieldError = tuple[str, int | None]
+#: Variants the device view prefers to show, most parallel first.
+DEVICE_PREFERENCE = ("pmap", "sharded", "shard_map", "vmap", "jit", "plain")
+_IDENTIFIER = re.compile(r"^[A-Za-z_]\w*$")
+
+
+class Event:
+    """The callbacks of one field, called with its new value after it changed."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._callbacks: list[Callable[[Any], object]] = []
+
+    def connect(self, callback: Callable[[Any], object]) -> Callable[[Any], object]:
+        """Call ``callback(value)`` after every change; returns it (usable as a decorator)."""
+        self._callbacks.append(callback)
+        return callback
+
+    def disconnect(self, callback: Callable[[Any], object]) -> None:
+        """Stop calling ``callback``.
+
+        Raises:
+            ValueError: it was not connected.
+        """
+        self._callbacks.remove(callback)
+
+    def emit(self, value: Any) -> None:
+        """Call every callback with ``value``, in the order they were connected."""
+        for callback in list(self._callbacks):
+            callback(value)
+
+
+class Events:
+    """One :class:`Event` per field of a state, as attributes: ``events.function``."""
+
+    def __init__(self, names: list[str]) -> None:
+        self._events = {name: Event(name) for name in names}
+
+    def __getattr__(self, name: str) -> Event:
+        try:
+            return self.__dict__["_events"][name]  # type: ignore[no-any-return]
+        except KeyError:
+            raise AttributeError(f"no field {name!r} to follow") from None
+
+    def __iter__(self) -> Iterator[Event]:
+        return iter(self._events.values())
+
+
+class EventedState:
+    """A dataclass whose fields announce their changes through :attr:`events`."""
+
+    events: Events
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "events", Events([f.name for f in fields(self)]))  # type: ignore[arg-type]
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        events: Events | None = self.__dict__.get("events")
+        if events is None or name not in events._events:
+            object.__setattr__(self, name, value)
+            return
+        old = self.__dict__.get(name)
+        object.__setattr__(self, name, value)
+        if old != value:
+            getattr(events, name).emit(value)
+
+    def update(self, **changes: Any) -> None:
+        """Set several fields; each announces its own change, in the order given."""
+        for name, value in changes.items():
+            setattr(self, name, value)
+
+
+@dataclass(frozen=True)
+class RequestProblem:
+    """Why the window's state cannot be traced now, and where to say so.
+
+    Attributes:
+        kind: ``syntax`` (the source does not parse), ``function`` (none
+            chosen), ``fields`` (a settings field does not parse) or ``args``
+            (the function takes arguments and none are given).
+        message: one line for the user.
+        line: the source line at fault (``syntax``).
+        field: the settings field at fault (``fields``: the first one; ``args``).
+    """
+
+    kind: str
+    message: str
+    line: int | None = None
+    field: str | None = None
+
+
+@dataclass(eq=False)
+class WindowState(EventedState):
+    """What the window shows: the document, its trace settings and the views' choices.
+
+    Attributes:
+        source: the editor's text.
+        filename: the name the source is traced under (equations point into it).
+        function: the function to trace ("" while none is chosen).
+        settings: the trace settings as typed (empty fields are None).
+        visible_variants: the jaxpr panes shown, in pane order.
+        pane_layout: ``auto``, ``side by side`` or ``tabs``.
+        focused_variant: the pane last clicked (the device view shows it), or None.
+        devices: the device count the engine runs with.
+    """
+
+    source: str = ""
+    filename: str = "<editor:untitled.py>"
+    function: str = ""
+    settings: TraceSettings = field(default_factory=lambda: TraceSettings(args=""))
+    visible_variants: list[str] = field(
+        default_factory=lambda: ["plain", "vmap", "pmap", "sharded"])
+    pane_layout: str = "auto"
+    focused_variant: str | None = None
+    devices: int = 8
+
+    # ------------------------------------------------------------ settings
+    def set_setting(self, name: str, value: Any) -> None:
+        """Change one trace setting (``args``, ``batch``, ``mesh`` ...).
+
+        Raises:
+            KeyError: no such setting.
+        """
+        if name not in TraceSettings.names():
+            raise KeyError(f"no trace setting {name!r}; the settings are "
+                           f"{', '.join(TraceSettings.names())}")
+        self.settings = replace(self.settings, **{name: value})
+
+    def set_settings(self, values: Mapping[str, Any]) -> None:
+        """Replace every trace setting (see :func:`settings_from`)."""
+        self.settings = settings_from(values)
+
+    def set_variant_visible(self, variant: str, visible: bool) -> None:
+        """Show or hide one pane."""
+        wanted = set(self.visible_variants)
+        if visible:
+            wanted.add(variant)
+        else:
+            wanted.discard(variant)
+        self.visible_variants = [v for v in VARIANTS if v in wanted] or ["plain"]
+
+    # ---------------------------------------------------------- derived
+    def device_variant(self) -> str:
+        """The variant the device view shows: the pane last clicked, else the most parallel."""
+        visible = self.visible_variants
+        if self.focused_variant is not None and self.focused_variant in visible:
+            return self.focused_variant
+        return next((v for v in DEVICE_PREFERENCE if v in visible), "plain")
+
+    def field_errors(self) -> dict[str, FieldError]:
+        """The settings fields that do not parse (see :func:`find_field_errors`)."""
+        texts = {name: "" if value is None else str(value)
+                 for name, value in self.settings.settings().items()}
+        return find_field_errors(texts, self.devices)
+
+    def request_problem(self) -> RequestProblem | None:
+        """Why :meth:`to_request` gives None; None when it gives a request."""
+        try:
+            tree = ast.parse(self.source, filename=self.filename)
+        except SyntaxError as exc:
+            return RequestProblem("syntax", f"SyntaxError: {exc.msg}", line=exc.lineno or 1)
+        if not self.function:
+            return RequestProblem("function", "pick the function to trace (or define one)")
+        errors = self.field_errors()
+        if errors:
+            name = next(iter(errors))
+            return RequestProblem("fields", errors[name][0], field=name)
+        if not self.settings.args and required_params(tree, self.function):
+            return RequestProblem(
+                "args", f"say what arguments {self.function} takes, e.g. f32[5], f32[3]",
+                field="args")
+        return None
+
+    def to_request(self) -> TraceRequest | None:
+        """The request for what the window shows; None when it cannot run (see
+        :meth:`request_problem`). The ``plain`` variant is always traced: the
+        ``vmap`` pane compares against it."""
+        if self.request_problem() is not None:
+            return None
+        variants = list(self.visible_variants)
+        if "plain" not in variants:
+            variants.insert(0, "plain")
+        return TraceRequest(target=Target(self.source, self.filename, self.function),
+                            variants=variants, **self.settings.settings())
+
+
+def settings_from(values: Mapping[str, Any]) -> TraceSettings:
+    """Trace settings from a mapping holding some of them (as a form or a file declares them).
+
+    Missing settings take their defaults; an empty ``args`` is ``""`` and an
+    empty ``axis_name`` is ``"i"``; keys that are not settings are ignored.
+    """
+    known = {k: v for k, v in values.items() if k in TraceSettings.names()}
+    known["args"] = known.get("args") or ""
+    known["axis_name"] = known.get("axis_name") or "i"
+    return TraceSettings(**known)
+
+
+def required_params(tree: ast.Module, function: str) -> int:
+    """How many positional parameters without defaults ``function`` has (0 if unknown)."""
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == function:
+            args = node.args
+            return len(args.posonlyargs) + len(args.args) - len(args.defaults)
+    return 0
+
+
+def find_field_errors(texts: Mapping[str, str], devices: int) -> dict[str, FieldError]:
+    """Every settings field that does not parse: ``field -> (message, position)``.
+
+    Args:
+        texts: the fields as typed (``args``, ``batched_args``, ``in_axes``,
+            ``axis_name``, ``mesh``, ``specs``, ``out_specs``; missing ones are empty).
+        devices: the device count a mesh must fit in.
+    """
+    v = {name: texts.get(name) or "" for name in
+         ("args", "batched_args", "in_axes", "axis_name", "mesh", "specs", "out_specs")}
+    errors: dict[str, FieldError] = {}
+
+    def check(name: str, parse: Callable[[str], Any]) -> Any:
+        try:
+            return parse(v[name])
+        except SpecError as exc:
+            errors[name] = (exc.message, exc.position)
+            return None
+
+    parsed = check("args", specs.parse_args)
+    nargs = len(parsed) if parsed is not None else None
+    if v["batched_args"].strip():
+        batched = check("batched_args", specs.parse_args)
+        if batched is not None and nargs is not None and len(batched) != nargs:
+            errors["batched_args"] = (f"{len(batched)} batched arguments for "
+                                      f"{nargs} arguments", 0)
+    if v["in_axes"].strip() and nargs is not None:
+        check("in_axes", lambda t: specs.parse_in_axes(t, nargs))
+    axis = v["axis_name"].strip()
+    if axis and not _IDENTIFIER.match(axis):
+        errors["axis_name"] = ("the axis name must be a Python identifier, e.g. i or batch", 0)
+    mesh = check("mesh", specs.parse_mesh) if v["mesh"].strip() else None
+    if mesh:
+        need = math.prod(size for _, size in mesh)
+        if need > devices:
+            errors["mesh"] = (f"this mesh needs {need} devices but the engine has "
+                              f"{devices}; raise Devices or shrink the mesh", 0)
+    names = [n for n, _ in mesh] if mesh else [axis or "i"]
+    for key in ("specs", "out_specs"):
+        if not v[key].strip():
+            continue
+        parsed_specs = check(key, specs.parse_partition_specs)
+        for spec in parsed_specs or []:
+            for axis_used in specs.partition_axis_names(spec):
+                if axis_used not in names and key not in errors:
+                    where = max(0, v[key].find(repr(axis_used)))
+                    errors[key] = (f"{axis_used!r} is not an axis of the mesh "
+                                   f"({', '.join(names)})", where)
+    return errors

@@ -1,0 +1,83 @@
+"""The picture formats, registered once: plots as PNG and SVG, device-view frames as PNG
+and SVG, the device-view animation as GIF.
+
+The registry itself is :mod:`jaxviz.model.exports` (it also holds the timing
+run's data formats); importing this package adds the formats drawn with Qt.
+Adding a format (say PDF plots or an MP4 animation) is one writer function
+and one :func:`~jaxviz.model.exports.register` call here: the CLI (``jaxviz
+time``, ``jaxviz animate``) and the views' Export menus read the registry.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtGui import QImage
+
+from jaxviz.model.exports import Exporter, exporters, register
+from jaxviz.model.timing import TimingRun
+from jaxviz.model.timing_stats import available_plots
+from jaxviz.ui.device_view.export import Renderer, save_gif
+from jaxviz.ui.plots.base import TimingFigure
+from jaxviz.ui.plots.render import DEFAULT_SIZE, build_figure, figure_image, figure_svg
+
+
+def _plot_png(run: TimingRun, path: str | Path, kind: str,
+              size: tuple[int, int] = DEFAULT_SIZE, theme: str = "light",
+              figure: TimingFigure | None = None, **options: Any) -> Path:
+    path = Path(path)
+    figure = figure or build_figure(kind, run, size, theme, **options)
+    image: QImage = figure_image(figure, size)
+    if not image.save(str(path), "PNG"):  # type: ignore[call-overload]  # (stub: bytes)
+        raise OSError(f"could not write {path}")
+    return path
+
+
+def _plot_svg(run: TimingRun, path: str | Path, kind: str,
+              size: tuple[int, int] = DEFAULT_SIZE, theme: str = "light",
+              figure: TimingFigure | None = None, **options: Any) -> Path:
+    return figure_svg(figure or build_figure(kind, run, size, theme, **options), path, size)
+
+
+def _frame(renderer: Renderer, path: str | Path, phase: int, t: float = 1.0) -> Path:
+    return renderer.save(phase, t, path)
+
+
+def _gif(renderer: Renderer, path: str | Path, frames_per_phase: int = 6) -> int:
+    return save_gif(renderer, path, frames_per_phase)
+
+
+register(Exporter("plot", "png", ".png", "Plot as PNG image", "PNG images", "{kind}.png",
+                  _plot_png))
+register(Exporter("plot", "svg", ".svg", "Plot as SVG (vector, for slides)", "SVG images",
+                  "{kind}.svg", _plot_svg))
+register(Exporter("frame", "png", ".png", "Frame as PNG image", "PNG images",
+                  "{kind}.png", _frame))
+register(Exporter("frame", "svg", ".svg", "Frame as SVG (vector, for slides)", "SVG images",
+                  "{kind}.svg", _frame))
+register(Exporter("animation", "gif", ".gif", "Animation as GIF", "GIF animations",
+                  "{kind}.gif", _gif))
+
+
+def write_plots(run: TimingRun, out_dir: str | Path, size: tuple[int, int] = DEFAULT_SIZE,
+                theme: str = "light", kinds: list[str] | None = None) -> list[Path]:
+    """Every plot ``run`` has data for (or ``kinds``) in every plot format, into ``out_dir``.
+
+    Every plot writer accepts ``figure=``: a figure already laid out for this
+    size and theme (a format added later must accept it too).
+
+    Files are named by the formats' default names (``timeline.png``, ...); each
+    plot is laid out once and written in every format.
+
+    Raises:
+        OSError: a file could not be written (files written before stay).
+    """
+    out = Path(out_dir)
+    written = []
+    for kind in kinds if kinds is not None else available_plots(run):
+        figure = build_figure(kind, run, size, theme)
+        for exporter in exporters("plot"):
+            written.append(exporter.write(run, out / exporter.default_name.format(kind=kind),
+                                          kind=kind, size=size, theme=theme, figure=figure))
+    return written

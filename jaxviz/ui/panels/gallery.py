@@ -1,0 +1,92 @@
+"""The gallery panel: the examples, in lecture order, with their explanations.
+
+The list is read with :func:`jaxviz.model.list_examples` (static, no JAX).
+Selecting an example shows its explanation underneath; activating it (click,
+Enter or double-click) asks the window to open it.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QListWidget,
+    QListWidgetItem,
+    QSplitter,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from jaxviz.model import Example, GalleryError, list_examples
+
+
+class GalleryPanel(QWidget):
+    """Examples on top, the selected example's explanation below."""
+
+    #: The name of the example to open.
+    exampleChosen = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.list = QListWidget()
+        self.list.setObjectName("gallery_list")
+        self.list.setWordWrap(True)
+        self.list.setUniformItemSizes(False)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.explanation = QTextBrowser()
+        self.explanation.setObjectName("gallery_explanation")
+        self.explanation.setOpenExternalLinks(True)
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.list)
+        split.addWidget(self.explanation)
+        split.setStretchFactor(0, 2)
+        split.setStretchFactor(1, 3)
+        split.setChildrenCollapsible(False)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(split)
+        self.examples: dict[str, Example] = {}
+        try:
+            examples = list_examples()
+        except GalleryError as exc:
+            examples = []
+            self.explanation.setPlainText(str(exc))
+        for n, ex in enumerate(examples, 1):
+            self.examples[ex.name] = ex
+            item = QListWidgetItem(f"{n}. {ex.name} — {ex.topic}")
+            item.setData(Qt.ItemDataRole.UserRole, ex.name)
+            item.setToolTip(ex.title)
+            self.list.addItem(item)
+        self.list.currentItemChanged.connect(self._preview)
+        self.list.itemClicked.connect(self._activate)
+        self.list.itemActivated.connect(self._activate)
+
+    def _preview(self, item: QListWidgetItem | None, _previous=None) -> None:
+        if item is not None:
+            self.show_explanation(item.data(Qt.ItemDataRole.UserRole))
+
+    def _activate(self, item: QListWidgetItem) -> None:
+        self.exampleChosen.emit(item.data(Qt.ItemDataRole.UserRole))
+
+    def show_explanation(self, name: str) -> None:
+        """Show an example's title and explanation (Markdown: `code` renders as code)."""
+        ex = self.examples.get(name)
+        if ex is None:
+            return
+        self.explanation.setMarkdown(f"**{ex.title}**\n\n{ex.explanation}")
+
+    def select(self, name: str | None) -> None:
+        """Mark the example that is open (None: a file is open) without re-opening it."""
+        self.list.blockSignals(True)
+        try:
+            for row in range(self.list.count()):
+                item = self.list.item(row)
+                if item.data(Qt.ItemDataRole.UserRole) == name:
+                    self.list.setCurrentItem(item)
+                    break
+            else:
+                self.list.clearSelection()
+        finally:
+            self.list.blockSignals(False)
+        if name:
+            self.show_explanation(name)

@@ -1,0 +1,198 @@
+"""The tool tabs under the panes: Console, Devices (the device view) and Timing (the timing view).
+
+The device and timing views are other modules' widgets. They are imported
+the first time their tab is shown (they pull in pyqtgraph and friends, which
+the window must not wait for at start-up); until then, or when the module is
+missing, the tab shows a placeholder that says so.
+
+Docking contract (what this module calls; everything else is up to the view):
+
+``jaxviz.ui.device_view.DeviceView(parent=None)`` -- a QWidget with
+    ``set_result(result: TraceResult, variant: str)``, called with each
+    complete result (layouts and HLO included) and the variant to show; and,
+    optionally, a signal ``phaseChanged(int, str, list)`` whose list holds
+    ``(variant, first_line, last_line)`` ranges of ``jaxpr_text`` for the
+    current phase (empty when none), which the jaxpr panes light up. The tab
+    has a variant picker above the view; clicking a jaxpr pane picks its variant.
+
+``jaxviz.ui.timing_view.TimingView(parent=None)`` -- a QWidget with
+    ``open_recording(path: str)`` for ``jaxviz timings.json``, and optionally
+    ``set_engine(engine: QtEngine)`` (called once, when it is built: it
+    measures in the window's engine) and ``set_target(request: TraceRequest)``,
+    called when the traced function or its settings change, so Run measures
+    what the window shows.
+
+Either view may also have ``set_engine``; it is called the same way.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from jaxviz.model import TraceRequest, TraceResult
+from jaxviz.ui.panels.console import ConsolePane
+
+DEVICE_VIEW = ("jaxviz.ui.device_view", "DeviceView")
+TIMING_VIEW = ("jaxviz.ui.timing_view", "TimingView")
+
+
+class LazyView(QWidget):
+    """A tab that imports and builds its real widget the first time it is needed."""
+
+    def __init__(self, module: str, class_name: str, what: str, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.module, self.class_name, self.what = module, class_name, what
+        #: The real view once built; duck-typed by the docking contract above.
+        self.view: Any = None
+        self.failure = ""
+        self._layout = QVBoxLayout(self)
+        self._layout.setContentsMargins(0, 0, 0, 0)
+        self.placeholder = QLabel(f"The {what} appears here.")
+        self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.placeholder.setWordWrap(True)
+        self._layout.addWidget(self.placeholder)
+
+    def add_header(self, widget: QWidget) -> None:
+        """A row above the view (e.g. the device view's variant picker)."""
+        self._layout.insertWidget(0, widget)
+
+    def load(self) -> Any:
+        """The real view, built on first call; None (and a placeholder saying why) if missing."""
+        if self.view is not None or self.failure:
+            return self.view
+        try:
+            cls = getattr(importlib.import_module(self.module), self.class_name)
+            self.view = cls(self)
+        except Exception as exc:  # noqa: BLE001 - a broken view must not take the window down
+            self.failure = f"{type(exc).__name__}: {exc}"
+            self.placeholder.setText(f"The {self.what} is not available in this build "
+                                     f"({self.module}.{self.class_name}: {self.failure}).")
+            return None
+        self.placeholder.hide()
+        self._layout.addWidget(self.view)
+        return self.view
+
+
+class ToolTabs(QTabWidget):
+    """Console, Devices and Timing, with the latter two built on demand."""
+
+    #: ``[(variant, first_line, last_line)]`` the device view wants lit up in the panes.
+    highlightRequested = Signal(list)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("tool_tabs")
+        self.console = ConsolePane()
+        self.devices = LazyView(*DEVICE_VIEW, "device view (shards on devices)")
+        self.timing = LazyView(*TIMING_VIEW, "timing view (dispatch versus completion)")
+        self.device_variant = QComboBox()
+        self.device_variant.setObjectName("device_variant")
+        self.device_variant.setToolTip("Which variant's devices to show (clicking a jaxpr pane "
+                                       "picks it too)")
+        self.device_variant.activated.connect(
+            lambda i: self.set_variant(self.device_variant.itemText(i)))
+        row = QWidget()
+        line = QHBoxLayout(row)
+        line.setContentsMargins(6, 2, 6, 2)
+        line.addWidget(QLabel("Devices of"))
+        line.addWidget(self.device_variant)
+        line.addStretch(1)
+        self.devices.add_header(row)
+        self.addTab(self.console, "Console")
+        self.addTab(self.devices, "Devices")
+        self.addTab(self.timing, "Timing")
+        self._result: TraceResult | None = None
+        self._variant = "pmap"
+        self._request: TraceRequest | None = None
+        self._engine = None
+        self.currentChanged.connect(self._shown)
+
+    def set_engine(self, engine) -> None:
+        """The window's :class:`~jaxviz.ui.window.qt_engine.QtEngine`, for the views using it."""
+        self._engine = engine
+        for lazy in (self.devices, self.timing):
+            if lazy.view is not None and hasattr(lazy.view, "set_engine"):
+                lazy.view.set_engine(engine)
+
+    def _shown(self, index: int) -> None:
+        widget = self.widget(index)
+        if widget is self.console:
+            self.setTabText(0, "Console")
+        elif widget is self.devices:
+            self._device_view()
+        elif widget is self.timing:
+            self._timing_view()
+
+    def _device_view(self) -> Any:
+        fresh = self.devices.view is None
+        view = self.devices.load()
+        if view is None:
+            return None
+        if fresh:
+            if self._engine is not None and hasattr(view, "set_engine"):
+                view.set_engine(self._engine)
+            signal = getattr(view, "phaseChanged", None)
+            if signal is not None:
+                signal.connect(lambda _index, _caption, ranges:
+                               self.highlightRequested.emit(list(ranges)))
+            if self._result is not None:
+                view.set_result(self._result, self._variant)
+        return view
+
+    def _timing_view(self) -> Any:
+        fresh = self.timing.view is None
+        view = self.timing.load()
+        if view is not None and fresh:
+            if self._engine is not None and hasattr(view, "set_engine"):
+                view.set_engine(self._engine)
+            if self._request is not None and hasattr(view, "set_target"):
+                view.set_target(self._request)
+        return view
+
+    # ------------------------------------------------------------ feeding
+    def set_result(self, result: TraceResult, variant: str) -> None:
+        """A complete result; the device view (when built) shows ``variant`` of it."""
+        self._result, self._variant = result, variant
+        names = [vr.variant for vr in result.variants if vr.ok]
+        self.device_variant.clear()
+        self.device_variant.addItems(names)
+        if variant in names:
+            self.device_variant.setCurrentText(variant)
+        if self.devices.view is not None:
+            self.devices.view.set_result(result, variant)
+
+    def set_variant(self, variant: str) -> None:
+        if variant != self._variant and self._result is not None:
+            self.set_result(self._result, variant)
+        self._variant = variant
+
+    def set_request(self, request: TraceRequest) -> None:
+        self._request = request
+        view = self.timing.view
+        if view is not None and hasattr(view, "set_target"):
+            view.set_target(request)
+
+    def add_console_output(self, title: str, stdout: str, stderr: str) -> None:
+        if self.console.add_output(title, stdout, stderr) and self.currentWidget() is not \
+                self.console:
+            self.setTabText(0, "Console ●")
+
+    def open_timing_recording(self, path: str) -> bool:
+        """Show a recorded timing run (``jaxviz timings.json``); False if the view is missing."""
+        self.setCurrentWidget(self.timing)
+        view = self._timing_view()
+        if view is None or not hasattr(view, "open_recording"):
+            return False
+        view.open_recording(path)
+        return True

@@ -1,0 +1,10 @@
+"""The jaxpr panes: one per variant, side by side or in tabs, linked to the source.
+
+Modules:
+    jaxpr_pane: one variant's pane (jaxpr, StableHLO, HLO or costs; banner; marks).
+    area: :class:`~jaxviz.ui.panes.area.JaxprArea`, which panes show and how.
+    linking: source line <-> equation colours and hover/click highlighting
+        (the index behind it is :mod:`jaxviz.model.link_index`).
+
+May import: :mod:`jaxviz.model`, :mod:`jaxviz.ui.text`, :mod:`jaxviz.ui.theme`, Qt.
+"""

@@ -1,0 +1,140 @@
+"""The jaxpr panes side by side, or as tabs when the window is too narrow for them.
+
+One :class:`~jaxviz.ui.panes.jaxpr_pane.JaxprPane` exists per variant for the
+window's whole life; the area only decides which are visible and whether they
+sit side by side in a splitter or in tabs. In "auto" layout the panes go into
+tabs when each would be narrower than :data:`MIN_PANE_CHARS` characters of
+code.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QSplitter, QStackedWidget, QTabWidget, QWidget
+
+from jaxviz.model import VARIANTS
+from jaxviz.ui.panes.jaxpr_pane import JaxprPane
+
+#: Narrower panes than this many code characters switch "auto" layout to tabs.
+MIN_PANE_CHARS = 26
+LAYOUTS = ("auto", "side by side", "tabs")
+
+
+class JaxprArea(QStackedWidget):
+    """Holds the variant panes; shows the chosen ones side by side or as tabs."""
+
+    #: The set of visible variants changed (by the user or an example).
+    visibleChanged = Signal(list)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.panes: dict[str, JaxprPane] = {v: JaxprPane(v) for v in VARIANTS}
+        self._splitter = QSplitter(Qt.Orientation.Horizontal)
+        self._splitter.setChildrenCollapsible(False)
+        self._tabs = QTabWidget()
+        self._tabs.setObjectName("pane_tabs")
+        self._parking = QWidget()  # holds hidden panes
+        self._parking.hide()
+        self.addWidget(self._splitter)
+        self.addWidget(self._tabs)
+        self._visible: list[str] = ["plain", "vmap", "pmap", "sharded"]
+        self._layout = "auto"
+        self._current: tuple | None = None
+        self._zoom = 0
+        self._relayout()
+
+    # ----------------------------------------------------------- visibility
+    @property
+    def visible_variants(self) -> list[str]:
+        """The visible variants, in pane order."""
+        return list(self._visible)
+
+    def set_visible_variants(self, variants: list[str]) -> None:
+        chosen = [v for v in VARIANTS if v in variants] or ["plain"]
+        if chosen != self._visible:
+            self._visible = chosen
+            self._relayout()
+            self.visibleChanged.emit(list(chosen))
+
+    def set_variant_visible(self, variant: str, visible: bool) -> None:
+        wanted = set(self._visible)
+        wanted.add(variant) if visible else wanted.discard(variant)
+        self.set_visible_variants(list(wanted))
+
+    # --------------------------------------------------------------- layout
+    @property
+    def layout_mode(self) -> str:
+        return self._layout
+
+    def set_layout_mode(self, mode: str) -> None:
+        """``auto``, ``side by side`` or ``tabs``."""
+        if mode in LAYOUTS and mode != self._layout:
+            self._layout = mode
+            self._relayout()
+
+    def effective_mode(self) -> str:
+        """``side by side`` or ``tabs``, as laid out now."""
+        if self._layout != "auto":
+            return self._layout
+        if len(self._visible) <= 1:
+            return "side by side"
+        char = self.panes["plain"].jaxpr_view.fontMetrics().horizontalAdvance("m")
+        per_pane = self.width() / len(self._visible)
+        return "tabs" if per_pane < MIN_PANE_CHARS * char else "side by side"
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._relayout()
+
+    def _relayout(self) -> None:
+        mode = self.effective_mode()
+        key = (mode, tuple(self._visible))
+        if key == self._current:
+            return
+        self._current = key
+        current_tab = self._tabs.currentWidget()
+        self._tabs.clear()
+        for pane in self.panes.values():
+            pane.setParent(self._parking)
+        for pane in self.panes.values():
+            pane.set_compact(mode == "tabs")  # the tab names the variant
+        if mode == "tabs":
+            for v in self._visible:
+                self._tabs.addTab(self.panes[v], v)
+                self.panes[v].show()
+            if current_tab in [self.panes[v] for v in self._visible]:
+                self._tabs.setCurrentWidget(current_tab)
+            self.setCurrentWidget(self._tabs)
+        else:
+            for v in self._visible:
+                self._splitter.addWidget(self.panes[v])
+                self.panes[v].show()
+            self._splitter.setSizes([1000] * len(self._visible))
+            self.setCurrentWidget(self._splitter)
+        self.refresh_tab_titles()
+        self._apply_zoom()
+
+    def refresh_tab_titles(self) -> None:
+        """Tab titles carry a warning sign for variants that failed."""
+        for i in range(self._tabs.count()):
+            pane = self._tabs.widget(i)
+            if isinstance(pane, JaxprPane):
+                self._tabs.setTabText(i, ("⚠ " if pane.error_text else "") + pane.variant)
+
+    def show_pane(self, variant: str) -> None:
+        """Bring a pane to the front (in tabs mode)."""
+        pane = self.panes[variant]
+        if self._tabs.indexOf(pane) >= 0:
+            self._tabs.setCurrentWidget(pane)
+
+    def set_zoom(self, zoom: int) -> None:
+        self._zoom = zoom
+        self._current = None
+        self._relayout()
+        self._apply_zoom()
+
+    def _apply_zoom(self) -> None:
+        # After every reparenting: under an application style sheet a moved widget
+        # re-resolves its font from its new parent.
+        for pane in self.panes.values():
+            pane.set_zoom(self._zoom)

@@ -1,0 +1,269 @@
+"""One variant's pane: its jaxpr, StableHLO, compiled HLO and cost analysis.
+
+The header names the variant, shows the call that produced it (e.g.
+``jax.vmap(convolve, axis_name='i')(xs, ws)``) and a legend of the "what
+changed" marks. A failed variant keeps its last good jaxpr, dimmed, under a
+banner with the error. StableHLO and HLO are put into their views only when
+their tab is first shown (they can be long, and highlighting them costs time).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFrame,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QSizePolicy,
+    QStackedWidget,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from jaxviz.model import ErrorInfo, VariantResult
+from jaxviz.model.changes import Mark, summary
+from jaxviz.model.link_index import walk
+from jaxviz.ui.text.code_view import CodeView, fold_regions
+from jaxviz.ui.text.highlighters import hlo_highlighter, jaxpr_highlighter, stablehlo_highlighter
+from jaxviz.ui.theme import style
+
+#: What each variant is, in one line, for the pane's tooltip.
+VARIANT_HELP = {
+    "plain": "The function as JAX traced it: one call, no transformation.",
+    "jit": "jax.jit(f): the same jaxpr wrapped in one compiled XLA program.",
+    "vmap": "jax.vmap(f): every equation rewritten to carry a batch axis.",
+    "pmap": "jax.pmap(f): one program per device; today a jit of a shard_map.",
+    "sharded": "jax.jit with NamedSharding: XLA's partitioner splits the program.",
+    "shard_map": "jax.shard_map(f): the per-device program, written by hand.",
+}
+_LEGEND = {
+    "batched": "gained the batch axis",
+    "new": "new primitive",
+    "wrapper": "runs per device",
+    "collective": "collective",
+}
+#: The views of a pane, in the picker's order.
+VIEWS = ("jaxpr", "StableHLO", "HLO", "cost")
+_COST_NOTE = {"pmap": "one device's program", "sharded": "one device's program",
+              "shard_map": "one device's program"}
+
+
+class ElidedLabel(QLabel):
+    """A one-line label that elides its text at the right instead of growing the pane."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._full = ""
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.setMinimumWidth(20)
+
+    def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
+        self._full = text
+        self.setToolTip(text)
+        self._elide()
+
+    def text(self) -> str:  # noqa: D102
+        return self._full
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._elide()
+
+    def _elide(self) -> None:
+        metrics = self.fontMetrics()
+        super().setText(metrics.elidedText(self._full, Qt.TextElideMode.ElideRight,
+                                           max(10, self.width())))
+
+
+class JaxprPane(QFrame):
+    """The views of one variant, with a header, an error banner and detail tabs."""
+
+    #: ``(variant, 0-based jaxpr line)`` under the mouse; line -1 when it left.
+    lineHovered = Signal(str, int)
+    #: ``(variant, 0-based jaxpr line)`` clicked.
+    lineClicked = Signal(str, int)
+
+    def __init__(self, variant: str, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.variant = variant
+        self.setObjectName(f"pane_{variant}")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setToolTip(VARIANT_HELP.get(variant, ""))
+        header = QFrame()
+        header.setProperty("role", "pane-header")
+        self.title = QLabel(variant)
+        self.title.setProperty("role", "pane-title")
+        self.busy = QLabel("")
+        self.call = ElidedLabel()
+        self.call.setProperty("role", "pane-call")
+        self.call.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.legend = QLabel("")
+        self.legend.setProperty("role", "legend")
+        self.legend.setTextFormat(Qt.TextFormat.RichText)
+        self.legend.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self._top = top = QHBoxLayout()
+        top.setContentsMargins(0, 0, 0, 0)
+        top.addWidget(self.title)
+        top.addStretch(1)
+        top.addWidget(self.busy)
+        self._head = head = QVBoxLayout(header)
+        head.setContentsMargins(8, 4, 8, 4)
+        head.setSpacing(1)
+        head.addLayout(top)
+        head.addWidget(self.call)
+        head.addWidget(self.legend)
+        self.banner = QLabel()
+        self.banner.setProperty("role", "banner")
+        self.banner.setProperty("severity", "error")
+        self.banner.setWordWrap(True)
+        self.banner.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.banner.hide()
+        self.jaxpr_view = CodeView(jaxpr_highlighter)
+        self.jaxpr_view.setObjectName(f"jaxpr_{variant}")
+        self.stablehlo_view = CodeView(stablehlo_highlighter, marks_column=False)
+        self.hlo_view = CodeView(hlo_highlighter, marks_column=False)
+        self.cost_table = QTableWidget(0, 2)
+        self.cost_table.setHorizontalHeaderLabels(["XLA cost analysis", "value"])
+        self.cost_table.horizontalHeader().setSectionResizeMode(
+            0, QHeaderView.ResizeMode.Stretch)
+        self.cost_table.verticalHeader().hide()
+        self.stack = QStackedWidget()
+        for view in (self.jaxpr_view, self.stablehlo_view, self.hlo_view, self.cost_table):
+            self.stack.addWidget(view)
+        self.view_picker = QComboBox()
+        self.view_picker.setObjectName(f"view_picker_{variant}")
+        self.view_picker.addItems(VIEWS)
+        self.view_picker.setToolTip("Show the jaxpr, the StableHLO JAX lowers it to, the "
+                                    "HLO XLA compiles, or XLA's cost analysis")
+        self.view_picker.currentIndexChanged.connect(self._show_view)
+        top.addWidget(self.view_picker)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(header)
+        layout.addWidget(self.banner)
+        layout.addWidget(self.stack, 1)
+        self.result: VariantResult | None = None
+        self.details: VariantResult | None = None
+        self._details_filled = False
+        self.jaxpr_view.lineHovered.connect(lambda n: self.lineHovered.emit(self.variant, n))
+        self.jaxpr_view.lineClicked.connect(lambda n: self.lineClicked.emit(self.variant, n))
+
+    # ---------------------------------------------------------------- content
+    def show_result(self, vr: VariantResult, marks: list[Mark]) -> None:
+        """Show a traced variant (or its error, keeping the last good jaxpr dimmed)."""
+        if vr.error is not None:
+            self.show_error(vr.error)
+            return
+        self.result = vr
+        self.call.setText(vr.call)
+        self.jaxpr_view.set_text(vr.jaxpr_text)
+        ranges = [(e.text_start, e.text_end) for _path, e in walk(vr.equations)
+                  if e.subjaxprs and e.text_start is not None and e.text_end is not None]
+        self.jaxpr_view.set_folds(fold_regions(vr.jaxpr_text, ranges))
+        self.jaxpr_view.set_marks(marks)
+        self._show_legend(marks)
+        self.banner.hide()
+        self.set_dimmed(False)
+
+    def show_error(self, error: ErrorInfo, prefix: str = "") -> None:
+        """Show an error over the last good content, which stays visible but dimmed."""
+        where = f" (line {error.line})" if error.line else ""
+        self.banner.setText(f"⚠ {prefix}{error.message}{where}")
+        self.banner.show()
+        self.set_dimmed(True)
+        if self.result is None:
+            self.call.setText("")
+
+    def clear_error(self) -> None:
+        self.banner.hide()
+        self.set_dimmed(False)
+
+    def set_dimmed(self, dimmed: bool) -> None:
+        for view in (self.jaxpr_view, self.stablehlo_view, self.hlo_view):
+            view.set_dimmed(dimmed)
+
+    @property
+    def dimmed(self) -> bool:
+        return self.jaxpr_view.dimmed
+
+    @property
+    def error_text(self) -> str:
+        """The banner's text ('' when the variant is fine)."""
+        return self.banner.text() if self.banner.isVisibleTo(self) else ""
+
+    def _show_legend(self, marks: list[Mark]) -> None:
+        counts = summary(marks)
+        parts = []
+        for kind, words in _LEGEND.items():
+            if counts.get(kind):
+                colour = style.MARK_COLOURS[kind].name()
+                parts.append(f"<span style='color:{colour}; font-weight:bold'>"
+                             f"{style.MARK_GLYPHS[kind]}</span> {words} ×{counts[kind]}")
+        if self.result is not None and self.result.hlo_collectives and self.variant == "sharded":
+            ops = ", ".join(sorted(set(self.result.hlo_collectives)))
+            parts.append(f"compiler adds: <b>{ops}</b>")
+        self.legend.setText("&nbsp;&nbsp; ".join(parts) or "&nbsp;")
+        self.legend.setToolTip("\n".join(m.tip for m in marks[:12]))
+
+    def set_details(self, vr: VariantResult) -> None:
+        """StableHLO, HLO and cost of the variant (filled into their tabs when shown)."""
+        if vr.error is not None:
+            return
+        self.details = vr
+        self._details_filled = False
+        if self.result is not None and vr.hlo_collectives and not self.result.hlo_collectives:
+            self.result.hlo_collectives = list(vr.hlo_collectives)
+            self._show_legend(self.jaxpr_view.marks)
+        self._fill_details(self.stack.currentIndex())
+
+    def _show_view(self, index: int) -> None:
+        self._fill_details(index)
+        self.stack.setCurrentIndex(index)
+
+    def show_view(self, name: str) -> None:
+        """Show ``jaxpr``, ``StableHLO``, ``HLO`` or ``cost``."""
+        self.view_picker.setCurrentIndex(VIEWS.index(name))
+
+    def _fill_details(self, index: int) -> None:
+        if index <= 0 or self._details_filled or self.details is None:
+            return
+        vr = self.details
+        self.stablehlo_view.set_text(vr.stablehlo)
+        self.hlo_view.set_text(vr.hlo)
+        note = _COST_NOTE.get(self.variant)
+        rows = sorted(vr.cost.items())
+        self.cost_table.setRowCount(len(rows) + (1 if note else 0))
+        for n, (key, value) in enumerate(rows):
+            self.cost_table.setItem(n, 0, QTableWidgetItem(key))
+            text = f"{value:,.0f}" if float(value).is_integer() else f"{value:,.3g}"
+            item = QTableWidgetItem(text)
+            item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            self.cost_table.setItem(n, 1, item)
+        if note:
+            self.cost_table.setItem(len(rows), 0, QTableWidgetItem(f"(counts are for {note})"))
+        self._details_filled = True
+
+    def set_compact(self, compact: bool) -> None:
+        """In tabs the tab names the variant: the call moves up beside the view picker."""
+        self.title.setVisible(not compact)
+        if compact and self._top.indexOf(self.call) < 0:
+            self._head.removeWidget(self.call)
+            self._top.insertWidget(0, self.call, 1)
+        elif not compact and self._head.indexOf(self.call) < 0:
+            self._top.removeWidget(self.call)
+            self._head.insertWidget(1, self.call)
+
+    def set_busy(self, text: str) -> None:
+        """A short "tracing…" note in the header ('' to clear)."""
+        self.busy.setText(text)
+
+    def set_zoom(self, zoom: int) -> None:
+        for view in (self.jaxpr_view, self.stablehlo_view, self.hlo_view):
+            view.set_zoom(zoom)
+        self.cost_table.setFont(style.ui_font(zoom))
+

@@ -1,0 +1,188 @@
+"""Compiler-Explorer-style linking between the editor and every jaxpr pane.
+
+Each source line that produced equations gets a pastel colour; its line in the
+editor and its equations in every pane share it. Hovering (or clicking, which
+sticks) an equation or a source line lights up, in the stronger shade of the
+same hue and with a frame, the source line and every equation it produced in
+every pane. The device view can light up equations too (:meth:`LinkController.show_equations`).
+
+The controller holds no Qt widgets of its own; it paints through the
+editor's and the panes' background layers.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QColor
+
+from jaxviz.model import TraceResult
+from jaxviz.model.link_index import LinkIndex
+from jaxviz.ui.panes.area import JaxprArea
+from jaxviz.ui.text.editor import CodeEditor
+from jaxviz.ui.theme import style
+
+
+def _ranges(lines: list[int]) -> list[tuple[int, int]]:
+    """Consecutive runs of sorted line numbers as ``(first, last)``."""
+    runs: list[tuple[int, int]] = []
+    for n in sorted(lines):
+        if runs and n == runs[-1][1] + 1:
+            runs[-1] = (runs[-1][0], n)
+        else:
+            runs.append((n, n))
+    return runs
+
+
+class LinkController(QObject):
+    """Keeps the editor and the panes' link colours and active highlight in step."""
+
+    #: The active (hovered, else selected) 1-based source line; 0 when none.
+    activeLineChanged = Signal(int)
+
+    def __init__(self, editor: CodeEditor, area: JaxprArea, parent: QObject | None = None):
+        super().__init__(parent)
+        self.editor = editor
+        self.area = area
+        self.index: LinkIndex | None = None
+        self._hovered = 0
+        self._selected = 0
+        self._explicit: dict[str, list[int]] = {}
+        editor.sourceLineHovered.connect(self._editor_hovered)
+        editor.sourceLineClicked.connect(self._editor_clicked)
+        for pane in area.panes.values():
+            pane.lineHovered.connect(self._pane_hovered)
+            pane.lineClicked.connect(self._pane_clicked)
+
+    # ------------------------------------------------------------- results
+    def set_result(self, result: TraceResult | None) -> None:
+        """Colour the editor and every pane for a new result (None: clear the colours)."""
+        self.index = LinkIndex(result) if result is not None else None
+        self._explicit = {}
+        self.refresh()
+
+    def clear_editor_colours(self) -> None:
+        """The source changed: its old colours would point at the wrong lines."""
+        self.editor.set_link_colours({})
+        self.editor.set_active_line(0)
+
+    def refresh(self) -> None:
+        """Repaint every link colour and the active highlight."""
+        index = self.index
+        if index is None:
+            self.editor.set_link_colours({})
+            for pane in self.area.panes.values():
+                pane.jaxpr_view.set_line_backgrounds("link", {})
+            self._paint_active()
+            return
+        self.editor.set_link_colours(
+            {line: style.link_colour(index.colour_index(line) or 0)
+             for line in index.source_lines})
+        for variant, pane in self.area.panes.items():
+            colours: dict[int, QColor] = {}
+            for n, ref in enumerate(index.owners(variant)):
+                slot = index.colour_index(ref.line) if ref is not None else None
+                if slot is not None:
+                    colours[n] = style.link_colour(slot)
+            pane.jaxpr_view.set_line_backgrounds("link", colours)
+        self._paint_active()
+
+    # -------------------------------------------------------------- state
+    @property
+    def active_line(self) -> int:
+        """The source line lit up now: the hovered one, else the selected one."""
+        return self._hovered or self._selected
+
+    @property
+    def selected_line(self) -> int:
+        return self._selected
+
+    def select_source_line(self, line: int, reveal: bool = True) -> None:
+        """Stick the highlight on a 1-based source line (0 clears it)."""
+        if self.index is not None and line not in self.index.source_lines:
+            line = 0
+        self._selected = line
+        self._explicit = {}
+        self._paint_active()
+        if reveal and line and self.index is not None:
+            self.editor.reveal_line(line)
+            for variant, lines in self.index.text_lines_for(line).items():
+                if lines:
+                    self.area.panes[variant].jaxpr_view.scroll_to_line(lines[0])
+
+    def show_equations(self, variant: str, orders: list[int]) -> None:
+        """Light up equations of one pane by pre-order index (see :class:`EqnRef`)."""
+        if self.index is None:
+            return
+        ranges = []
+        for order in orders:
+            ref = self.index.by_order(variant, order)
+            if ref is not None:
+                ranges.append((variant, ref.start, ref.end))
+        self.show_lines(ranges)
+
+    def show_lines(self, ranges: list[tuple[str, int, int]]) -> None:
+        """Light up ``(variant, first line, last line)`` ranges of the panes' jaxprs.
+
+        This is how the device view shows which equations its current phase is
+        about; an empty list returns to the source-line highlight.
+        """
+        explicit: dict[str, list[int]] = {}
+        for variant, first, last in ranges:
+            if variant in self.area.panes:
+                explicit.setdefault(variant, []).extend(range(first, last + 1))
+        self._explicit = explicit
+        self._paint_active()
+        for variant, lines in explicit.items():
+            self.area.panes[variant].jaxpr_view.scroll_to_line(min(lines))
+
+    def _editor_hovered(self, line: int) -> None:
+        if self.index is not None and line not in self.index.source_lines:
+            line = 0
+        self._set_hovered(line)
+
+    def _editor_clicked(self, line: int) -> None:
+        if self.index is None:
+            return
+        line = line if line in self.index.source_lines else 0
+        self._selected = line
+        self._explicit = {}
+        self._paint_active()
+        if line:
+            for variant, lines in self.index.text_lines_for(line).items():
+                if lines:
+                    self.area.panes[variant].jaxpr_view.scroll_to_line(lines[0])
+
+    def _pane_hovered(self, variant: str, text_line: int) -> None:
+        ref = self.index.owner(variant, text_line) if self.index and text_line >= 0 else None
+        self._set_hovered(ref.line if ref is not None and ref.line else 0)
+
+    def _pane_clicked(self, variant: str, text_line: int) -> None:
+        ref = self.index.owner(variant, text_line) if self.index else None
+        line = ref.line if ref is not None and ref.line else 0
+        self._selected = line
+        self._explicit = {}
+        self._paint_active()
+        if line:
+            self.editor.reveal_line(line)
+
+    def _set_hovered(self, line: int) -> None:
+        if line != self._hovered:
+            self._hovered = line
+            self._paint_active()
+
+    def _paint_active(self) -> None:
+        line = self.active_line
+        index = self.index
+        slot = index.colour_index(line) if index is not None and line else None
+        strong = style.link_colour(slot, strong=True) if slot is not None else None
+        self.editor.set_active_line(line if strong is not None else 0, strong)
+        explicit = bool(self._explicit) and not self._hovered
+        per_pane = dict(self._explicit) if explicit else {}
+        if not explicit and strong is not None and index is not None:
+            per_pane = index.text_lines_for(line)
+        for variant, pane in self.area.panes.items():
+            lines = per_pane.get(variant, [])
+            colour = strong if strong is not None and not explicit else style.PHASE_COLOUR
+            pane.jaxpr_view.set_line_backgrounds("active", {n: colour for n in lines})
+            pane.jaxpr_view.set_outlined(_ranges(lines))
+        self.activeLineChanged.emit(line if strong is not None else 0)

@@ -1,0 +1,190 @@
+"""Read-only views of jaxprs and HLO: highlighting, foldable nested jaxprs, change marks."""
+
+from __future__ import annotations
+
+import re
+
+from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtGui import QFont, QPainter, QPolygon
+from PySide6.QtWidgets import QWidget
+
+from jaxviz.model.changes import Mark
+from jaxviz.ui.text.highlighters import PygmentsHighlighter
+from jaxviz.ui.text.text_base import LinkedTextEdit
+from jaxviz.ui.theme import style
+
+_BAR = 4
+
+
+class CodeView(LinkedTextEdit):
+    """A read-only, highlighted, foldable text with a gutter of marks.
+
+    Args:
+        make_highlighter: builds the highlighter for the view's document
+            (see :mod:`jaxviz.ui.text.highlighters`).
+        marks_column: whether the gutter has the "what changed" column.
+    """
+
+    def __init__(self, make_highlighter, marks_column: bool = True,
+                 parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setReadOnly(True)
+        self.setLineWrapMode(LinkedTextEdit.LineWrapMode.NoWrap)
+        self.setUndoRedoEnabled(False)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
+                                     | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+        self.highlighter: PygmentsHighlighter = make_highlighter(self.document())
+        self._marks_column = marks_column
+        self._marks: list[Mark] = []
+        self._folds: dict[int, int] = {}   # first line -> last line
+        self._folded: set[int] = set()
+        self.set_zoom(0)
+
+    def set_zoom(self, zoom: int) -> None:
+        font = style.code_font(zoom + style.PANE_CODE_DELTA)
+        self.setFont(font)
+        self.document().setDefaultFont(font)
+        self.refresh_gutter()
+
+    def set_text(self, text: str) -> None:
+        """Replace the content (keeps the scroll position where it can)."""
+        if text == self.toPlainText():
+            return
+        bar = self.verticalScrollBar().value()
+        self._folded.clear()
+        self.setPlainText(text)
+        self.verticalScrollBar().setValue(bar)
+
+    # ------------------------------------------------------------------ marks
+    def set_marks(self, marks: list[Mark]) -> None:
+        if list(marks) == self._marks:
+            return
+        self._marks = list(marks)
+        self.refresh_gutter()
+
+    @property
+    def marks(self) -> list[Mark]:
+        return list(self._marks)
+
+    # ------------------------------------------------------------------ folds
+    def set_folds(self, regions: list[tuple[int, int]]) -> None:
+        """Regions that can fold: ``(first, last)`` lines; folding hides the lines between."""
+        folds = {first: last for first, last in regions if last > first + 1}
+        if folds == self._folds:
+            return
+        self._folds = folds
+        self.refresh_gutter()
+
+    def is_folded(self, first: int) -> bool:
+        return first in self._folded
+
+    def toggle_fold(self, first: int) -> None:
+        """Fold or unfold the region starting at a 0-based line."""
+        last = self._folds.get(first)
+        if last is None:
+            return
+        fold = first not in self._folded
+        if fold:
+            self._folded.add(first)
+        else:
+            self._folded.discard(first)
+        doc = self.document()
+        for n in range(first + 1, last):
+            block = doc.findBlockByNumber(n)
+            hidden_by_outer = any(f != first and f < n < self._folds[f] for f in self._folded)
+            block.setVisible(not fold and not hidden_by_outer)
+        start = doc.findBlockByNumber(first).position()
+        end = doc.findBlockByNumber(last).position()
+        doc.markContentsDirty(start, end - start)
+        self.viewport().update()
+        self.refresh_gutter()
+
+    # ----------------------------------------------------------------- gutter
+    def gutter_width(self) -> int:
+        unit = self.fontMetrics().height()
+        width = 4
+        if self._folds:
+            width += unit
+        if self._marks_column and self._marks:
+            width += int(unit * 1.3) + _BAR
+        return width
+
+    def paint_gutter(self, painter: QPainter, rect: QRect) -> None:
+        unit = self.fontMetrics().height()
+        glyph_x = (unit if self._folds else 0) + 2
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        visible = list(self.visible_lines())
+        for line, top, bottom in visible:
+            if line in self._folds:
+                self._paint_triangle(painter, line, top, bottom, unit)
+        if not self._marks_column:
+            return
+        bold = QFont(self.font())
+        bold.setBold(True)
+        painter.setFont(bold)
+        bar_x = self.gutter_width() - _BAR - 2
+        rows = {line: (top, bottom) for line, top, bottom in visible}
+        for mark in self._marks:
+            colour = style.MARK_COLOURS[mark.kind]
+            if mark.kind == "wrapper" and mark.end > mark.start:
+                spans = [rows[n] for n in range(mark.start, mark.end + 1) if n in rows]
+                if spans:
+                    painter.fillRect(bar_x, spans[0][0], _BAR, spans[-1][1] - spans[0][0], colour)
+            if mark.start in rows:
+                top, bottom = rows[mark.start]
+                painter.setPen(colour)
+                painter.drawText(QRect(glyph_x, top, int(unit * 1.3), bottom - top),
+                                 Qt.AlignmentFlag.AlignCenter, style.MARK_GLYPHS[mark.kind])
+
+    def _paint_triangle(self, painter: QPainter, line: int, top: int, bottom: int,
+                        unit: int) -> None:
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(style.GUTTER_TEXT)
+        cx, cy, r = unit // 2 + 2, (top + bottom) // 2, max(3, unit // 4)
+        if line in self._folded:  # pointing right
+            points = [QPoint(cx - r // 2, cy - r), QPoint(cx - r // 2, cy + r), QPoint(cx + r, cy)]
+        else:  # pointing down
+            points = [QPoint(cx - r, cy - r // 2), QPoint(cx + r, cy - r // 2), QPoint(cx, cy + r)]
+        painter.drawPolygon(QPolygon(points))
+
+    def gutter_clicked(self, line: int, x: float) -> None:
+        if line in self._folds:
+            self.toggle_fold(line)
+
+    def gutter_tooltip(self, line: int) -> str:
+        tips = [m.tip for m in self._marks if m.start == line]
+        if line in self._folds:
+            tips.append("click to " + ("unfold" if line in self._folded else "fold")
+                        + " this nested jaxpr")
+        return "\n".join(tips)
+
+    def paint_overlay(self, painter: QPainter) -> None:
+        if not self._folded:
+            return
+        painter.setPen(style.GUTTER_TEXT)
+        for first in self._folded:
+            block = self.document().findBlockByNumber(first)
+            layout = block.layout()
+            rect = self.line_rect(first)
+            if layout is None or layout.lineCount() == 0 or rect.isNull():
+                continue
+            x = int(layout.lineAt(0).naturalTextWidth() + self.contentOffset().x()
+                    + self.document().documentMargin()) + self.fontMetrics().horizontalAdvance(" ")
+            hidden = self._folds[first] - first - 1
+            painter.drawText(QRect(x, rect.top(), 400, rect.height()),
+                             Qt.AlignmentFlag.AlignVCenter, f"⋯ {hidden} lines")
+
+
+_PREAMBLE_END = re.compile(r"^\s*in .*\} in$")
+
+
+def fold_regions(text: str, equations_ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Foldable regions of a jaxpr: nested-jaxpr equations and shared ``let NAME = {...} in``."""
+    regions = [(a, b) for a, b in equations_ranges if b > a + 1]
+    lines = text.split("\n")
+    if lines and lines[0].startswith("let "):
+        for n, line in enumerate(lines):
+            if _PREAMBLE_END.match(line):
+                regions.append((0, n))
+                break
+    return sorted(set(regions))

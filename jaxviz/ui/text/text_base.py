@@ -1,0 +1,253 @@
+"""The text widget both the editor and the jaxpr panes build on.
+
+:class:`LinkedTextEdit` is a :class:`~PySide6.QtWidgets.QPlainTextEdit` with
+
+* a gutter on the left that subclasses paint (line numbers, error markers,
+  fold triangles, "what changed" marks);
+* layers of whole-line backgrounds (link colours, the active lines, errors)
+  merged into Qt's extra selections, plus an outline around the active lines;
+* ``lineHovered`` / ``lineClicked`` signals with 0-based line numbers
+  (``-1`` when the mouse leaves), which the linking controller listens to;
+* a "dimmed" state that washes the text out: the last good result stays
+  readable but visibly out of date.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint, QRect, QSize, Signal
+from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen, QTextCursor, QTextFormat
+from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QToolTip, QWidget
+
+from jaxviz.ui.theme import style
+
+
+class _Gutter(QWidget):
+    """The strip left of the text; painting and clicks are delegated to the editor."""
+
+    def __init__(self, edit: LinkedTextEdit):
+        super().__init__(edit)
+        self._edit = edit
+        self.setMouseTracking(True)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        return QSize(self._edit.gutter_width(), 0)
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
+        painter = QPainter(self)
+        painter.fillRect(event.rect(), style.GUTTER_BACKGROUND)
+        self._edit.paint_gutter(painter, event.rect())
+        painter.end()
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802
+        line = self._edit.line_at_y(event.position().y())
+        if line >= 0:
+            self._edit.gutter_clicked(line, event.position().x())
+
+    def mouseMoveEvent(self, event) -> None:  # noqa: N802
+        line = self._edit.line_at_y(event.position().y())
+        tip = self._edit.gutter_tooltip(line) if line >= 0 else ""
+        if tip:
+            QToolTip.showText(event.globalPosition().toPoint(), tip, self)
+        else:
+            QToolTip.hideText()
+
+
+class LinkedTextEdit(QPlainTextEdit):
+    """A plain-text widget with a gutter, background layers, hover/click signals and dimming."""
+
+    #: The 0-based line under the mouse, or -1 when the mouse left the text.
+    lineHovered = Signal(int)
+    #: A 0-based line was clicked (pressed and released without dragging).
+    lineClicked = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._gutter = _Gutter(self)
+        self._layers: dict[str, list[QTextEdit.ExtraSelection]] = {}
+        self._layer_keys: dict[str, tuple] = {}
+        self._generation = 0  # bumped on every text change: old selections are void then
+        self.textChanged.connect(self._bump_generation)
+        self._layer_order = ["link", "active", "error"]
+        self._outlined: list[tuple[int, int]] = []
+        self._hovered = -1
+        self._press: QPoint | None = None
+        self._dimmed = False
+        self.viewport().setMouseTracking(True)
+        self.blockCountChanged.connect(self._update_gutter_width)
+        self.updateRequest.connect(self._update_gutter)
+        # subclasses call refresh_gutter() once their own state exists
+
+    def _bump_generation(self) -> None:
+        self._generation += 1
+
+    # ------------------------------------------------------------------ gutter
+    def gutter_width(self) -> int:
+        """Width of the gutter in pixels (subclasses add their columns)."""
+        return 4
+
+    def paint_gutter(self, painter: QPainter, rect: QRect) -> None:
+        """Paint the visible part of the gutter (subclasses override)."""
+
+    def gutter_clicked(self, line: int, x: float) -> None:
+        """A click in the gutter at a 0-based line (subclasses override)."""
+
+    def gutter_tooltip(self, line: int) -> str:
+        """Tooltip for the gutter at a 0-based line."""
+        return ""
+
+    def refresh_gutter(self) -> None:
+        """Recompute the gutter's width and repaint it."""
+        self._update_gutter_width()
+        self._gutter.update()
+
+    def _update_gutter_width(self, *_args) -> None:
+        self.setViewportMargins(self.gutter_width(), 0, 0, 0)
+
+    def _update_gutter(self, rect: QRect, dy: int) -> None:
+        if dy:
+            self._gutter.scroll(0, dy)
+        else:
+            self._gutter.update(0, rect.y(), self._gutter.width(), rect.height())
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        cr = self.contentsRect()
+        self._gutter.setGeometry(QRect(cr.left(), cr.top(), self.gutter_width(), cr.height()))
+
+    def visible_lines(self):
+        """``(line, top, bottom)`` in viewport pixels for every visible line."""
+        block = self.firstVisibleBlock()
+        offset = self.contentOffset()
+        height = self.viewport().height()
+        while block.isValid():
+            geo = self.blockBoundingGeometry(block).translated(offset)
+            if geo.top() > height:
+                break
+            if block.isVisible():
+                yield block.blockNumber(), int(geo.top()), int(geo.bottom())
+            block = block.next()
+
+    def line_at_y(self, y: float) -> int:
+        """The 0-based line at a viewport height, or -1 below the last line."""
+        for line, top, bottom in self.visible_lines():
+            if top <= y < bottom:
+                return line
+        return -1
+
+    def line_rect(self, line: int) -> QRect:
+        """The viewport rectangle of a 0-based line (empty when it is not laid out)."""
+        block = self.document().findBlockByNumber(line)
+        if not block.isValid():
+            return QRect()
+        geo = self.blockBoundingGeometry(block).translated(self.contentOffset())
+        return QRect(0, int(geo.top()), self.viewport().width(), int(geo.height()))
+
+    # ---------------------------------------------------------------- layers
+    def set_line_backgrounds(self, layer: str, colours: dict[int, QColor]) -> None:
+        """Give whole lines a background colour in one named layer ("link", "active", "error")."""
+        key = (self._generation, self.blockCount(),
+               tuple(sorted((n, c.rgba()) for n, c in colours.items())))
+        if self._layer_keys.get(layer) == key:
+            return  # unchanged: no repaint
+        self._layer_keys[layer] = key
+        doc = self.document()
+        selections = []
+        for line, colour in sorted(colours.items()):
+            block = doc.findBlockByNumber(line)
+            if not block.isValid():
+                continue
+            sel = QTextEdit.ExtraSelection()
+            sel.format.setBackground(colour)
+            sel.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
+            sel.cursor = QTextCursor(block)
+            selections.append(sel)
+        self._layers[layer] = selections
+        merged = [s for name in self._layer_order for s in self._layers.get(name, [])]
+        self.setExtraSelections(merged)
+
+    def line_background(self, layer: str, line: int) -> QColor | None:
+        """The background a layer gives a 0-based line, if any."""
+        for sel in self._layers.get(layer, []):
+            if sel.cursor.blockNumber() == line:
+                return sel.format.background().color()
+        return None
+
+    def set_outlined(self, ranges: list[tuple[int, int]]) -> None:
+        """Draw a frame around each ``(first, last)`` range of lines (the active equations)."""
+        if list(ranges) == self._outlined:
+            return
+        self._outlined = list(ranges)
+        self.viewport().update()
+
+    # --------------------------------------------------------------- dimming
+    def set_dimmed(self, dimmed: bool) -> None:
+        """Wash the text out (the content is out of date) or show it normally."""
+        if dimmed != self._dimmed:
+            self._dimmed = dimmed
+            self.viewport().update()
+
+    @property
+    def dimmed(self) -> bool:
+        return self._dimmed
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
+        super().paintEvent(event)
+        painter = QPainter(self.viewport())
+        if self._outlined:
+            pen = QPen(style.ACTIVE_OUTLINE)
+            pen.setWidth(2)
+            painter.setPen(pen)
+            for first, last in self._outlined:
+                top, bottom = self.line_rect(first), self.line_rect(last)
+                if top.isNull() or bottom.isNull():
+                    continue
+                painter.drawRect(QRect(1, top.top() + 1, self.viewport().width() - 3,
+                                       bottom.bottom() - top.top() - 1))
+        self.paint_overlay(painter)
+        if self._dimmed:
+            wash = QColor(self.palette().color(self.palette().ColorRole.Base))
+            wash.setAlpha(150)
+            painter.fillRect(self.viewport().rect(), wash)
+        painter.end()
+
+    def paint_overlay(self, painter: QPainter) -> None:
+        """Paint on top of the text, before dimming (e.g. inline error messages)."""
+
+    # ------------------------------------------------------------ mouse
+    def mouseMoveEvent(self, event) -> None:  # noqa: N802
+        super().mouseMoveEvent(event)
+        line = self.line_at_y(event.position().y())
+        if line != self._hovered:
+            self._hovered = line
+            self.lineHovered.emit(line)
+
+    def leaveEvent(self, event) -> None:  # noqa: N802
+        super().leaveEvent(event)
+        if self._hovered != -1:
+            self._hovered = -1
+            self.lineHovered.emit(-1)
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802
+        super().mousePressEvent(event)
+        self._press = event.position().toPoint()
+
+    def mouseReleaseEvent(self, event) -> None:  # noqa: N802
+        super().mouseReleaseEvent(event)
+        pos = event.position().toPoint()
+        if self._press is not None and (pos - self._press).manhattanLength() < 4:
+            line = self.line_at_y(pos.y())
+            if line >= 0:
+                self.lineClicked.emit(line)
+        self._press = None
+
+    def scroll_to_line(self, line: int) -> None:
+        """Bring a 0-based line into view (centred when it was off screen)."""
+        block = self.document().findBlockByNumber(line)
+        if not block.isValid():
+            return
+        rect = self.line_rect(line)
+        if not rect.isNull() and rect.top() >= 0 and rect.bottom() <= self.viewport().height():
+            return
+        bar = self.verticalScrollBar()
+        visible = max(1, self.viewport().height() // max(1, self.fontMetrics().lineSpacing()))
+        bar.setValue(max(0, block.firstLineNumber() - visible // 2))

@@ -1,0 +1,160 @@
+"""Fonts, colours and the application theme, sized for a projector.
+
+Every colour in the window means something; the colours are plain data in
+:mod:`jaxviz.model.palette`, made into QColors here (:func:`qcolor`):
+
+* :data:`LINK_COLOURS` -- one pastel background per Python source line, shared
+  by that line in the editor and by every equation it produced (as Compiler
+  Explorer does for assembly). :data:`LINK_STRONG` are the same hues, darker,
+  for the line under the mouse or the one clicked.
+* :data:`MARK_COLOURS` -- the "what changed" marks: batched, new primitive,
+  sharding wrapper, collective.
+* :data:`TOKEN_COLOURS` -- syntax colours for Python, jaxprs and HLO (Pygments
+  token types).
+
+Text sizes follow one zoom step (Ctrl+= / Ctrl+-): :func:`ui_font` and
+:func:`code_font` give the fonts for a zoom level.
+"""
+
+from __future__ import annotations
+
+from pygments.token import Token, _TokenType, string_to_tokentype
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QPalette
+from PySide6.QtWidgets import QApplication, QStyleFactory
+
+from jaxviz.model import palette
+
+#: Point sizes at zoom 0: big enough to read from the back of a lecture hall.
+BASE_UI_POINTS = 12
+BASE_CODE_POINTS = 13
+#: The jaxpr and HLO panes use a slightly smaller code font: more of each equation fits.
+PANE_CODE_DELTA = -1
+MIN_ZOOM, MAX_ZOOM = -6, 16
+
+
+def qcolor(colour: str) -> QColor:
+    """A palette colour (``"#rrggbb"``, :mod:`jaxviz.model.palette`) as a QColor."""
+    return QColor(colour)
+
+
+#: Backgrounds shared by a source line and its equations (light, so dark text stays readable).
+LINK_COLOURS = [qcolor(c) for c in palette.LINK_COLOURS]
+#: The same hues, stronger: the hovered or selected source line and its equations.
+LINK_STRONG = [qcolor(c) for c in palette.LINK_STRONG]
+#: Background of the equations the device view's current phase is about.
+PHASE_COLOUR = qcolor(palette.PHASE_COLOUR)
+#: The frame drawn around the active (hovered/selected) lines.
+ACTIVE_OUTLINE = qcolor(palette.ACTIVE_OUTLINE)
+#: The "what changed" marks: batched, new primitive, sharding wrapper, collective.
+MARK_COLOURS = {kind: qcolor(c) for kind, c in palette.MARK_COLOURS.items()}
+MARK_GLYPHS = {"batched": "▲", "new": "✚", "wrapper": "▣", "collective": "⇄"}
+
+ERROR_COLOUR = qcolor(palette.ERROR_COLOUR)
+ERROR_BACKGROUND = qcolor(palette.ERROR_BACKGROUND)
+BANNER_BACKGROUND = qcolor(palette.BANNER_BACKGROUND)
+GUTTER_BACKGROUND = qcolor(palette.GUTTER_BACKGROUND)
+GUTTER_TEXT = qcolor(palette.GUTTER_TEXT)
+
+#: Syntax colours by Pygments token type: ``(colour, bold, italic)``.
+TOKEN_COLOURS: dict[_TokenType, tuple[str, bool, bool]] = {
+    string_to_tokentype(name): value for name, value in palette.TOKEN_COLOURS.items()}
+
+
+def style_for(token: _TokenType | None) -> tuple[str, bool, bool] | None:
+    """The colour, boldness and italics of a token type (inherited from its parents)."""
+    while token is not None and token is not Token:
+        found = TOKEN_COLOURS.get(token)
+        if found is not None:
+            return found
+        token = token.parent
+    return None
+
+
+def link_colour(index: int, strong: bool = False) -> QColor:
+    """The colour of the ``index``-th linked source line."""
+    colours = LINK_STRONG if strong else LINK_COLOURS
+    return QColor(colours[index % len(colours)])
+
+
+def _monospace_family() -> str:
+    families = set(QFontDatabase.families())
+    for name in ("DejaVu Sans Mono", "JetBrains Mono", "Cascadia Mono", "Menlo", "Consolas",
+                 "Liberation Mono"):
+        if name in families:
+            return name
+    return QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont).family()
+
+
+def code_font(zoom: int = 0) -> QFont:
+    """The monospace font for code, jaxprs and HLO at a zoom level."""
+    font = QFont(_monospace_family())
+    font.setStyleHint(QFont.StyleHint.Monospace)
+    font.setPointSize(max(6, BASE_CODE_POINTS + zoom))
+    return font
+
+
+def ui_font(zoom: int = 0) -> QFont:
+    """The font for labels, menus and fields at a zoom level."""
+    font = QFont(QApplication.font())
+    families = set(QFontDatabase.families())
+    for name in ("Inter", "Noto Sans", "DejaVu Sans", "Segoe UI", "Helvetica Neue"):
+        if name in families:
+            font.setFamily(name)
+            break
+    font.setPointSize(max(6, BASE_UI_POINTS + zoom))
+    return font
+
+
+def apply_theme(app: QApplication, zoom: int = 0) -> None:
+    """A light, high-contrast Fusion theme: it reads well on washed-out projectors.
+
+    Applied once per application: a QApplication that outlives a window (tests,
+    benchmarks) keeps its theme, since swapping the style under live widgets
+    can crash Qt.
+    """
+    if app.property("jaxviz_themed"):
+        return
+    app.setProperty("jaxviz_themed", True)
+    app.setStyle(QStyleFactory.create("Fusion"))
+    pal = QPalette()
+    pal.setColor(QPalette.ColorRole.Window, QColor("#eef0f3"))
+    pal.setColor(QPalette.ColorRole.WindowText, QColor("#111827"))
+    pal.setColor(QPalette.ColorRole.Base, QColor("#ffffff"))
+    pal.setColor(QPalette.ColorRole.AlternateBase, QColor("#f6f7f9"))
+    pal.setColor(QPalette.ColorRole.Text, QColor("#111827"))
+    pal.setColor(QPalette.ColorRole.Button, QColor("#e5e7eb"))
+    pal.setColor(QPalette.ColorRole.ButtonText, QColor("#111827"))
+    pal.setColor(QPalette.ColorRole.Highlight, QColor("#2563eb"))
+    pal.setColor(QPalette.ColorRole.HighlightedText, QColor("#ffffff"))
+    pal.setColor(QPalette.ColorRole.ToolTipBase, QColor("#fffbe6"))
+    pal.setColor(QPalette.ColorRole.ToolTipText, QColor("#111827"))
+    pal.setColor(QPalette.ColorRole.PlaceholderText, QColor("#6b7280"))
+    pal.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text, QColor("#9ca3af"))
+    pal.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.WindowText, QColor("#9ca3af"))
+    app.setPalette(pal)
+    app.setFont(ui_font(zoom))
+    app.setStyleSheet(STYLE_SHEET)
+
+
+#: Widget styling that the palette cannot express (field error frames, banners, headers).
+STYLE_SHEET = """
+QLineEdit[error="true"], QSpinBox[error="true"] {
+    border: 2px solid #c62828; background: #fff5f5; border-radius: 3px;
+}
+QLabel[role="field-error"] { color: #b71c1c; }
+QLabel[role="banner"] {
+    background: #fff3cd; color: #5c3c00; border: 1px solid #e0b100;
+    border-radius: 4px; padding: 4px 8px;
+}
+QLabel[role="banner"][severity="error"] {
+    background: #fde7e7; color: #7f1010; border: 1px solid #c62828;
+}
+QLabel[role="pane-title"] { font-weight: bold; }
+QLabel[role="pane-call"] { color: #374151; }
+QLabel[role="legend"] { color: #374151; }
+QFrame[role="pane-header"] { background: #e3e7ee; border-bottom: 1px solid #c8ced8; }
+QDockWidget::title { background: #dde2ea; padding: 4px 8px; }
+QTabBar::tab { padding: 4px 12px; }
+QTabBar::tab:selected { font-weight: bold; }
+QStatusBar QLabel { padding: 0 4px; }
+"""

@@ -1,0 +1,20 @@
+"""The main window and what it is made of besides its widgets.
+
+Modules:
+    main_window: :class:`~jaxviz.ui.window.main_window.MainWindow`, the wiring of
+        panels, panes and tool tabs.
+    actions: the menus and keyboard shortcuts, from one table.
+    presenter: puts trace results and errors where they belong in the window.
+    session: debounced, one-at-a-time, two-phase trace requests.
+    qt_engine: the engine client's callbacks as Qt signals.
+    document: the open document (example, file, untitled), saving and watching it.
+    files: opening, saving and leaving documents (a MainWindow mixin).
+    layout: zoom, full screen, docks, recent files, recovery offer (a MainWindow mixin).
+    settings: what the window remembers (QSettings) and crash-recovery copies.
+    state_binding: the window state's change callbacks as Qt signals (the state
+        itself is Qt-free: :mod:`jaxviz.model.window_state`).
+    parts: what the main window is made of, declared once for its mixins.
+
+May import: :mod:`jaxviz.model`, :mod:`jaxviz.engine` (the client side), the other
+:mod:`jaxviz.ui` sub-packages, Qt. Never JAX or :mod:`jaxviz.core`.
+"""

@@ -1,0 +1,169 @@
+"""The window's menus, actions and keyboard shortcuts, in one table.
+
+Every action is built here from :data:`SHORTCUTS`, so the Help ▸ Keyboard
+shortcuts dialog and the menus can never disagree. The menus know the window
+only through a name -> callable map of what each action does, and the window
+state they show (which panes, which layout).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu
+
+from jaxviz.model import VARIANTS, Example
+from jaxviz.ui.panes.area import LAYOUTS
+from jaxviz.ui.window.state_binding import StateBinding
+
+#: name -> (menu text, shortcuts, what it does)
+SHORTCUTS: dict[str, tuple[str, list[str], str]] = {
+    "new": ("&New", ["Ctrl+N"], "Start an untitled function"),
+    "open": ("&Open…", ["Ctrl+O"], "Open a Python file and pick one of its functions"),
+    "save": ("&Save", ["Ctrl+S"], "Save the editor's text"),
+    "save_as": ("Save &As…", ["Ctrl+Shift+S"], "Save the editor's text under a new name"),
+    "quit": ("&Quit", ["Ctrl+Q"], "Quit (asks about unsaved edits)"),
+    "retrace": ("&Trace Now", ["F5", "Ctrl+Return"], "Trace again without waiting"),
+    "stop": ("&Stop", ["Esc"], "Stop a long trace (restarts the JAX engine)"),
+    "restart": ("&Restart JAX Engine", ["Ctrl+Shift+R"], "Start a fresh JAX process"),
+    "zoom_in": ("Zoom &In", ["Ctrl+=", "Ctrl++"], "Bigger text everywhere"),
+    "zoom_out": ("Zoom &Out", ["Ctrl+-"], "Smaller text everywhere"),
+    "zoom_reset": ("&Reset Zoom", ["Ctrl+0"], "Default text size"),
+    "fullscreen": ("&Full Screen", ["F11"], "Full screen on and off"),
+    "side_panels": ("Side &Panels", ["Ctrl+B"], "Hide or show the gallery and arguments "
+                                                "(more room for the panes)"),
+    "focus_editor": ("Go to &Editor", ["Ctrl+E"], "Put the cursor in the editor"),
+    "focus_args": ("Go to &Arguments", ["Ctrl+L"], "Put the cursor in the argument spec"),
+    "help_keys": ("&Keyboard Shortcuts", ["F1"], "This list"),
+}
+#: Ctrl+1..6 show or hide the panes, in pane order.
+PANE_KEYS = {v: f"Ctrl+{n}" for n, v in enumerate(VARIANTS, 1)}
+
+
+#: What :func:`build_menus` calls besides the actions of :data:`SHORTCUTS`:
+#: ``open_example(name)``, ``show_pane(variant, visible)``, ``pane_layout(mode)``.
+EXTRA_HANDLERS = ("open_example", "show_pane", "pane_layout")
+
+
+def _action(window: QMainWindow, name: str, slot: Callable[[], object]) -> QAction:
+    text, keys, tip = SHORTCUTS[name]
+    action = QAction(text, window)
+    action.setShortcuts([QKeySequence(k) for k in keys])
+    action.setStatusTip(tip)
+    action.setToolTip(f"{tip} ({', '.join(keys)})")
+    action.triggered.connect(lambda _checked=False: slot())
+    window.addAction(action)  # shortcuts work in full screen without a menu bar too
+    return action
+
+
+def build_menus(window: QMainWindow, handlers: Mapping[str, Callable[..., object]],
+                examples: Mapping[str, Example], state: StateBinding,
+                docks: Iterable[QDockWidget]) -> tuple[dict[str, QAction], QMenu]:
+    """Create the menu bar; the actions call ``handlers`` and follow the window state.
+
+    Args:
+        window: the window whose menu bar (and shortcuts) these are.
+        handlers: action name -> what it does: every key of :data:`SHORTCUTS`,
+            plus :data:`EXTRA_HANDLERS`.
+        examples: the gallery, by name, for the Examples menu.
+        state: the window state: the pane and layout actions show (and follow)
+            which panes are visible and how they are laid out.
+        docks: the dock widgets the View menu shows and hides.
+
+    Returns:
+        The actions by name, and the (empty) Open Recent menu.
+
+    Raises:
+        KeyError: a handler is missing.
+    """
+    missing = [n for n in (*SHORTCUTS, *EXTRA_HANDLERS) if n not in handlers]
+    if missing:
+        raise KeyError(f"no handler for the actions {', '.join(missing)}")
+    a: dict[str, QAction] = {}
+    bar = window.menuBar()
+
+    def add(menu: QMenu, *names: str) -> None:
+        for name in names:
+            a[name] = _action(window, name, handlers[name])
+            menu.addAction(a[name])
+
+    file_menu = bar.addMenu("&File")
+    add(file_menu, "new", "open")
+    recent_menu = QMenu("Open &Recent", window)
+    file_menu.addMenu(recent_menu)
+    file_menu.addSeparator()
+    add(file_menu, "save", "save_as")
+    file_menu.addSeparator()
+    add(file_menu, "quit")
+
+    examples_menu = bar.addMenu("&Examples")
+    for n, (name, ex) in enumerate(examples.items(), 1):
+        act = QAction(f"{n}. {name} — {ex.topic}", window)
+        act.setStatusTip(ex.title)
+        act.triggered.connect(lambda _=False, e=name: handlers["open_example"](e))
+        examples_menu.addAction(act)
+
+    view = bar.addMenu("&View")
+    panes = view.addMenu("&Panes")
+    for variant in VARIANTS:
+        act = QAction(variant, window, checkable=True)
+        act.setShortcut(QKeySequence(PANE_KEYS[variant]))
+        act.setChecked(variant in state.state.visible_variants)
+        act.toggled.connect(lambda on, v=variant: handlers["show_pane"](v, on))
+        window.addAction(act)
+        panes.addAction(act)
+        a[f"pane_{variant}"] = act
+    layouts = view.addMenu("Pane &Layout")
+    for mode in LAYOUTS:
+        act = QAction(mode, window, checkable=True)
+        act.setChecked(mode == state.state.pane_layout)
+        act.triggered.connect(lambda _=False, m=mode: handlers["pane_layout"](m))
+        layouts.addAction(act)
+        a[f"layout_{mode}"] = act
+    view.addSeparator()
+    add(view, "zoom_in", "zoom_out", "zoom_reset", "fullscreen")
+    view.addSeparator()
+    add(view, "side_panels")
+    for dock in docks:
+        view.addAction(dock.toggleViewAction())
+    view.addSeparator()
+    add(view, "focus_editor", "focus_args")
+
+    run = bar.addMenu("&Run")
+    add(run, "retrace", "stop", "restart")
+
+    help_menu = bar.addMenu("&Help")
+    add(help_menu, "help_keys")
+    _follow_state(a, state)
+    return a, recent_menu
+
+
+def _follow_state(actions: dict[str, QAction], state: StateBinding) -> None:
+    """Tick the pane and layout actions as the state changes (without triggering them)."""
+
+    def panes(visible: list[str]) -> None:
+        for variant in VARIANTS:
+            act = actions[f"pane_{variant}"]
+            act.blockSignals(True)
+            act.setChecked(variant in visible)
+            act.blockSignals(False)
+
+    def layout(mode: str) -> None:
+        for name in LAYOUTS:
+            actions[f"layout_{name}"].setChecked(name == mode)
+
+    state.visibleVariantsChanged.connect(panes)
+    state.paneLayoutChanged.connect(layout)
+
+
+def shortcuts_html() -> str:
+    """The shortcut table for the help dialog."""
+    rows = [f"<tr><td><b>{', '.join(keys)}</b></td><td>{text.replace('&', '').rstrip('…')}"
+            f"</td><td>{tip}</td></tr>" for text, keys, tip in SHORTCUTS.values()]
+    rows.append("<tr><td><b>Ctrl+1 … Ctrl+6</b></td><td>Panes</td><td>Show or hide "
+                + ", ".join(VARIANTS) + "</td></tr>")
+    rows.append("<tr><td><b>hover / click</b></td><td>Linking</td><td>An equation lights up "
+                "its source line and its siblings in every pane; a source line its "
+                "equations</td></tr>")
+    return "<table cellpadding=4>" + "".join(rows) + "</table>"

@@ -1,0 +1,287 @@
+"""The open document: an example, a file on disk, or untitled text; saving and watching it.
+
+:class:`DocumentController` owns the editor's text life cycle:
+
+* opening an example (an unsaved copy of it: Save asks where), a ``.py`` file
+  (watched with :class:`~PySide6.QtCore.QFileSystemWatcher`: when another
+  editor saves it, the text reloads and re-traces; when there are unsaved
+  edits here too, a notice asks which to keep), or new untitled text;
+* Save / Save As, and the modified mark;
+* the crash-recovery copy of unsaved text (:class:`~jaxviz.ui.window.settings.Recovery`);
+* the window state's ``source``, ``filename`` and ``function``
+  (:class:`~jaxviz.model.window_state.WindowState`), kept up to date.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
+
+from jaxviz.model import Example, TraceSettings, get_example, list_functions
+from jaxviz.model.gallery import GalleryError, declared_in
+from jaxviz.model.window_state import WindowState
+from jaxviz.ui.panels.editor_panel import EditorPanel
+from jaxviz.ui.window.settings import Recovery
+
+#: The settings a file may declare in ``JAXVIZ = {...}`` that the window uses.
+FIELDS = ("function", "variants", *TraceSettings.names())
+
+
+def declared_settings(source: str) -> dict[str, Any] | None:
+    """A file's ``JAXVIZ = {...}`` settings (as the gallery's examples have), read statically."""
+    declared = declared_in(source)
+    if declared is None:
+        return None
+    return {k: v for k, v in declared.items() if k in FIELDS}
+
+
+@dataclass
+class Document:
+    """What the editor holds."""
+
+    path: Path | None = None
+    example: Example | None = None
+    function: str = ""
+
+    @property
+    def display_name(self) -> str:
+        if self.path is not None:
+            return self.path.name
+        if self.example is not None:
+            return f"example: {self.example.name}"
+        return "untitled.py"
+
+    @property
+    def filename(self) -> str:
+        """The name the source is traced under (equations point into it)."""
+        if self.path is not None:
+            return str(self.path)
+        if self.example is not None:
+            return self.example.path
+        return "<editor:untitled.py>"
+
+    @property
+    def key(self) -> str:
+        """Identifies the document for recovery copies and remembered fields."""
+        if self.path is not None:
+            return str(self.path)
+        if self.example is not None:
+            return f"example:{self.example.name}"
+        return "untitled"
+
+
+class DocumentController(QObject):
+    """Loads, saves, watches and keeps recovery copies of the editor's text."""
+
+    #: The document was replaced (opened, reloaded from disk): re-trace now.
+    opened = Signal(object)
+    #: The file was saved to a path (for recent files).
+    saved = Signal(str)
+    #: Something to say in the status bar.
+    message = Signal(str)
+
+    def __init__(self, panel: EditorPanel, recovery: Recovery | None = None,
+                 parent: QObject | None = None, state: WindowState | None = None):
+        super().__init__(parent)
+        #: Where the document's text, traced file name and function are written.
+        self.state = state or WindowState()
+        self.panel = panel
+        self.editor = panel.editor
+        self.doc = Document()
+        self.recovery = recovery or Recovery()
+        self.watcher = QFileSystemWatcher(self)
+        self.watcher.fileChanged.connect(self._file_changed)
+        self._recovery_timer = QTimer(self, singleShot=True, interval=1500)
+        self._recovery_timer.timeout.connect(self.write_recovery)
+        self._disk_text = ""
+        self.editor.document().modificationChanged.connect(lambda _m: self._refresh_title())
+        self.editor.textChanged.connect(self._recovery_timer.start)
+        self.editor.textChanged.connect(self._text_changed)
+        self._sync_state()
+
+    # ------------------------------------------------------------------ state
+    @property
+    def modified(self) -> bool:
+        return self.editor.document().isModified()
+
+    def text(self) -> str:
+        return self.editor.toPlainText()
+
+    def functions(self) -> list[str]:
+        return list_functions(self.text())
+
+    def _text_changed(self) -> None:
+        self.state.source = self.text()
+
+    def _sync_state(self) -> None:
+        """The window state holds what is open: its text, traced name and function."""
+        self.state.update(source=self.text(), filename=self.doc.filename,
+                          function=self.doc.function)
+
+    def _refresh_title(self) -> None:
+        self.panel.set_title(self.doc.display_name, self.modified, self.doc.filename)
+
+    def _set_text(self, text: str) -> None:
+        self.editor.setPlainText(text)
+        self.editor.document().setModified(False)
+        self._recovery_timer.stop()
+
+    # ---------------------------------------------------------------- opening
+    def open_example(self, name: str) -> Example:
+        """Open an example (its settings come with it).
+
+        Raises:
+            GalleryError: no such example.
+        """
+        ex = get_example(name)
+        self._unwatch()
+        self.doc = Document(example=ex, function=ex.function)
+        self._set_text(Path(ex.path).read_text(encoding="utf-8"))
+        self._after_open()
+        return ex
+
+    def open_file(self, path: str | Path, function: str = "") -> dict | None:
+        """Open a Python file; returns its settings if it declares ``JAXVIZ = {...}``.
+
+        Raises:
+            OSError: the file cannot be read.
+        """
+        path = Path(path).resolve()
+        text = path.read_text(encoding="utf-8")
+        self._unwatch()
+        names = list_functions(text)
+        settings = declared_settings(text)
+        declared = (settings or {}).get("function")
+        chosen = function or (declared if declared in names else "") or (names[0] if names else "")
+        self.doc = Document(path=path, function=chosen)
+        self._set_text(text)
+        self._disk_text = text
+        self.watcher.addPath(str(path))
+        self._after_open()
+        return settings
+
+    def new_untitled(self, text: str = "") -> None:
+        self._unwatch()
+        self.doc = Document(function="f")
+        self._set_text(text)
+        self._after_open()
+
+    def set_function(self, name: str) -> None:
+        self.doc.function = name
+        self._sync_state()
+
+    def _after_open(self) -> None:
+        self._sync_state()
+        self.panel.clear_error()
+        self.panel.notice.hide()
+        self.panel.set_functions(self.functions(), self.doc.function)
+        self._refresh_title()
+        self.opened.emit(self.doc)
+
+    def _unwatch(self) -> None:
+        files = self.watcher.files()
+        if files:
+            self.watcher.removePaths(files)
+
+    # ---------------------------------------------------------------- saving
+    def save_to(self, path: str | Path) -> None:
+        """Write the text to ``path`` and make it the document's file.
+
+        Raises:
+            OSError: it cannot be written (nothing is lost: the text stays).
+        """
+        path = Path(path).resolve()
+        text = self.text()
+        self._unwatch()
+        path.write_text(text, encoding="utf-8")
+        old_key = self.doc.key
+        self.doc = Document(path=path, function=self.doc.function)
+        self._disk_text = text
+        self.editor.document().setModified(False)
+        self.recovery.discard(old_key)
+        self.recovery.discard(self.doc.key)
+        self.watcher.addPath(str(path))
+        self._sync_state()
+        self._refresh_title()
+        self.saved.emit(str(path))
+        self.message.emit(f"saved {path}")
+
+    # -------------------------------------------------------------- watching
+    def _file_changed(self, path: str) -> None:
+        file = Path(path)
+        if str(file) not in self.watcher.files() and file.exists():
+            self.watcher.addPath(str(file))  # editors that save by renaming drop the watch
+        if self.doc.path is None or file != self.doc.path:
+            return
+        try:
+            text = file.read_text(encoding="utf-8")
+        except OSError:
+            self.message.emit(f"{file.name} was removed or cannot be read; your text is kept")
+            return
+        if text == self._disk_text or text == self.text():
+            self._disk_text = text
+            return
+        if not self.modified:
+            self.reload(text)
+            return
+        self.panel.notice.ask(
+            f"{file.name} changed on disk, and you have unsaved edits here.",
+            [("Reload from disk", lambda: self.reload(text)),
+             ("Keep my edits", lambda: None)])
+
+    def reload(self, text: str | None = None) -> None:
+        """Replace the text with the file's content (undoable with Ctrl+Z)."""
+        if self.doc.path is None:
+            return
+        if text is None:
+            text = self.doc.path.read_text(encoding="utf-8")
+        self._disk_text = text
+        cursor = self.editor.textCursor()
+        position = cursor.position()
+        cursor.beginEditBlock()
+        cursor.select(cursor.SelectionType.Document)
+        cursor.insertText(text)
+        cursor.endEditBlock()
+        cursor.setPosition(min(position, len(text)))
+        self.editor.setTextCursor(cursor)
+        self.editor.document().setModified(False)
+        self.panel.set_functions(self.functions(), self.doc.function)
+        self.message.emit(f"reloaded {self.doc.path.name}: it changed on disk")
+        self.opened.emit(self.doc)
+
+    # -------------------------------------------------------------- recovery
+    def write_recovery(self) -> None:
+        """Keep a copy of unsaved text (removed again once it is saved or unchanged)."""
+        if self.modified:
+            self.recovery.save(self.doc.key, self.text(), {
+                "path": str(self.doc.path) if self.doc.path else None,
+                "example": self.doc.example.name if self.doc.example else None,
+                "function": self.doc.function})
+        else:
+            self.recovery.discard(self.doc.key)
+
+    def discard_recovery(self) -> None:
+        self._recovery_timer.stop()
+        self.recovery.discard(self.doc.key)
+
+    def restore(self, meta: dict, text: str) -> None:
+        """Put recovered text into the editor as unsaved edits of its document."""
+        path, example = meta.get("path"), meta.get("example")
+        try:
+            if path and Path(path).exists():
+                self.open_file(path, meta.get("function") or "")
+            elif example:
+                self.open_example(example)
+            else:
+                self.new_untitled()
+        except (OSError, GalleryError):
+            self.new_untitled()
+        cursor = self.editor.textCursor()
+        cursor.select(cursor.SelectionType.Document)
+        cursor.insertText(text)
+        self.editor.document().setModified(True)
+        self.panel.set_functions(self.functions(), self.doc.function)
+        self.opened.emit(self.doc)

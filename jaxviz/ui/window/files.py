@@ -1,0 +1,153 @@
+"""Opening, saving and leaving documents: the file side of the main window.
+
+A mixin for :class:`~jaxviz.ui.window.main_window.MainWindow` (it uses the window's
+``document`` controller, ``args_panel``, ``area``, ``gallery``, ``settings``
+and ``session``), kept apart so each module stays small.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+from jaxviz.model import VARIANTS
+from jaxviz.model.gallery import GalleryError
+from jaxviz.ui.window.document import Document
+from jaxviz.ui.window.parts import WindowParts
+
+#: Panes an example opens with: its variants in this priority, at most four.
+PANE_PRIORITY = ("plain", "vmap", "pmap", "sharded", "shard_map", "jit")
+
+
+class WindowFilesMixin(WindowParts):
+    """Open example/file/target, New, Open…, Save, Save As, unsaved-edit questions."""
+
+    # ----------------------------------------------------------- documents
+    def open_target(self, target: str) -> None:
+        """Open ``example:NAME``, ``file.py``, ``file.py:function`` or a timing ``.json``."""
+        if target.startswith("example:"):
+            self.open_example(target[len("example:"):])
+        elif target.endswith(".json"):
+            if not self.tools.open_timing_recording(target):
+                self.set_status(f"cannot show {target}: the timing view is not available",
+                                error=True)
+        else:
+            path, function = target, ""
+            if ".py:" in target:
+                path, _, function = target.rpartition(":")
+            self.open_file(path, function)
+
+    def open_example(self, name: str) -> None:
+        if not self.confirm_leave():
+            return
+        try:
+            ex = self.document.open_example(name)
+        except GalleryError as exc:
+            self.set_status(str(exc), error=True)
+            return
+        self.gallery.select(name)
+        self.state.set_settings(ex.settings())
+        self.args_panel.validate()  # drops markers the engine set for the last document
+        wanted = [v for v in PANE_PRIORITY if v in ex.variants and v != "jit"][:4]
+        self.state.visible_variants = [v for v in VARIANTS if v in wanted] or ["plain"]
+        self.session.trace_now()
+
+    def open_file(self, path: str, function: str = "") -> None:
+        if not self.confirm_leave():
+            return
+        try:
+            declared = self.document.open_file(path, function)
+        except OSError as exc:
+            self.set_status(f"cannot open {path}: {exc.strerror or exc}", error=True)
+            return
+        doc = self.document.doc
+        remembered = self.settings.file_fields(str(doc.path))
+        if remembered.get("function") and not function and \
+                remembered["function"] in self.document.functions():
+            self.document.set_function(remembered["function"])
+            self.editor_panel.set_functions(self.document.functions(), doc.function)
+        fields = remembered.get("fields") or declared or {}
+        self.state.set_settings(fields)
+        self.args_panel.validate()
+        self.gallery.select(None)
+        self.recent_files_changed(self.settings.add_recent_file(str(doc.path)))
+        self.session.trace_now()
+
+    def new_file(self) -> None:
+        if self.confirm_leave():
+            self.document.new_untitled("import jax\nimport jax.numpy as jnp\n\n\n"
+                                       "def f(x):\n    return jnp.sin(x) * 2\n")
+            self.state.set_settings({"args": "f32[8]"})
+            self.args_panel.validate()
+            self.gallery.select(None)
+            self.session.trace_now()
+
+    def open_file_dialog(self) -> None:
+        start = str(self.document.doc.path.parent) if self.document.doc.path else str(Path.cwd())
+        path, _ = QFileDialog.getOpenFileName(self, "Open a Python file", start,
+                                              "Python files (*.py);;All files (*)")
+        if path:
+            self.open_file(path)
+
+    def save(self) -> bool:
+        if self.document.doc.path is None:
+            return self.save_as()
+        return self._save_to(self.document.doc.path)
+
+    def save_as(self) -> bool:
+        doc = self.document.doc
+        suggestion = str(doc.path or Path.cwd() / (f"{doc.example.name}.py" if doc.example
+                                                     else "untitled.py"))
+        path, _ = QFileDialog.getSaveFileName(self, "Save as", suggestion, "Python files (*.py)")
+        return self._save_to(Path(path)) if path else False
+
+    def _save_to(self, path: Path) -> bool:
+        try:
+            self.document.save_to(path)
+        except OSError as exc:
+            QMessageBox.warning(self, "Not saved", f"Could not save {path}:\n{exc}\n\n"
+                                                   f"Your text is still in the editor.")
+            return False
+        return True
+
+    def _on_saved(self, path: str) -> None:
+        self.recent_files_changed(self.settings.add_recent_file(path))
+        self._remember_fields()
+
+    def _on_document_opened(self, doc: Document) -> None:
+        self.setWindowTitle(f"jaxviz — {doc.display_name}")
+        self.linking.set_result(None)
+
+    def _on_function_chosen(self, name: str) -> None:
+        self.document.set_function(name)
+        self.session.trace_now()
+
+    def _on_visible_changed(self, variants: list[str]) -> None:
+        """New panes need their variants traced (the menus follow the state themselves)."""
+        if self.presenter.result is None or any(
+                v not in [r.variant for r in self.presenter.result.variants] for v in variants):
+            self.session.schedule()
+
+    def _remember_fields(self) -> None:
+        doc = self.document.doc
+        if doc.path is not None:
+            self.settings.set_file_fields(str(doc.path), {
+                "function": doc.function, "fields": self.args_panel.values()})
+
+    # ------------------------------------------------------------- leaving
+    def confirm_leave(self) -> bool:
+        """Unsaved edits are never dropped silently: ask Save / Discard / Cancel."""
+        if not self.document.modified:
+            return True
+        answer = QMessageBox.question(
+            self, "Unsaved edits",
+            f"{self.document.doc.display_name} has unsaved edits. Save them first?",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+            | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Save)
+        if answer == QMessageBox.StandardButton.Save:
+            return self.save()
+        if answer == QMessageBox.StandardButton.Discard:
+            self.document.discard_recovery()
+            return True
+        return False

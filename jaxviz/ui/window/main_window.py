@@ -1,0 +1,332 @@
+"""The main window: gallery and arguments on the left, the editor and the jaxpr panes
+side by side, the console, device and timing views in tabs underneath.
+
+The window never waits for JAX: it is shown before the engine process has
+started, requests go out through a :class:`~jaxviz.ui.window.session.TraceSession`
+and results come back as Qt signals.
+
+What the window shows lives in one :class:`~jaxviz.model.window_state.WindowState`
+(:attr:`MainWindow.state`, with Qt signals in :attr:`MainWindow.bound`): the
+document writes its text and function into it, the arguments panel its
+fields, the panes which are visible; the trace request is derived from it
+alone, and the views follow it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QLabel,
+    QMessageBox,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QWidget,
+)
+
+from jaxviz.model import TraceRequest
+from jaxviz.model.engine import EngineEvent
+from jaxviz.model.window_state import WindowState
+from jaxviz.ui.panels.args import ArgsPanel
+from jaxviz.ui.panels.editor_panel import EditorPanel
+from jaxviz.ui.panels.gallery import GalleryPanel
+from jaxviz.ui.panels.tool_tabs import ToolTabs
+from jaxviz.ui.panes.area import JaxprArea
+from jaxviz.ui.panes.linking import LinkController
+from jaxviz.ui.theme import style
+from jaxviz.ui.window.actions import build_menus, shortcuts_html
+from jaxviz.ui.window.document import DocumentController
+from jaxviz.ui.window.files import WindowFilesMixin
+from jaxviz.ui.window.layout import WindowStateMixin
+from jaxviz.ui.window.presenter import ResultPresenter
+from jaxviz.ui.window.qt_engine import QtEngine
+from jaxviz.ui.window.session import TraceSession
+from jaxviz.ui.window.settings import Settings
+from jaxviz.ui.window.state_binding import StateBinding
+
+
+class MainWindow(WindowFilesMixin, WindowStateMixin):
+    """jaxviz's main window. ``engine`` defaults to a real engine process."""
+
+    #: The jaxpr panes show a new result (or its error).
+    panesUpdated = Signal()
+    #: StableHLO, HLO, costs and layouts of the result arrived.
+    detailsUpdated = Signal()
+
+    def __init__(self, settings: Settings | None = None, engine: QtEngine | None = None,
+                 devices: int | None = None, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.settings = settings or Settings()
+        devices = devices or self.settings.devices
+        self._owns_engine = engine is None
+        self.engine = engine or QtEngine(devices=devices, parent=self)
+        self.session = TraceSession(self.engine, self)
+        self.state = WindowState(devices=devices)
+        self.bound = StateBinding(self.state, self)
+        self.setWindowTitle("jaxviz")
+        self._build_widgets()
+        self.linking = LinkController(self.editor, self.area, self)
+        self.presenter = ResultPresenter(self, self.state, self)
+        self.document = DocumentController(self.editor_panel, parent=self, state=self.state)
+        self.actions_by_name, self.recent_menu = build_menus(
+            self, self._handlers(), self.gallery.examples, self.bound, self.docks.values())
+        self._build_status_bar()
+        self._wire()
+        self.restore_window_state()
+        self._started = False
+
+    # ------------------------------------------------------------ building
+    def _build_widgets(self) -> None:
+        self.editor_panel = EditorPanel()
+        self.editor = self.editor_panel.editor
+        self.area = JaxprArea()
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.setObjectName("main_splitter")
+        self.splitter.addWidget(self.editor_panel)
+        self.splitter.addWidget(self.area)
+        self.splitter.setStretchFactor(0, 0)  # the editor keeps its width; panes take the rest
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setChildrenCollapsible(False)
+        self.setCentralWidget(self.splitter)
+        self.gallery = GalleryPanel()
+        self.args_panel = ArgsPanel()
+        self.args_panel.bind(self.state, self.bound.settingsChanged, self.bound.devicesChanged)
+        self.tools = ToolTabs()
+        self.docks: dict[str, QDockWidget] = {}
+        for name, widget, area in (
+                ("Gallery", self.gallery, Qt.DockWidgetArea.LeftDockWidgetArea),
+                ("Arguments", self.args_panel, Qt.DockWidgetArea.LeftDockWidgetArea),
+                ("Console · Devices · Timing", self.tools, Qt.DockWidgetArea.BottomDockWidgetArea)):
+            dock = QDockWidget(name, self)
+            dock.setObjectName(f"dock_{name.split()[0].lower()}")
+            dock.setWidget(widget)
+            dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
+                             | QDockWidget.DockWidgetFeature.DockWidgetClosable
+                             | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
+            self.addDockWidget(area, dock)
+            self.docks[name] = dock
+        self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
+
+    def _handlers(self) -> dict[str, Callable[..., object]]:
+        """What each menu action does (see :func:`~jaxviz.ui.window.actions.build_menus`)."""
+        return {
+            "new": self.new_file, "open": self.open_file_dialog, "save": self.save,
+            "save_as": self.save_as, "quit": self.close, "retrace": self.retrace,
+            "stop": self.stop_or_leave, "restart": self.restart_engine,
+            "zoom_in": lambda: self.zoom_by(1), "zoom_out": lambda: self.zoom_by(-1),
+            "zoom_reset": lambda: self.set_zoom(0), "fullscreen": self.toggle_full_screen,
+            "side_panels": self.toggle_side_panels, "focus_editor": self.editor.setFocus,
+            "focus_args": self.args_panel.edits["args"].setFocus,
+            "help_keys": self.show_shortcuts, "open_example": self.open_example,
+            "show_pane": self.state.set_variant_visible, "pane_layout": self.set_pane_layout,
+        }
+
+    def _build_status_bar(self) -> None:
+        bar = self.statusBar()
+        self.status_text = QLabel("")
+        self._status_is_error = False
+        self._status_before_busy: tuple[str, bool] | None = None
+        self.status_text.setObjectName("status_text")
+        self.busy_bar = QProgressBar()
+        self.busy_bar.setRange(0, 0)
+        self.busy_bar.setMaximumWidth(120)
+        self.busy_bar.hide()
+        self.stop_button = QPushButton("■ Stop")
+        self.stop_button.setObjectName("stop_button")
+        self.stop_button.setToolTip("Stop the running trace (Esc); the JAX engine restarts")
+        self.stop_button.clicked.connect(self.stop)
+        self.stop_button.hide()
+        self.engine_label = QLabel("")
+        self.engine_label.setObjectName("engine_status")
+        bar.addWidget(self.status_text, 1)
+        bar.addPermanentWidget(self.busy_bar)
+        bar.addPermanentWidget(self.stop_button)
+        bar.addPermanentWidget(self.engine_label)
+
+    def _wire(self) -> None:
+        self.session.set_factory(self.build_request)
+        self.tools.set_engine(self.engine)
+        self.session.resultReady.connect(self._on_result)
+        self.session.detailsReady.connect(self._on_details)
+        self.session.busyChanged.connect(self._on_busy)
+        self.engine.event.connect(self._on_engine_event)
+        self.editor.textChanged.connect(self._on_text_edited)
+        self.args_panel.changed.connect(self.session.schedule)
+        self.gallery.exampleChosen.connect(self.open_example)
+        self.document.opened.connect(self._on_document_opened)
+        self.document.saved.connect(self._on_saved)
+        self.document.message.connect(self.set_status)
+        self.presenter.statusChanged.connect(self.set_status)
+        self.editor_panel.functionChosen.connect(self._on_function_chosen)
+        self.tools.highlightRequested.connect(self.linking.show_lines)
+        self.tools.currentChanged.connect(
+            lambda i: self.grow_tools() if self.tools.widget(i) is not self.tools.console else None)
+        # The views follow the state; what the user does to them goes into it.
+        self.area.visibleChanged.connect(lambda v: setattr(self.state, "visible_variants", v))
+        self.bound.visibleVariantsChanged.connect(self.area.set_visible_variants)
+        self.bound.visibleVariantsChanged.connect(self._on_visible_changed)
+        self.bound.paneLayoutChanged.connect(self._on_pane_layout)
+        self.bound.focusedVariantChanged.connect(
+            lambda v: self.tools.set_variant(v) if v is not None else None)
+        self.bound.devicesChanged.connect(self._on_devices)
+        for pane in self.area.panes.values():
+            pane.lineClicked.connect(
+                lambda v, _n: setattr(self.state, "focused_variant", v))
+
+    # -------------------------------------------------------------- engine
+    def start_engine(self) -> None:
+        """Start the JAX process in the background (the window is already up)."""
+        if not self._started:
+            self._started = True
+            self.engine_label.setText(self._starting_text(self.engine.devices))
+            self.engine.start()
+            if self.engine.info is not None:  # an engine that was already running
+                self._on_engine_event(EngineEvent("ready", "", self.engine.info))
+
+    def _starting_text(self, devices: int, verb: str = "starting") -> str:
+        platform = str(self.settings.q.value("engine/platform", "cpu"))
+        kind = "simulated CPU devices" if platform == "cpu" else f"{platform.upper()} devices"
+        return f"{verb} JAX: {devices} {kind}…"
+
+    def _on_engine_event(self, event: EngineEvent) -> None:
+        if event.kind == "ready" and event.info is not None:
+            info = event.info
+            self.settings.q.setValue("engine/platform", info.platform or "cpu")
+            ids = [d.id for d in info.devices]
+            kind = (f"simulated {info.platform.upper()} devices" if info.simulated
+                    else f"{info.platform.upper()} devices")
+            listing = f"{ids[0]}–{ids[-1]}" if len(ids) > 3 else ", ".join(map(str, ids))
+            self.engine_label.setText(f"JAX {info.jax_version}: {len(ids)} {kind} ({listing})")
+            self.engine_label.setToolTip("\n".join(f"{d.platform}:{d.id} {d.kind}"
+                                                   for d in info.devices))
+        elif event.kind in ("starting", "restarting"):
+            self.engine_label.setText(self._starting_text(
+                self.engine.devices, "starting" if event.kind == "starting" else "restarting"))
+        elif event.kind == "crashed":
+            self.engine_label.setText(f"JAX engine crashed; restarting… ({event.message})")
+            self.tools.console.add_message(f"JAX engine crashed: {event.message}", True)
+            self.set_status(f"the JAX engine crashed and is restarting: {event.message}",
+                            error=True)
+        elif event.kind == "stopped":
+            self.engine_label.setText("JAX engine stopped")
+
+    def set_devices(self, devices: int) -> None:
+        """Restart the engine with another device count, then trace again."""
+        self.state.devices = devices
+        self._on_devices(devices)
+
+    def _on_devices(self, devices: int) -> None:
+        if devices == self.engine.devices:
+            return
+        self.settings.devices = devices
+        self.engine.restart(devices)
+        self.engine_label.setText(self._starting_text(devices, "restarting"))
+        self.set_status(f"restarting JAX with {devices} devices…")
+        self.session.trace_now()
+
+    def restart_engine(self) -> None:
+        self.engine.restart()
+        self.set_status("restarting the JAX engine…")
+        self.session.trace_now()
+
+    # ------------------------------------------------------------- tracing
+    def build_request(self) -> TraceRequest | None:
+        """The request for what the window shows (from :attr:`state`); None, with the
+        problem marked where it belongs, when it cannot run."""
+        problem = self.state.request_problem()
+        if problem is not None and problem.kind == "syntax":
+            line = problem.line or 1
+            self.editor_panel.show_error(line, problem.message)
+            self.presenter.dim_panes(f"Not traced: syntax error on line {line} — "
+                                     f"this is the last good result.")
+            self.set_status(f"syntax error on line {line}: "
+                            f"{problem.message.removeprefix('SyntaxError: ')}", error=True)
+            return None
+        self.editor_panel.clear_error()
+        if problem is not None and problem.kind == "function":
+            self.editor_panel.show_error(0, problem.message)
+            return None
+        # The panel shows each field's fault (and knows a device count not yet applied).
+        if not self.args_panel.validate() or (problem is not None and problem.kind == "fields"):
+            self.presenter.dim_panes("Not traced: fix the marked field in Arguments — this is "
+                                     "the last good result.")
+            self.set_status("not traced: a field in Arguments is marked", error=True)
+            return None
+        if problem is not None:  # "args": the function takes arguments and none are given
+            self.args_panel.set_field_error(problem.field or "args", problem.message)
+            return None
+        req = self.state.to_request()
+        if req is not None:
+            self.tools.set_request(req)
+        return req
+
+    def retrace(self) -> None:
+        self.session.trace_now()
+
+    def stop(self) -> None:
+        if self.session.stop():
+            self.set_status("stopping: the JAX engine restarts…")
+
+    def stop_or_leave(self) -> None:
+        """Esc: stop a running trace, else leave full screen."""
+        if self.session.running:
+            self.stop()
+        elif self.isFullScreen():
+            self.toggle_full_screen()
+
+    def _on_text_edited(self) -> None:
+        self.linking.clear_editor_colours()
+        if self.document.modified or self.session.latest is None:
+            self.session.schedule()
+
+    def _on_result(self, req, reply) -> None:
+        self.presenter.show_result(req, reply)
+        self.panesUpdated.emit()
+
+    def _on_details(self, req, reply) -> None:
+        self.presenter.show_details(req, reply)
+        self.detailsUpdated.emit()
+
+    def _on_busy(self, busy: bool, what: str) -> None:
+        self.busy_bar.setVisible(busy)
+        self.stop_button.setVisible(busy)
+        for pane in self.area.panes.values():
+            pane.set_busy("⏳ working…" if busy else "")
+        if busy:
+            self._status_before_busy = (self.status_text.text(), self._status_is_error)
+            self.set_status(what)
+        elif self._status_before_busy is not None:
+            self.set_status(*self._status_before_busy)
+            self._status_before_busy = None
+
+    def device_variant(self) -> str:
+        """The variant the device view shows: the last pane clicked, else the most parallel."""
+        return self.state.device_variant()
+
+    # ------------------------------------------------------------- closing
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+        if not self.confirm_leave():
+            event.ignore()
+            return
+        self._remember_fields()
+        self.save_window_state()
+        self.session.stop()
+        if self._owns_engine:
+            self.engine.stop(wait=True)
+        self.document.discard_recovery()
+        event.accept()
+
+    def show_shortcuts(self) -> None:
+        QMessageBox.information(self, "Keyboard shortcuts", shortcuts_html())
+
+    def set_status(self, text: str, error: bool = False) -> None:
+        """The message at the left of the status bar (red for errors)."""
+        self.status_text.setText(text)
+        self._status_is_error = error
+        colour = style.ERROR_COLOUR.name() if error else "palette(window-text)"
+        self.status_text.setStyleSheet(f"color: {colour};")
+

@@ -1,0 +1,57 @@
+"""What the main window is made of, declared once for the modules that make it up.
+
+:class:`~jaxviz.ui.window.main_window.MainWindow` builds these parts; its
+file handling (:mod:`~jaxviz.ui.window.files`) and its layout and
+remembered state (:mod:`~jaxviz.ui.window.layout`) live in mixins that use
+them. Deriving those mixins from :class:`WindowParts` says (and lets the type
+checker see) what they may rely on, instead of each guessing at the window.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QSplitter
+
+from jaxviz.model.window_state import WindowState
+from jaxviz.ui.panels.args import ArgsPanel
+from jaxviz.ui.panels.editor_panel import EditorPanel
+from jaxviz.ui.panels.gallery import GalleryPanel
+from jaxviz.ui.panels.tool_tabs import ToolTabs
+from jaxviz.ui.panes.area import JaxprArea
+from jaxviz.ui.panes.linking import LinkController
+from jaxviz.ui.text.editor import CodeEditor
+from jaxviz.ui.window.document import DocumentController
+from jaxviz.ui.window.presenter import ResultPresenter
+from jaxviz.ui.window.session import TraceSession
+from jaxviz.ui.window.settings import Settings
+
+
+class WindowParts(QMainWindow):
+    """The main window's parts and the few calls its mixins make on one another."""
+
+    settings: Settings
+    state: WindowState
+    session: TraceSession
+    document: DocumentController
+    presenter: ResultPresenter
+    linking: LinkController
+    editor_panel: EditorPanel
+    editor: CodeEditor
+    area: JaxprArea
+    gallery: GalleryPanel
+    args_panel: ArgsPanel
+    tools: ToolTabs
+    splitter: QSplitter
+    docks: dict[str, QDockWidget]
+    recent_menu: QMenu
+
+    def set_status(self, text: str, error: bool = False) -> None:
+        """The message at the left of the status bar (red for errors)."""
+        raise NotImplementedError
+
+    def open_file(self, path: str, function: str = "") -> None:
+        """Open a Python file (and pick ``function`` of it)."""
+        raise NotImplementedError
+
+    def recent_files_changed(self, files: list[str]) -> None:
+        """Show ``files`` in File ▸ Open Recent."""
+        raise NotImplementedError

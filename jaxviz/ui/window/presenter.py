@@ -1,0 +1,151 @@
+"""Putting trace results and errors where they belong in the window.
+
+* a result: every requested pane gets its jaxpr, link colours and marks;
+* a syntax or load error: a marker on the editor line, with the message;
+* a bad field (``ErrorInfo.field``): the marker under that field;
+* a variant's JAX error: that pane's banner;
+* an engine failure (timeout, crash, cancelled): a banner on every pane.
+
+In every error case the last good content stays, dimmed; nothing the user
+typed is touched. The presenter sees the window through :class:`ResultView`
+(the widgets it fills) and the :class:`~jaxviz.model.window_state.WindowState`;
+what belongs in the status bar it announces with :attr:`ResultPresenter.statusChanged`.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from PySide6.QtCore import QObject, Signal
+
+from jaxviz.model import ErrorInfo, TraceRequest, TraceResult
+from jaxviz.model.changes import marks_for
+from jaxviz.model.engine import Reply
+from jaxviz.model.window_state import WindowState
+from jaxviz.ui.panels.args import ArgsPanel
+from jaxviz.ui.panels.editor_panel import EditorPanel
+from jaxviz.ui.panels.tool_tabs import ToolTabs
+from jaxviz.ui.panes.area import JaxprArea
+from jaxviz.ui.panes.linking import LinkController
+
+#: Error kinds that belong to the editor (a line of the source).
+EDITOR_KINDS = {"syntax", "load", "lookup"}
+_ENGINE_WORDS = {
+    "cancelled": "Stopped",
+    "timeout": "Timed out",
+    "crash": "The JAX engine crashed",
+    "engine": "No JAX engine",
+}
+
+
+class ResultView(Protocol):
+    """The widgets a result or an error is shown in (the main window has them)."""
+
+    editor_panel: EditorPanel
+    args_panel: ArgsPanel
+    area: JaxprArea
+    linking: LinkController
+    tools: ToolTabs
+
+
+class ResultPresenter(QObject):
+    """Applies replies from the :class:`~jaxviz.ui.window.session.TraceSession` to the window.
+
+    Signals:
+        statusChanged(str, bool): a message for the status bar, and whether it is an error.
+    """
+
+    statusChanged = Signal(str, bool)
+
+    def __init__(self, view: ResultView, state: WindowState, parent: QObject | None = None):
+        super().__init__(parent)
+        self.w = view
+        self.state = state
+        self.result: TraceResult | None = None
+        self.details: TraceResult | None = None
+
+    def set_status(self, text: str, error: bool = False) -> None:
+        self.statusChanged.emit(text, error)
+
+    # --------------------------------------------------------------- phase 1
+    def show_result(self, req: TraceRequest, reply: Reply) -> None:
+        w = self.w
+        title = f"{req.target.function}"
+        result: TraceResult | None = reply.result if reply.ok else None
+        stdout = (result.stdout if result else "") + reply.stdout
+        stderr = (result.stderr if result else "") + reply.stderr
+        w.tools.add_console_output(title, stdout, stderr)
+        if not reply.ok or result is None:
+            self.show_engine_failure(reply.error or ErrorInfo("engine", "no reply"))
+            return
+        if result.error is not None:
+            self.show_request_error(result.error)
+            return
+        w.editor_panel.clear_error()
+        w.args_panel.validate()  # clears markers the engine had set
+        self.result = result
+        for vr in result.variants:
+            pane = w.area.panes.get(vr.variant)
+            if pane is None:
+                continue
+            pane.show_result(vr, marks_for(result, vr.variant))
+            if vr.error is not None and vr.error.field:
+                w.args_panel.set_field_error(vr.error.field, vr.error.message,
+                                             vr.error.position)
+        w.linking.set_result(result)  # after the texts: new text drops old colours
+        w.area.refresh_tab_titles()
+        failed = [vr.variant for vr in result.variants
+                  if vr.error is not None and vr.variant in self.state.visible_variants]
+        ms = f"{reply.elapsed_s * 1000:.0f} ms"
+        if failed:
+            self.set_status(f"traced {title} in {ms}; {', '.join(failed)} failed (see the banner)")
+        else:
+            self.set_status(f"traced {title} in {ms}")
+
+    # --------------------------------------------------------------- phase 2
+    def show_details(self, req: TraceRequest, reply: Reply) -> None:
+        if not reply.ok or reply.result is None or reply.result.error is not None:
+            return
+        result: TraceResult = reply.result
+        self.details = result
+        for vr in result.variants:
+            pane = self.w.area.panes.get(vr.variant)
+            if pane is not None:
+                pane.set_details(vr)
+        self.w.tools.set_result(result, self.state.device_variant())
+
+    # ---------------------------------------------------------------- errors
+    def show_request_error(self, error: ErrorInfo) -> None:
+        """The request failed as a whole: point at the line or field at fault."""
+        w = self.w
+        placed = False
+        if error.field:
+            placed = w.args_panel.set_field_error(error.field, error.message, error.position)
+        if not placed and (error.kind in EDITOR_KINDS or error.line):
+            line = error.line if error.line and self._in_document(error) else 0
+            w.editor_panel.show_error(line, error.message)
+            placed = True
+        if not placed:
+            w.editor_panel.show_error(0, error.message)
+        where = "in Arguments" if error.field else "in the editor"
+        self.dim_panes(f"Not traced: {error.message.splitlines()[0]} — fix it {where}; "
+                       f"this is the last good result.")
+        self.set_status(f"{error.kind} error: {error.message.splitlines()[0]}", error=True)
+
+    def show_engine_failure(self, error: ErrorInfo) -> None:
+        """The engine did not answer normally (stopped, timed out, crashed)."""
+        words = _ENGINE_WORDS.get(error.kind, "Failed")
+        self.dim_panes(f"{words}: {error.message}")
+        if error.line and self._in_document(error) and error.kind in ("timeout", "cancelled"):
+            self.w.editor_panel.editor.set_error(error.line, f"{words.lower()} here")
+        self.set_status(f"{words}: {error.message.splitlines()[0]}",
+                          error=error.kind != "cancelled")
+
+    def dim_panes(self, message: str) -> None:
+        """Keep every visible pane's content, dimmed, under a banner with ``message``."""
+        for variant in self.state.visible_variants:
+            self.w.area.panes[variant].show_error(ErrorInfo("stale", message))
+        self.w.area.refresh_tab_titles()
+
+    def _in_document(self, error: ErrorInfo) -> bool:
+        return error.file is None or error.file == self.state.filename

@@ -1,0 +1,131 @@
+"""The engine client as a QObject: its callbacks become Qt signals on the GUI thread.
+
+:class:`~jaxviz.engine.EngineClient` calls back on a thread of its own.
+:class:`QtEngine` hands every callback to a signal of a QObject that lives in
+the GUI thread; Qt queues signals that cross threads, so the slots connected
+to :attr:`QtEngine.replied`, :attr:`QtEngine.progressed` and
+:attr:`QtEngine.event` always run on the GUI thread, in the order the client
+delivered them. Nothing here waits for JAX: ``start``, ``submit``, ``cancel``
+and ``restart`` return at once.
+
+Example:
+    >>> engine = QtEngine(devices=8)                       # doctest: +SKIP
+    >>> engine.replied.connect(lambda reply: print(reply.ok))
+    >>> engine.start()
+    >>> request_id = engine.submit(TraceRequest(...))
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+from jaxviz.model.engine import EngineEvent, EngineInfo
+
+
+class _Relay(QObject):
+    """Lives in the GUI thread; its signals are emitted from the client's thread."""
+
+    reply = Signal(object)
+    progress = Signal(object, object)  # (holder of the request id, partial record)
+    event = Signal(object)  # type: ignore[assignment]  # shadows QObject.event; kept: callers connect to it
+
+
+class QtEngine(QObject):
+    """A Qt face for the JAX engine process.
+
+    Args:
+        devices: the device count to start JAX with.
+        timeout: seconds a request may run before the engine is restarted.
+        client_factory: builds the client (``EngineClient`` by default, or a
+            stand-in in tests); called with ``devices``, ``timeout`` and
+            ``on_event``.
+    """
+
+    #: A :class:`~jaxviz.model.engine.Reply` arrived (GUI thread).
+    replied = Signal(object)
+    #: ``(request id, partial record)`` streamed by a running request (GUI thread).
+    progressed = Signal(int, object)
+    #: An :class:`~jaxviz.model.engine.EngineEvent`: starting, ready, crashed, restarting, stopped.
+    event = Signal(object)  # type: ignore[assignment]  # shadows QObject.event; kept: callers connect to it
+
+    def __init__(self, devices: int = 8, timeout: float = 60.0,
+                 client_factory: Callable[..., Any] | None = None,
+                 parent: QObject | None = None):
+        super().__init__(parent)
+        self._relay = _Relay(self)
+        self._relay.reply.connect(self.replied)
+        self._relay.progress.connect(
+            lambda holder, partial: self.progressed.emit(holder.get("id", -1), partial))
+        self._relay.event.connect(self._on_event)
+        if client_factory is None:
+            from jaxviz.engine import EngineClient  # no JAX: the client only spawns it
+            client_factory = EngineClient
+        self._client = client_factory(devices=devices, timeout=timeout,
+                                      on_event=self._relay.event.emit)
+        self._devices = devices
+        self._info: EngineInfo | None = None
+        self._state = "stopped"
+
+    # -------------------------------------------------------------- state
+    @property
+    def devices(self) -> int:
+        """The device count the engine runs (or is starting) with."""
+        return self._devices
+
+    @property
+    def info(self) -> EngineInfo | None:
+        """The ready engine's description; None while it starts or restarts."""
+        return self._info
+
+    @property
+    def state(self) -> str:
+        """The last event's kind: starting, ready, crashed, restarting or stopped."""
+        return self._state
+
+    def _on_event(self, event: EngineEvent) -> None:
+        self._state = event.kind
+        if event.kind == "ready":
+            self._info = event.info
+        elif event.kind in ("starting", "restarting", "crashed", "stopped"):
+            self._info = None
+        self.event.emit(event)
+
+    # ------------------------------------------------------------ actions
+    def start(self) -> None:
+        """Spawn the engine in the background."""
+        self._client.start(wait=False)
+
+    def submit(self, record: Any, timeout: float | None = None) -> int:
+        """Send a request record; its reply arrives through :attr:`replied`. Returns its id."""
+        relay = self._relay
+        # The id is known only once submit returns, which may be after the client's
+        # thread has streamed a record: the holder is read on the GUI thread, later.
+        holder: dict[str, int] = {}
+        handle = self._client.submit(
+            record, relay.reply.emit, timeout=timeout,
+            on_progress=lambda partial: relay.progress.emit(holder, partial))
+        holder["id"] = handle.id
+        return handle.id
+
+    def cancel(self, request_id: int) -> None:
+        """Cancel a request: dropped if queued; the engine is restarted if it is running."""
+        self._client.cancel(request_id)
+
+    def restart(self, devices: int | None = None) -> None:
+        """Restart the engine, with a new device count if given."""
+        if devices is not None:
+            self._devices = devices
+        self._info = None
+        self._client.restart(devices)
+
+    def stop(self, wait: bool = False) -> None:
+        """Stop the engine. Without ``wait`` the shutdown runs on a helper thread."""
+        if wait:
+            self._client.stop()
+        else:
+            threading.Thread(target=self._client.stop, name="jaxviz-engine-stop",
+                             daemon=True).start()
