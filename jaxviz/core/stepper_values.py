@@ -17,12 +17,10 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxviz.core import jax_internals
-from jaxviz.model.stepping import Value, ValueSummary
+from jaxviz.model.stepping import HISTOGRAM_BINS, Value, ValueSummary
 
 #: Elements of a summarised value shown as its sample.
 SAMPLE_SIZE = 8
-#: Bins of a summarised value's histogram.
-HISTOGRAM_BINS = 10
 #: Recently recorded values remembered (a step's inputs are mostly earlier outputs).
 CACHE_SIZE = 256
 #: Bytes a value record costs besides its numbers (shape, dtype, field names).

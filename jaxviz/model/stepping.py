@@ -42,6 +42,9 @@ DEFAULT_VALUE_LIMIT = 64
 #: Recorded bytes (estimated) a stepping may produce before it stops and says so.
 DEFAULT_RECORD_LIMIT_MB = 32.0
 
+#: Bins of a summarised value's histogram.
+HISTOGRAM_BINS = 10
+
 
 @register
 @dataclass
