@@ -278,9 +278,13 @@ def luminance(colour: str) -> float:
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
+#: Colours at most this luminous get white text (:func:`text_on`).
+DARK_LUMINANCE = 0.22
+
+
 def text_on(colour: str) -> str:
     """Black or white, whichever reads better on ``colour``."""
-    return "#000000" if luminance(colour) > 0.22 else "#FFFFFF"
+    return "#000000" if luminance(colour) > DARK_LUMINANCE else "#FFFFFF"
 
 
 def mix(a: str, b: str, t: float) -> str:

@@ -41,6 +41,8 @@ from jaxviz.model.value_text import format_number, format_value
 
 #: Vectors with at most this many elements are written out as numbers.
 VECTOR_MAX = 16
+#: Numbers per line of a written-out vector: on the host, and in each device's column.
+PER_LINE_HOST, PER_LINE_DEVICE = 8, 2
 #: Digits of the numbers written in the panel (a projector: few, large).
 PANEL_DIGITS = 4
 #: What the panel says about the ``sharded`` variant (its devices are XLA's business).
@@ -184,24 +186,30 @@ def build_panel(result: StepResult, index: int, source_lines: Sequence[str] = ()
 
 
 def _column(step: EvalStep, lane: LaneValues, colours: Mapping[int, str]) -> Column:
+    per_device = any(other.device is not None for other in step.lanes)
     if lane.device is None:
-        per_device = any(other.device is not None for other in step.lanes)
         title, colour = ("global" if per_device else "host"), HOST_COLOUR
     else:
         title, colour = f"device {lane.device}", colours.get(lane.device, HOST_COLOUR)
+    per_line = PER_LINE_DEVICE if per_device else PER_LINE_HOST
     return Column(lane.device, title, colour,
-                  [cell("in", var, value) for var, value in zip(step.inputs, lane.inputs)],
-                  [cell("out", var, value) for var, value in zip(step.outputs, lane.outputs)])
+                  [cell("in", var, value, per_line)
+                   for var, value in zip(step.inputs, lane.inputs)],
+                  [cell("out", var, value, per_line)
+                   for var, value in zip(step.outputs, lane.outputs)])
 
 
-def cell(role: str, var: VarInfo, value: Value) -> Cell:
-    """One value as a :class:`Cell` of the kind its shape and dtype call for."""
+def cell(role: str, var: VarInfo, value: Value, per_line: int = PER_LINE_HOST) -> Cell:
+    """One value as a :class:`Cell` of the kind its shape and dtype call for.
+
+    Written-out vectors get ``per_line`` numbers a line.
+    """
     type_text = f"{var.dtype}[{','.join(str(d) for d in var.shape)}]"
     numeric = _numeric(value)
     if value.summary is None and numeric:
         long_axes = sum(1 for d in value.shape if d > 1)
         if value.size <= VECTOR_MAX and long_axes <= 1:
-            return Cell(role, var.name, type_text, "numbers", _numbers(value))
+            return Cell(role, var.name, type_text, "numbers", _numbers(value, per_line))
         if len(value.shape) == 2 and value.size:
             matrix = [[_float(x) for x in row] for row in value.exact]
             return Cell(role, var.name, type_text, "heatmap", format_value(value, PANEL_DIGITS),
@@ -217,11 +225,12 @@ def _numeric(value: Value) -> bool:
         value.dtype.startswith("bf")
 
 
-def _numbers(value: Value) -> str:
-    flat = _flat(value.exact)
+def _numbers(value: Value, per_line: int) -> str:
     if not value.shape:
         return format_number(value.exact, PANEL_DIGITS)
-    return "[" + " ".join(format_number(x, PANEL_DIGITS) for x in flat) + "]"
+    words = [format_number(x, PANEL_DIGITS) for x in _flat(value.exact)]
+    lines = [" ".join(words[k:k + per_line]) for k in range(0, len(words), per_line)]
+    return "[" + "\n ".join(lines) + "]"
 
 
 def _summary_cell(role: str, name: str, type_text: str, value: Value, numeric: bool) -> Cell:

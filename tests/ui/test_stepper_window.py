@@ -185,14 +185,14 @@ def test_convolve_vmap_heat_maps_share_one_scale_and_the_clicker_keys_step(qtbot
     assert all(h.levels == model.scale for h in heatmaps)
     # ... and a cell's pixels have its value's colour on that scale (sampled off the number).
     out_map = heatmaps[1]
-    px = out_map.cell_px
+    width, height = out_map.cell_size
     from jaxviz.ui.stepper.cells import Scale
 
     scale = Scale(*model.scale, model.diverging)
     for r, c in [(0, 0), (3, 2), (7, 1)]:
-        seen = pixel(out_map, c * px + 3, r * px + 3)
+        seen = pixel(out_map, c * width + 3, r * height + 3)
         assert close(seen, scale.colour(float(xs[r, c]))), (r, c)
-    assert not close(pixel(out_map, 3, 3), pixel(out_map, 2 * px + 3, 3))
+    assert not close(pixel(out_map, 3, 3), pixel(out_map, 2 * width + 3, 3))
 
 
 def test_the_editor_keeps_its_keys_and_a_line_number_click_runs_to_it(qtbot, window):

@@ -18,7 +18,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter
 from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
-from jaxviz.model.palette import text_on
+from jaxviz.model.palette import DARK_LUMINANCE
 from jaxviz.model.step_panel import Cell
 from jaxviz.model.value_text import format_number
 from jaxviz.ui.theme import style
@@ -26,13 +26,17 @@ from jaxviz.ui.theme import style
 #: Colour maps of the heat maps: values of one sign, and values of both signs (0 is white).
 SEQUENTIAL_MAP = "viridis"
 DIVERGING_MAP = "CET-D1"
-#: The largest side, in pixels, of a heat map; and the smallest cell.
-HEATMAP_SIDE = 240
-MIN_CELL_PX = 6
-#: The largest cell, in pixels (a 2 x 2 matrix stays a small square).
-MAX_CELL_PX = 52
-#: Cells at least this many pixels tall carry their numbers.
+#: The largest side, in pixels, of a heat map: on the host, and in a device's column.
+HEATMAP_SIDE, DEVICE_HEATMAP_SIDE = 240, 160
+#: The smallest and largest cell side in pixels (a 2 x 2 matrix stays a small square).
+MIN_CELL_PX, MAX_CELL_PX = 4, 52
+#: A cell is at most this many times as long as it is wide (or wide as long).
+MAX_CELL_ASPECT = 4
+#: Cells at least this many pixels on each side carry their numbers.
 NUMBERS_MIN_PX = 22
+_WHITE, _BLACK = QColor("#FFFFFF"), QColor("#000000")
+#: The histogram's bars (the panel's muted text colour).
+HISTOGRAM_COLOUR = "#55606C"
 #: The histogram's size in pixels.
 HISTOGRAM_SIZE = (200, 56)
 
@@ -63,6 +67,16 @@ class Scale:
         """The colour a value gets on this scale (what the image draws)."""
         low, high = self.levels
         return self.colour_map.map((value - low) / (high - low), mode="qcolor")
+
+    def dark_under(self, values: np.ndarray) -> np.ndarray:
+        """Per value, whether its colour is dark: :func:`~jaxviz.model.palette.text_on`'s
+        rule (WCAG luminance, as :func:`~jaxviz.model.palette.luminance`) for a whole array."""
+        low, high = self.levels
+        rgb = self.colour_map.map(np.clip((values - low) / (high - low), 0, 1).ravel(),
+                                  mode="float")[:, :3]
+        linear = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+        luminance = linear @ np.array([0.2126, 0.7152, 0.0722])
+        return (luminance <= DARK_LUMINANCE).reshape(values.shape)
 
 
 class _Numbers(pg.GraphicsObject):
@@ -117,30 +131,31 @@ class HeatMap(pg.GraphicsView):
         self.numbers = _Numbers()
         self.view.addItem(self.numbers)
         self.matrix = np.zeros((0, 0))
-        self.cell_px = 0
+        self.cell_size = (0, 0)
 
-    def show_matrix(self, matrix: list[list[float]], scale: Scale, font: QFont) -> None:
-        """Draw ``matrix`` on ``scale``; numbers on top when the cells are large enough."""
+    def show_matrix(self, matrix: list[list[float]], scale: Scale, font: QFont,
+                    side: int = HEATMAP_SIDE) -> None:
+        """Draw ``matrix`` on ``scale`` within ``side`` pixels; numbers on top when they fit."""
         data = np.asarray(matrix, dtype=np.float64)
         rows, cols = data.shape
         self.matrix = data
-        px = max(MIN_CELL_PX, min(HEATMAP_SIDE // max(cols, 1), HEATMAP_SIDE // max(rows, 1),
-                                  MAX_CELL_PX))
-        self.cell_px = px
-        self.setFixedSize(cols * px, rows * px)
+        width, height = cell_size(rows, cols, side)
+        self.cell_size = (width, height)
+        self.setFixedSize(cols * width, rows * height)
         self.image.setLookupTable(scale.lookup_table)
         self.image.setLevels(scale.levels)
         self.image.setImage(data, autoLevels=False)
         self.view.setRange(xRange=(0, cols), yRange=(0, rows), padding=0)
         texts: list[list[str]] = []
         colours: list[list[QColor]] = []
-        if px >= NUMBERS_MIN_PX:
+        if min(width, height) >= NUMBERS_MIN_PX:
             fitted = QFont(font)
-            fitted.setPixelSize(max(10, min(int(px * 0.5), 20)))
+            fitted.setPixelSize(max(10, min(int(min(width, height) * 0.5), 20)))
             self.numbers.font = fitted
-            for row in data:
+            dark = scale.dark_under(data)
+            for row, dark_row in zip(data, dark):
                 texts.append([format_number(_plain(x), 3) for x in row])
-                colours.append([QColor(text_on(scale.colour(float(x)).name())) for x in row])
+                colours.append([_WHITE if d else _BLACK for d in dark_row])
         self.numbers.set_numbers(texts, colours)
 
     @property
@@ -149,21 +164,52 @@ class HeatMap(pg.GraphicsView):
         return float(low), float(high)
 
 
-class Histogram(pg.GraphicsView):
-    """A summary's histogram: one bar per bin."""
+def cell_size(rows: int, cols: int, side: int) -> tuple[int, int]:
+    """``(width, height)`` in pixels of one heat-map cell, the matrix within ``side``."""
+    width = max(MIN_CELL_PX, min(side // max(cols, 1), MAX_CELL_PX))
+    height = max(MIN_CELL_PX, min(side // max(rows, 1), MAX_CELL_PX))
+    width = min(width, MAX_CELL_ASPECT * height)
+    height = min(height, MAX_CELL_ASPECT * width)
+    return width, height
+
+
+class Histogram(QWidget):
+    """A summary's histogram: one bar per bin, bin widths to scale, painted directly.
+
+    (Ten bars need no plot: a pyqtgraph plot per value cost a step ~1 ms each.)
+    """
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent, background=None)
-        self.setFrameShape(QFrame.Shape.NoFrame)
+        super().__init__(parent)
         self.setFixedSize(*HISTOGRAM_SIZE)
-        self.view = pg.ViewBox(enableMouse=False, enableMenu=False, defaultPadding=0.02)
-        self.setCentralItem(self.view)
-        self.bars = pg.BarGraphItem(x0=[0], x1=[1], height=[0], brush="#55606C", pen=None)
-        self.view.addItem(self.bars)
+        self.counts: list[int] = []
+        self.edges: list[float] = []
 
     def show_counts(self, counts: list[int], edges: list[float]) -> None:
-        self.bars.setOpts(x0=edges[:-1], x1=edges[1:], height=counts)
-        self.view.setRange(xRange=(edges[0], edges[-1]), yRange=(0, max(counts) or 1))
+        if (counts, edges) != (self.counts, self.edges):
+            self.counts, self.edges = list(counts), list(edges)
+            self.update()
+
+    def bars(self) -> list[QRectF]:
+        """Each bin's bar, in widget pixels (heights relative to the fullest bin)."""
+        if not self.counts or len(self.edges) != len(self.counts) + 1:
+            return []
+        low, high = self.edges[0], self.edges[-1]
+        span = (high - low) or 1.0
+        top = max(self.counts) or 1
+        w, h = self.width(), self.height() - 1
+        return [QRectF(w * (a - low) / span, h - h * c / top, w * (b - a) / span, h * c / top)
+                for a, b, c in zip(self.edges, self.edges[1:], self.counts)]
+
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        painter = QPainter(self)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor(HISTOGRAM_COLOUR))
+        for bar in self.bars():
+            painter.drawRect(bar.adjusted(0.5, 0, -0.5, 0))
+        painter.setPen(QColor(HISTOGRAM_COLOUR))
+        painter.drawLine(0, self.height() - 1, self.width(), self.height() - 1)
+        painter.end()
 
 
 class CellWidget(QFrame):
@@ -188,25 +234,30 @@ class CellWidget(QFrame):
         self._box.addStretch(1)
         self.cell: Cell | None = None
         self._fonts: tuple[QFont, QFont] | None = None
+        self._vector_font = QFont()
 
     def set_fonts(self, numbers: QFont, small: QFont) -> None:
         if self._fonts != (numbers, small):
             self._fonts = (numbers, small)
+            self._vector_font = QFont(numbers)
+            self._vector_font.setPointSize(max(6, numbers.pointSize() - 4))
             self.title.setFont(small)
 
-    def show_cell(self, cell: Cell, scale: Scale | None) -> None:
-        """Show one value (``scale``: the step's heat-map scale)."""
+    def show_cell(self, cell: Cell, scale: Scale | None, side: int = HEATMAP_SIDE) -> None:
+        """Show one value (``scale``: the step's heat-map scale; ``side``: a heat map's)."""
         self.cell = cell
         self.title.setText(f"<b>{cell.name}</b> <span style='color:#55606C'>{cell.type}</span>")
         self.setToolTip(cell.text if cell.kind != "numbers" else "")
         drawn = cell.kind == "heatmap" and cell.matrix is not None and scale is not None
         if drawn:
             assert cell.matrix is not None and scale is not None
-            self._heatmap().show_matrix(cell.matrix, scale, self.text.font())
+            self._heatmap().show_matrix(cell.matrix, scale, self.text.font(), side)
         else:
-            font = self._fonts[1] if self._fonts and cell.kind == "summary" else None
-            if font is not None or self._fonts:
-                wanted = font or self._fonts[0]  # type: ignore[index]
+            if self._fonts is not None:
+                numbers, small = self._fonts
+                scalar = cell.kind == "numbers" and cell.type.endswith("[]")
+                wanted = small if cell.kind == "summary" else numbers if scalar else \
+                    self._vector_font
                 if self.text.font() != wanted:
                     self.text.setFont(wanted)
             if self.text.text() != cell.text:

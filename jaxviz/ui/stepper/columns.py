@@ -15,7 +15,13 @@ from PySide6.QtWidgets import QBoxLayout, QFrame, QHBoxLayout, QLabel, QVBoxLayo
 
 from jaxviz.model.palette import text_on
 from jaxviz.model.step_panel import Cell, Column
-from jaxviz.ui.stepper.cells import CellWidget, Scale, set_visible
+from jaxviz.ui.stepper.cells import (
+    DEVICE_HEATMAP_SIDE,
+    HEATMAP_SIDE,
+    CellWidget,
+    Scale,
+    set_visible,
+)
 
 
 class _CellList(QWidget):
@@ -29,14 +35,14 @@ class _CellList(QWidget):
         self.widgets: list[CellWidget] = []
 
     def show_cells(self, cells: list[Cell], scale: Scale | None, numbers: QFont,
-                   small: QFont) -> None:
+                   small: QFont, side: int) -> None:
         while len(self.widgets) < len(cells):
             widget = CellWidget(self)
             self.box.insertWidget(len(self.widgets), widget, 0)
             self.widgets.append(widget)
         for widget, cell in zip(self.widgets, cells):
             widget.set_fonts(numbers, small)
-            widget.show_cell(cell, scale)
+            widget.show_cell(cell, scale, side)
             set_visible(widget, True)
         for widget in self.widgets[len(cells):]:
             set_visible(widget, False)
@@ -88,8 +94,9 @@ class ColumnWidget(QFrame):
         set_visible(self.inputs, has_in)
         set_visible(self.outputs, has_out)
         set_visible(self.arrow, has_in and has_out)
-        self.inputs.show_cells(column.inputs, scale, numbers, small)
-        self.outputs.show_cells(column.outputs, scale, numbers, small)
+        side = HEATMAP_SIDE if side_by_side else DEVICE_HEATMAP_SIDE
+        self.inputs.show_cells(column.inputs, scale, numbers, small, side)
+        self.outputs.show_cells(column.outputs, scale, numbers, small, side)
 
     def _restyle(self, colour: str, numbers: QFont, small: QFont, side_by_side: bool) -> None:
         self.header.setText(self.column.title if self.column is not None else "")

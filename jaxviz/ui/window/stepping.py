@@ -60,32 +60,51 @@ def edits_text(widget: QObject) -> bool:
 
 
 class ClickerKeys(QObject):
-    """While installed, read-only views of ``window`` (jaxpr panes, the device view) let the
+    """While on, read-only views of ``window`` (jaxpr panes, the device view) let the
     clicker keys through to the window's Next/Previous Step instead of scrolling with them.
 
     Qt asks the focused widget first whether it wants a key that is also a shortcut
     (a ``ShortcutOverride`` event); a read-only text view says yes to Page Up/Down.
-    This filter answers for it, except for widgets that edit text.
+    This filter answers for it, except for widgets that edit text. It watches the
+    focused widget only (it follows the focus): filtering every event of the
+    application in Python would cost each step milliseconds.
     """
 
     def __init__(self, window: QWidget) -> None:
         super().__init__(window)
         self.window = window
+        self._on = False
+        self._watched: QWidget | None = None
 
     def set_on(self, on: bool) -> None:
         app = QApplication.instance()
-        if app is None:
+        if on == self._on or not isinstance(app, QApplication):
             return
-        app.removeEventFilter(self)
+        self._on = on
         if on:
-            app.installEventFilter(self)
+            app.focusChanged.connect(self._focus_moved)
+            self._focus_moved(None, app.focusWidget())
+        else:
+            app.focusChanged.disconnect(self._focus_moved)
+            self._focus_moved(None, None)
+
+    def _focus_moved(self, _old: QWidget | None, new: QWidget | None) -> None:
+        if self._watched is not None:
+            self._watched.removeEventFilter(self)
+            self._watched.destroyed.disconnect(self._forget)
+        self._watched = None
+        if new is not None and self.window.isAncestorOf(new) and not edits_text(new):
+            self._watched = new
+            new.installEventFilter(self)
+            new.destroyed.connect(self._forget)
+
+    def _forget(self) -> None:
+        self._watched = None
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
         if (event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent)
                 and event.key() in _CLICKER
-                and event.modifiers() == Qt.KeyboardModifier.NoModifier
-                and isinstance(watched, QWidget) and self.window.isAncestorOf(watched)
-                and not edits_text(watched)):
+                and event.modifiers() == Qt.KeyboardModifier.NoModifier):
             event.ignore()
             return True
         return False
