@@ -31,7 +31,6 @@ from jaxviz.core.stepper_eval import Evaluator, StopStepping
 from jaxviz.core.stepper_size import static_size, too_large
 from jaxviz.core.stepper_values import Recorder, TooMuchToRecord
 from jaxviz.core.trace import Loaded, arg_leaf_names, explain, leaf_names, load
-from jaxviz.core.variants import BATCHED_VARIANTS
 from jaxviz.model.errors import UserError
 from jaxviz.model.stepping import ArgumentsMade, NamedValue, StepRequest, StepResult
 
@@ -139,22 +138,8 @@ def _keep_outputs(stepped: Stepped, evaluator: Evaluator, recorder: Recorder,
 def make_arguments(abstract: list[Any], names: list[str], req: StepRequest,
                    loaded: Loaded) -> tuple[list[Any], ArgumentsMade]:
     """Concrete arguments for the variant's call, and how they were made (values: later)."""
-    args, made_random = arguments.random_concrete(abstract, req.seed)
-    leaves = arg_leaf_names(abstract, names)
-    random = [n for n, r in zip(leaves, made_random) if r]
-    given = [n for n, r in zip(leaves, made_random) if not r]
-    parts = []
-    if random:
-        parts.append(f"{', '.join(random)}: random values from "
-                     f"{arguments.RANDOM_RECIPE.format(seed=req.seed)}.")
-    if given:
-        batched = req.variant in BATCHED_VARIANTS and loaded.settings.batched
-        if batched and req.trace.batched_args:
-            where, tail = f"the batched arguments {req.trace.batched_args!r}", ""
-        else:
-            where = f"the arguments {req.trace.args!r}"
-            tail = " (batched ones repeated along their batch axis)" if batched else ""
-        parts.append(f"{', '.join(given)}: evaluated from {where} in the file's "
-                     f"namespace{tail}.")
-    made = ArgumentsMade(how=" ".join(parts), seed=req.seed if random else None, random=random)
+    args, how, random = arguments.described_concrete(
+        abstract, arg_leaf_names(abstract, names), req.seed, req.variant, req.trace,
+        loaded.settings.batched)
+    made = ArgumentsMade(how=how, seed=req.seed if random else None, random=random)
     return args, made

@@ -108,8 +108,10 @@ def trace_variant(loaded: Loaded, variant: str, req: TraceRequest) -> VariantRes
         if {"hlo", "layout", "story"} & set(req.want):
             describe_compiled(vr, prepared, closed, req, loaded)
         if "value" in req.want:
-            out = prepared.fn(*arguments.concrete(prepared.args))
-            vr.value = _value_text(out)
+            leaves = arg_leaf_names(prepared.args, loaded.builder.names)
+            args, vr.value_args, _ = arguments.described_concrete(
+                prepared.args, leaves, 0, variant, req, loaded.settings.batched)
+            vr.value = _value_text(prepared.fn(*args))
     except UserError as exc:
         vr.error = exc.info
         vr.error.variant = variant

@@ -252,6 +252,8 @@ class VariantResult:
     hlo_collectives: list[str] = field(default_factory=list)
     #: ``repr`` of the output of one real call, when asked for ("value").
     value: str = ""
+    #: How that call's arguments were made (the recipe ``jaxviz step`` uses, seed 0).
+    value_args: str = ""
     #: What every device holds and runs, read from the compiled program ("story").
     storyboard: Storyboard | None = None
 

@@ -89,3 +89,23 @@ def test_an_error_in_the_code_exits_1_with_its_line(tmp_path):
     assert out.stderr.startswith("jaxviz: error: [plain] TypeError: dot_general requires")
     assert f"  at {path}:5" in out.stderr and "    return x @ jnp.ones(4)" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_run_and_step_make_the_same_random_arguments_and_say_so(tmp_path):
+    path = tmp_path / "twice.py"
+    path.write_text("def f(x, n):\n    return x * 2 + n\n")
+    spec = ["--args", "f32[4], i32[]", "--variant", "plain"]
+    run = jaxviz("run", f"{path}:f", *spec)
+    step = jaxviz("step", f"{path}:f", *spec, "--format", "json")
+    assert run.returncode == 0 and step.returncode == 0, run.stderr + step.stderr
+    made = json.loads(step.stdout)["record"]["arguments"]
+    x, n = (np.asarray(v["value"]["exact"]) for v in made["values"])
+    # What the stated recipe gives, computed here: default_rng(0), leaf by leaf.
+    rng = np.random.default_rng(0)
+    expected = np.round(rng.standard_normal(4), 2).astype(np.float32)
+    assert (x.astype(np.float32) == expected).all()
+    assert n == rng.integers(-5, 6)
+    printed = run.stdout.split("Array(", 1)[1].split(", dtype")[0]
+    assert np.allclose(np.asarray(eval(printed)), x * 2 + n)
+    assert made["how"] in run.stdout  # both say which values, in the same words
+    assert "numpy.random.default_rng(0)" in made["how"]
