@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 
 from jaxviz.model.step_panel import StepPanel, build_panel
 from jaxviz.model.stepping import StepResult
-from jaxviz.ui.stepper.cells import Scale, numbers_font, set_visible
+from jaxviz.ui.stepper.cells import HEATMAP_SIDE, Scale, numbers_font, set_visible
 from jaxviz.ui.stepper.columns import ColumnWidget
 from jaxviz.ui.theme import style
 
@@ -116,12 +116,12 @@ class ValuesPanel(QWidget):
         self.columns: list[ColumnWidget] = []
         self.colour_bar_view = pg.GraphicsLayoutWidget()
         self.colour_bar_view.setBackground(None)
-        self.colour_bar_view.setFixedWidth(110)
+        self.colour_bar_view.setFixedSize(110, HEATMAP_SIDE + 48)
         self.colour_bar = pg.ColorBarItem(values=(0, 1), width=18, interactive=False,
                                           colorMap="viridis")
         self.colour_bar_view.addItem(self.colour_bar)
         self.colour_bar_view.hide()
-        self._columns_box.addWidget(self.colour_bar_view)
+        self._columns_box.addWidget(self.colour_bar_view, 0, Qt.AlignmentFlag.AlignTop)
         self._columns_box.addStretch(1)
         content = QVBoxLayout(self._content)
         content.setContentsMargins(8, 2, 8, 0)
