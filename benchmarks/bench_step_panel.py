@@ -28,28 +28,16 @@ from __future__ import annotations
 import os
 import statistics
 import sys
-import tempfile
 import time
 
-if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-_HOME = tempfile.mkdtemp(prefix="jaxviz-bench-step-")
-os.environ["XDG_CONFIG_HOME"] = os.path.join(_HOME, "config")
-os.environ["XDG_DATA_HOME"] = os.path.join(_HOME, "data")
+from jaxviz.ui.window.scripted import close_window, open_window, private_environment, settle
+
+_HOME = private_environment("jaxviz-bench-step-")
 
 #: (example, variant) pairs the issue names.
 CASES = (("convolve", "vmap"), ("data_parallel", "pmap"))
 PASSES = 3
 TARGET_MS = 50.0
-
-
-def wait(app, condition, timeout: float = 180.0) -> None:
-    deadline = time.perf_counter() + timeout
-    while not condition():
-        if time.perf_counter() > deadline:
-            raise TimeoutError("gave up waiting")
-        app.processEvents()
-        time.sleep(0.002)
 
 
 class Clock:
@@ -78,25 +66,9 @@ class Clock:
 
 
 def main() -> int:
-    from PySide6.QtCore import QSettings
-    from PySide6.QtWidgets import QApplication
-
     from jaxviz.ui.stepper.values_panel import ValuesPanel
-    from jaxviz.ui.theme import style
-    from jaxviz.ui.window.main_window import MainWindow
-    from jaxviz.ui.window.qt_engine import QtEngine
-    from jaxviz.ui.window.settings import Settings
 
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    style.apply_theme(app)
-    engine = QtEngine(devices=8, timeout=180.0)
-    engine.start()
-    settings = Settings(QSettings(os.path.join(_HOME, "jaxviz.ini"), QSettings.Format.IniFormat))
-    window = MainWindow(settings=settings, engine=engine)
-    window.resize(1920, 1080)
-    window.show()
-    window.start_engine()
-    window.toggle_side_panels()
+    app, window, engine = open_window(_HOME)
     print(f"platform: {app.platformName()}; window {window.width()}x{window.height()}; "
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     steppings = []
@@ -104,11 +76,11 @@ def main() -> int:
     try:
         for example, variant in CASES:
             window.open_example(example)
-            wait(app, lambda: window.presenter.details is not None and not window.session.pending
+            settle(app, lambda: window.presenter.details is not None and not window.session.pending
                  and window.presenter.result.function == window.state.function)
             start = time.perf_counter()
             window.step_mode.start(variant)
-            wait(app, lambda: controller.result is not None and not controller.busy)
+            settle(app, lambda: controller.result is not None and not controller.busy)
             engine_s = time.perf_counter() - start
             result = controller.result
             steppings.append((example, variant, result, window.state.source.split("\n")))
@@ -129,9 +101,7 @@ def main() -> int:
             print(f"  window, later passes: {later.figures()}")
             controller.stop()
     finally:
-        window.session.stop()
-        engine.stop(wait=True)
-        window.close()
+        close_window(window, engine)
     for example, variant, result, source in steppings:
         panel = ValuesPanel()
         panel.resize(1920, 420)
