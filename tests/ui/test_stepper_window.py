@@ -292,3 +292,24 @@ def _leave_step_mode(window):
     yield
     window.step_mode.controller.stop()
     window.step_mode.controller.record_limit_mb = 8.0
+
+
+def test_editing_the_code_in_step_mode_steps_the_new_code(qtbot, window):
+    _open(qtbot, window, "normalize")
+    window.step_mode.start("pmap")
+    _stepped(qtbot, window)
+    first = window.step_mode.controller.result
+    doc = window.editor.document()
+    found = doc.find("return x / lax.psum")
+    found.insertText("return 2 * x / lax.psum")
+    controller = window.step_mode.controller
+    qtbot.waitUntil(lambda: controller.result is not first and controller.result is not None
+                    and not controller.busy, timeout=JAX_MS)
+    assert "mul" in [s.primitive for s in controller.result.steps]
+    assert window.step_mode.active and _panel(window).model is not None
+    mul = next(k for k, s in enumerate(controller.result.steps) if s.primitive == "mul")
+    controller.cursor.go(mul)
+    controller.stepChanged.emit(mul)
+    assert [float(c.outputs[0].text) for c in _panel(window).model.columns] == \
+        (2 * np.arange(8.0)).tolist()
+    doc.undo()
