@@ -45,12 +45,13 @@ class Limit:
 
     def describe(self) -> str:
         """The allowed range in words: ``a whole number from 1 to 512``."""
+        low, high = _written(self.low), _written(self.high)
         if self.integer:
-            return f"a whole number from {self.low:g} to {self.high:g}"
+            return f"a whole number from {low} to {high}"
         unit = f" of {self.unit}" if self.unit else ""
         if self.above_low:
-            return f"a number{unit} above {self.low:g} and at most {self.high:g}"
-        return f"a number{unit} from {self.low:g} to {self.high:g}"
+            return f"a number{unit} above {low} and at most {high}"
+        return f"a number{unit} from {low} to {high}"
 
     def contains(self, value: float) -> bool:
         """True when ``value`` is allowed (finite, in range, whole when it must be)."""
@@ -82,6 +83,20 @@ FONT_SCALE = Limit("the font scale", 0.25, 8, integer=False)
 WIDTH = Limit("the width", 40, 1000)
 #: Processes of ``jaxviz multihost``.
 PROCESSES = Limit("the number of processes", 1, 16)
+#: A line of the user's file (``jaxviz step --until``).
+LINE = Limit("the line number", 1, 1_000_000)
+#: Elements of a value the stepper keeps whole (``jaxviz step --value-limit``).
+VALUE_LIMIT = Limit("the value limit", 1, 1_000_000)
+#: Seed of the stepper's random arguments (numpy's generators take any; 32 bits are plenty).
+SEED = Limit("the seed", 0, 2**32 - 1)
+#: Megabytes of values the stepper may record (``jaxviz step --record-limit``).
+RECORD_LIMIT = Limit("the record limit", 0, 4096, integer=False, above_low=True,
+                     unit="megabytes")
+
+
+def _written(value: float) -> str:
+    """A bound as a user would type it: ``4294967295``, ``0.25`` (never ``4.29e+09``)."""
+    return str(int(value)) if value == int(value) else f"{value:g}"
 
 
 def parse_number(text: str, limit: Limit) -> int | float:

@@ -43,6 +43,7 @@ BASELINES: dict[str, list[str]] = {
     "layout": _TRACE,
     "multihost": [],
     "run": _TRACE,
+    "step": _TRACE,
     "time": ["good.py:f", "--args", "f32[8]", "--variants", "vmap", "--runs", "1",
              "--warmup", "0", "--pipeline", "0", "--no-plots", "--out", "out"],
 }
@@ -63,7 +64,8 @@ def expected_code(command: str, option: str, value: str) -> int:
       so axis names (except for ``multihost``, whose example's collective
       uses the axis ``hosts``: another name is a mistake it reports);
     * ``time --out``: any one-line name is a folder, created in the current one;
-    * ``time --warmup 0``, ``--pipeline 0``: no warm-up calls, no pipeline.
+    * ``time --warmup 0``, ``--pipeline 0``: no warm-up calls, no pipeline;
+    * ``step --seed 0``: the default seed, given.
     """
     if option == "--args" and value in ("0", "-1", "1e309"):
         return 0
@@ -74,6 +76,8 @@ def expected_code(command: str, option: str, value: str) -> int:
     if command == "time" and option == "--out" and value and value.isprintable():
         return 0
     if command == "time" and option in ("--warmup", "--pipeline") and value == "0":
+        return 0
+    if command == "step" and option == "--seed" and value == "0":
         return 0
     return 2
 

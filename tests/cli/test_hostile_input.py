@@ -53,7 +53,7 @@ def test_a_source_that_is_not_utf8_names_the_file_and_byte_offset(folder):
         in message
 
 
-@pytest.mark.parametrize("command", ["jaxpr", "layout", "run", "time", "animate"])
+@pytest.mark.parametrize("command", ["jaxpr", "layout", "run", "step", "time", "animate"])
 @pytest.mark.parametrize("option, value", [("--devices", "0"), ("--devices", "-1"),
                                            ("--timeout", "0"), ("--timeout", "-1"),
                                            ("--timeout", "nan"), ("--timeout", "inf")])
@@ -199,7 +199,7 @@ def test_a_timing_timeout_names_the_function_and_its_line(folder):
     assert "sleeps.py:4" in out.stderr and "TimingRequest" not in out.stderr
 
 
-@pytest.mark.parametrize("command", ["jaxpr", "time"])
+@pytest.mark.parametrize("command", ["jaxpr", "step", "time"])
 def test_a_syntax_error_and_a_top_level_exception_exit_alike(folder, command):
     (folder / "syntax.py").write_text("def f(x)\n    return x\n")
     (folder / "toplevel.py").write_text("raise RuntimeError('top level boom')\n"
@@ -226,3 +226,26 @@ def test_an_unknown_function_is_listed_without_running_the_file(folder):
     out = jaxviz("jaxpr", "topwrite.py:nope", "--args", "f32[3]", cwd=folder, timeout=60)
     assert "no function 'nope' in topwrite.py; it defines: f" in one_message(out)
     assert not marker.exists()
+
+
+@pytest.mark.parametrize("option, value, words", [
+    ("--seed", "-1", "the seed must be a whole number from 0 to 4294967295, not '-1'"),
+    ("--record-limit", "nan", "the record limit must be a number of megabytes above 0"),
+    ("--record-limit", "inf", "the record limit must be a number of megabytes above 0"),
+    ("--record-limit", "0", "the record limit must be a number of megabytes above 0"),
+    ("--value-limit", "99999999999", "the value limit must be a whole number from 1 to"),
+    ("--until", "0", "the line number must be a whole number from 1 to")])
+def test_step_numbers_are_checked_before_anything_runs(folder, option, value, words):
+    """(They reached numpy and the recorder: ValueError, OverflowError, a limit of -1 MB.)"""
+    out = jaxviz("step", "good.py:f", "--args", "f32[3]", option, value, cwd=folder, timeout=60)
+    assert f"argument {option}: {words}" in one_message(out)
+
+
+def test_step_until_a_line_the_file_lacks_or_that_made_no_equation(folder):
+    out = jaxviz("step", "good.py:f", "--args", "f32[3]", "--until", "99", cwd=folder,
+                 timeout=60)
+    assert "--until 99: good.py has 7 lines" in one_message(out)
+    out = jaxviz("step", "good.py:f", "--args", "f32[3]", "--until", "2", cwd=folder)
+    assert out.returncode == 0, out.stderr
+    assert out.stderr == "note: line 2 made no equation of f; stepped to the end\n"
+    assert "\nresult:\n" in out.stdout
