@@ -83,6 +83,8 @@ FONT_SCALE = Limit("the font scale", 0.25, 8, integer=False)
 WIDTH = Limit("the width", 40, 1000)
 #: Processes of ``jaxviz multihost``.
 PROCESSES = Limit("the number of processes", 1, 16)
+#: A size of ``jaxviz time --sweep`` (the sweep plot's axis is logarithmic: 0 has no place).
+SWEEP_SIZE = Limit("a sweep size", 1, 2**24)
 #: A line of the user's file (``jaxviz step --until``).
 LINE = Limit("the line number", 1, 1_000_000)
 #: Elements of a value the stepper keeps whole (``jaxviz step --value-limit``).

@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from jaxviz.model.limits import SWEEP_SIZE
 from jaxviz.model.records import DeviceInfo, ErrorInfo, TraceRequest, register
 from jaxviz.model.specs import SpecError
 
@@ -125,9 +126,12 @@ def parse_sweep(text: str) -> tuple[str, list[int]]:
     sizes, pos = [], len(name) + 1
     for part in rest.split(","):
         stripped = part.strip()
+        where = pos + len(part) - len(part.lstrip())
         if not re.fullmatch(r"\d+", stripped):
-            where = pos + len(part) - len(part.lstrip())
             raise SpecError(f"sweep size {stripped!r} is not a whole number", text, where)
+        if not SWEEP_SIZE.contains(int(stripped)):
+            raise SpecError(f"sweep size {stripped} is out of range: {SWEEP_SIZE.what} is "
+                            f"{SWEEP_SIZE.describe()}", text, where)
         sizes.append(int(stripped))
         pos += len(part) + 1
     return name.strip(), sizes

@@ -26,6 +26,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from jaxviz.model.limits import SWEEP_SIZE
 from jaxviz.model.records import from_plain, to_plain
 from jaxviz.model.timing import TimingRun, variant_label
 
@@ -99,9 +100,13 @@ def read_json(path: str | Path) -> TimingRun:
     except json.JSONDecodeError as exc:
         raise ValueError(f"it is not JSON ({exc.msg} at line {exc.lineno}, column "
                          f"{exc.colno})") from None
-    run = from_plain(data)
+    run = from_plain(data, check_types=True)
     if not isinstance(run, TimingRun):
         raise ValueError(f"{path} holds a {type(run).__name__}, not a timing run")
+    for number, call in enumerate(run.calls):
+        if call.size is not None and not SWEEP_SIZE.contains(call.size):
+            raise ValueError(f"a malformed jaxviz record: call {number} has the sweep size "
+                             f"{call.size}; {SWEEP_SIZE.what} is {SWEEP_SIZE.describe()}")
     return run
 
 
