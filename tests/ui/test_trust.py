@@ -66,6 +66,30 @@ def test_an_opened_file_declaring_settings_waits_for_trace(qtbot, window, tmp_pa
     qtbot.waitUntil(lambda: marker.read_text().count("ran") > runs, timeout=JAX_MS)
 
 
+def test_step_mode_on_an_opened_file_waits_for_trace_too(qtbot, window, tmp_path):
+    """Stepping runs the code: F9 on a file just opened says to press Trace, and runs nothing."""
+    window.open_example("psum_ones")  # panes with Step buttons, from the example
+    wait_for_panes(qtbot, window)
+    marker = tmp_path / "ran"
+    path = tmp_path / "lecture.py"
+    path.write_text(marking(marker))
+    window.open_file(str(path))
+    _settle(qtbot, window)
+    window.actions_by_name["step_mode"].trigger()
+    _settle(qtbot, window)
+    assert not marker.exists(), "step mode ran a file the user has not run"
+    assert not window.step_mode.active
+    assert window.status_text.text() == ("cannot step: lecture.py has not run yet; press "
+                                         "Trace (F5) to run it, then Step")
+    assert window.editor_panel.notice.isVisible()
+    window.retrace()  # the user's say; now Step steps this file
+    wait_for_panes(qtbot, window, lambda: "mul" in _plain(window))
+    window.actions_by_name["step_mode"].trigger()
+    qtbot.waitUntil(lambda: window.step_mode.active, timeout=JAX_MS)
+    assert window.step_mode.controller.request.trace.target.source == path.read_text()
+    window.step_mode.controller.stop()
+
+
 def test_a_file_run_before_traces_at_once_unless_it_changed(qtbot, window, tmp_path,
                                                            shared_engine, settings):
     marker = tmp_path / "ran"

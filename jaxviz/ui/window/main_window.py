@@ -287,6 +287,10 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
                                  f"last result.")
         self.set_status(f"{name} is shown, not run: press Trace (F5) to run it")
 
+    def waiting_for_say(self) -> str | None:
+        """The name of a document not yet run (the trust rule: Trace runs it), else None."""
+        return None if self.document.doc.trusted else self.document.doc.display_name
+
     def retrace(self) -> None:
         """Trace now (F5): the user's say that the document may run."""
         if not self.document.doc.trusted:
