@@ -83,7 +83,7 @@ def run(ns) -> int:
     _default_variant(ns)
     if out.suffix.lower() == ".json":
         return _write_storyboard(ns, out)
-    result, variant, code = trace_one(ns, ["jaxpr", "hlo", "layout"])
+    result, variant, code = trace_one(ns, ["jaxpr", "story"])
     if code:
         return code
     assert result is not None and variant is not None  # traced: code 0
@@ -115,19 +115,26 @@ def run(ns) -> int:
 
 
 def _write_storyboard(ns, out: Path) -> int:
-    """Trace the variant's storyboard and write ``to_plain(storyboard)`` as JSON."""
+    """Trace the variant's storyboard and write ``to_plain(storyboard)`` as JSON.
+
+    The storyboard carries the device view's phases (kind, title, caption,
+    devices, groups, shapes), computed from it by the scene: one source for
+    the captions on screen and in slides.
+    """
     import json
 
     from jaxviz.model import to_plain
+    from jaxviz.scene import build_scene
 
-    _, variant, code = trace_one(ns, ["jaxpr", "story"])
+    result, variant, code = trace_one(ns, ["jaxpr", "story"])
     if code:
         return code
-    assert variant is not None  # traced: code 0
+    assert result is not None and variant is not None  # traced: code 0
     story = variant.storyboard
     if story is None:
         print(f"jaxviz: error: {variant.variant} has no storyboard", file=sys.stderr)
         return EXIT_FAILED
+    story.phases = [p.to_story() for p in build_scene(result, variant.variant).phases]
     try:
         out.write_text(json.dumps(to_plain(story), indent=1) + "\n", encoding="utf-8")
     except OSError as exc:
@@ -135,5 +142,6 @@ def _write_storyboard(ns, out: Path) -> int:
         return EXIT_FAILED
     kinds = ", ".join(s.collective.kind if s.collective else s.kind for s in story.steps)
     print(f"wrote {out}: the {story.variant} storyboard, {len(story.arrays)} arrays on "
-          f"{len(story.devices)} devices, {len(story.steps)} steps ({kinds})")
+          f"{len(story.devices)} devices, {len(story.steps)} steps ({kinds}), "
+          f"{len(story.phases)} phases")
     return 0

@@ -49,10 +49,9 @@ class DeviceViewColours:
     panel: str       # device box body
     frame: str       # outlines of device boxes and process frames
     neutral: str     # an array on the host before it is split
+    shared: str      # a tile held whole by several devices (their colours ring it)
     empty: str       # a mini-map cell a device does not hold
     grid: str        # element grid lines inside tiles
-    banner_bg: str   # "simulated devices" banner
-    banner_fg: str
     caption_bg: str
     accent: str      # active phase, progress bars, collective links
 
@@ -87,8 +86,8 @@ THEMES: dict[str, Theme] = {
         "light",
         DeviceViewColours(
             bg="#FFFFFF", fg="#1B1F24", muted="#55606C", panel="#F3F5F8", frame="#A9B2BD",
-            neutral="#BFC6CF", empty="#FFFFFF", grid="#7D8794", banner_bg="#FFF0BF",
-            banner_fg="#503C00", caption_bg="#EDF1F6", accent="#1F5FCC"),
+            neutral="#BFC6CF", shared="#FFF6DD", empty="#FFFFFF", grid="#7D8794",
+            caption_bg="#EDF1F6", accent="#1F5FCC"),
         PlotColours(
             background="#FFFFFF", foreground="#111111", muted="#555555", grid="#D0D0D0",
             connector="#9A9A9A", dispatch=OKABE_ITO["blue"], ready=OKABE_ITO["vermillion"],
@@ -99,8 +98,8 @@ THEMES: dict[str, Theme] = {
         "dark",
         DeviceViewColours(
             bg="#14171C", fg="#F1F4F7", muted="#A7B0BB", panel="#20262E", frame="#56606D",
-            neutral="#68727F", empty="#14171C", grid="#9AA4B0", banner_bg="#4D3D00",
-            banner_fg="#FFE49A", caption_bg="#1C2229", accent="#6CB0FF"),
+            neutral="#68727F", shared="#2C3A4F", empty="#14171C", grid="#9AA4B0",
+            caption_bg="#1C2229", accent="#6CB0FF"),
         PlotColours(
             background="#161616", foreground="#F0F0F0", muted="#B4B4B4", grid="#3A3A3A",
             connector="#7A7A7A", dispatch=OKABE_ITO["sky_blue"], ready=OKABE_ITO["orange"],

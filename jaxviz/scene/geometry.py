@@ -1,14 +1,17 @@
 """Where everything sits on a canvas of a given size (no Qt).
 
 The canvas reads left to right like the data: the inputs on the host, the
-device mesh in the middle (a 1-D mesh as a column, so row k of a batch lines up
-with device k; a 2-D mesh as a grid with its axis names along the sides), the
-outputs on the host at the right. A header names the variant (and warns when
-the devices are simulated), the caption band at the bottom says in words what
-the current phase does, and a legend maps colours to devices.
+device mesh in the middle (a 1-D mesh as one strip, however long, so row k of
+a batch lines up with device k; a 2-D or 3-D mesh as a grid with its axis
+names along the sides; the devices of each process framed together), the
+outputs on the host at the right. A header names the variant and its call,
+the caption band at the bottom says in words what the current phase does, and
+a legend maps colours to devices and tile patterns to their meaning.
 
 All sizes derive from ``unit``, the body-text pixel size, so the picture
-scales with the app font and the canvas.
+scales with the app font and the canvas. Text widths are estimated from
+character classes (:func:`text_width`, a little wider than DejaVu Sans), so
+labels are sized or left out here, never cut by the painter.
 """
 
 from __future__ import annotations
@@ -16,23 +19,25 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from jaxviz.scene.scene import DeviceSlot, Scene
-from jaxviz.scene.tiles import Block, TileGrid
+from jaxviz.scene.tiles import Block, TileGrid, group_name
 
 Rect = tuple[float, float, float, float]  # x, y, width, height
 
-#: Approximate advance of one character, as a fraction of the font's pixel size.
-CHAR_W = 0.58
+#: Advance of one character of a monospaced font, as a fraction of the font's pixel size.
+MONO_W = 0.61
 
 
 @dataclass
 class ArrayPlace:
-    """An array on the host: its labels and its tiles."""
+    """An array (or a folded pytree group) on the host: its labels and its tiles."""
 
     grid: TileGrid
     label: Rect
     note: Rect | None
     rect: Rect
     blocks: list[Rect]
+    #: The pytree group this entry can fold into or unfold from on a click ("" if none).
+    group: str = ""
 
 
 @dataclass
@@ -64,7 +69,6 @@ class Layout:
     unit: float
     header: Rect
     title: Rect
-    banner: Rect | None
     caption: Rect
     legend: Rect
     panels: dict[str, Rect]
@@ -77,6 +81,16 @@ class Layout:
     row_axis: Rect | None
     col_axis: Rect | None
     grid_rect: Rect
+    expanded: frozenset[str] = frozenset()
+
+    @property
+    def shown_inputs(self) -> list[TileGrid]:
+        """The inputs as drawn (folded pytree groups as one entry)."""
+        return [p.grid for p in self.inputs]
+
+    @property
+    def shown_outputs(self) -> list[TileGrid]:
+        return [p.grid for p in self.outputs]
 
     def array(self, name: str, role: str | None = None) -> ArrayPlace:
         """The placed array called ``name`` (inputs first)."""
@@ -85,15 +99,21 @@ class Layout:
                 return place
         raise KeyError(name)
 
+    def group_at(self, x: float, y: float) -> str:
+        """The foldable pytree group whose entry is at ``(x, y)`` ("" if none)."""
+        for place in self.inputs + self.outputs:
+            if not place.group:
+                continue
+            for rx, ry, rw, rh in (place.label, place.rect, place.note or place.label):
+                if rx <= x <= rx + rw and ry <= y <= ry + rh:
+                    return place.group
+        return ""
+
     def held_block(self, device: int, grid: TileGrid, block: Block) -> Rect | None:
         """Where ``block`` of ``grid`` sits inside device ``device``'s tile."""
         place = self.devices.get(device)
-        tile = place.minis.get(_key(grid)) if place else None
+        tile = place.minis.get(grid.key) if place else None
         return held_rect(tile, grid, device, block) if tile else None
-
-
-def _key(grid: TileGrid) -> str:
-    return f"{grid.role}:{grid.name}"
 
 
 def sub_rect(rect: Rect, block: Block) -> Rect:
@@ -110,9 +130,39 @@ def inset(rect: Rect, d: float) -> Rect:
     return x + d, y + d, w - 2 * d, h - 2 * d
 
 
-def text_width(text: str, px: float, bold: bool = False) -> float:
-    """Estimated width of ``text`` at font size ``px`` (no font metrics without Qt)."""
-    return len(text) * px * (0.68 if bold else CHAR_W)
+def _char_w(ch: str) -> float:
+    if ch.isdigit():
+        return 0.64
+    if ch.isupper():
+        return 0.74
+    if ch in "il|!.,:;'` ":
+        return 0.33
+    if ch in "()[]{}-_/\\\"*":
+        return 0.42
+    if ch.isascii():
+        return 0.58 if ch not in "mw" else 0.9
+    return 0.9  # arrows, symbols, ellipses
+
+
+def text_width(text: str, px: float, bold: bool = False, mono: bool = False) -> float:
+    """Estimated width of ``text`` at font size ``px`` (no font metrics without Qt).
+
+    A little wider than DejaVu Sans (and exact for DejaVu Sans Mono), so text
+    sized by it fits when painted.
+    """
+    if mono:
+        return len(text) * px * MONO_W
+    return sum(_char_w(ch) for ch in text) * px * (1.1 if bold else 1.0)
+
+
+def fit_size(text: str, px: float, width: float, bold: bool = False, mono: bool = False,
+             floor: float = 0.75) -> float:
+    """The largest size down to ``floor * px`` at which ``text`` fits ``width`` (0: none)."""
+    need = text_width(text, px, bold, mono)
+    if need <= width:
+        return px
+    size = px * width / max(need, 1e-9)
+    return size if size >= floor * px else 0.0
 
 
 def default_unit(width: float, height: float, app_font_px: float = 0.0,
@@ -121,21 +171,21 @@ def default_unit(width: float, height: float, app_font_px: float = 0.0,
     return max(app_font_px, min(height / 34.0, width / 60.0), 9.0) * scale
 
 
-def layout(scene: Scene, width: float, height: float, unit: float) -> Layout:
-    """Place ``scene`` on a ``width`` x ``height`` canvas with body text ``unit`` px."""
+def layout(scene: Scene, width: float, height: float, unit: float,
+           expanded: frozenset[str] = frozenset()) -> Layout:
+    """Place ``scene`` on a ``width`` x ``height`` canvas with body text ``unit`` px.
+
+    Args:
+        expanded: pytree groups drawn leaf by leaf (the others are folded into
+            one entry each, see :meth:`Scene.folds`).
+    """
     u = unit
     m = 0.6 * u
-    header = (m, m * 0.6, width - 2 * m, 1.9 * u)
-    banner = None
-    title_w = header[2]
-    if scene.simulated:
-        bw = min(text_width(_banner_text(scene), 0.78 * u) + 1.6 * u, header[2] * 0.42)
-        banner = (header[0] + header[2] - bw, header[1] + 0.2 * u, bw, 1.5 * u)
-        title_w -= bw + u
-    title = (header[0], header[1], title_w, header[3])
+    header = (m, m * 0.6, width - 2 * m, 2.1 * u)
+    title = header
     cap_h = 5.1 * u
     caption = (m, height - m - cap_h, width - 2 * m, cap_h)
-    top = header[1] + header[3] + 0.5 * u
+    top = header[1] + header[3] + 0.4 * u
     bottom = caption[1] - 0.4 * u
     legend_h = 1.5 * u
     legend = (m, bottom - legend_h, width - 2 * m, legend_h)
@@ -147,22 +197,21 @@ def layout(scene: Scene, width: float, height: float, unit: float) -> Layout:
     right = (width - side, top, side - m, main_h)
     middle = (left[0] + left[2] + gap, top, right[0] - gap - (left[0] + left[2] + gap), main_h)
     col_title = 1.3 * u
-    slots = max(len(scene.inputs), len(scene.outputs), 2)
-    inputs = _place_arrays(scene.inputs, _below(left, col_title), u, slots)
-    outputs = _place_arrays(scene.outputs, _below(right, col_title), u, slots)
-    lay = Layout(width=width, height=height, unit=u, header=header, title=title, banner=banner,
+    shown_in = scene.shown("input", expanded)
+    shown_out = scene.shown("output", expanded)
+    slots = max(len(shown_in), len(shown_out), 2)
+    groups = set(scene.folds("input")) | set(scene.folds("output"))
+    inputs = _place_arrays(shown_in, _below(left, col_title), u, slots, groups)
+    outputs = _place_arrays(shown_out, _below(right, col_title), u, slots, groups)
+    lay = Layout(width=width, height=height, unit=u, header=header, title=title,
                  caption=caption, legend=legend,
                  panels={"inputs": left, "devices": middle, "outputs": right},
                  inputs=inputs, outputs=outputs, devices={}, frames=[], row_ticks=[],
-                 col_ticks=[], row_axis=None, col_axis=None, grid_rect=middle)
+                 col_ticks=[], row_axis=None, col_axis=None, grid_rect=middle,
+                 expanded=frozenset(expanded))
     if scene.devices:
         _place_devices(scene, lay, _below(middle, col_title), u)
     return lay
-
-
-def _banner_text(scene: Scene) -> str:
-    n = len(scene.devices) + scene.idle_devices
-    return f"{n} simulated CPU devices: structure, not real speed"
 
 
 def _below(rect: Rect, dy: float) -> Rect:
@@ -170,67 +219,93 @@ def _below(rect: Rect, dy: float) -> Rect:
     return x, y + dy, w, max(h - dy, 1.0)
 
 
-def _place_arrays(grids: list[TileGrid], area: Rect, u: float,
-                  slots: int) -> list[ArrayPlace]:
+def _place_arrays(grids: list[TileGrid], area: Rect, u: float, slots: int,
+                  groups: set[str]) -> list[ArrayPlace]:
     if not grids:
         return []
     x, y, w, h = area
     slot = h / max(slots, len(grids))
-    label_h = 1.25 * u
+    label_h = 1.25 * u if slot > 2.2 * u else min(1.0 * u, slot * 0.45)
     note_h = 1.05 * u if slot > 4.2 * u else 0.0
     places = []
     for k, g in enumerate(grids):
         top = y + k * slot
-        room_h = max(slot - label_h - note_h - 0.6 * u, 0.6 * u)
+        room_h = max(slot - label_h - note_h - 0.5 * u, 0.4 * u)
         aspect = g.aspect
         tw = min(w, room_h * aspect)
         th = tw / aspect
         if th > room_h:
             th, tw = room_h, room_h * aspect
+        tw = max(tw, min(w, 3.0 * u))  # never a sliver: wide enough to show what it holds
         rect = (x + (w - tw) / 2, top + label_h + note_h, tw, th)
         note = (x, top + label_h, w, note_h) if note_h else None
+        group = g.name if g.members else group_name(g.name)
         places.append(ArrayPlace(grid=g, label=(x, top, w, label_h), note=note, rect=rect,
-                                 blocks=[sub_rect(rect, b) for b in g.blocks]))
+                                 blocks=[sub_rect(rect, b) for b in g.blocks],
+                                 group=group if group in groups else ""))
     return places
+
+
+def _offsets(keys: list[tuple[int, ...]], extra: float) -> list[float]:
+    """Extra space before each row (or column) where the set of processes changes."""
+    out, total = [], 0.0
+    for k, key in enumerate(keys):
+        if k > 0 and key != keys[k - 1]:
+            total += extra
+        out.append(total)
+    return out
 
 
 def _place_devices(scene: Scene, lay: Layout, area: Rect, u: float) -> None:
     x, y, w, h = area
-    has_cols = scene.cols > 1
+    rows, cols = scene.rows, scene.cols
+    has_cols = cols > 1
     tick_px = 0.72 * u
-    show_rows = bool(scene.row_ticks) and (
-        has_cols or [d.id for d in scene.devices] != [int(t) for t in scene.row_ticks
-                                                        if t.isdigit()])
+    show_rows = bool(scene.row_ticks) and has_cols
     left_w = (max(text_width(t, tick_px) for t in scene.row_ticks) + 0.6 * u
               if show_rows else 0.0)
     axis_h = 1.2 * u if scene.row_label or scene.col_label else 0.0
     ticks_h = 1.0 * u if has_cols else 0.0
     footer = 1.3 * u
     pad = 0.35 * u
+    procs = len(scene.processes) > 1
+    row_procs = [tuple(sorted({d.process for d in scene.devices if d.row == r}))
+                 for r in range(rows)]
+    col_procs = [tuple(sorted({d.process for d in scene.devices if d.col == c}))
+                 for c in range(cols)]
+    split = footer + 2 * pad if procs else 0.0
+    row_extra = _offsets(row_procs, split) if procs else [0.0] * rows
+    col_extra = _offsets(col_procs, 2 * pad) if procs else [0.0] * cols
     gx = x + left_w + pad
     gy = y + axis_h + ticks_h + pad
-    gw = w - left_w - 2 * pad
-    gh = h - axis_h - ticks_h - footer - 2 * pad
-    rows, cols = scene.rows, scene.cols
+    gw = w - left_w - 2 * pad - col_extra[-1]
+    gh = h - axis_h - ticks_h - footer - 2 * pad - row_extra[-1]
     gap = max(min(0.35 * u, gw / cols * 0.08, gh / rows * 0.12), 1.0)
     bw = (gw - gap * (cols - 1)) / cols
     bh = (gh - gap * (rows - 1)) / rows
     bh = min(bh, 7 * u)  # a few devices: no giant boxes
     if cols == 1:
         bw = min(bw, 30 * u)
-    total_w = cols * bw + (cols - 1) * gap
-    total_h = rows * bh + (rows - 1) * gap
-    gx += (gw - total_w) / 2
-    gy += (gh - total_h) / 2 * 0.5
+    total_w = cols * bw + (cols - 1) * gap + col_extra[-1]
+    total_h = rows * bh + (rows - 1) * gap + row_extra[-1]
+    gx += (gw + col_extra[-1] - total_w) / 2
+    gy += (gh + row_extra[-1] - total_h) / 2 * 0.5
     lay.grid_rect = (gx, gy, total_w, total_h)
+
+    def row_y(r: int) -> float:
+        return gy + r * (bh + gap) + row_extra[r]
+
+    def col_x(c: int) -> float:
+        return gx + c * (bw + gap) + col_extra[c]
+
     for slot in scene.devices:
-        rect = (gx + slot.col * (bw + gap), gy + slot.row * (bh + gap), bw, bh)
-        lay.devices[slot.id] = _device_box(slot, rect, scene, u)
+        rect = (col_x(slot.col), row_y(slot.row), bw, bh)
+        lay.devices[slot.id] = _device_box(slot, rect, scene, lay, u)
     if show_rows:
         for r, text in enumerate(scene.row_ticks[:rows]):
-            lay.row_ticks.append(((gx - left_w - pad, gy + r * (bh + gap), left_w, bh), text))
+            lay.row_ticks.append(((gx - left_w - pad, row_y(r), left_w, bh), text))
     for c, text in enumerate(scene.col_ticks[:cols]):
-        lay.col_ticks.append(((gx + c * (bw + gap), gy - ticks_h - pad, bw, ticks_h), text))
+        lay.col_ticks.append(((col_x(c), gy - ticks_h - pad, bw, ticks_h), text))
     axis_y = gy - ticks_h - pad - axis_h
     if scene.row_label:
         lay.row_axis = (gx - left_w - pad, axis_y, max(left_w + pad + total_w, 1.0), axis_h)
@@ -253,20 +328,21 @@ def _frames(scene: Scene, lay: Layout, label_h: float, pad: float) -> None:
         if count == 1:
             what = what.replace("devices", "device")
         label = f"process {proc}: {count} {what}"
-        if scene.idle_devices:
+        if scene.idle_devices and len(scene.processes) == 1:
             label += f" ({scene.idle_devices} more idle)"
         lay.frames.append(((x0, y0, x1 - x0, y1 - y0), label))
 
 
-def _device_box(slot: DeviceSlot, rect: Rect, scene: Scene, u: float) -> DevicePlace:
+def _device_box(slot: DeviceSlot, rect: Rect, scene: Scene, lay: Layout,
+                u: float) -> DevicePlace:
     x, y, w, h = rect
+    wide = w > 4.5 * h  # a 1-D strip: header band on the left, contents in a row
     if h >= 1.9 * u and w >= 8 * u:
         detail = 2
-    elif h >= 1.5 * u and w >= 2.6 * u:
+    elif (h >= 1.5 * u and w >= 2.6 * u) or (wide and h >= 0.5 * u and w >= 8 * u):
         detail = 1
     else:
         detail = 0
-    wide = w > 4.5 * h  # a 1-D column: header band on the left, contents in a row
     if detail == 0:
         return DevicePlace(slot=slot, rect=rect, header=rect, detail=0)
     if wide:
@@ -278,16 +354,17 @@ def _device_box(slot: DeviceSlot, rect: Rect, scene: Scene, u: float) -> DeviceP
         header = (x, y, w, hh)
         body = (x, y + hh, w, h - hh)
     place = DevicePlace(slot=slot, rect=rect, header=header, detail=detail)
-    p = 0.3 * u if detail == 2 else max(0.12 * u, 1.0)
+    p = 0.3 * u if detail == 2 else max(min(0.12 * u, h * 0.08), 1.0)
     bx, by, bw, bh = body[0] + p, body[1] + p, body[2] - 2 * p, body[3] - 2 * p
-    bar_h = max(0.2 * u, 2.0)
-    place.bar = (bx, by + bh - bar_h, bw, bar_h)
-    bh -= bar_h + p * 0.7
-    ins, outs = scene.inputs, scene.outputs
+    if bh >= 1.2 * u:  # room for a progress bar under the tiles
+        bar_h = max(0.2 * u, 2.0)
+        place.bar = (bx, by + bh - bar_h, bw, bar_h)
+        bh -= bar_h + p * 0.7
+    ins, outs = lay.shown_inputs, lay.shown_outputs
     label_w = 0.0
     if detail == 2:
         longest = max((len(ph.compute_label) for ph in scene.phases), default=0)
-        want = longest * 0.7 * u * CHAR_W + 1.2 * u
+        want = longest * 0.7 * u * MONO_W + 1.2 * u
         if wide and bw - want > 3 * u * (len(ins) + len(outs)):
             label_w = want
         elif bh > 4.5 * u:
@@ -295,7 +372,7 @@ def _device_box(slot: DeviceSlot, rect: Rect, scene: Scene, u: float) -> DeviceP
             place.label = (bx, by + bh - lh, bw, lh)
             bh -= lh
     gap = 0.5 * u if detail == 2 else 0.2 * u
-    arrow = 1.0 * u if outs and not label_w else 0.0
+    arrow = 1.0 * u if outs and not label_w and detail == 2 else 0.0
     grids = ins + outs
     room = bw - label_w - arrow - gap * max(len(grids) - 1, 0)
     wanted = [min(local_aspect(g) * bh, 12 * u) for g in grids]
@@ -313,7 +390,7 @@ def _device_box(slot: DeviceSlot, rect: Rect, scene: Scene, u: float) -> DeviceP
         tw = max(wanted[k] * scale, 2.0)
         th = min(bh, tw / local_aspect(g)) if map_mode(g) else min(bh, max(tw / local_aspect(g),
                                                                           min(bh, 1.4 * u)))
-        place.minis[_key(g)] = (cursor, by + (bh - th) / 2, tw, th)
+        place.minis[g.key] = (cursor, by + (bh - th) / 2, tw, th)
         cursor += tw + gap
     size = min(1.5 * u, bh, bw * 0.3)
     if place.label is not None and label_w:
@@ -323,7 +400,7 @@ def _device_box(slot: DeviceSlot, rect: Rect, scene: Scene, u: float) -> DeviceP
         lx, ly, lw, lh = place.label
         size = min(size, lh)
         place.badge = (lx + (lw - size) / 2, ly + (lh - size) / 2, size, size)
-    else:
+    elif size >= 0.9 * u:
         place.badge = (bx + bw - size, by, size, size)
     return place
 
@@ -333,7 +410,7 @@ def label_room(g: TileGrid, u: float) -> float:
     if map_mode(g) or not g.by_device:
         return 0.0
     longest = max(len(slice_text(g, d)) for d in list(g.by_device)[:4])
-    return longest * 0.72 * u * 0.61 + 0.6 * u
+    return longest * 0.72 * u * MONO_W + 0.6 * u
 
 
 def map_mode(g: TileGrid) -> bool:
@@ -383,7 +460,7 @@ def held_rect(tile: Rect, g: TileGrid, device: int, block: Block) -> Rect:
 def slice_text(g: TileGrid, device: int) -> str:
     """``x[4:8, :]`` -- the index range a device holds (``x`` alone when whole)."""
     held = g.by_device.get(device)
-    if not held or not g.shape:
+    if not held or not g.shape or g.members:
         return g.name
     lo = [min(b.index[a][0] for b in held) for a in range(len(g.shape))]
     hi = [max(b.index[a][1] for b in held) for a in range(len(g.shape))]

@@ -56,7 +56,8 @@ def test_png_per_phase_and_bad_options(tmp_path):
                "--theme", "dark", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     names = sorted(p.name for p in tmp_path.glob("n-*.png"))
-    assert names == [f"n-{k:02d}.png" for k in range(1, 8)]  # pmap chosen; psum phase among
+    # pmap chosen: host, split, transfer, the psum's all-reduce, the division, the result.
+    assert names == [f"n-{k:02d}.png" for k in range(1, 7)]
     bad = _run("example:convolve", "--out", "x.gif", "--size", "huge", cwd=tmp_path)
     assert bad.returncode == 2 and "WIDTHxHEIGHT" in bad.stderr
     bad = _run("example:convolve", "--out", "x.mp4", cwd=tmp_path)
@@ -79,7 +80,7 @@ def test_json_writes_the_storyboard(tmp_path):
     out = _run("example:tensor_parallel", "--variant", "sharded", "--specs",
                "P('data','model'), P(None,'model')", "--out", "story.json", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
-    assert "steps (all-gather, compute)" in out.stdout
+    assert "steps (all-gather, compute), 6 phases" in out.stdout
     story = from_plain(json.loads((tmp_path / "story.json").read_text()))
     assert isinstance(story, Storyboard) and story.variant == "sharded"
     x, w = story.inputs
@@ -88,3 +89,12 @@ def test_json_writes_the_storyboard(tmp_path):
     gather = story.steps[0].collective
     assert gather.kind == "all-gather" and gather.groups == [[0, 1], [2, 3], [4, 5], [6, 7]]
     assert story.steps[1].output_shapes == ["f32[4,16]"]
+    # The device view's phases, for slide tools: the gather before the dot, with its groups.
+    kinds = [p.kind for p in story.phases]
+    assert kinds == ["host", "split", "transfer", "collective", "compute", "assemble"]
+    gather_phase = story.phases[3]
+    assert gather_phase.step == 0 and gather_phase.groups == gather.groups
+    assert gather_phase.input_shapes == ["f32[4,32]"]
+    assert gather_phase.output_shapes == ["f32[4,64]"]
+    assert gather_phase.caption.startswith("Inserted by XLA's SPMD partitioner: ")
+    assert story.phases[1].arrays == ["x", "w"] and story.phases[4].devices == list(range(8))
