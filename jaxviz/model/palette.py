@@ -22,6 +22,7 @@ thing wherever it appears:
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 
@@ -253,6 +254,7 @@ def text_on(colour: str) -> str:
     return "#000000" if luminance(colour) > 0.22 else "#FFFFFF"
 
 
+@functools.lru_cache(maxsize=8192)
 def mix(a: str, b: str, t: float) -> str:
     """Linear blend from colour ``a`` (t=0) to ``b`` (t=1)."""
     t = min(max(t, 0.0), 1.0)

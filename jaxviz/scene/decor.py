@@ -78,8 +78,13 @@ def mesh_labels(scene: Scene, lay: Layout, th: DeviceViewColours) -> list[Item]:
     return items
 
 
-def legend(scene: Scene, lay: Layout, th: DeviceViewColours, host_phase: bool) -> list[Item]:
-    """Colour = device, then what the tile patterns on screen mean, in the captions' words."""
+def legend(scene: Scene, lay: Layout, th: DeviceViewColours, kind: str) -> list[Item]:
+    """Colour = device, then what the tile looks on screen in phase ``kind`` mean.
+
+    In the captions' words: grey while the arrays are on the host (before a
+    parallel variant splits them, or all along on one device), then a split's
+    one-colour pieces and the ringed tiles held whole by several devices.
+    """
     u = lay.unit
     x, y, w, h = lay.legend
     items: list[Item] = []
@@ -107,12 +112,13 @@ def legend(scene: Scene, lay: Layout, th: DeviceViewColours, host_phase: bool) -
         items.append(Text((cx, y, tw, h), text, 0.72 * u, th.muted))
         cx += tw
     kinds = []
-    if any(g.shared for g in scene.arrays):
+    tiled = scene.parallel and kind != "host"
+    if tiled and any(g.shared for g in scene.arrays):
         kinds.append("shared")
-    if n > 1 and any(len(b.holders) == 1 and len(g.blocks) > 1 for g in scene.arrays
+    if tiled and any(len(b.holders) == 1 and len(g.blocks) > 1 for g in scene.arrays
                      for b in g.blocks):
         kinds.append("split")
-    if host_phase:
+    if not tiled or kind == "split":
         kinds.append("host")
     for kind in kinds:
         text = WORDS[kind]

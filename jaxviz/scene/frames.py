@@ -35,8 +35,8 @@ from jaxviz.scene.items import Box, Grid, Item, Ring, Text
 from jaxviz.scene.scene import Scene
 from jaxviz.scene.tiles import Block, TileGrid, holders_text
 
-#: Most holders' colours around one shared tile (more take turns in this many dashes).
-MAX_RING = 16
+#: Most holders' colours around one shared tile (its label names them all).
+MAX_RING = 8
 
 
 class FrameBuilder:
@@ -82,15 +82,14 @@ class FrameBuilder:
             return items
         items += decor.column_titles(self.scene, self.lay, self.th)
         kind = self.kinds[i] if 0 <= i < len(self.kinds) else "host"
-        if kind not in ("split", "transfer"):
+        if kind != "split":  # (the split animates the host tiles; the transfer only flies)
             split = 1.0 if self.scene.parallel and i > self.i_split >= 0 else 0.0
             fade = 1.0 if self.scene.parallel and i > self.i_transfer >= 0 else 0.0
             items += self.host_inputs(split, fade)
         items += decor.mesh_labels(self.scene, self.lay, self.th)
         items += self._devices(i, kind)
         items += self._host_outputs(i)
-        host = self.i_split >= 0 or not self.scene.parallel
-        items += decor.legend(self.scene, self.lay, self.th, host)
+        items += decor.legend(self.scene, self.lay, self.th, kind)
         items += decor.caption(self.scene, self.lay, self.th, i)
         if kind == "collective":
             items += motion.links(self, self.scene.phases[i].step)
@@ -150,7 +149,9 @@ class FrameBuilder:
         band = max(min(0.28 * self.u, min(rect[2], rect[3]) * 0.22), 1.5)
         colours = [mix(th.neutral, self.colour.get(d, th.neutral), strength)
                    for d in holders[:MAX_RING]]
-        items.append(Ring(rect, colours, band, max(0.7 * self.u, 4 * band), alpha, tag=tag))
+        # Each holder's colour two or three times around the edge, in dashes not too short.
+        dash = max(0.6 * self.u, 3 * band, 2 * (rect[2] + rect[3]) / (3 * len(colours)))
+        items.append(Ring(rect, colours, band, dash, alpha, tag=tag))
         if strength >= 0.5:
             inner = inset(rect, band)
             items += self.holders_label(inner, g, holders, th.fg)
@@ -260,29 +261,37 @@ class FrameBuilder:
         badge_from = max((c for c in self.collective_at if c < i), default=None)
         phase = self.scene.phases[i] if 0 <= i < len(self.scene.phases) else None
         computing = kind in ("compute", "vectorized", "loop")
+        filling = outputs_in or i == self.i_outputs  # (the outputs fill during that phase)
+        filled = ([g.key for g in self.lay.shown_inputs] if inputs_in else []) + (
+            [g.key for g in self.lay.shown_outputs] if filling else [])
         for place in self.lay.devices.values():
-            items += self.device_box(place, filled=inputs_in, active=computing)
+            items += self.device_box(place, filled=inputs_in, active=computing,
+                                     labelled=frozenset(filled))
             if inputs_in:
                 items += self.mini_fills(place, self.lay.shown_inputs)
             if outputs_in:
                 items += self.mini_fills(place, self.lay.shown_outputs)
-            if computing and place.label is not None and phase and phase.compute_label:
-                items += decor.fitted(place.label, phase.compute_label, 0.72 * self.u,
-                                      self.th.fg, "center", mono=True, floor=0.7)
+            label = phase.compute_label if computing and phase is not None else ""
+            labelled = bool(label) and place.label is not None
+            if labelled and place.label is not None:
+                items += decor.fitted(place.label, label, 0.72 * self.u, self.th.fg, "center",
+                                      mono=True, floor=0.7)
             elif place.label is not None and kind != "collective" and badge_from is None:
                 items.append(Text(place.label, "→", 1.1 * self.u, self.th.muted, "center"))
             if computing and place.bar is not None:
                 items.append(Box(place.bar, self.th.frame, None, alpha=0.45))
-            if badge_from is not None and kind not in ("loop", "no_loop", "vectorized"):
+            # What a device holds after the last collective, until a label takes its place
+            # or the next collective draws its own.
+            if badge_from is not None and kind in ("compute", "assemble") and not labelled:
                 items += motion.badge(self, place, self._step(badge_from))
         return items
 
     def _step(self, i: int) -> Step | None:
         return self.scene.phases[i].step if 0 <= i < len(self.scene.phases) else None
 
-    def device_box(self, place: DevicePlace, filled: bool = False,
-                   active: bool = False) -> list[Item]:
-        """A device's box, header and empty mini-maps."""
+    def device_box(self, place: DevicePlace, filled: bool = False, active: bool = False,
+                   labelled: frozenset[str] = frozenset()) -> list[Item]:
+        """A device's box, header and empty mini-maps (``labelled``: tiles filled later)."""
         th, u, d = self.th, self.u, place.slot
         stroke = th.accent if active else th.frame
         width = 2.0 if active else 1.0
@@ -301,11 +310,14 @@ class FrameBuilder:
         on = text_on(d.colour)
         kind = d.kind if d.kind != d.platform else d.platform
         if hw < hh * 1.5:  # a band on the left: id over kind
-            items += decor.fitted((hx, hy, hw, hh * 0.6), str(d.id), min(1.15 * u, hh * 0.45),
-                                  on, "center", True, floor=0.5)
-            if place.detail == 2:
-                items += decor.fitted((hx, hy + hh * 0.52, hw, hh * 0.4), kind, 0.68 * u, on,
-                                      "center", floor=0.6)
+            two = place.detail == 2 and hh >= 2.2 * u
+            id_h = hh * 0.55 if two else hh
+            items += decor.fitted((hx, hy + (hh - id_h) / 2 if not two else hy + hh * 0.05,
+                                   hw, id_h), str(d.id), min(1.15 * u, id_h / 1.3), on,
+                                  "center", True, floor=0.5)
+            if two:
+                items += decor.fitted((hx, hy + hh * 0.58, hw, hh * 0.37), kind,
+                                      min(0.68 * u, hh * 0.37 / 1.3), on, "center", floor=0.6)
         else:
             size = min(0.85 * u, hh * 0.85)
             label = f"{d.id} · {kind}" if place.detail == 2 else str(d.id)
@@ -317,7 +329,7 @@ class FrameBuilder:
             if tile is None or d.id not in g.by_device:
                 continue
             items.append(Box(tile, None, th.grid, 1.0, dashed=True))
-            if place.detail == 2:
+            if place.detail == 2 and g.key not in labelled:
                 items += self.tile_label(place, g, th.muted)
         return items
 

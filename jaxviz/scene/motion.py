@@ -49,8 +49,8 @@ class FrameParts(Protocol):
 
     def tile_gap(self, place: ArrayPlace) -> float: ...
 
-    def device_box(self, place: DevicePlace, filled: bool = False,
-                   active: bool = False) -> list[Item]: ...
+    def device_box(self, place: DevicePlace, filled: bool = False, active: bool = False,
+                   labelled: frozenset[str] = frozenset()) -> list[Item]: ...
 
     def mini_fills(self, place: DevicePlace, grids: list[TileGrid],
                    alpha: float = 1.0) -> list[Item]: ...
@@ -80,11 +80,10 @@ def lerp_rect(a: Rect, b: Rect, p: float) -> Rect:
 def moving(fb: FrameParts, i: int, t: float) -> list[Item]:
     """Every moving item of phase ``i`` at time ``t``."""
     kind = fb.kinds[i]
-    par = fb.scene.parallel
     if kind == "split":
         return fb.host_inputs(ease(t), 0.0)
     if kind == "transfer":
-        return fb.host_inputs(1.0 if par else 0.0, ease(t) if par else 0.0) + _in_flights(fb, t)
+        return _in_flights(fb, t)
     if kind == "compute":
         return _compute(fb, t, outputs=(i == fb.i_outputs))
     if kind == "collective":
@@ -117,7 +116,8 @@ def _target(fb: FrameParts, device: int, grid: TileGrid, block: Block) -> Rect |
 
 
 def _flight(rect: Rect, colour: str, fb: FrameParts, alpha: float = 1.0) -> Box:
-    return Box(rect, colour, fb.th.fg, 0.8, alpha=alpha)
+    small = min(rect[2], rect[3]) < 0.4 * fb.u  # no outline on a speck (and faster)
+    return Box(rect, colour, None if small else fb.th.fg, 0.8, alpha=alpha)
 
 
 def _in_flights(fb: FrameParts, t: float) -> list[Item]:
@@ -354,9 +354,11 @@ def badge(fb: FrameParts, place: DevicePlace, step: Step | None,
     if len(senders) == 1 and senders == [d] and c.kind != "collective-permute":
         return []  # not in any exchanging group
     colours = [fb.colour.get(s, fb.th.neutral) for s in senders[:16]]
-    if place.detail == 0 or place.badge is None:
+    if place.detail == 0 or place.badge is None:  # a small token at the box's right end
         x, y, w, h = place.rect
-        return [Stripes((x + 1, y + h * 0.68, w - 2, h * 0.3), colours, None, alpha)]
+        side = min(h * 0.7, w * 0.3)
+        return [Stripes((x + w - 1.8 * side - 2, y + (h - side) / 2, 1.6 * side, side),
+                        colours, fb.th.frame, alpha)]
     x, y, w, h = place.badge
     symbol = REDUCE_SYMBOLS.get(c.reduction, "Σ") if c.reduction else SYMBOLS.get(c.kind, "·")
     return [Box((x, y, w, h), fb.th.bg, fb.th.fg, 1.2, radius=0.15 * w, alpha=alpha),

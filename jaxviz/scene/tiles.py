@@ -107,7 +107,7 @@ class TileGrid:
         rows, cols = self.cells
         if len(self.shape) <= 1:
             return min(max(cols / max(rows, 1), 0.22), 1.0)
-        return min(max(cols / max(rows, 1), 0.6), 2.5)
+        return min(max(cols / max(rows, 1), 0.6), 2.0)
 
     @property
     def shared(self) -> bool:

@@ -99,3 +99,4 @@ def _engine_trace(name: str, variant: str, devices: int):
 def engine_traced(name: str, variant: str, devices: int):
     """An example's variant traced in an engine process with ``devices`` devices."""
     return copy.deepcopy(_engine_trace(name, variant, devices))
+

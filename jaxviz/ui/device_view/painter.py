@@ -70,7 +70,7 @@ class ItemPainter:
                 f.setStyleHint(QFont.StyleHint.Monospace)
             elif self.family:
                 f.setFamily(self.family)
-            f.setPixelSize(max(int(round(key[0])), 1))
+            f.setPixelSize(max(int(key[0]), 1))  # never larger than the layout sized it
             f.setBold(bold)
             self._fonts[key] = f
             self._metrics[key] = QFontMetricsF(f)
