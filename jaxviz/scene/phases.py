@@ -111,7 +111,8 @@ def _split_caption(scene: Scene, ins: list[TileGrid]) -> str:
 
 def _transfer_caption(scene: Scene, ins: list[TileGrid]) -> str:
     first = scene.devices[0].id
-    held = [f"{g.name} {g.local_type_str}" for g in ins if first in g.by_device]
+    held = [f"{g.name} ({g.type_str})" if g.members else f"{g.name} {g.local_type_str}"
+            for g in ins if first in g.by_device]
     text = (f"Each device receives only its own tiles: device {first} gets "
             f"{words.join(held)}, and so on.")
     if any(g.replicated for g in ins):
@@ -154,9 +155,11 @@ def _compute_words(scene: Scene, step: Step, after: Step | None,
 def _collective_words(scene: Scene, step: Step) -> tuple[str, str]:
     n = len(scene.devices)
     suffix, loop = words.loop_words(step)
+    assert step.collective is not None  # a collective step
+    across = words.processes_text(step.collective, {d.id: d.process for d in scene.devices})
     return (words.collective_title(step, n) + suffix,
             f"{words.collective_origin(step, scene.function)} "
-            f"{words.collective_action(step, n)}{loop}")
+            f"{words.collective_action(step, n)}{across}{loop}")
 
 
 def _assemble_caption(scene: Scene) -> str:

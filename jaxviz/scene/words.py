@@ -155,6 +155,16 @@ def collective_action(step: Step, devices: int) -> str:
     return f"The devices exchange {ins} ({among}); each ends with {outs}."
 
 
+def processes_text(c: CollectiveOp, process_of: dict[int, int]) -> str:
+    """A sentence when the exchange crosses from one JAX process to another ("" if not)."""
+    spans = [len({process_of.get(d, 0) for d in g}) for g in c.groups]
+    spans += [len({process_of.get(a, 0), process_of.get(b, 0)}) for a, b in c.pairs]
+    if max(spans, default=1) <= 1:
+        return ""
+    return (f" The exchange crosses between processes: {max(spans)} JAX processes take part, "
+            f"as hosts of a cluster would.")
+
+
 def collective_origin(step: Step, function: str) -> str:
     """Where the collective came from: the jaxpr equation and line, or the partitioner's why."""
     c = step.collective

@@ -98,3 +98,26 @@ def test_json_writes_the_storyboard(tmp_path):
     assert gather_phase.output_shapes == ["f32[4,64]"]
     assert gather_phase.caption.startswith("Inserted by XLA's SPMD partitioner: ")
     assert story.phases[1].arrays == ["x", "w"] and story.phases[4].devices == list(range(8))
+
+
+@pytest.mark.slow
+def test_multi_host_animates_two_processes_from_a_real_run(tmp_path):
+    import json
+
+    from jaxviz.model import from_plain
+
+    out = _run("example:multi_host", "--out", "mh.json", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    story = from_plain(json.loads((tmp_path / "mh.json").read_text()))
+    assert story.variant == "shard_map" and sorted(set(story.processes)) == [0, 1]
+    assert len(story.devices) == 8 and story.devices[4] >= 1024  # process 1's own device ids
+    [gather] = story.collectives
+    assert gather.collective.groups == [story.devices]
+    out = _run("example:multi_host", "--out", "mh.png", "--size", "960x540", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert len(list(tmp_path.glob("mh-*.png"))) == len(story.phases)
+    bad = _run("example:multi_host", "--variant", "pmap", "--processes", "2", "--out", "x.png",
+               cwd=tmp_path)
+    assert bad.returncode == 2 and "shard_map" in bad.stderr
+    bad = _run("example:multi_host", "--devices", "7", "--out", "x.png", cwd=tmp_path)
+    assert bad.returncode == 2 and "evenly" in bad.stderr

@@ -100,3 +100,14 @@ def engine_traced(name: str, variant: str, devices: int):
     """An example's variant traced in an engine process with ``devices`` devices."""
     return copy.deepcopy(_engine_trace(name, variant, devices))
 
+
+@functools.cache
+def _multihost():
+    from jaxviz.engine.multihost import multihost_trace
+
+    return multihost_trace("example:multi_host", processes=2, local_devices=4)
+
+
+def multihost():
+    """example:multi_host's shard_map variant from a real run of two JAX processes."""
+    return copy.deepcopy(_multihost())

@@ -16,11 +16,11 @@ import pytest  # noqa: E402
 
 from jaxviz.model import list_examples  # noqa: E402
 from jaxviz.scene.items import Text  # noqa: E402
-from tests.scene.cases import engine_traced, matmul, traced  # noqa: E402
+from tests.scene.cases import engine_traced, matmul, multihost, traced  # noqa: E402
 
 CASES = [(ex.name, v) for ex in list_examples() for v in ex.variants] + [("matmul", "sharded")]
 #: Layouts the gallery's 8 devices of one process do not show.
-WIDE = [("normalize-32", "pmap")]
+WIDE = [("normalize-32", "pmap"), ("multi_host-2-processes", "shard_map")]
 
 
 def _case(name: str, variant: str):
@@ -28,6 +28,8 @@ def _case(name: str, variant: str):
         return matmul(variant)
     if name == "normalize-32":
         return engine_traced("normalize", variant, 32)
+    if name == "multi_host-2-processes":
+        return multihost()
     return traced(name, variant)
 SIZES = [(1280, 720), (1920, 1080)]
 
