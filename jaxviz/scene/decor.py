@@ -42,6 +42,8 @@ def header(scene: Scene, lay: Layout, th: DeviceViewColours) -> list[Item]:
 
 
 def column_titles(scene: Scene, lay: Layout, th: DeviceViewColours) -> list[Item]:
+    if lay.short:
+        return []
     u = lay.unit
     titles = {"inputs": "Inputs (host)", "devices": "Devices",
               "outputs": "Output" if len(scene.outputs) == 1 else "Outputs"}
@@ -68,6 +70,8 @@ def mesh_labels(scene: Scene, lay: Layout, th: DeviceViewColours) -> list[Item]:
     if lay.row_axis is not None:
         if lay.col_axis is not None:
             label = f"{scene.row_label} ↓"
+        elif lay.flipped:
+            label = f"mesh axis {scene.row_label!r} → ({scene.rows} devices)"
         elif scene.rows > 1:
             label = f"mesh axis {scene.row_label!r} ↓ ({scene.rows} devices)"
         else:
@@ -87,6 +91,8 @@ def legend(scene: Scene, lay: Layout, th: DeviceViewColours, kind: str) -> list[
     """
     u = lay.unit
     x, y, w, h = lay.legend
+    if h <= 0:
+        return []
     items: list[Item] = []
     label = "colour = device"
     lw = text_width(label, 0.75 * u, bold=True) + 0.6 * u
@@ -150,19 +156,20 @@ def caption(scene: Scene, lay: Layout, th: DeviceViewColours, i: int) -> list[It
     if not phases:
         return items
     phase = phases[min(max(i, 0), len(phases) - 1)]
+    k = 0.8 if lay.short else 1.0  # a short canvas: a slimmer title line
     step = f"{i + 1}/{len(phases)}"
-    bw = max(text_width(step, 0.95 * u, bold=True) + 1.0 * u, 3.0 * u)
-    items.append(Box((x + 0.5 * u, y + 0.45 * u, bw, 1.5 * u), th.accent, None,
-                     radius=0.75 * u))
-    items.append(Text((x + 0.5 * u, y + 0.45 * u, bw, 1.5 * u), step, 0.95 * u,
-                      text_on(th.accent), "center", bold=True))
+    bw = max(text_width(step, 0.95 * k * u, bold=True) + 1.0 * u, 3.0 * k * u)
+    badge = (x + 0.5 * u, y + 0.4 * k * u, bw, 1.5 * k * u)
+    items.append(Box(badge, th.accent, None, radius=0.75 * k * u))
+    items.append(Text(badge, step, 0.95 * k * u, text_on(th.accent), "center", bold=True))
     tx = x + bw + 1.1 * u
-    title = (tx, y + 0.35 * u, w - (tx - x) - 0.5 * u, 1.7 * u)
-    size = fit_size(phase.title, 1.15 * u, title[2], bold=True, floor=0.7)
+    title = (tx, y + 0.3 * k * u, w - (tx - x) - 0.5 * u, 1.7 * k * u)
+    size = fit_size(phase.title, 1.15 * k * u, title[2], bold=True, floor=0.7)
     if size:
         items.append(Text(title, phase.title, size, th.fg, bold=True))
     else:
-        items.append(Text(title, phase.title, 0.95 * u, th.fg, bold=True, wrap=True))
-    items.append(Text((tx, y + 2.05 * u, w - (tx - x) - 0.5 * u, h - 2.3 * u),
+        items.append(Text(title, phase.title, 0.95 * k * u, th.fg, bold=True, wrap=True))
+    top = y + (2.05 if not lay.short else 1.75) * u
+    items.append(Text((tx, top, w - (tx - x) - 0.5 * u, y + h - top - 0.25 * u),
                       phase.caption, 0.92 * u, th.fg, wrap=True, valign="top"))
     return items

@@ -25,6 +25,8 @@ Rect = tuple[float, float, float, float]  # x, y, width, height
 
 #: Advance of one character of a monospaced font, as a fraction of the font's pixel size.
 MONO_W = 0.61
+#: Canvases less than this many text units high are laid out short (see :func:`layout`).
+SHORT = 30
 
 
 @dataclass
@@ -82,6 +84,10 @@ class Layout:
     col_axis: Rect | None
     grid_rect: Rect
     expanded: frozenset[str] = frozenset()
+    #: A short canvas: slim header and caption, no column titles and no legend.
+    short: bool = False
+    #: A 1-D strip drawn across instead of down (see :func:`_cells`).
+    flipped: bool = False
 
     @property
     def shown_inputs(self) -> list[TileGrid]:
@@ -181,22 +187,26 @@ def layout(scene: Scene, width: float, height: float, unit: float,
     """
     u = unit
     m = 0.6 * u
-    header = (m, m * 0.6, width - 2 * m, 2.1 * u)
+    # A short canvas (the docked tab of a small window) keeps its height for the devices:
+    # a slimmer header and caption, no column titles, no legend (the tiles say who holds
+    # them in words, and the ids are in the boxes).
+    short = height < SHORT * u
+    header = (m, m * 0.6, width - 2 * m, (1.6 if short else 2.1) * u)
     title = header
-    cap_h = 5.1 * u
+    cap_h = (3.9 if short else 5.1) * u
     caption = (m, height - m - cap_h, width - 2 * m, cap_h)
     top = header[1] + header[3] + 0.4 * u
     bottom = caption[1] - 0.4 * u
-    legend_h = 1.5 * u
+    legend_h = 0.0 if short else 1.5 * u
     legend = (m, bottom - legend_h, width - 2 * m, legend_h)
-    main_bottom = legend[1] - 0.4 * u
+    main_bottom = legend[1] - (0.0 if short else 0.4 * u)
     main_h = main_bottom - top
     side = 0.22 * width
     gap = 1.4 * u
     left = (m, top, side - m, main_h)
     right = (width - side, top, side - m, main_h)
     middle = (left[0] + left[2] + gap, top, right[0] - gap - (left[0] + left[2] + gap), main_h)
-    col_title = 1.3 * u
+    col_title = 0.0 if short else 1.3 * u
     shown_in = scene.shown("input", expanded)
     shown_out = scene.shown("output", expanded)
     slots = max(len(shown_in), len(shown_out), 2)
@@ -208,7 +218,7 @@ def layout(scene: Scene, width: float, height: float, unit: float,
                  panels={"inputs": left, "devices": middle, "outputs": right},
                  inputs=inputs, outputs=outputs, devices={}, frames=[], row_ticks=[],
                  col_ticks=[], row_axis=None, col_axis=None, grid_rect=middle,
-                 expanded=frozenset(expanded))
+                 expanded=frozenset(expanded), short=short)
     if scene.devices:
         _place_devices(scene, lay, _below(middle, col_title), u)
     return lay
@@ -256,10 +266,28 @@ def _offsets(keys: list[tuple[int, ...]], extra: float) -> list[float]:
     return out
 
 
+def _cells(scene: Scene, area: Rect, u: float) -> tuple[int, int, dict[int, tuple[int, int]]]:
+    """Rows, columns and each device's cell of the drawn grid.
+
+    The scene's grid, except that a 1-D strip too short to show its devices
+    (a docked tab of a small window) lies across instead of down: still one
+    strip, in mesh order.
+    """
+    rows, cols = scene.rows, scene.cols
+    cells = {d.id: (d.row, d.col) for d in scene.devices}
+    if cols == 1 and rows > 1:
+        down = (area[3] - 3.5 * u) / rows
+        across = (area[2] - 1.0 * u) / rows
+        if down < 1.5 * u and across >= 3.0 * u:
+            return 1, rows, {d.id: (0, d.row) for d in scene.devices}
+    return rows, cols, cells
+
+
 def _place_devices(scene: Scene, lay: Layout, area: Rect, u: float) -> None:
     x, y, w, h = area
-    rows, cols = scene.rows, scene.cols
-    has_cols = cols > 1
+    rows, cols, cells = _cells(scene, area, u)
+    lay.flipped = rows != scene.rows
+    has_cols = cols > 1 and not lay.flipped
     tick_px = 0.72 * u
     show_rows = bool(scene.row_ticks) and has_cols
     left_w = (max(text_width(t, tick_px) for t in scene.row_ticks) + 0.6 * u
@@ -269,9 +297,9 @@ def _place_devices(scene: Scene, lay: Layout, area: Rect, u: float) -> None:
     footer = 1.3 * u
     pad = 0.35 * u
     procs = len(scene.processes) > 1
-    row_procs = [tuple(sorted({d.process for d in scene.devices if d.row == r}))
+    row_procs = [tuple(sorted({d.process for d in scene.devices if cells[d.id][0] == r}))
                  for r in range(rows)]
-    col_procs = [tuple(sorted({d.process for d in scene.devices if d.col == c}))
+    col_procs = [tuple(sorted({d.process for d in scene.devices if cells[d.id][1] == c}))
                  for c in range(cols)]
     split = footer + 2 * pad if procs else 0.0
     row_extra = _offsets(row_procs, split) if procs else [0.0] * rows
@@ -299,13 +327,15 @@ def _place_devices(scene: Scene, lay: Layout, area: Rect, u: float) -> None:
         return gx + c * (bw + gap) + col_extra[c]
 
     for slot in scene.devices:
-        rect = (col_x(slot.col), row_y(slot.row), bw, bh)
+        r, c = cells[slot.id]
+        rect = (col_x(c), row_y(r), bw, bh)
         lay.devices[slot.id] = _device_box(slot, rect, scene, lay, u)
     if show_rows:
         for r, text in enumerate(scene.row_ticks[:rows]):
             lay.row_ticks.append(((gx - left_w - pad, row_y(r), left_w, bh), text))
-    for c, text in enumerate(scene.col_ticks[:cols]):
-        lay.col_ticks.append(((col_x(c), gy - ticks_h - pad, bw, ticks_h), text))
+    if has_cols:
+        for c, text in enumerate(scene.col_ticks[:cols]):
+            lay.col_ticks.append(((col_x(c), gy - ticks_h - pad, bw, ticks_h), text))
     axis_y = gy - ticks_h - pad - axis_h
     if scene.row_label:
         lay.row_axis = (gx - left_w - pad, axis_y, max(left_w + pad + total_w, 1.0), axis_h)
@@ -345,10 +375,17 @@ def _device_box(slot: DeviceSlot, rect: Rect, scene: Scene, lay: Layout,
         detail = 0
     if detail == 0:
         return DevicePlace(slot=slot, rect=rect, header=rect, detail=0)
+    tall = h > 1.3 * w and detail >= 1
     if wide:
         band = min(max(2.6 * u, h * 0.8), w * 0.2) if detail == 2 else min(2.2 * u, w * 0.3)
         header = (x, y, band, h)
         body = (x + band, y, w - band, h)
+    elif tall:
+        hh = min(1.5 * u, h * 0.25)
+        header = (x, y, w, hh)
+        body = (x, y + hh, w, h - hh)
+        return _tall_box(DevicePlace(slot=slot, rect=rect, header=header, detail=1), body, lay,
+                         u)
     else:
         hh = min(1.3 * u if detail == 2 else 0.95 * u, h * 0.4)
         header = (x, y, w, hh)
@@ -402,6 +439,31 @@ def _device_box(slot: DeviceSlot, rect: Rect, scene: Scene, lay: Layout,
         place.badge = (lx + (lw - size) / 2, ly + (lh - size) / 2, size, size)
     elif size >= 0.9 * u:
         place.badge = (bx + bw - size, by, size, size)
+    return place
+
+
+def _tall_box(place: DevicePlace, body: Rect, lay: Layout, u: float) -> DevicePlace:
+    """A device box taller than wide (a strip lying across): its tiles stacked down."""
+    bx, by, bw, bh = body
+    p = max(0.15 * u, 1.0)
+    bx, by, bw, bh = bx + p, by + p, bw - 2 * p, bh - 2 * p
+    if bh >= 6 * u:
+        bar_h = max(0.2 * u, 2.0)
+        place.bar = (bx, by + bh - bar_h, bw, bar_h)
+        bh -= bar_h + p
+    grids = lay.shown_inputs + lay.shown_outputs
+    gap = 0.25 * u
+    slot_h = (bh - gap * max(len(grids) - 1, 0)) / max(len(grids), 1)
+    for k, g in enumerate(grids):
+        aspect = local_aspect(g)
+        tw = min(bw, slot_h * aspect)
+        th = min(slot_h, tw / aspect)
+        top = by + k * (slot_h + gap)
+        place.minis[g.key] = (bx + (bw - tw) / 2, top + (slot_h - th) / 2, tw, th)
+    size = min(1.3 * u, place.header[3] * 0.9, bw * 0.35)
+    hx, hy, hw, hh = place.header
+    if size >= 0.8 * u:
+        place.badge = (hx + hw - size - p, hy + (hh - size) / 2, size, size)
     return place
 
 

@@ -294,11 +294,13 @@ def _anchor(place: DevicePlace) -> tuple[float, float]:
     return place.centre
 
 
-def _control(a: tuple[float, float], b: tuple[float, float]) -> tuple[float, float]:
+def _control(a: tuple[float, float], b: tuple[float, float],
+             limit: float) -> tuple[float, float]:
+    """The bend of a link: a gentle arc, never further than ``limit`` from the straight line."""
     (x1, y1), (x2, y2) = a, b
     dx, dy = x2 - x1, y2 - y1
     dist = math.hypot(dx, dy) or 1.0
-    bend = 0.28 * dist
+    bend = min(0.28 * dist, limit)
     return (x1 + x2) / 2 - dy / dist * bend, (y1 + y2) / 2 + dx / dist * bend
 
 
@@ -315,7 +317,7 @@ def links(fb: FrameParts, step: Step | None) -> list[Item]:
     items: list[Item] = []
     for a, b in pairs(fb, step):
         pa, pb = _anchor(fb.lay.devices[a]), _anchor(fb.lay.devices[b])
-        ctrl = _control(pa, pb)
+        ctrl = _control(pa, pb, 2.5 * fb.u)
         pts = [_bezier(pa, ctrl, pb, k / 14) for k in range(15)]
         items.append(Path(pts, fb.th.muted, 1.0, alpha=0.35, tag=f"link {a}->{b}"))
     return items
@@ -331,7 +333,7 @@ def _packets(fb: FrameParts, step: Step | None, t: float) -> list[Item]:
         p = window(t, 0.08, 0.6)
         if p <= 0 or p >= 1:
             continue
-        x, y = _bezier(pa, _control(pa, pb), pb, ease(p))
+        x, y = _bezier(pa, _control(pa, pb, 2.5 * fb.u), pb, ease(p))
         items.append(Box((x - size / 2, y - size / 2, size, size), fb.colour[a], fb.th.fg, 0.8))
     alpha = window(t, 0.72, 0.28)
     if alpha > 0:

@@ -31,7 +31,7 @@ def _case(name: str, variant: str):
     if name == "multi_host-2-processes":
         return multihost()
     return traced(name, variant)
-SIZES = [(1280, 720), (1920, 1080)]
+SIZES = [(1280, 720), (1920, 1080), (1020, 272)]  # (the last: the docked tab at 1280x720)
 
 
 def ink(painter, t: Text):
