@@ -44,6 +44,8 @@ def add_parser(sub) -> None:
                         "still per phase)")
     p.add_argument("--font-scale", type=float, default=1.0, metavar="X",
                    help="multiply the text size (default 1.0)")
+    p.add_argument("--phase", type=int, metavar="K",
+                   help="with .png/.svg: write only phase K (1 = the first) to FILE itself")
     p.add_argument("--processes", type=int, metavar="P",
                    help="play a real run in P JAX processes joined by jax.distributed on this "
                         "machine (the shard_map variant; --devices counts them all); default: "
@@ -113,6 +115,8 @@ def run(ns) -> int:
         width, height = parse_size(ns.size, ANIMATION_SIZES, "--size")
     except ValueError as exc:
         return usage_error(str(exc))
+    if ns.phase is not None and frame is None:
+        return usage_error(f"--phase picks one image: use a .png or .svg --out, not {ns.out}")
     if ns.frames_per_phase < 1:
         return usage_error(f"--frames-per-phase must be at least 1, not {ns.frames_per_phase}")
     if not out.parent.is_dir():
@@ -142,6 +146,14 @@ def run(ns) -> int:
         if animation is not None:
             frames = animation.write(renderer, out, frames_per_phase=ns.frames_per_phase)
             print(f"wrote {out}: {frames} frames, {len(scene.phases)} phases ({kinds})")
+        elif frame is not None and ns.phase is not None:
+            if not 1 <= ns.phase <= len(scene.phases):
+                return usage_error(f"--phase {ns.phase}: the {variant.variant} animation has "
+                                   f"phases 1 to {len(scene.phases)} ({kinds})")
+            frame.write(renderer, out, phase=ns.phase - 1, t=1.0)
+            chosen = scene.phases[ns.phase - 1]
+            print(f"wrote {out}: phase {ns.phase} of {len(scene.phases)}, {chosen.kind}: "
+                  f"{chosen.title}")
         elif frame is not None:
             paths = [frame.write(renderer, out.with_name(f"{out.stem}-{i + 1:02d}{out.suffix}"),
                                  phase=i, t=1.0)

@@ -437,6 +437,10 @@ def _device_box(slot: DeviceSlot, rect: Rect, scene: Scene, lay: Layout,
         lx, ly, lw, lh = place.label
         size = min(size, lh)
         place.badge = (lx + (lw - size) / 2, ly + (lh - size) / 2, size, size)
+    elif not wide and header[3] >= 0.9 * u:  # in the header band, clear of the tiles
+        hx, hy, hw, hh = header
+        side = hh - 2
+        place.badge = (hx + hw - 1.4 * side - 2, hy + 1, 1.4 * side, side)
     elif size >= 0.9 * u:
         place.badge = (bx + bw - size, by, size, size)
     return place

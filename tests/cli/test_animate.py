@@ -58,6 +58,16 @@ def test_png_per_phase_and_bad_options(tmp_path):
     names = sorted(p.name for p in tmp_path.glob("n-*.png"))
     # pmap chosen: host, split, transfer, the psum's all-reduce, the division, the result.
     assert names == [f"n-{k:02d}.png" for k in range(1, 7)]
+    one = _run("example:normalize", "--devices", "8", "--out", "psum.png", "--phase", "4",
+               "--size", "640x360", "--theme", "dark", cwd=tmp_path)
+    assert one.returncode == 0, one.stderr
+    assert "phase 4 of 6, collective" in one.stdout
+    with Image.open(tmp_path / "psum.png") as a, Image.open(tmp_path / "n-04.png") as b:
+        assert a.convert("RGB").tobytes() == b.convert("RGB").tobytes()  # that phase alone
+    bad = _run("example:normalize", "--out", "p.png", "--phase", "9", cwd=tmp_path)
+    assert bad.returncode == 2 and "phases 1 to 6" in bad.stderr
+    bad = _run("example:normalize", "--out", "p.gif", "--phase", "2", cwd=tmp_path)
+    assert bad.returncode == 2 and ".png or .svg" in bad.stderr
     bad = _run("example:convolve", "--out", "x.gif", "--size", "huge", cwd=tmp_path)
     assert bad.returncode == 2 and "WIDTHxHEIGHT" in bad.stderr
     bad = _run("example:convolve", "--out", "x.mp4", cwd=tmp_path)
