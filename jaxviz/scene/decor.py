@@ -1,6 +1,6 @@
 """The parts of a frame around the data: header, column titles, mesh labels, legend, caption.
 
-Every label is sized to fit its place (:func:`~jaxviz.scene.geometry.fit_size`)
+Every label is sized to fit its place (:func:`~jaxviz.scene.measure.fit_size`)
 or left out, never cut. The legend uses the words of
 :data:`jaxviz.scene.tiles.WORDS`, the same as the captions.
 """
@@ -8,8 +8,9 @@ or left out, never cut. The legend uses the words of
 from __future__ import annotations
 
 from jaxviz.model.palette import DeviceViewColours, text_on
-from jaxviz.scene.geometry import Layout, Rect, fit_size, text_width
+from jaxviz.scene.geometry import Layout
 from jaxviz.scene.items import Box, Item, Ring, Text
+from jaxviz.scene.measure import Rect, fit_size, text_width
 from jaxviz.scene.scene import Scene
 from jaxviz.scene.tiles import WORDS
 

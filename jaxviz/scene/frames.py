@@ -18,20 +18,10 @@ from __future__ import annotations
 from jaxviz.model.palette import DeviceViewColours, mix, text_on
 from jaxviz.model.storyboard import Step
 from jaxviz.scene import decor, motion
-from jaxviz.scene.geometry import (
-    MONO_W,
-    ArrayPlace,
-    DevicePlace,
-    Layout,
-    Rect,
-    fit_size,
-    held_rect,
-    inset,
-    map_mode,
-    slice_text,
-    text_width,
-)
+from jaxviz.scene.boxes import DevicePlace, held_rect, map_mode, slice_text
+from jaxviz.scene.geometry import ArrayPlace, Layout
 from jaxviz.scene.items import Box, Grid, Item, Ring, Text
+from jaxviz.scene.measure import MONO_W, Rect, fit_size, inset, text_width
 from jaxviz.scene.scene import Scene
 from jaxviz.scene.tiles import Block, TileGrid, holders_text
 

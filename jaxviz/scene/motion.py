@@ -16,8 +16,10 @@ from typing import Protocol
 
 from jaxviz.model.palette import DeviceViewColours
 from jaxviz.model.storyboard import Step
-from jaxviz.scene.geometry import ArrayPlace, DevicePlace, Layout, Rect, held_rect, inset
+from jaxviz.scene.boxes import DevicePlace, held_rect
+from jaxviz.scene.geometry import ArrayPlace, Layout
 from jaxviz.scene.items import Box, Item, Path, Stripes, Text
+from jaxviz.scene.measure import Rect, inset
 from jaxviz.scene.scene import Scene
 from jaxviz.scene.tiles import Block, TileGrid
 

@@ -15,7 +15,7 @@ from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtGui import QColor, QImage  # noqa: E402
 
 from jaxviz.model.palette import DEVICE_COLOURS  # noqa: E402
-from jaxviz.scene.geometry import held_rect  # noqa: E402
+from jaxviz.scene.boxes import held_rect  # noqa: E402
 from tests.scene.cases import configure_jax, traced  # noqa: E402
 
 configure_jax()
