@@ -192,7 +192,10 @@ def _write_storyboard(ns, out: Path) -> int:
         print(f"jaxviz: error: could not write {out}: {exc}", file=sys.stderr)
         return EXIT_FAILED
     kinds = ", ".join(s.collective.kind if s.collective else s.kind for s in story.steps)
-    print(f"wrote {out}: the {story.variant} storyboard, {len(story.arrays)} arrays on "
-          f"{len(story.devices)} devices, {len(story.steps)} steps ({kinds}), "
-          f"{len(story.phases)} phases")
+    def count(n: int, word: str) -> str:
+        return f"{n} {word}" + ("" if n == 1 else "s")
+
+    print(f"wrote {out}: the {story.variant} storyboard, {count(len(story.arrays), 'array')} "
+          f"on {count(len(story.devices), 'device')}, {count(len(story.steps), 'step')} "
+          f"({kinds}), {count(len(story.phases), 'phase')}")
     return 0

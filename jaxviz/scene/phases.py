@@ -194,7 +194,7 @@ def _vmap_phases(scene: Scene, equations: list[Equation]) -> list[Phase]:
     one_in = [_drop_axis(g, scene.batch_axis(g)) for g in ins]
     one_out = [_drop_axis(g, scene.batch_axis(g)) for g in outs]
     per_call = f"{', '.join(one_in)} → {', '.join(one_out)}"
-    whole = f"{', '.join(g.type_str for g in ins)} → {', '.join(g.type_str for g in outs)}"
+    whole = f"{', '.join(map(_typed, ins))} → {', '.join(map(_typed, outs))}"
     first = [_line(v, _top_lambda_line(scene.jaxpr_text))]
     every = _eq_ranges(v, [eq for eq in equations if not eq.subjaxprs])
     batched = [f"{g.name} (batch axis {scene.batch_axis(g)})" for g in ins
@@ -259,6 +259,11 @@ def _vmap_phases(scene: Scene, equations: list[Equation]) -> list[Phase]:
 def _names(grids: list[TileGrid]) -> str:
     return words.join([f"{g.name} ({g.type_str})" if g.members else f"{g.name} {g.type_str}"
                        for g in grids])
+
+
+def _typed(g: TileGrid) -> str:
+    """``f32[8,784]``, or ``params (4 arrays)`` for a folded pytree group."""
+    return f"{g.name} ({g.type_str})" if g.members else g.type_str
 
 
 def _drop_axis(g: TileGrid, axis: int | None) -> str:
