@@ -224,3 +224,30 @@ def test_every_phase_has_words_and_every_step_a_phase():
     boxes = [it for it in render(scene, 0)[1] if isinstance(it, Box) and it.tag]
     assert boxes and all(isinstance(b.tag, str) for b in boxes)
     assert not any(isinstance(it, Ring) and not it.colours for it in render(scene, 1)[1])
+
+
+LOOP = """\
+import jax.numpy as jnp
+from jax import lax
+
+def f(x):
+    def step(i, c):
+        return lax.ppermute(c, 'i', [(k, (k + 1) % 8) for k in range(8)]) + 1
+    return lax.fori_loop(0, 5, step, x)
+"""
+
+
+def test_finding2_a_collective_in_a_loop_says_how_often_and_moves_along_its_pairs():
+    from .cases import traced_source
+
+    result = traced_source(LOOP, "f", "pmap", args="f32[4]", axis_name="i")
+    story = result.variant("pmap").storyboard
+    scene = build_scene(result, "pmap")
+    [permute] = [p for p in scene.phases if p.kind == "collective"]
+    trips = [w.trip_count for w in permute.step.within if w.kind == "while"]
+    assert trips == [5]  # the storyboard's, read from the compiled while loop
+    assert permute.title.endswith("× 5 iterations") and "5 times" in permute.caption
+    assert permute.to_story().iterations == [5]
+    _, items = render(scene, scene.phases.index(permute))
+    assert links(items) == {tuple(p) for p in story.collectives[0].collective.pairs}
+    assert "line 6" in permute.title
