@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from jaxviz.model import TraceResult, VariantResult
 from jaxviz.model.devices import MeshInfo
-from jaxviz.model.palette import device_colours
+from jaxviz.model.palette import device_colours, device_grid
 from jaxviz.model.storyboard import Storyboard
 from jaxviz.scene.phases import build_phases
 from jaxviz.scene.scene import Batch, DeviceSlot, Scene, empty_scene
@@ -108,10 +108,9 @@ def _grid(mesh: MeshInfo | None, n: int) -> tuple[int, int, str, str, list[str],
     if mesh is None or len(mesh.axis_sizes) == 0:
         return n, 1, "", "", [], []
     names, sizes = mesh.axis_names, mesh.axis_sizes
+    rows, cols = device_grid(sizes, n)
     if len(sizes) == 1:
-        return n, 1, names[0], "", [str(k) for k in range(n)], []
-    rows = sizes[0]
-    cols = n // max(rows, 1)
+        return rows, cols, names[0], "", [str(k) for k in range(n)], []
     col_label = " x ".join(names[1:])
     if len(sizes) == 2:
         col_ticks = [str(c) for c in range(cols)]
