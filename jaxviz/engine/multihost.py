@@ -26,20 +26,28 @@ from typing import Any
 
 from jaxviz.engine import protocol
 from jaxviz.engine.process import exit_reason, kill_group
-from jaxviz.model import ErrorInfo, SchemaMismatch, from_plain
+from jaxviz.model import ErrorInfo, SchemaMismatch, TraceResult, from_plain
 from jaxviz.model.errors import UserError, check_syntax
 from jaxviz.model.sources import resolve_target
 
 
 @dataclass
 class ProcessReport:
-    """What one process saw: its devices and the shards it computed."""
+    """What one process saw: its devices, the shards it computed, the program it ran.
+
+    ``result`` is the plain form (:func:`~jaxviz.model.to_plain`) of a
+    :class:`~jaxviz.model.TraceResult` with the ``shard_map`` variant's jaxpr
+    and storyboard, read by this process from the compiled multi-process
+    program.
+    """
 
     process_index: int
     local_device_ids: list[int]
     shards: list[dict]
     global_devices: list[dict] = field(default_factory=list)
     jaxpr: str = ""
+    hlo: str = ""
+    result: dict | None = None
 
 
 def _free_loopback_port() -> int:
@@ -138,15 +146,41 @@ def _reports(workers: list[subprocess.Popen[bytes]], outputs: list[tuple[bytes, 
             raise UserError(ErrorInfo(kind="crash", details=tail or None, message=(
                 f"process {i} failed ({exit_reason(w.returncode)}) without a report"
                 + (f": {last}" if last else ""))))
+        result = data.get("result")
         try:
             reports.append(ProcessReport(
                 process_index=int(data["process_index"]),
                 local_device_ids=list(data["local_device_ids"]), shards=list(data["shards"]),
-                global_devices=list(data["global_devices"]), jaxpr=str(data["jaxpr"])))
+                global_devices=list(data["global_devices"]), jaxpr=str(data["jaxpr"]),
+                hlo=str(data.get("hlo", "")), result=result if isinstance(result, dict) else None))
         except (KeyError, TypeError, ValueError) as exc:
             raise UserError(ErrorInfo(kind="crash", message=(
                 f"process {i} sent a malformed report ({type(exc).__name__}: {exc})"))) from None
     return sorted(reports, key=lambda r: r.process_index)
+
+
+def multihost_trace(target: str = "example:multi_host", processes: int = 2,
+                    local_devices: int = 4, axis_name: str = "hosts",
+                    timeout: float = 120.0) -> TraceResult:
+    """The ``shard_map`` variant of a real multi-process run: its jaxpr and storyboard.
+
+    The storyboard is process 0's reading of the compiled program that every
+    process ran; its devices are those of all processes, each with its
+    process index.
+
+    Raises:
+        UserError: as :func:`run_multihost`, or a worker whose report has no result.
+    """
+    reports = run_multihost(target, processes, local_devices, axis_name, timeout)
+    data = reports[0].result
+    try:
+        result = from_plain(data) if data is not None else None
+    except SchemaMismatch as exc:
+        raise UserError(ErrorInfo(kind="crash", message=f"process 0 sent a result jaxviz "
+                                  f"cannot read: {exc}")) from None
+    if not isinstance(result, TraceResult):
+        raise UserError(ErrorInfo(kind="crash", message="process 0 sent no trace result"))
+    return result
 
 
 def _reply(index: int, stdout: bytes, token: str) -> dict[str, Any] | None:

@@ -79,6 +79,8 @@ PIPELINE = Limit("the pipeline depth", 0, 1000)
 FRAMES_PER_PHASE = Limit("the number of frames per phase", 1, 120)
 #: The device view's text size factor.
 FONT_SCALE = Limit("the font scale", 0.25, 8, integer=False)
+#: A phase of the device view's animation, counted from 1 (``jaxviz animate --phase``).
+PHASE = Limit("the phase", 1, 1000)
 #: Text width of ``jaxviz diff``.
 WIDTH = Limit("the width", 40, 1000)
 #: Processes of ``jaxviz multihost``.

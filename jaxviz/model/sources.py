@@ -113,7 +113,7 @@ def resolve_target(text: str) -> tuple[Target, dict[str, Any]]:
         if function:
             check_function(source, function, f"example:{ex.name}", ex.path)
         defaults = {**ex.settings(), "variants": ex.variants, "baseline": ex.baseline,
-                    "timing": ex.timing}
+                    "timing": ex.timing, "processes": ex.processes}
         if function and function != ex.function:
             defaults = {"baseline": ex.baseline}
         return Target(source=source, filename=ex.path, function=function or ex.function), defaults
