@@ -14,7 +14,7 @@ import typing
 from typing import Any
 
 #: Bumped whenever a record gains, loses or changes a field.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 
 class SchemaMismatch(ValueError):

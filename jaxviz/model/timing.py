@@ -29,6 +29,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from jaxviz.model.call_code import CallCode
+from jaxviz.model.notes import VariantNote
 from jaxviz.model.records import DeviceInfo, ErrorInfo, TraceRequest, register
 from jaxviz.model.specs import SpecError
 
@@ -218,13 +220,17 @@ class VariantInfo:
         call: the Python text of the call.
         args: the argument types, e.g. ``f32[1000,1000], f32[1000,1000]``.
         devices: ids of the devices the output lives on.
+        notes: how it is measured, and the trace variant's notes (where it
+            computes something else than the other variants).
+        code: the call with its imports, arguments and mesh ("Copy as code").
     """
 
     variant: str
     call: str
     args: str
     devices: list[int] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    notes: list[VariantNote] = field(default_factory=list)
+    code: CallCode | None = None
 
     @property
     def label(self) -> str:
