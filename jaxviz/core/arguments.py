@@ -8,6 +8,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from jaxviz.core.call_code import sample
 from jaxviz.model import ErrorInfo
 from jaxviz.model.errors import UserError, from_exception, spec_error
 from jaxviz.model.specs import DTYPES, Aval, Dict, Expr, Seq, Spec, SpecError, parse_args
@@ -51,19 +52,9 @@ def _build(spec: Spec, ns: dict[str, Any], text: str, filename: str, field: str)
         raise UserError(info) from None
 
 
-def _sample(shape: tuple[int, ...], dtype: Any) -> jax.Array:
-    """Reproducible sample values: (k mod 7 + 1) / 7 for floats, ones otherwise."""
-    if jnp.issubdtype(dtype, jnp.floating):
-        # Distinct, reproducible values make outputs worth looking at.
-        size = int(np.prod(shape)) if shape else 1
-        values = (np.arange(size, dtype=np.float64) % 7 + 1) / 7
-        return jnp.asarray(values.reshape(shape), dtype=dtype)
-    return jnp.ones(shape, dtype)
-
-
 def concrete(value: Any) -> Any:
-    """A value tree with abstract leaves replaced by arrays."""
-    return jax.tree.map(lambda v: _sample(v.shape, v.dtype)
+    """A value tree with abstract leaves replaced by arrays (see ``call_code.sample``)."""
+    return jax.tree.map(lambda v: sample(v.shape, v.dtype)
                         if isinstance(v, jax.ShapeDtypeStruct) else v, value)
 
 

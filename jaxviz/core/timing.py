@@ -36,6 +36,7 @@ from jaxviz.core.timing_variants import Timed, arg_types, build, uses_batched
 from jaxviz.core.trace import Loaded, explain, load
 from jaxviz.model import ErrorInfo
 from jaxviz.model.errors import UserError
+from jaxviz.model.notes import VariantNote
 from jaxviz.model.timing import (
     FLUSH_NS,
     CallRecord,
@@ -284,7 +285,7 @@ class _Session:
             self.done += 1
             self.emit(VariantInfo(variant=variant, call=timed.call,
                                   args=timed.arg_text or arg_types(timed.args),
-                                  devices=out_devices, notes=timed.notes))
+                                  devices=out_devices, notes=timed.notes, code=timed.code))
             self.emit(first)
             timed.args = args
             timed.multi_device = len(out_devices) > 1
@@ -405,8 +406,8 @@ class _Session:
             elif isinstance(record, FirstCall):
                 self.done += 1
             elif isinstance(record, VariantInfo):
-                record.notes.append("measured in a child process started with CPU async "
-                                    "dispatch off")
+                record.notes.append(VariantNote("timing", "measured in a child process started "
+                                                    "with CPU async dispatch off"))
             self.emit(record)
 
         child = self.run_in_child(sub, relay, self.origin)
