@@ -67,6 +67,8 @@ def output_axes(local: Callable, mesh: Mesh, in_specs: tuple[P, ...],
                           for x in leaves]
         return [jnp.zeros((), jnp.float32) for _ in leaves]
 
+    probe.__name__ = probe.__qualname__ = getattr(local, "__name__", "f")
+
     jax.eval_shape(jax.shard_map(probe, mesh=mesh, in_specs=in_specs, out_specs=P(),
                                  check_vma=True), *args)
     return seen["leaves"], seen["treedef"]
@@ -147,8 +149,8 @@ def _cannot(leaf: OutputAxes, axis: str, choices: list[int], batch_axes: tuple[s
              f"inputs are split along it at dimensions {', '.join(map(str, choices))}")
     options = [format_partition_spec(_with(len(leaf.shape), d, axis, batch_axes))
                for d in range(1 if batch_axes else 0, len(leaf.shape))]
-    return (f"{head}, and {where}: say along which dimension to put the devices' blocks "
-            f"with --out-specs, e.g. \"{options[0]}\""
+    return (f"{head}, and {where}: say along which dimension to put the devices' blocks, "
+            f"e.g. --out-specs \"{options[0]}\""
             + (f" (or {', '.join(repr(o) for o in options[1:3])})" if len(options) > 1 else "")
             + (f"; the mesh has axes {', '.join(mesh_axes)}" if len(mesh_axes) > 1 else ""))
 

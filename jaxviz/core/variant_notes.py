@@ -233,9 +233,10 @@ def collectives_note(closed: Any, hlo: str) -> VariantNote | None:
     said = ", ".join(f"{k} {name}" for name, k in sorted(jaxpr_counts.items())) or "no collective"
     runs = ", ".join(f"{k} {name}" for name, k in sorted(hlo_counts.items())) or "no collective"
     text = f"the jaxpr has {said}; the compiled program runs {runs}"
-    combined = [i for i in ops if len(i.primitives) > 1]
+    # a combined collective works on a tuple: one operand per jaxpr collective it replaced
+    combined = [i for i in ops if max(len(i.types), len(i.primitives)) > 1]
     if combined:
-        parts = sum(len(i.primitives) for i in combined)
+        parts = sum(max(len(i.types), len(i.primitives)) for i in combined)
         text += (f" (XLA combined {parts} jaxpr collectives into {len(combined)} "
                  f"op{'s' if len(combined) > 1 else ''})")
     elif not jaxpr_counts:

@@ -221,6 +221,39 @@ class VariantBuilder:
                                 f"has axes {', '.join(mesh.axis_names)}"))
         return [P(*spec) for spec in specs]
 
+    def check_divisible(self, mesh: Mesh, specs: list[P], args: list[Any],
+                        variant: str) -> None:
+        """Every dimension a spec splits must divide evenly over its mesh axes.
+
+        Raises:
+            UserError: naming the argument, the dimension and what to change
+                (the batch, when it is the batch dimension that does not divide).
+        """
+        sizes = dict(mesh.shape)
+        for i, (spec, arg, axis) in enumerate(zip(specs, args, self.settings.in_axes)):
+            for leaf in jax.tree.leaves(arg):
+                shape = tuple(np.shape(leaf))
+                for d, entry in enumerate(tuple(spec)[:len(shape)]):
+                    names = entry if isinstance(entry, tuple) else (entry,) if entry else ()
+                    parts = int(np.prod([sizes[n] for n in names] or [1]))
+                    if shape[d] % parts == 0:
+                        continue
+                    over = " x ".join(f"{n!r} ({sizes[n]})" for n in names)
+                    if self.settings.batched and axis is not None and d == axis % len(shape):
+                        fits = sorted({parts * k for k in (1, 2, 4)})
+                        raise UserError(ErrorInfo(
+                            kind="batch", field="batch", variant=variant,
+                            message=f"a batch of {shape[d]} does not split over mesh axis "
+                                    f"{over}: use a batch that is a multiple of {parts} "
+                                    f"(e.g. --batch {fits[0]} or {fits[-1]}), or a mesh "
+                                    f"whose batch axis divides {shape[d]}"))
+                    raise UserError(ErrorInfo(
+                        kind="mesh", field="specs", variant=variant,
+                        message=f"argument {i + 1} ({self.names[i]}) has shape {shape}: its "
+                                f"dimension {d} ({shape[d]}) does not split evenly over mesh "
+                                f"axis {over}; change its partition spec "
+                                f"({format_partition_spec(tuple(spec))}) or the mesh"))
+
     def _code(self, wrapped: str, batched: bool, mesh: bool = False,
               args: str | None = None) -> CallCode:
         """The code of ``wrapped(args)`` (the variant's arguments by default)."""
@@ -299,6 +332,7 @@ class VariantBuilder:
         mesh = self.mesh()
         specs = self.partition_specs(mesh)
         base, args, text = self._sharded_base()
+        self.check_divisible(mesh, specs, args, "sharded")
         shardings = tuple(NamedSharding(mesh, spec) for spec in specs)
         fn = jax.jit(base, in_shardings=shardings)
         code = self._code(f"jax.jit({text}, in_shardings={self.writer.shardings_text(specs)})",
@@ -315,6 +349,7 @@ class VariantBuilder:
             args = self.batched_args()
         else:
             local, local_text, args = self.fn, self.name, self.single
+        self.check_divisible(mesh, specs, args, "shard_map")
         outs = self._out_specs(mesh, specs, local, args)
         shardings = tuple(NamedSharding(mesh, spec) for spec in specs)
         fn = jax.jit(jax.shard_map(local, mesh=mesh, in_specs=tuple(specs), out_specs=outs,

@@ -1,0 +1,140 @@
+"""Every variant computes what the lecture says it computes -- or says why not.
+
+For every gallery example, every variant it declares and several batch sizes
+(the example's own arguments, batch = devices, 2 x devices, and a batch that
+is not a multiple of the device count where the variant allows one), the
+variant's result must equal the reference -- a Python loop of calls of the
+plain function, or ``jax.vmap`` where a loop cannot bind the collective's
+axis -- built here from the example's file with JAX alone; or the variant
+carries a note that says it differs (``VariantNote.differs``) and why.
+Values that agree must carry no such note. Inputs are the sample values
+jaxviz documents ((k % 7 + 1) / 7 for the k-th element of a float array),
+built here independently.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from jaxviz import core
+from jaxviz.core import arguments
+from jaxviz.core.trace import load
+from jaxviz.model import list_examples
+from jaxviz.model.errors import format_error
+from jaxviz.model.notes import NOTE_KINDS
+from jaxviz.model.specs import parse_args, parse_in_axes
+
+from .conftest import example_request, import_file
+from .reference import _batched, _value
+
+DEVICES = 8
+BATCHED = ("vmap", "pmap", "sharded", "shard_map")
+#: Variants that split the batch evenly over devices: no batch of 12 on 8 devices.
+EVEN_ONLY = ("pmap", "sharded", "shard_map")
+
+
+def sample_values(tree):
+    """The documented sample values, written here: (k % 7 + 1) / 7, ones for integers."""
+    def one(leaf):
+        if not isinstance(leaf, jax.ShapeDtypeStruct):
+            return leaf
+        if not jnp.issubdtype(leaf.dtype, jnp.floating):
+            return jnp.ones(leaf.shape, leaf.dtype)
+        k = np.arange(int(np.prod(leaf.shape)), dtype=np.float64).reshape(leaf.shape)
+        return jnp.asarray((k % 7 + 1) / 7, dtype=leaf.dtype)
+
+    return jax.tree.map(one, tree)
+
+
+def reference(ex, variant: str, batch: int | None):
+    """What the variant should compute, with JAX alone: f(*args), a loop, or vmap."""
+    module = import_file(ex.path)
+    ns = vars(module)
+    f = getattr(module, ex.function)
+    single = [_value(s, ns) for s in parse_args(ex.args)]
+    in_axes = parse_in_axes(ex.in_axes, len(single))
+    batched_variant = variant in BATCHED and any(a is not None for a in in_axes)
+    if not batched_variant:
+        return f(*sample_values(single))
+    if batch is None and ex.batched_args:
+        args = sample_values([_value(s, ns) for s in parse_args(ex.batched_args)])
+    else:
+        args = sample_values(_batched(single, in_axes, batch or DEVICES))
+    size = next(jax.tree.leaves(a)[0].shape[ax] for a, ax in zip(args, in_axes) if ax is not None)
+    try:
+        outs = [f(*[a if ax is None else jax.tree.map(lambda leaf, i=i, ax=ax:
+                                                     jnp.take(leaf, i, axis=ax), a)
+                    for a, ax in zip(args, in_axes)]) for i in range(size)]
+        return jax.tree.map(lambda *xs: jnp.stack(xs), *outs)
+    except NameError:  # a collective: only vmap binds its axis over the whole batch
+        return jax.vmap(f, in_axes=tuple(in_axes), axis_name=ex.axis_name)(*args)
+
+
+def agrees(got, want) -> bool:
+    got_leaves, want_leaves = jax.tree.leaves(got), jax.tree.leaves(want)
+    assert len(got_leaves) == len(want_leaves)
+    for g, w in zip(got_leaves, want_leaves):
+        g, w = np.asarray(g, dtype=np.float64), np.asarray(w, dtype=np.float64)
+        if g.size == w.size and g.shape != w.shape:
+            g = g.reshape(w.shape)  # pmap(vmap(f)) answers devices x examples
+        assert g.shape == w.shape
+        if not np.allclose(g, w, rtol=1e-4, atol=1e-5):
+            return False
+    return True
+
+
+def cases():
+    out = []
+    for ex in list_examples():
+        batched = any(a is not None for a in parse_in_axes(ex.in_axes, len(parse_args(ex.args))))
+        for variant in ex.variants:
+            vmas = (True, False) if variant == "shard_map" else (None,)
+            sizes = [None]
+            if batched and variant in BATCHED:
+                sizes += [DEVICES, 2 * DEVICES, DEVICES + DEVICES // 2]
+            for batch in sizes:
+                for vma in vmas:
+                    out.append((ex, variant, batch, vma))
+    return out
+
+
+CASES = cases()
+
+
+@pytest.mark.parametrize(
+    "ex, variant, batch, check_vma", CASES,
+    ids=[f"{e.name}-{v}-{b or 'own'}{'' if c is None else f'-vma{int(c)}'}"
+         for e, v, b, c in CASES])
+def test_variant_equals_reference_or_says_why(ex, variant, batch, check_vma):
+    overrides = {}
+    if batch is not None:
+        overrides.update(batch=batch, batched_args=None)
+    if check_vma is not None:
+        overrides["check_vma"] = check_vma
+    req = example_request(ex.name, [variant], **overrides)
+    vr = core.trace_request(req).variant(variant)
+    if batch is not None and batch % DEVICES and variant in EVEN_ONLY:
+        # the variant cannot split the batch: a clear message, no traceback
+        assert vr.error is not None and vr.error.kind == "batch", vr.error
+        assert f"a batch of {batch}" in vr.error.message and "--batch" in vr.error.message
+        return
+    assert vr.error is None, format_error(vr.error, debug=True)
+    prepared = load(req).builder.prepare(variant)
+    got = prepared.fn(*arguments.concrete(prepared.args))
+    same = agrees(got, reference(ex, variant, batch))
+    differs = [n for n in vr.notes if n.differs]
+    if same:
+        assert not differs, [n.line() for n in differs]
+    else:
+        assert differs, f"{variant} differs from the reference with no note: {vr.notes}"
+        assert all(NOTE_KINDS[n.kind].differs for n in differs)
+
+
+def test_the_cases_cover_what_the_lecture_shows():
+    names = {(e.name, v) for e, v, _, _ in CASES}
+    assert names == {(e.name, v) for e in list_examples() for v in e.variants}
+    batches = {b for e, v, b, _ in CASES if v == "pmap"}
+    assert {None, DEVICES, 2 * DEVICES, DEVICES + DEVICES // 2} <= batches
