@@ -307,7 +307,7 @@ class _Session:
             m = timing_calls.call_once(timed.fn, timed.args, False, want_devices=True)
             first = FirstCall(variant=timed.variant, t0_ns=m.t0 - self.origin,
                               execute_ns=m.complete, dispatch_ns=m.dispatch,
-                              total_ns=m.complete)
+                              total_ns=m.complete, compiled_in_call=timed.variant != "numpy")
             return first, timed.args, m.out_devices
         stages = timing_calls.first_call_stages(timed.fresh, timed.args)
         implicit = timing_calls.implicit_first_call(timed.fresh, timed.args)

@@ -94,7 +94,8 @@ THEMES: dict[str, Theme] = {
             connector="#9A9A9A", dispatch=OKABE_ITO["blue"], ready=OKABE_ITO["vermillion"],
             device=OKABE_ITO["bluish_green"], device_alt="#7FCEB9",
             phases={"trace": OKABE_ITO["reddish_purple"], "lower": OKABE_ITO["yellow"],
-                    "compile": OKABE_ITO["bluish_green"], "execute": OKABE_ITO["vermillion"]})),
+                    "compile": OKABE_ITO["bluish_green"], "execute": OKABE_ITO["vermillion"],
+                    "first call": "#8C8C8C"})),
     "dark": Theme(
         "dark",
         DeviceViewColours(
@@ -106,7 +107,8 @@ THEMES: dict[str, Theme] = {
             connector="#7A7A7A", dispatch=OKABE_ITO["sky_blue"], ready=OKABE_ITO["orange"],
             device=OKABE_ITO["bluish_green"], device_alt="#0B5E48",
             phases={"trace": OKABE_ITO["reddish_purple"], "lower": OKABE_ITO["yellow"],
-                    "compile": OKABE_ITO["bluish_green"], "execute": OKABE_ITO["orange"]})),
+                    "compile": OKABE_ITO["bluish_green"], "execute": OKABE_ITO["orange"],
+                    "first call": "#A6A6A6"})),
 }
 
 

@@ -125,6 +125,37 @@ def test_first_call_stages_fit_the_wall_clock_and_come_first(measured):
         assert first.compile_ns is None and first.total_ns == first.execute_ns
 
 
+def test_first_calls_not_compiled_as_a_whole_say_they_compile_as_they_run(measured):
+    """op-by-op, vmap and the loop compile each op during their first call: JAX says so
+    (backend compilations counted here with jax.monitoring), and so does the record."""
+    import jax
+    import jax.numpy as jnp
+
+    run, _, _ = measured
+    for v in ("op-by-op", "vmap", "loop"):
+        assert run.first_call(v).phases() == [("first call", run.first_call(v).execute_ns)]
+    assert run.first_call("numpy").phases()[0][0] == "execute"
+    assert [n for n, _ in run.first_call("jit").phases()][-1] == "execute"
+    compiles = []
+    jax.monitoring.register_event_duration_secs_listener(
+        lambda event, _secs, **_: compiles.append(event)
+        if event == "/jax/core/compile/backend_compile_duration" else None)
+    x = jnp.ones((16, 16))
+    jax.block_until_ready(x)
+    jax.clear_caches()
+    compiles.clear()
+    jax.block_until_ready(jnp.matmul(x, x))  # one op, op by op, after clearing the caches
+    assert compiles
+
+
+def test_timing_records_carry_the_variants_notes_and_code(measured):
+    run, _, _ = measured
+    assert any("dispatched on its own" in n.text for n in run.info("op-by-op").notes)
+    pmap = run.info("pmap")
+    assert pmap.code is not None and pmap.code.call == pmap.call
+    assert "pmap(matmul" in pmap.call
+
+
 def test_sweep_measures_every_size(measured):
     run, _, _ = measured
     sweep = run.calls_of("jit", "sweep")
