@@ -124,9 +124,7 @@ def per_device_notes(variant: str, function: str, closed: Any, filename: str,
     if parts:
         notes.append(VariantNote(
             "per_device_collective",
-            f"{form} with {per_device} examples per device: {'; '.join(parts)} -- the "
-            f"collective reduces over the devices only, once for each of the {per_device} "
-            f"examples a device holds"))
+            f"{form} with {per_device} examples per device: {'; '.join(parts)}"))
     return notes
 
 

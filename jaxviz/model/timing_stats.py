@@ -301,3 +301,9 @@ def header_line(run: TimingRun) -> str:
     asyn = "" if h.async_dispatch else " · async dispatch off"
     where = f"{PurePath(h.filename).name}:{h.function}({h.args})"
     return (f"{where} · jax {h.jax} · {dev}{asyn} · {h.host_cpu} · {h.date[:16].replace('T', ' ')}")
+
+
+def differing_notes(run: TimingRun) -> list[str]:
+    """``pmap differs: ...``: the notes saying a measured variant computes something else."""
+    return [f"{variant_label(info.variant)} {note.line()}" for info in run.variants
+            for note in info.notes if note.differs]

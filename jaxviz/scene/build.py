@@ -66,7 +66,8 @@ def build_scene(result: TraceResult, variant: str) -> Scene:
         row_ticks=row_ticks, col_ticks=col_ticks, inputs=inputs, outputs=outputs,
         program=build_program(vr), jaxpr_text=vr.jaxpr_text,
         mesh_axes=list(zip(vr.mesh.axis_names, vr.mesh.axis_sizes)) if vr.mesh else [],
-        idle_devices=max(len(result.devices) - len(order), 0), batch=batch)
+        idle_devices=max(len(result.devices) - len(order), 0), batch=batch,
+        notes=list(vr.notes), code=vr.code)
     scene.phases = build_phases(scene)
     return scene
 

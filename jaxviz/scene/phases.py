@@ -19,13 +19,28 @@ REDUCE_WORDS = {"psum": "sum", "psum_invariant": "sum", "pmean": "mean", "pmax":
                 "pmin": "minimum"}
 
 
+#: Phases where a variant's difference from the others shows: its note goes there.
+NOTE_PHASES = ("collective", "assemble", "result")
+
+
 def build_phases(scene: Scene) -> list[Phase]:
     """The phases of a scene, in order."""
     if scene.error:
         return []
     if scene.variant == "vmap" and scene.batch is not None:
-        return _vmap_phases(scene)
-    return _device_phases(scene)
+        return _with_notes(scene, _vmap_phases(scene))
+    return _with_notes(scene, _device_phases(scene))
+
+
+def _with_notes(scene: Scene, phases: list[Phase]) -> list[Phase]:
+    """The notes that say the variant differs, on the phases where the difference shows."""
+    text = " ".join(f"⚠ {n.line()}." for n in scene.notes if n.differs)
+    if text:
+        for phase in phases:
+            if phase.kind in NOTE_PHASES:
+                phase.note = text
+                phase.caption = f"{phase.caption} {text}"
+    return phases
 
 
 # --------------------------------------------------------------------------- #

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from jaxviz.model.call_code import CallCode
+from jaxviz.model.notes import VariantNote
 from jaxviz.scene.program import Collective, Program
 from jaxviz.scene.tiles import TileGrid
 
@@ -57,6 +59,9 @@ class Phase:
     duration: float = 3.0  # seconds at 1x speed
     compute_label: str = ""  # local shapes, e.g. "i32[1,5], f32[1,3] → f32[1,3]"
     collective: Collective | None = None
+    #: Where this variant differs from the others, when the phase is where it shows
+    #: (collectives, the result); the caption ends with it too.
+    note: str = ""
 
 
 @dataclass
@@ -83,6 +88,11 @@ class Scene:
     batch: Batch | None = None
     error: str | None = None
     phases: list[Phase] = field(default_factory=list)
+    #: The variant's notes (see :mod:`jaxviz.model.notes`); the ones that say it
+    #: differs from the other variants are added to the captions they concern.
+    notes: list[VariantNote] = field(default_factory=list)
+    #: The variant's call as Python that runs as written ("Copy as code").
+    code: CallCode | None = None
 
     @property
     def parallel(self) -> bool:

@@ -252,3 +252,16 @@ def test_async_dispatch_off_runs_in_a_child_process():
                                           async_dispatch=False))
     assert alone.error.kind == "engine" and "fresh JAX process" in alone.error.message
     assert not alone.calls
+
+
+def test_a_timed_variant_that_differs_carries_its_note():
+    from jaxviz.core.timing import measure_timings
+
+    trace = example_request("normalize", batched_args="jnp.arange(16.)")
+    run = measure_timings(TimingRequest(trace=trace, variants=["vmap", "pmap"], runs=2,
+                                        warmup=0, pipeline=0), lambda _record: None)
+    assert run.error is None and run.errors == [], run.errors
+    [note] = [n for n in run.info("pmap").notes if n.differs]
+    assert note.kind == "per_device_collective" and "not 16" in note.text
+    assert not [n for n in run.info("vmap").notes if n.differs]
+    assert run.info("pmap").call == run.info("pmap").code.call
