@@ -32,6 +32,8 @@ def run(ns) -> int:
         return 0
     print(f">>> {variant.call}")
     print(variant.value)
+    if variant.value_args:
+        print(f"# arguments: {variant.value_args}")
     for note in variant.notes:
         print(f"# {note.line()}")
     return 0

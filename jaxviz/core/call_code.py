@@ -5,8 +5,9 @@ written in a fresh interpreter (see :class:`jaxviz.model.call_code.CallCode`):
 the transformations with their options (``jax.vmap(f, in_axes=(None, 0),
 axis_name='i')``), the mesh built with ``jax.make_mesh(..., axis_types=...)``,
 partition specs with ``P``, and the arguments defined from the argument specs
-(abstract types become :func:`sample` calls, whose source is copied into the
-code; expressions are copied as typed). The variant builder
+(abstract types become :func:`sample` calls drawing from
+``np.random.default_rng(0)`` in argument order, as jaxviz draws them -- the
+function's source is copied into the code; expressions are copied as typed). The variant builder
 (:mod:`jaxviz.core.variants`) builds each variant from the same values it
 hands this writer, so the text says what runs.
 """
@@ -31,15 +32,28 @@ IMPORTS = {
 }
 
 
-def sample(shape, dtype):
-    """Sample values: (k % 7 + 1) / 7 for the k-th element of a float array, ones otherwise."""
-    if not jnp.issubdtype(dtype, jnp.floating):
-        return jnp.ones(shape, dtype)
-    values = (np.arange(int(np.prod(shape))) % 7 + 1) / 7
-    return jnp.asarray(values.reshape(shape), dtype=dtype)
+def sample(rng, shape, dtype):
+    """Random values as jaxviz makes them: floats standard normal rounded to 2 decimals,
+    signed integers uniform in [-5, 5], unsigned in [0, 9], booleans fair coin flips."""
+    dtype = jnp.dtype(dtype)
+    if jnp.issubdtype(dtype, jnp.complexfloating):
+        real = np.round(rng.standard_normal(shape), 2)
+        imag = np.round(rng.standard_normal(shape), 2)
+        return jnp.asarray(real + 1j * imag, dtype=dtype)
+    if jnp.issubdtype(dtype, jnp.floating):
+        return jnp.asarray(np.round(rng.standard_normal(shape), 2), dtype=dtype)
+    if jnp.issubdtype(dtype, jnp.signedinteger):
+        return jnp.asarray(rng.integers(-5, 6, size=shape), dtype=dtype)
+    if jnp.issubdtype(dtype, jnp.unsignedinteger):
+        return jnp.asarray(rng.integers(0, 10, size=shape), dtype=dtype)
+    if dtype == jnp.bool_:
+        return jnp.asarray(rng.random(shape) < 0.5)
+    raise TypeError(f"no random values for dtype {dtype}")
 
 
 SAMPLE_SOURCE = inspect.getsource(sample)
+#: The seed of the random arguments of one call (``jaxviz run`` uses 0).
+SEED = 0
 
 
 def dtype_text(short: str) -> str:
@@ -49,8 +63,8 @@ def dtype_text(short: str) -> str:
 
 
 def aval_text(dtype: str, shape: tuple[int, ...]) -> str:
-    """``sample((8, 5), jnp.float32)``: an abstract type's sample values."""
-    return f"sample({tuple(shape)!r}, {dtype_text(dtype)})"
+    """``sample(rng, (8, 5), jnp.float32)``: an abstract type's random values."""
+    return f"sample(rng, {tuple(shape)!r}, {dtype_text(dtype)})"
 
 
 def spec_text(spec: Spec) -> str:
@@ -65,7 +79,8 @@ def spec_text(spec: Spec) -> str:
             return f"[{inner}]"
         return f"({inner},)" if len(spec.items) == 1 else f"({inner})"
     assert isinstance(spec, Dict)
-    return "{" + ", ".join(f"{k!r}: {spec_text(v)}" for k, v in spec.items) + "}"
+    # keys in JAX's flattening order (sorted), so random values are drawn as jaxviz draws them
+    return "{" + ", ".join(f"{k!r}: {spec_text(v)}" for k, v in _sorted(spec.items)) + "}"
 
 
 def batched_spec_text(spec: Spec, value: Any, axis: int, size: int) -> str:
@@ -86,12 +101,19 @@ def batched_spec_text(spec: Spec, value: Any, axis: int, size: int) -> str:
         return f"({inner},)" if len(items) == 1 else f"({inner})"
     if isinstance(spec, Dict):
         return "{" + ", ".join(f"{k!r}: {batched_spec_text(s, value[k], axis, size)}"
-                               for k, s in spec.items) + "}"
+                               for k, s in _sorted(spec.items)) + "}"
     assert isinstance(spec, Expr)
     where = "" if axis == 0 else f", axis={axis}"
     if len(jax.tree.leaves(value)) == 1 and not isinstance(value, (list, tuple, dict)):
         return f"jnp.stack([{spec.source.strip()}] * {size}{where})"
     return f"jax.tree.map(lambda a: jnp.stack([a] * {size}{where}), {spec.source.strip()})"
+
+
+def _sorted(items: tuple[tuple[object, Spec], ...]) -> list[tuple[object, Spec]]:
+    try:
+        return sorted(items, key=lambda kv: kv[0])  # type: ignore[arg-type,return-value]
+    except TypeError:
+        return list(items)
 
 
 def spec_list_text(specs: list[Any]) -> str:
@@ -208,7 +230,8 @@ class CallWriter:
         if mesh is not None or "P(" in call:
             imports.append(IMPORTS["sharding"])
         if any("sample(" in line for line in setup):
-            setup = [*SAMPLE_SOURCE.strip("\n").splitlines(), "", *setup]
+            setup = [*SAMPLE_SOURCE.strip("\n").splitlines(), "",
+                     f"rng = np.random.default_rng({SEED})", *setup]
         config = ([f'jax.config.update("jax_num_cpu_devices", {self.device_count})']
                   if self.simulated else [])
         return CallCode(call=call, imports=imports, config=config, setup=setup)

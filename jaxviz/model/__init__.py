@@ -14,6 +14,8 @@ The public surface is re-exported here. The modules behind it:
   came from which source line, Pygments lexers for jaxprs and HLO;
 * palette: every colour, as plain data; window_state: what the window shows;
 * storyboard: what every device holds and runs, read from the compiled program;
+* stepping, value_text: the jaxpr stepper's request, steps and values, and those
+  values as text;
 * notes, call_code: what a variant computes differently and why (computed notes),
   and its call as Python that runs as written ("Copy as code").
 
@@ -48,6 +50,7 @@ from jaxviz.model.records import (
     to_plain,
 )
 from jaxviz.model.specs import SpecError
+from jaxviz.model.stepping import StepRequest, StepResult  # registers the stepping records
 from jaxviz.model.storyboard import ArrayTiles, CollectiveOp, Enclosing, Step, Storyboard, Tile
 from jaxviz.model.timing import TimingRequest, TimingRun  # registers the timing records
 
@@ -60,6 +63,7 @@ __all__ = [
     "to_plain",
 ]
 __all__ += ["DevicesRequest", "EngineEvent", "EngineInfo", "Reply"]
+__all__ += ["StepRequest", "StepResult"]
 __all__ += ["TimingRequest", "TimingRun"]
 __all__ += ["NOTE_KINDS", "CallCode", "VariantNote"]
 __all__ += ["ArrayTiles", "CollectiveOp", "Enclosing", "Step", "Storyboard", "Tile"]

@@ -64,7 +64,8 @@ def test_the_snippet_defines_what_the_call_uses():
     assert "from jax.sharding import AxisType, NamedSharding, PartitionSpec as P" in snippet
     assert ("mesh = jax.make_mesh((4, 2), ('data', 'model'), "
             "axis_types=(AxisType.Auto, AxisType.Auto))") in snippet
-    assert "x = sample((16, 64), jnp.float32)" in snippet
+    assert "rng = np.random.default_rng(0)" in snippet
+    assert "x = sample(rng, (16, 64), jnp.float32)" in snippet
     assert 'jax.config.update("jax_num_cpu_devices", 8)' in vr.code.script("")
 
 

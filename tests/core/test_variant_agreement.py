@@ -7,9 +7,9 @@ variant's result must equal the reference -- a Python loop of calls of the
 plain function, or ``jax.vmap`` where a loop cannot bind the collective's
 axis -- built here from the example's file with JAX alone; or the variant
 carries a note that says it differs (``VariantNote.differs``) and why.
-Values that agree must carry no such note. Inputs are the sample values
-jaxviz documents ((k % 7 + 1) / 7 for the k-th element of a float array),
-built here independently.
+Values that agree must carry no such note. Inputs are the random values
+jaxviz documents (``RANDOM_RECIPE``: ``numpy.random.default_rng(0)``, leaf by
+leaf in argument order), drawn here independently.
 """
 
 from __future__ import annotations
@@ -37,16 +37,21 @@ EVEN_ONLY = ("pmap", "sharded", "shard_map")
 
 
 def sample_values(tree):
-    """The documented sample values, written here: (k % 7 + 1) / 7, ones for integers."""
+    """The documented random values, drawn here: one numpy.random.default_rng(0) for the
+    call's arguments, leaf by leaf in JAX's flattening order; floats standard normal
+    rounded to 2 decimals, signed integers in [-5, 5] (the gallery has no other kind)."""
+    rng = np.random.default_rng(0)
+
     def one(leaf):
         if not isinstance(leaf, jax.ShapeDtypeStruct):
             return leaf
-        if not jnp.issubdtype(leaf.dtype, jnp.floating):
-            return jnp.ones(leaf.shape, leaf.dtype)
-        k = np.arange(int(np.prod(leaf.shape)), dtype=np.float64).reshape(leaf.shape)
-        return jnp.asarray((k % 7 + 1) / 7, dtype=leaf.dtype)
+        if jnp.issubdtype(leaf.dtype, jnp.floating):
+            return jnp.asarray(np.round(rng.standard_normal(leaf.shape), 2), dtype=leaf.dtype)
+        assert jnp.issubdtype(leaf.dtype, jnp.signedinteger), leaf.dtype
+        return jnp.asarray(rng.integers(-5, 6, size=leaf.shape), dtype=leaf.dtype)
 
-    return jax.tree.map(one, tree)
+    leaves, treedef = jax.tree.flatten(tree)
+    return jax.tree.unflatten(treedef, [one(leaf) for leaf in leaves])
 
 
 def reference(ex, variant: str, batch: int | None):

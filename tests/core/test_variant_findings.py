@@ -242,7 +242,8 @@ def test_shard_map_with_a_collective_over_a_mesh_axis(user_file):
     out, vr = run_variant(req, "shard_map")
     assert "out_specs=P('data')" in vr.call
     x, w = arguments.concrete(load(req).single)
-    np.testing.assert_allclose(np.asarray(out), np.asarray(x) @ np.asarray(w), rtol=1e-5)
+    np.testing.assert_allclose(np.asarray(out), np.asarray(x) @ np.asarray(w), rtol=1e-4,
+                               atol=1e-4)
     # the same out_specs in the jaxpr JAX prints
     assert "out_specs=(P('data',),)" in vr.jaxpr_text
 
