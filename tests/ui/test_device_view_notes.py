@@ -1,24 +1,8 @@
-"""The device view says where a variant differs, and copies its call as code."""
+"""The device view copies the shown variant's call as code (its notes: tests/scene)."""
 
 from __future__ import annotations
 
-from jaxviz.scene import build_scene
-
-from .device_view_cases import traced
-
-
-def test_the_collective_and_the_result_say_the_variant_differs():
-    result = traced("normalize", "pmap", batched_args="jnp.arange(16.)")
-    [note] = [n for n in result.variant("pmap").notes if n.differs]
-    scene = build_scene(result, "pmap")
-    noted = [p for p in scene.phases if p.note]
-    assert [p.kind for p in noted] == ["collective", "assemble"]
-    for phase in noted:
-        assert note.text in phase.note and phase.caption.endswith(phase.note)
-    assert not any(p.note for p in scene.phases if p.kind in ("host", "split", "compute"))
-    # where the variants agree, no phase says otherwise
-    same = build_scene(traced("normalize", "pmap"), "pmap")
-    assert not any(p.note for p in same.phases)
+from tests.scene.cases import traced
 
 
 def test_copy_as_code_copies_the_shown_variant(qtbot):
@@ -36,3 +20,34 @@ def test_copy_as_code_copies_the_shown_variant(qtbot):
     assert QGuiApplication.clipboard().text() == result.variant("sharded").code.snippet()
     assert "in_shardings=(NamedSharding(mesh, P('data', None))" in \
         QGuiApplication.clipboard().text()
+
+
+def test_a_differing_variant_says_so_in_an_amber_band_under_the_caption(qapp):
+    """The note is drawn apart from the caption, in the pane header's amber, whole."""
+    from PySide6.QtGui import QColor
+
+    from jaxviz.model import palette
+    from jaxviz.scene import build_scene
+    from jaxviz.scene.items import Box, Text
+    from jaxviz.ui.device_view.export import Renderer
+
+    result = traced("normalize", "pmap", batched_args="jnp.arange(16.)")
+    [note] = [n for n in result.variant("pmap").notes if n.differs]
+    scene = build_scene(result, "pmap")
+    th = palette.theme("light").device_view
+    for i, phase in enumerate(scene.phases):
+        r = Renderer(scene, 1280, 720)
+        image, items = r.image(i), r.items(i, 1.0)
+        bands = [it for it in items if isinstance(it, Box) and it.fill == th.warning_bg]
+        notes = [it for it in items if isinstance(it, Text) and note.text in it.text]
+        if not phase.note:
+            assert not bands and not notes, phase.kind
+            continue
+        [band], [text] = bands, notes
+        assert text.colour == th.warning_fg
+        x, y, w, h = band.rect
+        assert QColor(image.pixel(int(x + 4), int(y + h / 2))) == QColor(th.warning_bg)
+        # the caption above it no longer repeats the note
+        assert not [it for it in items if isinstance(it, Text) and it is not text
+                    and note.text in it.text]
+        assert not r.painter.cut
