@@ -75,3 +75,21 @@ def test_copy_as_code_copies_what_the_engine_wrote(qtbot, window):
     program = pane.copy_code("script")
     assert "def layer(x, w):" in program and program.rstrip().endswith(f"print(repr({code.call}))")
     ast.parse(program)
+
+
+def test_the_busy_note_does_not_widen_the_pane(qtbot):
+    """Three panes, the editor and the side panels fit 1920 px with Copy as code and Step in
+    every header: "⏳ working…" coming and going must not push the window off the screen."""
+    from jaxviz.ui.panes.jaxpr_pane import JaxprPane
+
+    pane = JaxprPane("shard_map")
+    qtbot.addWidget(pane)
+    pane.show()
+    qtbot.waitExposed(pane)
+    idle = pane.minimumSizeHint().width()
+    pane.set_busy("⏳ working…")
+    qtbot.wait(50)  # the layouts take the new text in
+    assert pane.busy.sizeHint().width() > 50  # the note is there, and wide
+    assert pane.minimumSizeHint().width() == idle
+    pane.resize(idle + 200, 400)
+    qtbot.waitUntil(lambda: pane.busy.width() > 0)  # shown where there is room

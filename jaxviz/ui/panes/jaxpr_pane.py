@@ -116,6 +116,8 @@ class JaxprPane(QFrame):
         self.title = QLabel(variant)
         self.title.setProperty("role", "pane-title")
         self.busy = QLabel("")
+        # "⏳ working…" comes and goes: it must not widen the pane (and the window) when it does
+        self.busy.setMinimumWidth(1)  # (else a QLabel's minimum is its whole text)
         self.call = ElidedLabel()
         self.call.setProperty("role", "pane-call")
         self.call.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
