@@ -250,7 +250,10 @@ class VariantBuilder:
                         fits = -(-shape[dim] // parts) * parts
                         raise UserError(ErrorInfo(
                             kind="batch", field="batch", variant=variant,
-                            message=f"{what}: use a batch that is a multiple of {parts} "
+                            message=f"a batch of {shape[dim]} does not split over {over} "
+                                    f"(argument {i + 1}, {self.names[i]}, axis {dim}, by "
+                                    f"{spec}): {parts} devices cannot share {shape[dim]} "
+                                    f"evenly: use a batch that is a multiple of {parts} "
                                     f"(--batch {fits}), or a mesh axis that divides "
                                     f"{shape[dim]} (--mesh {names[0]}="
                                     f"{max(d for d in divisors if d <= parts)})"))
