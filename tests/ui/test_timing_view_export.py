@@ -100,8 +100,7 @@ def test_svg_csv_json_and_trace_are_valid(live, tmp_path):
     root = ET.parse(svg).getroot()
     assert root.tag == f"{SVG}svg" and root.get("viewBox") == "0 0 1920 1080"
     assert root.find(f"{SVG}desc").text == live.plots.pages["timeline"].caption.text()
-    ready = [p for g in root.iter(f"{SVG}g") if (g.get("fill") or "").lower() ==
-             LIGHT.ready.lower() for p in g.iter(f"{SVG}path")]
+    ready = [p for p in root.iter(f"{SVG}path") if p.get("fill") == LIGHT.ready.lower()]
     assert len(ready) >= len(run.calls_of(phase="pipelined"))
     [csv_path] = live.export("csv", tmp_path / "timings.csv")
     with csv_path.open(newline="") as f:

@@ -19,8 +19,9 @@ from jaxviz.model.exports import Exporter, exporters, register
 from jaxviz.model.timing import TimingRun
 from jaxviz.model.timing_stats import available_plots
 from jaxviz.ui.device_view.export import Renderer, save_gif
+from jaxviz.ui.exporters.svg_device import SvgDevice
 from jaxviz.ui.plots.base import TimingFigure
-from jaxviz.ui.plots.render import DEFAULT_SIZE, build_figure, figure_image, figure_svg
+from jaxviz.ui.plots.render import DEFAULT_SIZE, build_figure, figure_image, paint_figure
 
 
 def _plot_png(run: TimingRun, path: str | Path, kind: str,
@@ -37,7 +38,11 @@ def _plot_png(run: TimingRun, path: str | Path, kind: str,
 def _plot_svg(run: TimingRun, path: str | Path, kind: str,
               size: tuple[int, int] = DEFAULT_SIZE, theme: str = "light",
               figure: TimingFigure | None = None, **options: Any) -> Path:
-    return figure_svg(figure or build_figure(kind, run, size, theme, **options), path, size)
+    figure = figure or build_figure(kind, run, size, theme, **options)
+    device = SvgDevice(size[0], size[1], title=f"jaxviz timing: {figure.kind}",
+                       description=figure.caption())
+    paint_figure(figure, device, size)
+    return device.save(path)
 
 
 def _frame(renderer: Renderer, path: str | Path, phase: int, t: float = 1.0) -> Path:
