@@ -34,8 +34,10 @@ SUBJECTS: dict[str, str] = {
             "in several formats)",
     "run": "a timing run's data: write(run, path) -> path",
     "frame": "one frame of the device view: write(renderer, path, phase=, t=) -> path",
-    "animation": "every phase of the device view: write(renderer, path, frames_per_phase=)"
-                 " -> number of frames",
+    "animation": "every phase of the device view: write(renderer, path, frames_per_phase=, "
+                 "fps=, progress=None) -> number of frames (or pages); frames_per_phase "
+                 "paces GIF/APNG, fps the videos; progress(done, total) is called after "
+                 "each frame, and raising in it stops the export (no partial file stays)",
 }
 
 

@@ -79,33 +79,30 @@ def laid_out(figure: TimingFigure, size: tuple[int, int]) -> Iterator[pg.Graphic
         app.processEvents()
 
 
-def _paint(view: pg.GraphicsView, device: QtGui.QPaintDevice, size: tuple[int, int],
+def _paint(view: pg.GraphicsView, painter: QtGui.QPainter, size: tuple[int, int],
            background: str) -> None:
-    painter = QtGui.QPainter(device)
+    painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, True)
+    painter.setRenderHint(QtGui.QPainter.RenderHint.TextAntialiasing, True)
+    rect = QtCore.QRectF(0, 0, *size)
+    painter.fillRect(rect, qcolor(background))
+    # Export mode, as pyqtgraph's exporters set it: scatter symbols are then
+    # drawn as vector paths instead of cached bitmaps (crisp, real SVG).
+    items = [i for i in view.scene().items() if hasattr(i, "setExportMode")]
+    for item in items:
+        item.setExportMode(True, {"antialias": True, "background": background,
+                                  "painter": painter})
     try:
-        painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, True)
-        painter.setRenderHint(QtGui.QPainter.RenderHint.TextAntialiasing, True)
-        rect = QtCore.QRectF(0, 0, *size)
-        painter.fillRect(rect, qcolor(background))
-        # Export mode, as pyqtgraph's exporters set it: scatter symbols are then
-        # drawn as vector paths instead of cached bitmaps (crisp, real SVG).
-        items = [i for i in view.scene().items() if hasattr(i, "setExportMode")]
-        for item in items:
-            item.setExportMode(True, {"antialias": True, "background": background,
-                                      "painter": painter})
-        try:
-            view.scene().render(painter, rect, rect)
-        finally:
-            for item in items:
-                item.setExportMode(False)
+        view.scene().render(painter, rect, rect)
     finally:
-        painter.end()
+        for item in items:
+            item.setExportMode(False)
 
 
-def paint_figure(figure: TimingFigure, device: QtGui.QPaintDevice,
+def paint_figure(figure: TimingFigure, target: QtGui.QPaintDevice | QtGui.QPainter,
                  size: tuple[int, int] = DEFAULT_SIZE) -> None:
-    """Paint a figure, laid out at ``size``, onto ``device`` (an image, an SVG or PDF
-    writer, a printer): the background, then the scene, scatter symbols as vector paths.
+    """Paint a figure, laid out at ``size``, onto ``target``: a paint device (an image,
+    an SVG or PDF writer) or a painter already active on one (a PDF page). The
+    background, then the scene, scatter symbols as vector paths.
 
     The figure's layout moves into a hidden view while it is painted: pass a
     figure built for the export (:func:`build_figure`), not one shown in a
@@ -115,7 +112,18 @@ def paint_figure(figure: TimingFigure, device: QtGui.QPaintDevice,
     same drawing.
     """
     with laid_out(figure, size) as view:
-        _paint(view, device, size, figure.style.colours.background)
+        if isinstance(target, QtGui.QPainter):
+            target.save()
+            try:
+                _paint(view, target, size, figure.style.colours.background)
+            finally:
+                target.restore()
+            return
+        painter = QtGui.QPainter(target)
+        try:
+            _paint(view, painter, size, figure.style.colours.background)
+        finally:
+            painter.end()
 
 
 def figure_image(figure: TimingFigure, size: tuple[int, int] = DEFAULT_SIZE) -> QtGui.QImage:
