@@ -28,17 +28,9 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 
 @pytest.fixture(scope="module")
-def run(tmp_path_factory) -> TimingRun:
+def run(measured_run) -> TimingRun:
     """A small real run: pmap matmul on 4 devices (pipelined), jit with a size sweep."""
-    out = tmp_path_factory.mktemp("run")
-    proc = subprocess.run(
-        [sys.executable, "-m", "jaxviz", "time", "example:batched_matmul", "--args",
-         "f32[32,32], f32[32,32]", "--variants", "numpy,jit,pmap", "--runs", "4", "--warmup",
-         "1", "--pipeline", "3", "--sweep", "n=16,32", "--sweep-args", "f32[n,n], f32[n,n]",
-         "--devices", "4", "--no-plots", "--out", str(out)],
-        capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stderr
-    return read_json(out / "timings.json")
+    return measured_run
 
 
 def pixels(image) -> np.ndarray:
@@ -116,7 +108,7 @@ def test_svg_is_plain_svg_1_1_with_markers_in_output_pixels(run, tmp_path):
         for m in markers:
             x0, y0, x1, y1 = path_box(m.get("d"))
             assert marker * 0.5 <= max(x1 - x0, y1 - y0) <= marker * 1.1, (colour, m.get("d"))
-            assert 0 <= x0 and x1 <= SIZE[0] and 0 <= y0 and y1 <= SIZE[1]
+            assert 0 <= x0 <= x1 <= SIZE[0] and 0 <= y0 <= y1 <= SIZE[1]
             assert float(m.get("stroke-width")) <= 2
     # text stays text, in a font stack that ends in a CSS generic family
     texts = list(root.iter(f"{SVG}text"))
@@ -126,7 +118,7 @@ def test_svg_is_plain_svg_1_1_with_markers_in_output_pixels(run, tmp_path):
     assert all("Sans Serif" not in t.get("font-family") for t in texts)
 
 
-def test_export_plots_writes_png_and_svg_of_each_kind(run, tmp_path):
+def test_export_plots_writes_every_format_of_each_kind(run, tmp_path):
     from jaxviz.model.timing_stats import available_plots
     from jaxviz.ui.exporters import write_plots
 
@@ -134,11 +126,13 @@ def test_export_plots_writes_png_and_svg_of_each_kind(run, tmp_path):
     assert kinds == ["dispatch_vs_complete", "timeline", "variants", "sweep"]
     written = write_plots(run, tmp_path, SIZE, "dark")
     assert sorted(p.name for p in written) == sorted(
-        f"{k}.{ext}" for k in kinds for ext in ("png", "svg"))
+        f"{k}.{ext}" for k in kinds for ext in ("png", "svg", "pdf"))
     for p in written:
         assert p.stat().st_size > 1000
         if p.suffix == ".svg":
             ET.parse(p)
+        if p.suffix == ".pdf":
+            assert p.read_bytes().startswith(b"%PDF-")
 
 
 def test_figures_fill_in_live_as_records_arrive(run):
