@@ -3,12 +3,13 @@
 Writes into ``--out``: ``timings.csv`` (one row per call), ``timings.json``
 (the whole run; ``jaxviz`` can replay it), ``trace.json`` (Chrome trace
 events: open it in https://ui.perfetto.dev) and the plots ``dispatch_vs_complete``,
-``timeline``, ``variants`` and ``sweep`` (when asked) as PNG and SVG. What was
+``timeline``, ``variants`` and ``sweep`` (when asked) as PNG, SVG and PDF. What was
 measured is written even when the run fails half-way.
 """
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import tempfile
 import time
@@ -25,7 +26,8 @@ def add_parser(sub) -> None:
         description="Measure when each call of a function returned (dispatch) and when its "
                     "result was ready (block_until_ready), for several variants, a pipeline of "
                     "calls and an optional size sweep; write timings.csv, timings.json, "
-                    "trace.json (Perfetto) and PNG+SVG plots into --out. Runs without a display.")
+                    "trace.json (Perfetto) and PNG, SVG and PDF plots into --out. Runs without "
+                    "a display.")
     add_target_options(p, variant=False)
     p.set_defaults(timeout=600.0)
     for action in p._actions:  # the shared option's help names the default of the others
@@ -69,6 +71,21 @@ def add_parser(sub) -> None:
                    help="plot colours (default light)")
     o.add_argument("--no-plots", dest="plots", action="store_false",
                    help="write only the data files")
+
+
+def file_not_folder(out: Path) -> str | None:
+    """A message when ``--out`` names a file of an export format instead of a folder
+    (``--out plot.pdf``): every format is written into the folder."""
+    from jaxviz.model.exports import exporters
+
+    with contextlib.suppress(ImportError):  # the plot formats register with the Qt renderers
+        import jaxviz.ui.exporters  # noqa: F401
+    suffixes = {e.extension for subject in ("plot", "run") for e in exporters(subject)}
+    if out.suffix.lower() in suffixes and not out.is_dir():
+        return (f"--out {str(out)!r} is a folder for all the files, not one file: the data "
+                f"and every plot as PNG, SVG and PDF go into it (e.g. --out "
+                f"{str(out.with_suffix(''))!r}); the timing view's Export menu saves one plot")
+    return None
 
 
 def check_writable(out: Path) -> str | None:
@@ -160,7 +177,7 @@ def run(ns) -> int:
     if ns.sweep == "example" and not ns.target.startswith("example:"):
         return usage_error("--sweep example needs an example target (example:NAME)")
     out = Path(ns.out)
-    problem = check_writable(out)
+    problem = file_not_folder(out) or check_writable(out)
     if problem:
         return usage_error(problem)
     try:

@@ -35,12 +35,14 @@ def test_writes_data_and_plots(full_run):
     assert proc.returncode == 0, proc.stderr
     names = sorted(p.name for p in out.iterdir())
     plots = [f"{k}.{e}" for k in ("dispatch_vs_complete", "sweep", "timeline", "variants")
-             for e in ("png", "svg")]
+             for e in ("png", "svg", "pdf")]
     assert names == sorted(["timings.csv", "timings.json", "trace.json", *plots])
     for name in plots:
         if name.endswith(".svg"):
             root = ET.parse(out / name).getroot()
-            assert root.get("viewBox") == "0 0 800 450"
+            assert root.get("viewBox") == "0 0 800 450" and root.get("width") == "800px"
+        elif name.endswith(".pdf"):
+            assert (out / name).read_bytes()[:5] == b"%PDF-"
         else:
             assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
@@ -119,3 +121,10 @@ def test_unwritable_out_is_refused_before_measuring(tmp_path):
     proc = jaxviz_time("example:async_dispatch", "--out", str(blocker / "out"))
     assert proc.returncode == 2
     assert "cannot write into --out" in proc.stderr and "a-file" in proc.stderr
+
+
+def test_out_names_a_folder_not_a_plot_file(tmp_path):
+    proc = jaxviz_time("example:async_dispatch", *SMALL, "--out", str(tmp_path / "plot.pdf"))
+    assert proc.returncode == 2
+    assert "is a folder for all the files" in proc.stderr and "PDF" in proc.stderr
+    assert not (tmp_path / "plot.pdf").exists()

@@ -133,7 +133,7 @@ def test_all_plots_into_a_folder_at_the_chosen_theme(live, tmp_path):
         live.export_bar.set_theme("light")
     assert sorted(p.name for p in written) == sorted(
         f"{k}.{e}" for k in ("dispatch_vs_complete", "timeline", "variants", "sweep")
-        for e in ("png", "svg"))
+        for e in ("png", "svg", "pdf"))
     rgb = image_rgb(QImage(str(tmp_path / "variants.png")))
     assert rgb.shape == (720, 1280, 3)
     assert count_colour(rgb[:5, :5], DARK.background, 2) == 25
@@ -178,7 +178,7 @@ def test_an_unwritable_place_says_so_and_keeps_the_plot(live, tmp_path):
     before = figure_items(live.plots.figures["dispatch_vs_complete"])
     blocker = tmp_path / "a_file"
     blocker.write_text("not a folder")
-    for what in ("png", "svg", "csv", "json", "trace"):
+    for what in ("png", "svg", "pdf", "csv", "json", "trace"):
         target = blocker / f"out.{what}"
         assert live.export(what, target) is None
         assert live.banner.severity == "error"

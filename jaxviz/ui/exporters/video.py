@@ -153,7 +153,7 @@ def save_video(renderer: Renderer, path: str | Path, fps: float = 30,
 def _tag_bt709(context: Any) -> None:
     """Say in the stream how its colours are coded: BT.709, limited range (what players
     assume for HD video anyway; said, so that none guesses BT.601 and shifts the hues)."""
-    from av.video.reformatter import ColorPrimaries, ColorRange, ColorTrc, Colorspace
+    from av.video.reformatter import ColorPrimaries, ColorRange, Colorspace, ColorTrc
 
     context.colorspace = int(Colorspace.ITU709)
     context.color_primaries = int(ColorPrimaries.BT709)
@@ -163,7 +163,7 @@ def _tag_bt709(context: Any) -> None:
 
 def _to_bt709(frame: Any, pix_fmt: str) -> Any:
     """An RGB frame converted with the BT.709 matrix, tagged as such."""
-    from av.video.reformatter import ColorPrimaries, ColorRange, ColorTrc, Colorspace
+    from av.video.reformatter import ColorPrimaries, ColorRange, Colorspace, ColorTrc
 
     return frame.reformat(format=pix_fmt, dst_colorspace=Colorspace.ITU709,
                           dst_color_range=ColorRange.MPEG, dst_color_trc=ColorTrc.BT709,

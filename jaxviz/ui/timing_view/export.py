@@ -3,8 +3,8 @@
 The formats come from the export registry (:mod:`jaxviz.ui.exporters`), the
 one ``jaxviz time`` writes with. Plots are rendered from the run itself -- a
 fresh figure at the chosen size and theme, never the one on screen -- so an
-exported PNG or SVG shows exactly the data of the plot on screen, laid out for
-a slide; the data formats are CSV, the replayable JSON and the Chrome trace.
+exported PNG, SVG or PDF shows exactly the data of the plot on screen, laid out
+for a slide; the data formats are CSV, the replayable JSON and the Chrome trace.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def export_run(run: TimingRun, what: str, path: str | Path, kind: str,
     Args:
         what: a key of :data:`EXPORTS`.
         path: the file (the folder for ``plots``).
-        kind: the plot (``png``/``svg``), e.g. ``dispatch_vs_complete``.
+        kind: the plot (for ``png``/``svg``/``pdf``), e.g. ``dispatch_vs_complete``.
         options: figure options of the plot on screen (``log_time``).
 
     Raises:
@@ -110,7 +110,7 @@ class ExportBar(QWidget):
         self.export_button = QToolButton()
         self.export_button.setObjectName("timing_export")
         self.export_button.setText("Export ▾")
-        self.export_button.setToolTip("Save the plot (PNG, SVG) or the data (CSV, JSON, "
+        self.export_button.setToolTip("Save the plot (PNG, SVG, PDF) or the data (CSV, JSON, "
                                       "Perfetto trace); choose the theme and size")
         self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.menu = QMenu(self.export_button)
