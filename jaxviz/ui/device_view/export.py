@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtGui import QGuiApplication, QImage, QPainter
 
@@ -183,10 +184,20 @@ def _stills(renderer: Renderer, frames_per_phase: int, step_ms: int, hold_ms: in
             progress(done, len(schedule))
 
 
-def _write_or_remove(path: Path, write: Callable[[], int]) -> int:
-    """Run ``write``; if it fails or is stopped, leave no partial file behind."""
+def _save_animated(renderer: Renderer, path: str | Path, image_format: str,
+                   convert: Callable[[QImage], Any], frames_per_phase: int, step_ms: int,
+                   hold_ms: int, progress: Progress | None, **options: Any) -> int:
+    """Render the GIF/APNG schedule, convert each frame and save them as one animated image
+    with Pillow; on a failure or a stop, no partial file stays."""
+    path = Path(path)
     try:
-        return write()
+        frames, durations = [], []
+        for image, ms in _stills(renderer, frames_per_phase, step_ms, hold_ms, progress):
+            frames.append(convert(image))
+            durations.append(ms)
+        frames[0].save(path, format=image_format, save_all=True, append_images=frames[1:],
+                       duration=durations, loop=0, **options)
+        return len(frames)
     except BaseException:
         path.unlink(missing_ok=True)
         raise
@@ -202,19 +213,12 @@ def save_gif(renderer: Renderer, path: str | Path, frames_per_phase: int = 6,
     """
     from PIL import Image
 
-    path = Path(path)
+    def quantize(image: QImage) -> Any:
+        return to_pil(image).quantize(colors=255, method=Image.Quantize.MEDIANCUT,
+                                      dither=Image.Dither.NONE)
 
-    def write() -> int:
-        frames, durations = [], []
-        for image, ms in _stills(renderer, frames_per_phase, step_ms, hold_ms, progress):
-            frames.append(to_pil(image).quantize(colors=255, method=Image.Quantize.MEDIANCUT,
-                                                 dither=Image.Dither.NONE))
-            durations.append(ms)
-        frames[0].save(path, format="GIF", save_all=True, append_images=frames[1:],
-                       duration=durations, loop=0, disposal=1)
-        return len(frames)
-
-    return _write_or_remove(path, write)
+    return _save_animated(renderer, path, "GIF", quantize, frames_per_phase, step_ms,
+                          hold_ms, progress, disposal=1)
 
 
 def save_apng(renderer: Renderer, path: str | Path, frames_per_phase: int = 6,
@@ -222,21 +226,12 @@ def save_apng(renderer: Renderer, path: str | Path, frames_per_phase: int = 6,
     """Write the whole animation as a looping animated PNG: every colour exact (lossless),
     the frames of :func:`save_gif`; returns the number of frames.
 
+    Pillow writes APNG for a PNG with several frames; each frame after the first
+    stores only the part that changed.
+
     Raises:
         ValueError: the scene has no phases (a failed variant).
         OSError: the file cannot be written.
     """
-    path = Path(path)
-
-    def write() -> int:
-        frames, durations = [], []
-        for image, ms in _stills(renderer, frames_per_phase, step_ms, hold_ms, progress):
-            frames.append(to_pil(image))
-            durations.append(ms)
-        # Pillow writes APNG for a PNG with several frames; each frame after the first
-        # stores only the part that changed.
-        frames[0].save(path, format="PNG", save_all=True, append_images=frames[1:],
-                       duration=durations, loop=0, default_image=False)
-        return len(frames)
-
-    return _write_or_remove(path, write)
+    return _save_animated(renderer, path, "PNG", to_pil, frames_per_phase, step_ms, hold_ms,
+                          progress, default_image=False)
