@@ -155,3 +155,30 @@ def test_the_comparison_catches_svg_tiny_markers(run, exported, tmp_path):
     paint_figure(build_figure("variants", run, SIZE, "light"), generator, SIZE)
     found = differences(png(files["png"]), rsvg(tmp_path / "tiny.svg", SIZE), marks)
     assert any("where the PNG is background" in f for f in found), found
+
+
+def test_one_pdf_holds_every_plot_a_page_each(run, exported, tmp_path):
+    """``jaxviz time --out timing.pdf``: a page per plot, in order, each drawn like its PNG."""
+    from jaxviz.ui.exporters import write_plot_file
+
+    [pdf] = write_plot_file(run, tmp_path / "timing.pdf", SIZE, "dark")
+    pages, points = pdf_pages(pdf)
+    assert pages == len(KINDS) and points == pytest.approx((SIZE[0] * 0.75, SIZE[1] * 0.75),
+                                                           abs=0.5)
+    for page, kind in enumerate(KINDS, start=1):
+        marks, title, files = exported(kind, "dark")
+        assert title in pdftotext(pdf, page)
+        assert differences(png(files["png"]), pdftoppm(pdf, page), marks) == [], kind
+
+
+def test_one_image_file_per_plot_or_the_one_asked_for(run, tmp_path):
+    from jaxviz.ui.exporters import write_plot_file
+
+    written = write_plot_file(run, tmp_path / "timing.png", SIZE)
+    assert [p.name for p in written] == [f"timing-{kind}.png" for kind in KINDS]
+    assert all(png(p).shape == (SIZE[1], SIZE[0], 3) for p in written)
+    [svg] = write_plot_file(run, tmp_path / "v.svg", SIZE, kinds=["variants"])
+    assert svg == tmp_path / "v.svg" and sorted(tmp_path.glob("v*")) == [svg]
+    assert ET.parse(svg).getroot().find(f"{SVG}title").text == "jaxviz timing: variants"
+    with pytest.raises(ValueError, match=r"\.png, \.svg, \.pdf"):
+        write_plot_file(run, tmp_path / "timing.csv", SIZE)

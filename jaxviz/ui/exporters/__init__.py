@@ -15,6 +15,7 @@ May import: :mod:`jaxviz.model`, :mod:`jaxviz.ui.plots`, :mod:`jaxviz.ui.device_
 """
 
 from jaxviz.model.exports import SUBJECTS, Exporter, exporters, find, for_suffix, register
-from jaxviz.ui.exporters.formats import write_plots
+from jaxviz.ui.exporters.formats import write_plot_file, write_plots
 
-__all__ = ["SUBJECTS", "Exporter", "exporters", "find", "for_suffix", "register", "write_plots"]
+__all__ = ["SUBJECTS", "Exporter", "exporters", "find", "for_suffix", "register", "write_plot_file",
+           "write_plots"]

@@ -18,7 +18,7 @@ from typing import Any
 
 from PySide6.QtGui import QImage
 
-from jaxviz.model.exports import Exporter, exporters, register
+from jaxviz.model.exports import Exporter, exporters, for_suffix, register
 from jaxviz.model.timing import TimingRun
 from jaxviz.model.timing_stats import available_plots
 from jaxviz.ui.device_view.export import Progress, Renderer, save_apng, save_gif, save_pdf
@@ -54,8 +54,16 @@ def _plot_pdf(run: TimingRun, path: str | Path, kind: str,
               size: tuple[int, int] = DEFAULT_SIZE, theme: str = "light",
               figure: TimingFigure | None = None, **options: Any) -> Path:
     figure = figure or build_figure(kind, run, size, theme, **options)
-    with pdf_pages(path, size, title=f"jaxviz timing: {figure.kind}") as pages:
-        paint_figure(figure, pages.next_page(), size)
+    return _figures_pdf([figure], path, size)
+
+
+def _figures_pdf(figures: list[TimingFigure], path: str | Path,
+                 size: tuple[int, int]) -> Path:
+    """One PDF page per figure, in order."""
+    title = "jaxviz timing: " + ", ".join(f.kind for f in figures)
+    with pdf_pages(path, size, title=title) as pages:
+        for figure in figures:
+            paint_figure(figure, pages.next_page(), size)
     return Path(path)
 
 
@@ -135,3 +143,34 @@ def write_plots(run: TimingRun, out_dir: str | Path, size: tuple[int, int] = DEF
             written.append(exporter.write(run, out / exporter.default_name.format(kind=kind),
                                           kind=kind, size=size, theme=theme, figure=figure))
     return written
+
+
+def write_plot_file(run: TimingRun, path: str | Path, size: tuple[int, int] = DEFAULT_SIZE,
+                    theme: str = "light", kinds: list[str] | None = None) -> list[Path]:
+    """The plots of ``run`` (or ``kinds``) in the one file ``path`` names, by its suffix.
+
+    A PDF gets one page per plot (for LaTeX/Beamer:
+    ``\\includegraphics[page=2]{timing.pdf}``). A PNG or SVG holds one picture:
+    a single plot goes to ``path`` itself, several to ``STEM-KIND.png`` beside it.
+
+    Raises:
+        ValueError: the suffix is no plot format, or there is no plot to draw.
+        OSError: a file could not be written (files written before stay).
+    """
+    path = Path(path)
+    kinds = kinds if kinds is not None else available_plots(run)
+    if not kinds:
+        raise ValueError("the run has no calls to plot")
+    exporter = for_suffix("plot", path.suffix)
+    if exporter is None:
+        suffixes = ", ".join(e.extension for e in exporters("plot"))
+        raise ValueError(f"{path.name}: plots are written as {suffixes}")
+    figures = [build_figure(kind, run, size, theme) for kind in kinds]
+    if exporter.name == "pdf":
+        return [_figures_pdf(figures, path, size)]
+    if len(figures) == 1:
+        return [exporter.write(run, path, kind=kinds[0], size=size, theme=theme,
+                               figure=figures[0])]
+    return [exporter.write(run, path.with_name(f"{path.stem}-{kind}{path.suffix}"), kind=kind,
+                           size=size, theme=theme, figure=figure)
+            for kind, figure in zip(kinds, figures, strict=True)]
