@@ -68,6 +68,14 @@ class Exporter:
         """The file dialog filter, e.g. ``PNG images (*.png)``."""
         return f"{self.file_kind} (*{self.extension})"
 
+    def with_extension(self, path: str | Path) -> Path:
+        """``path`` ending in this format's extension: added when a file dialog returns a
+        name typed without it (``plot`` becomes ``plot.pdf``; ``plot.PDF`` stays)."""
+        path = Path(path)
+        if path.suffix.lower() == self.extension:
+            return path
+        return path.with_name(path.name + self.extension)
+
 
 _EXPORTERS: dict[tuple[str, str], Exporter] = {}
 

@@ -140,6 +140,44 @@ def test_all_plots_into_a_folder_at_the_chosen_theme(live, tmp_path):
     assert count_colour(rgb, DARK.ready) > 40
 
 
+def test_the_menus_pdf_entry_asks_where_and_writes_the_plot_on_screen(live, tmp_path,
+                                                                       monkeypatch):
+    """Export ▾ > Plot as PDF: the file dialog offers PDF files under the plot's name; a name
+    typed without .pdf gets it; the PDF is the plot on screen at the menu's size and theme,
+    its title searchable text."""
+    from PySide6.QtWidgets import QFileDialog
+
+    from tests.rasters import pdf_pages, pdftoppm, pdftotext
+    from tests.ui.test_plot_exports_portable import plain_title
+
+    asked = []
+
+    def choose(_parent, title, suggested, filters):
+        asked.append((title, suggested, filters))
+        return str(tmp_path / "for_beamer"), filters
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", choose)
+    live.plots.show_kind("timeline")
+    live.export_bar.set_size("1280x720")
+    live.export_bar.set_theme("dark")
+    try:
+        live.export_bar.actions_by_kind["pdf"].trigger()
+    finally:
+        live.export_bar.set_theme("light")
+    [(title, suggested, filters)] = asked
+    assert title.startswith("Plot as PDF") and suggested.endswith("timeline.pdf")
+    assert filters == "PDF documents (*.pdf)"
+    pdf = tmp_path / "for_beamer.pdf"
+    assert live.banner.text().startswith("Wrote for_beamer.pdf")
+    pages, points = pdf_pages(pdf)
+    assert pages == 1 and points == pytest.approx((960, 540), abs=0.5)
+    title = plain_title(build_figure("timeline", live.run, (1280, 720), "dark"))
+    assert "chained" in title and title in pdftotext(pdf)
+    rgb = pdftoppm(pdf)
+    assert rgb.shape == (720, 1280, 3) and count_colour(rgb[:5, :5], DARK.background, 2) == 25
+    assert count_colour(rgb, DARK.ready) > 20
+
+
 def test_copy_puts_the_plot_on_the_clipboard(live):
     live.plots.show_kind("variants")
     live.export_bar.set_size("1280x720")

@@ -291,10 +291,8 @@ class DeviceView(QWidget):
         """Export at the Export menu's size: the frame at once, an animation in the
         background (progress and Stop in the control bar). False, with the reason shown,
         if it did not start or failed."""
-        path = Path(path)
+        path = find(subject, name).with_extension(path)
         size = self.controls.export_menu.export_size
-        if path.suffix.lower() != find(subject, name).extension:
-            path = path.with_name(path.name + find(subject, name).extension)
         self._last_dir = str(path.parent)
         if subject == "frame":
             try:

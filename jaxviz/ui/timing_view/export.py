@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from jaxviz.model.exports import Exporter
 from jaxviz.model.sizes import parse_size
 from jaxviz.model.timing import TimingRun
 from jaxviz.model.timing_options import SIZES
@@ -69,10 +70,20 @@ def export_run(run: TimingRun, what: str, path: str | Path, kind: str,
         return write_plots(run, path, size, theme)
     if what not in EXPORTS:
         raise ValueError(f"unknown export {what!r}; choose from {', '.join(EXPORTS)}")
-    if any(e.name == what for e in exporters("plot")):
-        return [find("plot", what).write(run, path, kind=kind, size=size, theme=theme,
-                                         **options)]
-    return [find("run", what).write(run, path)]
+    exporter = exporter_of(what)
+    if exporter.subject == "plot":
+        return [exporter.write(run, path, kind=kind, size=size, theme=theme, **options)]
+    return [exporter.write(run, path)]
+
+
+def exporter_of(what: str) -> Exporter:
+    """The registry's format behind an Export menu entry (any but ``plots``).
+
+    Raises:
+        ValueError: no format has that name.
+    """
+    subject = "plot" if any(e.name == what for e in exporters("plot")) else "run"
+    return find(subject, what)
 
 
 def plot_image(run: TimingRun, kind: str, size: tuple[int, int], theme: str,

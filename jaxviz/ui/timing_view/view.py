@@ -37,7 +37,13 @@ from jaxviz.model.timing_options import (
     where_and_when,
 )
 from jaxviz.ui.timing_view.controls import RunControls
-from jaxviz.ui.timing_view.export import EXPORTS, ExportBar, export_run, plot_image
+from jaxviz.ui.timing_view.export import (
+    EXPORTS,
+    ExportBar,
+    export_run,
+    exporter_of,
+    plot_image,
+)
 from jaxviz.ui.timing_view.plots_panel import PlotsPanel
 from jaxviz.ui.timing_view.runner import TimingRunner
 from jaxviz.ui.timing_view.widgets import Banner, FullScreen, InfoLine
@@ -334,6 +340,8 @@ class TimingView(QWidget):
         else:
             suggested = str(Path(self._last_dir) / name.format(kind=self.plots.current_kind()))
             path, _ = QFileDialog.getSaveFileName(self, title, suggested, filters)
+            if path:
+                path = str(exporter_of(what).with_extension(path))
         if path:
             self.export(what, path)
 
