@@ -19,6 +19,7 @@ SUBCOMMANDS = {
     "jaxpr": "cmd_jaxpr",
     "layout": "cmd_layout",
     "run": "cmd_run",
+    "step": "cmd_step",
     "devices": "cmd_devices",
     "multihost": "cmd_multihost",
     "time": "cmd_time",

@@ -20,4 +20,6 @@ def run(ns) -> int:
     assert variant is not None  # traced: code 0
     print(f">>> {variant.call}")
     print(variant.value)
+    if variant.value_args:
+        print(f"# arguments: {variant.value_args}")
     return 0

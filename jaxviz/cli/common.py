@@ -7,10 +7,10 @@ import sys
 from jaxviz.cli.options import EXIT_FAILED, EXIT_USAGE, build_request
 from jaxviz.model import ErrorInfo, TraceResult, VariantResult
 
-#: Error kinds caused by what was typed on the command line (exit 2).
 #: Error kinds that come from what was typed (exit 2, as the README says): the code or
-#: file that does not parse or load, a name or a field that does not fit.
-USAGE_KINDS = {"syntax", "spec", "option", "lookup", "load", "batch", "mesh"}
+#: file that does not parse or load, a name or a field that does not fit, a program
+#: too large to step within the asked-for record limit.
+USAGE_KINDS = {"syntax", "spec", "option", "lookup", "load", "batch", "mesh", "size"}
 
 
 def report(info: ErrorInfo, debug: bool) -> int:

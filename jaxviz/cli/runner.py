@@ -11,6 +11,9 @@ Contract kept by every implementation:
   records (on the engine client's callback thread, always before
   :func:`run_request` returns). A request that produces no result raises
   :class:`jaxviz.engine.EngineError`.
+* :func:`run_reply` runs any request record and returns the engine's whole
+  :class:`~jaxviz.model.engine.Reply` (the result or the error, and what the
+  user's code printed), failure or not.
 * :func:`run_trace` is :func:`run_request` for a :class:`TraceRequest`, with
   engine failures (timeout, crash) reported as ``TraceResult.error`` and what
   the user's code printed in ``TraceResult.stdout``/``stderr``.
@@ -31,7 +34,7 @@ from jaxviz.engine import EngineClient, EngineError
 from jaxviz.model import ErrorInfo, TraceRequest, TraceResult
 from jaxviz.model.engine import Reply
 
-__all__ = ["EngineError", "prestart", "run_request", "run_trace"]
+__all__ = ["EngineError", "prestart", "run_reply", "run_request", "run_trace"]
 
 _lock = threading.Lock()
 _client: EngineClient | None = None
@@ -65,9 +68,14 @@ def run_request(record: Any, devices: int, timeout: float,
     return reply.result
 
 
+def run_reply(record: Any, devices: int, timeout: float) -> Reply:
+    """Run one request record and return the engine's reply, whether it succeeded or not."""
+    return _run(record, devices, timeout)
+
+
 def run_trace(req: TraceRequest, devices: int, timeout: float) -> TraceResult:
     """Run one trace request with ``devices`` devices; failures become ``result.error``."""
-    reply = _run(req, devices, timeout)
+    reply = run_reply(req, devices, timeout)
     result = reply.result if reply.ok else None
     if not isinstance(result, TraceResult):
         result = TraceResult(function=req.target.function, filename=req.target.filename,

@@ -8,9 +8,12 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxviz.model import ErrorInfo
+from jaxviz.model import ErrorInfo, TraceSettings
 from jaxviz.model.errors import UserError, from_exception, spec_error
 from jaxviz.model.specs import DTYPES, Aval, Dict, Expr, Seq, Spec, SpecError, parse_args
+
+#: The variants that call the function on batched arguments.
+BATCHED_VARIANTS = ("vmap", "pmap", "sharded", "shard_map")
 
 
 def parse(text: str, field: str = "args") -> list[Spec]:
@@ -51,20 +54,13 @@ def _build(spec: Spec, ns: dict[str, Any], text: str, filename: str, field: str)
         raise UserError(info) from None
 
 
-def _sample(shape: tuple[int, ...], dtype: Any) -> jax.Array:
-    """Reproducible sample values: (k mod 7 + 1) / 7 for floats, ones otherwise."""
-    if jnp.issubdtype(dtype, jnp.floating):
-        # Distinct, reproducible values make outputs worth looking at.
-        size = int(np.prod(shape)) if shape else 1
-        values = (np.arange(size, dtype=np.float64) % 7 + 1) / 7
-        return jnp.asarray(values.reshape(shape), dtype=dtype)
-    return jnp.ones(shape, dtype)
+def concrete(value: Any, seed: int = 0) -> Any:
+    """A value tree with abstract leaves replaced by random arrays (:data:`RANDOM_RECIPE`).
 
-
-def concrete(value: Any) -> Any:
-    """A value tree with abstract leaves replaced by arrays."""
-    return jax.tree.map(lambda v: _sample(v.shape, v.dtype)
-                        if isinstance(v, jax.ShapeDtypeStruct) else v, value)
+    The recipe ``jaxviz run`` and ``jaxviz step`` share, so both show the same
+    numbers for the same spec and seed (:func:`described_concrete` says how).
+    """
+    return random_concrete(value, seed)[0]
 
 
 def add_batch_axis(args: list[Any], in_axes: list[int | None], batch: int) -> list[Any]:
@@ -124,3 +120,85 @@ def split_batch(args: list[Any], in_axes: list[int | None], groups: int) -> list
 
         out.append(jax.tree.map(split, arg))
     return out
+
+
+#: How :func:`random_concrete` fills abstract leaves (said in every stepping result).
+RANDOM_RECIPE = ("numpy.random.default_rng({seed}), drawn leaf by leaf in argument order: "
+                 "floats standard normal rounded to 2 decimals, signed integers uniform in "
+                 "[-5, 5], unsigned integers uniform in [0, 9], booleans fair coin flips")
+
+
+def random_leaf(rng: np.random.Generator, shape: tuple[int, ...], dtype: Any) -> jax.Array:
+    """One random array of ``shape`` and ``dtype``, following :data:`RANDOM_RECIPE`."""
+    dtype = jnp.dtype(dtype)
+    if jnp.issubdtype(dtype, jnp.complexfloating):
+        real = np.round(rng.standard_normal(shape), 2)
+        imag = np.round(rng.standard_normal(shape), 2)
+        return jnp.asarray(real + 1j * imag, dtype=dtype)
+    if jnp.issubdtype(dtype, jnp.floating):
+        return jnp.asarray(np.round(rng.standard_normal(shape), 2), dtype=dtype)
+    if jnp.issubdtype(dtype, jnp.signedinteger):
+        return jnp.asarray(rng.integers(-5, 6, size=shape), dtype=dtype)
+    if jnp.issubdtype(dtype, jnp.unsignedinteger):
+        return jnp.asarray(rng.integers(0, 10, size=shape), dtype=dtype)
+    if dtype == jnp.bool_:
+        return jnp.asarray(rng.random(shape) < 0.5)
+    raise UserError(ErrorInfo(kind="spec", field="args",
+                              message=f"no random values for dtype {dtype}: give the "
+                                      f"argument as an expression instead"))
+
+
+def random_concrete(value: Any, seed: int) -> tuple[Any, list[bool]]:
+    """A value tree with abstract leaves replaced by random arrays (:data:`RANDOM_RECIPE`).
+
+    Returns:
+        ``(tree, random)``: the concrete tree, and per leaf (in flattening
+        order) whether it was made random.
+    """
+    rng = np.random.default_rng(seed)
+    leaves, tree = jax.tree.flatten(value)
+    out, made = [], []
+    for leaf in leaves:
+        if isinstance(leaf, jax.ShapeDtypeStruct):
+            out.append(random_leaf(rng, tuple(leaf.shape), leaf.dtype))
+            made.append(True)
+        else:
+            out.append(leaf)
+            made.append(False)
+    return jax.tree.unflatten(tree, out), made
+
+
+def described_concrete(abstract: list[Any], leaves: list[str], seed: int, variant: str,
+                       settings: TraceSettings, batched: bool) -> tuple[list[Any], str,
+                                                                          list[str]]:
+    """Concrete arguments for a variant's call, and one sentence per kind saying how.
+
+    Args:
+        abstract: the variant's arguments (abstract leaves where the spec gives types).
+        leaves: the name of every argument leaf, in flattening order.
+        seed: the seed of the random values.
+        variant: the variant the arguments are for.
+        settings: the request's settings (the argument texts the sentences quote).
+        batched: whether the function has batched arguments (``in_axes``).
+
+    Returns:
+        ``(arguments, how, random)``: the concrete arguments, the sentences, and the
+        names of the leaves filled with random values.
+    """
+    args, made_random = random_concrete(abstract, seed)
+    random = [n for n, r in zip(leaves, made_random) if r]
+    given = [n for n, r in zip(leaves, made_random) if not r]
+    parts = []
+    if random:
+        parts.append(f"{', '.join(random)}: random values from "
+                     f"{RANDOM_RECIPE.format(seed=seed)}.")
+    if given:
+        mapped = variant in BATCHED_VARIANTS and batched
+        if mapped and settings.batched_args:
+            where, tail = f"the batched arguments {settings.batched_args!r}", ""
+        else:
+            where = f"the arguments {settings.args!r}"
+            tail = " (batched ones repeated along their batch axis)" if mapped else ""
+        parts.append(f"{', '.join(given)}: evaluated from {where} in the file's "
+                     f"namespace{tail}.")
+    return args, " ".join(parts), random

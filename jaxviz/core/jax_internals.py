@@ -12,16 +12,23 @@ What it provides:
   pretty-printer's own source map, not from re-parsing the text);
 * :func:`user_span` -- the user's ``file:line:col`` range an equation came from;
 * :func:`nested_jaxprs` -- the jaxprs inside an equation's parameters;
-* :func:`var_name` -- a variable's printed name in a given printing context.
+* :func:`var_name` -- a variable's printed name in a given printing context;
+* for the stepper: :func:`view`, :func:`nested`, :func:`collective`, :func:`bind`
+  -- an equation's parts, how its nested jaxprs run, the collective it performs,
+  and running it on concrete values;
+* for the storyboard: :func:`hlo_schedule`, :func:`device_assignment` -- the
+  compiled program's instruction order and its devices.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import jax
+import numpy as np
 from jax._src import core as _core
 from jax._src import pretty_printer as _pp
 from jax._src import source_info_util as _siu
@@ -165,6 +172,259 @@ def aval_of(var: Any) -> tuple[list[int], str]:
     shape = [int(d) if isinstance(d, int) else -1 for d in getattr(aval, "shape", ())]
     short = aval.str_short(short_dtypes=True) if hasattr(aval, "str_short") else str(aval)
     return shape, short.split("[", 1)[0]
+
+
+# --------------------------------------------------------------------------- #
+# Evaluating jaxprs equation by equation (the stepper)
+# --------------------------------------------------------------------------- #
+
+#: Primitives whose nested jaxpr is called once with the equation's inputs.
+CALL_PRIMITIVES = frozenset({
+    "jit", "pjit", "closed_call", "core_call", "remat2", "checkpoint", "custom_jvp_call",
+    "custom_vjp_call", "custom_vjp_call_jaxpr",
+})
+
+#: The parameter holding the called jaxpr, per call primitive (default ``jaxpr``).
+_CALL_PARAM = {"custom_jvp_call": "call_jaxpr", "custom_vjp_call": "call_jaxpr",
+               "custom_vjp_call_jaxpr": "fun_jaxpr", "closed_call": "call_jaxpr",
+               "core_call": "call_jaxpr"}
+
+
+@dataclass(frozen=True)
+class EqnView:
+    """One equation, seen through the adapter: the stepper never reads ``eqn`` fields itself.
+
+    Attributes:
+        primitive: the primitive's name.
+        params: the equation's parameters (as JAX holds them).
+        invars: its input variables and literals (read them with :func:`read_atom`).
+        outvars: its output variables (``is_drop`` tells the unused ones).
+        eqn: the equation itself (for :func:`bind`, :func:`user_span` and text lines).
+    """
+
+    primitive: str
+    params: dict[str, Any]
+    invars: list[Any]
+    outvars: list[Any]
+    eqn: Any
+
+
+@dataclass(frozen=True)
+class Body:
+    """A jaxpr nested in an equation: the parameter it sits in, the jaxpr, its constants."""
+
+    label: str
+    jaxpr: Any
+    consts: list[Any]
+
+
+@dataclass(frozen=True)
+class Nested:
+    """How an equation with nested jaxprs runs them.
+
+    Attributes:
+        kind: ``call`` (once, with the equation's inputs), ``scan``, ``while``,
+            ``cond`` or ``shard_map``.
+        bodies: the nested jaxprs (``cond``: one per branch; ``while``: the
+            condition, then the body).
+        params: what the kind needs: ``scan``: num_consts, num_carry, length,
+            reverse; ``while``: cond_nconsts, body_nconsts; ``shard_map``:
+            mesh, in_specs, out_specs, manual_axes, check_vma.
+    """
+
+    kind: str
+    bodies: list[Body]
+    params: dict[str, Any]
+
+
+def view(eqn: Any) -> EqnView:
+    """The parts of an equation the stepper uses."""
+    return EqnView(eqn.primitive.name, dict(eqn.params), list(eqn.invars),
+                   list(eqn.outvars), eqn)
+
+
+def signature(jaxpr: Any) -> tuple[list[Any], list[Any], list[Any], list[EqnView]]:
+    """``(constvars, invars, outvars, equations)`` of an open jaxpr."""
+    return (list(jaxpr.constvars), list(jaxpr.invars), list(jaxpr.outvars),
+            [view(e) for e in jaxpr.eqns])
+
+
+def closed_parts(closed: Any) -> tuple[Any, list[Any]]:
+    """``(jaxpr, consts)`` of a closed jaxpr (an open one has no constants)."""
+    if isinstance(closed, _core.ClosedJaxpr):
+        return closed.jaxpr, list(closed.consts)
+    return closed, []
+
+
+def read_atom(atom: Any, env: dict[Any, Any]) -> Any:
+    """A literal's value, or a variable's value in ``env``."""
+    if isinstance(atom, _core.Literal):
+        return atom.val
+    return env[atom]
+
+
+def is_drop(var: Any) -> bool:
+    """True for an output variable nothing reads (printed ``_``)."""
+    return isinstance(var, _core.DropVar)
+
+
+#: No mesh: the context the stepper runs every equation in (see :func:`bind`).
+_NO_MESH = jax.sharding.AbstractMesh((), ())
+
+
+def bind(view_: EqnView, values: list[Any]) -> list[Any]:
+    """Run one equation on concrete values, as ``jax.core.eval_jaxpr`` does; always a list.
+
+    The equation's context (e.g. ``threefry_partitionable``) applies, but not
+    its abstract mesh: inside a ``shard_map`` body that is the manual mesh,
+    and the stepper runs each device's equation on that device's own local
+    values, outside any mesh (JAX's eager caches would otherwise give values
+    typed for another body's mesh).
+    """
+    eqn = view_.eqn
+    params = eqn.primitive.get_bind_params(eqn.params)
+    with eqn.ctx.manager, jax.sharding.use_abstract_mesh(_NO_MESH):
+        out = eqn.primitive.bind(*values, **params)
+    return [detached(o) for o in out] if eqn.primitive.multiple_results else [detached(out)]
+
+
+def nested(view_: EqnView) -> Nested | None:
+    """How to step into an equation's nested jaxprs; None for ordinary (or unknown) ones."""
+    name, params = view_.primitive, view_.params
+    if name in CALL_PRIMITIVES:
+        inner = params.get(_CALL_PARAM.get(name, "jaxpr"))
+        if inner is None:
+            return None
+        return Nested("call", [Body(_CALL_PARAM.get(name, "jaxpr"), *closed_parts(inner))], {})
+    if name == "scan":
+        return Nested("scan", [Body("jaxpr", *closed_parts(params["jaxpr"]))], {
+            "num_consts": params["num_consts"], "num_carry": params["num_carry"],
+            "length": params["length"], "reverse": params["reverse"]})
+    if name == "while":
+        return Nested("while", [Body("cond_jaxpr", *closed_parts(params["cond_jaxpr"])),
+                                Body("body_jaxpr", *closed_parts(params["body_jaxpr"]))], {
+            "cond_nconsts": params["cond_nconsts"], "body_nconsts": params["body_nconsts"]})
+    if name == "cond":
+        return Nested("cond", [Body(f"branches[{i}]", *closed_parts(b))
+                               for i, b in enumerate(params["branches"])], {})
+    if name == "shard_map":
+        mesh = params["mesh"]
+        manual = params.get("newly_manual_axes", params.get("manual_axes"))
+        return Nested("shard_map", [Body("jaxpr", *closed_parts(params["jaxpr"]))], {
+            "mesh": mesh, "in_specs": tuple(params["in_specs"]),
+            "out_specs": tuple(params["out_specs"]),
+            "manual_axes": frozenset(manual if manual is not None else mesh.axis_names),
+            "check_vma": params.get("check_vma", True)})
+    return None
+
+
+@dataclass(frozen=True)
+class Collective:
+    """A collective equation, normalised: what the stepper evaluates across devices.
+
+    Attributes:
+        kind: the primitive (``psum``, ``pmax``, ``pmin``, ``psum_invariant``,
+            ``pvary``, ``all_gather``, ``all_gather_invariant``, ``ppermute``,
+            ``all_to_all``, ``reduce_scatter``, ``axis_index``, ``pbroadcast``).
+        axes: the named mesh axes it works over, in the order given.
+        positional: positional axes (a ``psum`` over a vmapped axis reduces them locally).
+        groups: ``axis_index_groups`` (None: the whole axis).
+        dimension: all_gather / reduce_scatter dimension.
+        split_axis, concat_axis: all_to_all's axes.
+        tiled: all_gather / reduce_scatter tiling.
+        perm: ppermute's (source, destination) pairs of axis indices.
+        source: pbroadcast's source index.
+    """
+
+    kind: str
+    axes: tuple[str, ...]
+    positional: tuple[int, ...] = ()
+    groups: Any = None
+    dimension: int = 0
+    split_axis: int = 0
+    concat_axis: int = 0
+    tiled: bool = False
+    perm: tuple[tuple[int, int], ...] = ()
+    source: int = 0
+
+
+#: Collectives the stepper evaluates across devices.
+COLLECTIVE_PRIMITIVES = frozenset({
+    "psum", "pmax", "pmin", "psum_invariant", "pvary", "all_gather", "all_gather_invariant",
+    "ppermute", "all_to_all", "reduce_scatter", "axis_index", "pbroadcast",
+})
+
+
+def collective(view_: EqnView) -> Collective | None:
+    """The collective an equation performs, normalised; None for other equations."""
+    name, p = view_.primitive, view_.params
+    if name not in COLLECTIVE_PRIMITIVES:
+        return None
+    raw = p.get("axes", p.get("axis_name", ()))
+    raw = tuple(raw) if isinstance(raw, (tuple, list)) else (raw,)
+    named = tuple(a for a in raw if not isinstance(a, int))
+    positional = tuple(a for a in raw if isinstance(a, int))
+    return Collective(
+        kind=name, axes=named, positional=positional, groups=p.get("axis_index_groups"),
+        dimension=p.get("all_gather_dimension", p.get("scatter_dimension", 0)),
+        split_axis=p.get("split_axis", 0), concat_axis=p.get("concat_axis", 0),
+        tiled=bool(p.get("tiled", False)),
+        perm=tuple((int(s), int(d)) for s, d in p.get("perm", ())),
+        source=int(p.get("source", 0)))
+
+
+def mesh_parts(mesh: Any) -> tuple[list[str], list[int], Any]:
+    """``(axis names, axis sizes, device-id grid)`` of a concrete mesh."""
+    names = [str(n) for n in mesh.axis_names]
+    sizes = [int(mesh.shape[n]) for n in mesh.axis_names]
+    ids = np.vectorize(lambda d: d.id, otypes=[int])(np.asarray(mesh.devices))
+    return names, sizes, ids
+
+
+def spec_entries(spec: Any, rank: int) -> list[tuple[str, ...]]:
+    """The mesh axes each dimension of a PartitionSpec splits over (``()``: not split)."""
+    out: list[tuple[str, ...]] = []
+    for i in range(rank):
+        entry = spec[i] if i < len(spec) else None
+        if entry is None:
+            out.append(())
+        elif isinstance(entry, (tuple, list)):
+            out.append(tuple(str(a) for a in entry))
+        else:
+            out.append((str(entry),))
+    return out
+
+
+def detached(value: Any) -> Any:
+    """A value as the stepper holds it: the same numbers, typed for no mesh.
+
+    Constants made while tracing a ``shard_map`` body, and the outputs of
+    equations whose parameters name the body's mesh (``sharding=`` of
+    ``convert_element_type``, ``broadcast_in_dim``, ``iota`` ...), carry that
+    manual mesh in their type; the stepper runs each device's equations
+    outside any mesh, where such a value cannot meet the others. PRNG keys
+    are kept as they are.
+    """
+    if (isinstance(value, jax.Array) and not jax.typeof(value).sharding.mesh.empty
+            and not is_key_array(value)):
+        return np.asarray(value)
+    return value
+
+
+def is_key_array(value: Any) -> bool:
+    """True for typed PRNG key arrays (their elements are not numbers)."""
+    dtype = getattr(value, "dtype", None)
+    return dtype is not None and jax.dtypes.issubdtype(dtype, jax.dtypes.prng_key)
+
+
+def aval_shape_dtype(var: Any) -> tuple[tuple[int, ...], Any]:
+    """A variable's shape and (NumPy) dtype."""
+    return tuple(var.aval.shape), var.aval.dtype
+
+
+# --------------------------------------------------------------------------- #
+# The compiled program (the storyboard)
+# --------------------------------------------------------------------------- #
 
 
 def hlo_schedule(compiled: Any) -> dict[str, list[str]]:

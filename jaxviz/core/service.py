@@ -48,3 +48,10 @@ def _trace(record: Any, progress: Progress) -> Any:
     from jaxviz.core.trace import trace_request
 
     return trace_request(record)
+
+
+@handler("StepRequest")
+def _step(record: Any, progress: Progress) -> Any:
+    from jaxviz.core.stepper import step_request
+
+    return step_request(record)

@@ -108,8 +108,10 @@ def trace_variant(loaded: Loaded, variant: str, req: TraceRequest) -> VariantRes
         if {"hlo", "layout", "story"} & set(req.want):
             describe_compiled(vr, prepared, closed, req, loaded)
         if "value" in req.want:
-            out = prepared.fn(*arguments.concrete(prepared.args))
-            vr.value = _value_text(out)
+            leaves = arg_leaf_names(prepared.args, loaded.builder.names)
+            args, vr.value_args, _ = arguments.described_concrete(
+                prepared.args, leaves, 0, variant, req, loaded.settings.batched)
+            vr.value = _value_text(prepared.fn(*args))
     except UserError as exc:
         vr.error = exc.info
         vr.error.variant = variant
@@ -141,8 +143,8 @@ def describe_compiled(vr: VariantResult, prepared: Prepared, closed: Any, req: T
         vr.hlo = compiled.as_text() or ""
         vr.cost = _cost(compiled)
         vr.hlo_collectives = layout.hlo_collectives(vr.hlo)
-    names = _arg_leaf_names(prepared.args, loaded.builder.names)
-    out_names = _leaf_names(compiled.output_shardings, "out")
+    names = arg_leaf_names(prepared.args, loaded.builder.names)
+    out_names = leaf_names(compiled.output_shardings, "out")
     if "layout" in want:
         vr.arrays, vr.mesh = layout.layouts(compiled, names, list(closed.in_avals), out_names,
                                             list(closed.out_avals))
@@ -212,14 +214,16 @@ def _cost(compiled: Any) -> dict[str, float]:
     return {k: float(v) for k, v in (cost or {}).items() if k in keep}
 
 
-def _arg_leaf_names(args: list[Any], names: list[str]) -> list[str]:
+def arg_leaf_names(args: list[Any], names: list[str]) -> list[str]:
+    """The name of every leaf of the arguments (``params[0]``, ``x``), in flattening order."""
     out = []
     for arg, name in zip(args, names):
-        out.extend(_leaf_names(arg, name))
+        out.extend(leaf_names(arg, name))
     return out
 
 
-def _leaf_names(tree: Any, prefix: str) -> list[str]:
+def leaf_names(tree: Any, prefix: str) -> list[str]:
+    """The name of every leaf of a tree, ``prefix`` followed by its path (``out[1]``)."""
     paths = jax.tree_util.tree_flatten_with_path(tree)[0]
     return [prefix + jax.tree_util.keystr(path) for path, _ in paths]
 

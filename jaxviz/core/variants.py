@@ -31,7 +31,7 @@ from jaxviz.model.specs import (
     partition_axis_names,
 )
 
-BATCHED_VARIANTS = ("vmap", "pmap", "sharded", "shard_map")
+BATCHED_VARIANTS = arguments.BATCHED_VARIANTS
 
 
 @dataclass

@@ -13,7 +13,9 @@ The public surface is re-exported here. The modules behind it:
 * changes, link_index, lexers: what changed between variants, which jaxpr lines
   came from which source line, Pygments lexers for jaxprs and HLO;
 * palette: every colour, as plain data; window_state: what the window shows;
-* storyboard: what every device holds and runs, read from the compiled program.
+* storyboard: what every device holds and runs, read from the compiled program;
+* stepping, value_text: the jaxpr stepper's request, steps and values, and those
+  values as text.
 
 May import: nothing of jaxviz but itself (mypy strict; import-linter keeps JAX and
 Qt out).
@@ -44,6 +46,7 @@ from jaxviz.model.records import (
     to_plain,
 )
 from jaxviz.model.specs import SpecError
+from jaxviz.model.stepping import StepRequest, StepResult  # registers the stepping records
 from jaxviz.model.storyboard import ArrayTiles, CollectiveOp, Enclosing, Step, Storyboard, Tile
 from jaxviz.model.timing import TimingRequest, TimingRun  # registers the timing records
 
@@ -56,5 +59,6 @@ __all__ = [
     "to_plain",
 ]
 __all__ += ["DevicesRequest", "EngineEvent", "EngineInfo", "Reply"]
+__all__ += ["StepRequest", "StepResult"]
 __all__ += ["TimingRequest", "TimingRun"]
 __all__ += ["ArrayTiles", "CollectiveOp", "Enclosing", "Step", "Storyboard", "Tile"]

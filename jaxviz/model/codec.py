@@ -13,8 +13,10 @@ import dataclasses
 import typing
 from typing import Any
 
-#: Bumped whenever a record gains, loses or changes a field.
-SCHEMA_VERSION = 2
+#: Bumped whenever a record gains, loses or changes a field, or a record type comes or
+#: goes (3: the stepper's records; its ``Step`` became ``EvalStep``, beside the
+#: storyboard's ``Step``).
+SCHEMA_VERSION = 3
 
 
 class SchemaMismatch(ValueError):
@@ -25,9 +27,24 @@ _REGISTRY: dict[str, type] = {}
 
 
 def register(cls: type) -> type:
-    """Make a dataclass known to :func:`from_plain` (usable as a decorator)."""
+    """Make a dataclass known to :func:`from_plain` (usable as a decorator).
+
+    Records are tagged by class name alone, so two record classes may not share
+    one (the second would silently decode as the first).
+
+    Raises:
+        ValueError: another class of that name is registered already.
+    """
+    known = _REGISTRY.get(cls.__name__)
+    if known is not None and _where(known) != _where(cls):
+        raise ValueError(f"record name {cls.__name__!r} is taken by {_where(known)}; "
+                         f"rename {_where(cls)}")
     _REGISTRY[cls.__name__] = cls
     return cls
+
+
+def _where(cls: type) -> str:
+    return f"{cls.__module__}.{cls.__qualname__}"
 
 
 def check_annotations(*classes: type) -> None:

@@ -198,6 +198,35 @@ def device_colours(rows: int, cols: int, count: int) -> list[str]:
     return out
 
 
+def device_grid(axis_sizes: list[int], count: int) -> tuple[int, int]:
+    """The ``(rows, columns)`` the device view lays ``count`` devices out on.
+
+    No mesh: one column. A 1-D mesh: one column up to 16 devices, else a
+    near-square grid filled row by row. Two or more axes: the first axis down,
+    the others across.
+    """
+    if not axis_sizes:
+        return count, 1
+    if len(axis_sizes) >= 2:
+        rows = axis_sizes[0]
+        return rows, count // max(rows, 1)
+    if count <= 16:
+        return count, 1
+    cols = math.ceil(math.sqrt(count))
+    return math.ceil(count / cols), cols
+
+
+def device_colour_map(axis_sizes: list[int], device_ids: list[int]) -> dict[int, str]:
+    """Device id -> its colour in the device view, for devices in mesh order.
+
+    Example:
+        >>> device_colour_map([2], [5, 3])
+        {5: '#E69F00', 3: '#56B4E9'}
+    """
+    rows, cols = device_grid(axis_sizes, len(device_ids))
+    return dict(zip(device_ids, device_colours(rows, cols, len(device_ids))))
+
+
 def structured_colour(row: int, rows: int, col: int, cols: int) -> str:
     """Hue by ``row`` of ``rows``, lightness by ``col`` of ``cols`` (OKLCH)."""
     hue = 35.0 + 360.0 * row / max(rows, 1)
@@ -249,9 +278,13 @@ def luminance(colour: str) -> float:
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
+#: Colours at most this luminous get white text (:func:`text_on`).
+DARK_LUMINANCE = 0.22
+
+
 def text_on(colour: str) -> str:
     """Black or white, whichever reads better on ``colour``."""
-    return "#000000" if luminance(colour) > 0.22 else "#FFFFFF"
+    return "#000000" if luminance(colour) > DARK_LUMINANCE else "#FFFFFF"
 
 
 def mix(a: str, b: str, t: float) -> str:

@@ -117,7 +117,8 @@ class ErrorInfo:
     Attributes:
         kind: ``syntax``, ``load``, ``lookup``, ``spec``, ``option``,
             ``trace`` (a JAX or user exception while tracing), ``collective``,
-            ``batch``, ``mesh``, ``timeout``, ``crash``, ``cancelled``, ``export``.
+            ``batch``, ``mesh``, ``timeout``, ``crash``, ``cancelled``, ``export``,
+            ``size`` (too much to record: the stepper).
         message: one clear sentence (or a few lines) for the user.
         file, line, column, source_line: the user's source location, if any.
         field: the request field at fault (``args``, ``in_axes``, ``mesh``,
@@ -251,6 +252,8 @@ class VariantResult:
     hlo_collectives: list[str] = field(default_factory=list)
     #: ``repr`` of the output of one real call, when asked for ("value").
     value: str = ""
+    #: How that call's arguments were made (the recipe ``jaxviz step`` uses, seed 0).
+    value_args: str = ""
     #: What every device holds and runs, read from the compiled program ("story").
     storyboard: Storyboard | None = None
 

@@ -14,11 +14,10 @@ Example:
 
 from __future__ import annotations
 
-import math
 import re
 
 from jaxviz.model import TraceResult, VariantResult
-from jaxviz.model.palette import device_colours
+from jaxviz.model.palette import device_colours, device_grid
 from jaxviz.scene.phases import build_phases
 from jaxviz.scene.program import build_program, unravel
 from jaxviz.scene.scene import Batch, DeviceSlot, Scene, empty_scene
@@ -90,15 +89,12 @@ def _grid(vr: VariantResult, n: int) -> tuple[int, int, str, str, list[str], lis
     if mesh is None or len(mesh.axis_sizes) == 0:
         return n, 1, "", "", [], []
     names, sizes = mesh.axis_names, mesh.axis_sizes
+    rows, cols = device_grid(sizes, n)
     if len(sizes) == 1:
-        if n <= 16:
+        if cols == 1:
             return n, 1, names[0], "", [str(k) for k in range(n)], []
-        cols = math.ceil(math.sqrt(n))
-        rows = math.ceil(n / cols)
         return (rows, cols, f"{names[0]} (wrapped)", f"{names[0]} +",
                 [str(r * cols) for r in range(rows)], [f"+{c}" for c in range(cols)])
-    rows = sizes[0]
-    cols = n // max(rows, 1)
     col_label = " x ".join(names[1:])
     if len(sizes) == 2:
         col_ticks = [str(c) for c in range(cols)]

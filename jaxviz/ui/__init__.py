@@ -12,6 +12,7 @@ Rooms:
     theme: fonts, the Qt palette, colours as QColor; the PySide6 start-up guard.
     device_view: the animated device view (paints :mod:`jaxviz.scene`).
     timing_view: the timing tab (run, watch, export).
+    stepper: step mode's values panel (a jaxpr stepped with real values) and its controller.
     plots: the timing plots (pyqtgraph), shared with ``jaxviz time``.
     exporters: every export format, by name, for the CLI and the Export menus.
     vector: paint devices that write vector files (plain SVG 1.1, PDF).

@@ -5,6 +5,7 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 from jax import lax
+from jax.sharding import PartitionSpec as P
 
 from jaxviz.core import jax_internals as ji
 
@@ -74,6 +75,64 @@ def test_avals_and_params():
     assert shape == [2, 2] and dtype == "bf16"
     eqn = closed.jaxpr.eqns[-1]
     assert ji.param_text(eqn.params["new_sizes"]) == "(2, 2)"
+
+
+def _eqns(closed):
+    return [ji.view(e) for e in closed.jaxpr.eqns]
+
+
+def test_nested_jaxprs_are_described_for_the_stepper():
+    def f(xs, y):
+        c, _ = lax.scan(lambda c, x: (c + x, c), 0.0, xs, reverse=True)
+        z = lax.cond(c > 0, lambda a: a + 1, lambda a: a - 1, y)
+        w = lax.while_loop(lambda s: s < 3 + y, lambda s: s + 1, 0.0)
+        return jax.jit(jnp.sin)(z), jax.checkpoint(jnp.cos)(w)
+
+    nested = [ji.nested(v) for v in _eqns(jax.make_jaxpr(f)(jnp.ones(3), 1.0))]
+    by_kind = {n.kind: n for n in nested if n is not None}
+    scan = by_kind["scan"]
+    assert scan.params == {"num_consts": 0, "num_carry": 1, "length": 3, "reverse": True}
+    assert len(by_kind["cond"].bodies) == 2 and by_kind["cond"].bodies[1].label == "branches[1]"
+    loop = by_kind["while"]
+    assert [b.label for b in loop.bodies] == ["cond_jaxpr", "body_jaxpr"]
+    assert loop.params == {"cond_nconsts": 1, "body_nconsts": 0}
+    calls = [n for n in nested if n is not None and n.kind == "call"]
+    assert [c.bodies[0].label for c in calls] == ["jaxpr", "jaxpr"]  # jit and remat
+    assert ji.nested(_eqns(jax.make_jaxpr(jnp.sin)(1.0))[0]) is None
+
+
+def test_shard_map_and_collectives_are_described_for_the_stepper():
+    mesh = jax.make_mesh((4, 2), ("a", "b"), axis_types=(jax.sharding.AxisType.Auto,) * 2)
+
+    def local(x):
+        y = lax.psum(x, ("b", "a")) + lax.axis_index("a")
+        y = lax.ppermute(y, "a", [(0, 1), (1, 0)])
+        return lax.all_gather(y, "b", axis=1, tiled=True)
+
+    smap = jax.shard_map(local, mesh=mesh, in_specs=P("a", "b"), out_specs=P("a"),
+                         check_vma=False)
+    (eqn,) = _eqns(jax.make_jaxpr(smap)(jnp.ones((8, 4))))
+    nested = ji.nested(eqn)
+    assert nested.kind == "shard_map" and nested.params["manual_axes"] == {"a", "b"}
+    assert nested.params["in_specs"] == (P("a", "b"),)
+    names, sizes, ids = ji.mesh_parts(nested.params["mesh"])
+    assert (names, sizes, ids.tolist()) == (["a", "b"], [4, 2], [[0, 1], [2, 3], [4, 5], [6, 7]])
+    inner = ji.signature(nested.bodies[0].jaxpr)[3]
+    colls = {c.kind: c for c in map(ji.collective, inner) if c is not None}
+    assert colls["psum"].axes == ("b", "a") and colls["psum"].positional == ()
+    assert colls["axis_index"].axes == ("a",)
+    assert colls["ppermute"].perm == ((0, 1), (1, 0))
+    gather = colls["all_gather"]
+    assert (gather.axes, gather.dimension, gather.tiled) == (("b",), 1, True)
+    assert ji.spec_entries(P(("a", "b"), None), 3) == [("a", "b"), (), ()]
+
+
+def test_bind_runs_one_equation_like_eval_jaxpr():
+    closed = jax.make_jaxpr(lambda x: jnp.sort(x) * 2)(jnp.ones(3))
+    sort, mul = _eqns(closed)
+    (sorted_,) = ji.bind(sort, [jnp.array([3.0, 1.0, 2.0])])
+    assert ji.read_atom(mul.invars[1], {}) == 2.0 and ji.is_literal(mul.invars[1])
+    assert ji.bind(mul, [sorted_, 2.0])[0].tolist() == [2.0, 4.0, 6.0]
 
 
 def test_the_schedule_is_the_order_the_compiled_text_prints():

@@ -1,8 +1,8 @@
 """Every variant jaxviz shows is exactly what JAX produces.
 
-The reference side of each comparison is built here from the example's file
-with JAX's own API (importlib + jax.make_jaxpr / jax.jit / jax.vmap /
-jax.pmap / jax.shard_map), independently of jaxviz's variant builder.
+The reference side of each comparison is built from the example's file with
+JAX's own API (importlib + jax.make_jaxpr / jax.jit / jax.vmap / jax.pmap /
+jax.shard_map, in ``reference.py``), independently of jaxviz's variant builder.
 """
 
 from __future__ import annotations

@@ -47,3 +47,19 @@ def test_other_schema_versions_are_refused():
     data["schema"] = SCHEMA_VERSION + 1
     with pytest.raises(SchemaMismatch, match="another jaxviz version"):
         from_plain(data)
+
+
+def test_two_record_classes_may_not_share_a_name():
+    # Records are tagged by class name: a second "Step" would decode as the first.
+    from dataclasses import make_dataclass
+
+    from jaxviz.model import register
+    from jaxviz.model.stepping import EvalStep
+    from jaxviz.model.storyboard import Step
+
+    impostor = make_dataclass("Step", [("kind", str)])
+    with pytest.raises(ValueError, match="record name 'Step' is taken by jaxviz.model.storyboard"):
+        register(impostor)
+    assert type(from_plain(to_plain(Step(kind="compute")))) is Step
+    decoded = from_plain(to_plain(EvalStep(kind="enter", path="0", depth=0, primitive="jit")))
+    assert type(decoded) is EvalStep

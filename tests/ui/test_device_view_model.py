@@ -135,3 +135,36 @@ def test_other_examples_build_phases_that_end_in_assembly(name, variant):
     scene = build_scene(traced(name, variant), variant)
     assert scene.phases[0].kind == "host" and scene.phases[-1].kind == "assemble"
     assert all(p.caption and p.title for p in scene.phases)
+
+
+def test_a_stepper_equation_maps_to_the_phase_that_runs_it():
+    from jaxviz.model.link_index import walk
+    from jaxviz.scene.follow import phase_of_equation
+
+    result = traced("normalize", "pmap")
+    vr = result.variant("pmap")
+    scene = build_scene(result, "pmap")
+    orders = {eqn.primitive: k for k, (_path, eqn) in enumerate(walk(vr.equations))}
+    psum = phase_of_equation(scene.phases, vr, orders["psum"])
+    assert scene.phases[psum].kind == "collective"
+    div = phase_of_equation(scene.phases, vr, orders["div"])
+    assert scene.phases[div].kind == "compute" and div > psum
+    assert phase_of_equation(scene.phases, vr, len(orders) + 5) is None
+    vmap = traced("convolve", "vmap")
+    vscene = build_scene(vmap, "vmap")
+    dot = next(k for k, (_p, e) in enumerate(walk(vmap.variant("vmap").equations))
+               if e.primitive == "dot_general")
+    assert vscene.phases[phase_of_equation(vscene.phases, vmap.variant("vmap"), dot)].kind == \
+        "vectorized"
+
+
+def test_the_device_grid_is_the_one_the_colours_are_laid_out_on():
+    from jaxviz.model.palette import device_colour_map, device_grid
+
+    assert device_grid([], 20) == (20, 1) and device_grid([8], 8) == (8, 1)
+    assert device_grid([20], 20) == (4, 5) and device_grid([2, 4], 8) == (2, 4)
+    scene = build_scene(traced("tensor_parallel", "sharded"), "sharded")
+    mesh = traced("tensor_parallel", "sharded").variant("sharded").mesh
+    assert (scene.rows, scene.cols) == device_grid(mesh.axis_sizes, len(scene.devices))
+    assert device_colour_map(mesh.axis_sizes, mesh.device_ids) == \
+        {d.id: d.colour for d in scene.devices}

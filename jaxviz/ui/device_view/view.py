@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QFileDialog, QSizePolicy, QVBoxLayout, QWidget
 from jaxviz.model import TraceResult, palette
 from jaxviz.model.sizes import ANIMATION_SIZES, parse_size
 from jaxviz.scene import Phase, Scene, build_scene, empty_scene, geometry
+from jaxviz.scene.follow import phase_of_equation
 from jaxviz.scene.frames import FrameBuilder
 from jaxviz.ui.device_view.controls import ControlBar
 from jaxviz.ui.device_view.export import Renderer
@@ -188,6 +189,25 @@ class DeviceView(QWidget):
         else:
             self._t = 1.0
         self._sync(emit=True)
+
+    def show_equation(self, order: int) -> bool:
+        """Show the phase that runs equation ``order`` (pre-order position in the jaxpr).
+
+        The hook a stepper drives the view by ("the device view shows the same
+        step"). Returns False, leaving the view as it is, when no phase runs it.
+        """
+        if self.result is None or not self.phases:
+            return False
+        try:
+            variant = self.result.variant(self.scene.variant)
+        except KeyError:
+            return False
+        phase = phase_of_equation(self.phases, variant, order)
+        if phase is None:
+            return False
+        self.pause()
+        self.seek(phase, 1.0)
+        return True
 
     def play(self) -> None:
         """Play from here to the end (from the start if at the end)."""

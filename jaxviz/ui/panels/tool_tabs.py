@@ -1,4 +1,5 @@
-"""The tool tabs under the panes: Console, Devices (the device view) and Timing (the timing view).
+"""The tool tabs under the panes: Console, Values (step mode), Devices (the device view) and
+Timing (the timing view).
 
 The device and timing views are other modules' widgets. They are imported
 the first time their tab is shown (they pull in pyqtgraph and friends, which
@@ -23,6 +24,10 @@ Docking contract (what this module calls; everything else is up to the view):
     what the window shows.
 
 Either view may also have ``set_engine``; it is called the same way.
+
+``jaxviz.ui.stepper.ValuesPanel(parent=None)`` -- the values of step mode's
+    current step; the window's step mode (:mod:`jaxviz.ui.window.stepping`)
+    fills it. Its tab is built when step mode first starts.
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ from jaxviz.ui.panels.console import ConsolePane
 
 DEVICE_VIEW = ("jaxviz.ui.device_view", "DeviceView")
 TIMING_VIEW = ("jaxviz.ui.timing_view", "TimingView")
+VALUES_PANEL = ("jaxviz.ui.stepper", "ValuesPanel")
 
 
 class LazyView(QWidget):
@@ -85,7 +91,7 @@ class LazyView(QWidget):
 
 
 class ToolTabs(QTabWidget):
-    """Console, Devices and Timing, with the latter two built on demand."""
+    """Console, Values, Devices and Timing; the last three built on demand."""
 
     #: ``[(variant, first_line, last_line)]`` the device view wants lit up in the panes.
     highlightRequested = Signal(list)
@@ -94,6 +100,7 @@ class ToolTabs(QTabWidget):
         super().__init__(parent)
         self.setObjectName("tool_tabs")
         self.console = ConsolePane()
+        self.values = LazyView(*VALUES_PANEL, "values panel (step mode: ▶ Step on a pane, or F9)")
         self.devices = LazyView(*DEVICE_VIEW, "device view (shards on devices)")
         self.timing = LazyView(*TIMING_VIEW, "timing view (dispatch versus completion)")
         self.device_variant = QComboBox()
@@ -110,6 +117,7 @@ class ToolTabs(QTabWidget):
         line.addStretch(1)
         self.devices.add_header(row)
         self.addTab(self.console, "Console")
+        self.addTab(self.values, "Values")
         self.addTab(self.devices, "Devices")
         self.addTab(self.timing, "Timing")
         self._result: TraceResult | None = None
@@ -129,6 +137,8 @@ class ToolTabs(QTabWidget):
         widget = self.widget(index)
         if widget is self.console:
             self.setTabText(0, "Console")
+        elif widget is self.values:
+            self.values.load()
         elif widget is self.devices:
             self._device_view()
         elif widget is self.timing:
@@ -149,6 +159,10 @@ class ToolTabs(QTabWidget):
             if self._result is not None:
                 view.set_result(self._result, self._variant)
         return view
+
+    def values_panel(self) -> Any:
+        """The values panel (built on first call); None if it cannot load."""
+        return self.values.load()
 
     def _timing_view(self) -> Any:
         fresh = self.timing.view is None

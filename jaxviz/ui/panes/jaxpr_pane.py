@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QStackedWidget,
     QTableWidget,
     QTableWidgetItem,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -86,6 +87,8 @@ class JaxprPane(QFrame):
     lineHovered = Signal(str, int)
     #: ``(variant, 0-based jaxpr line)`` clicked.
     lineClicked = Signal(str, int)
+    #: ``(variant, on)``: the header's Step button asks for step mode on or off.
+    stepToggled = Signal(str, bool)
 
     def __init__(self, variant: str, parent: QWidget | None = None):
         super().__init__(parent)
@@ -140,6 +143,14 @@ class JaxprPane(QFrame):
         self.view_picker.setToolTip("Show the jaxpr, the StableHLO JAX lowers it to, the "
                                     "HLO XLA compiles, or XLA's cost analysis")
         self.view_picker.currentIndexChanged.connect(self._show_view)
+        self.step_button = QToolButton()
+        self.step_button.setObjectName(f"step_{variant}")
+        self.step_button.setText("▶ Step")
+        self.step_button.setCheckable(True)
+        self.step_button.setToolTip("Step mode (F9): run this jaxpr equation by equation with "
+                                    "real values; the Values tab shows them")
+        self.step_button.toggled.connect(lambda on: self.stepToggled.emit(self.variant, on))
+        top.addWidget(self.step_button)
         top.addWidget(self.view_picker)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -257,6 +268,15 @@ class JaxprPane(QFrame):
         elif not compact and self._head.indexOf(self.call) < 0:
             self._top.removeWidget(self.call)
             self._head.insertWidget(1, self.call)
+
+    def set_stepping(self, on: bool) -> None:
+        """Show whether this pane is in step mode (without asking for it again)."""
+        self.step_button.blockSignals(True)
+        self.step_button.setChecked(on)
+        self.step_button.setText("■ Stop stepping" if on else "▶ Step")
+        self.step_button.blockSignals(False)
+        if on:
+            self.show_view("jaxpr")
 
     def set_busy(self, text: str) -> None:
         """A short "tracing…" note in the header ('' to clear)."""

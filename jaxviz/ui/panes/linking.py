@@ -135,6 +135,24 @@ class LinkController(QObject):
         for variant, lines in explicit.items():
             self.area.panes[variant].jaxpr_view.scroll_to_line(min(lines))
 
+    def show_step(self, variant: str, first: int, last: int, line: int) -> None:
+        """Light one equation of one pane (the stepper's step) and its 1-based source line.
+
+        The pane's lines ``first..last`` get the current-step background and a
+        frame; the editor's ``line`` (0: none) its strong link colour. Both are
+        scrolled into view.
+        """
+        index = self.index
+        self._selected = line if index is not None and line in index.source_lines else 0
+        self._explicit = ({variant: list(range(first, last + 1))}
+                          if variant in self.area.panes else {})
+        self._hovered = 0
+        self._paint_active()
+        if self._selected:
+            self.editor.reveal_line(self._selected)
+        if variant in self.area.panes:
+            self.area.panes[variant].jaxpr_view.scroll_to_line(first)
+
     def _editor_hovered(self, line: int) -> None:
         if self.index is not None and line not in self.index.source_lines:
             line = 0

@@ -6,9 +6,17 @@ them); the widget underneath counts blocks from 0.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRect, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QKeyEvent, QPainter, QTextCursor
-from PySide6.QtWidgets import QWidget
+from PySide6.QtCore import QPoint, QRect, Qt, Signal
+from PySide6.QtGui import (
+    QColor,
+    QContextMenuEvent,
+    QFont,
+    QFontMetrics,
+    QKeyEvent,
+    QPainter,
+    QTextCursor,
+)
+from PySide6.QtWidgets import QMenu, QWidget
 
 from jaxviz.ui.text.highlighters import python_highlighter
 from jaxviz.ui.text.text_base import LinkedTextEdit
@@ -25,6 +33,8 @@ class CodeEditor(LinkedTextEdit):
     sourceLineHovered = Signal(int)
     #: 1-based source line clicked.
     sourceLineClicked = Signal(int)
+    #: "Step to this line": the context menu's, or a click on a line number in step mode.
+    runToLineRequested = Signal(int)
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -34,6 +44,8 @@ class CodeEditor(LinkedTextEdit):
         self._error_message = ""
         self._link: dict[int, QColor] = {}
         self._active = 0
+        #: Step mode is on: a click on a line number runs the stepper to that line.
+        self.stepping = False
         self.set_zoom(0)
         self.lineHovered.connect(lambda n: self.sourceLineHovered.emit(n + 1 if n >= 0 else 0))
         self.lineClicked.connect(lambda n: self.sourceLineClicked.emit(n + 1))
@@ -87,7 +99,31 @@ class CodeEditor(LinkedTextEdit):
         return int(self.fontMetrics().height() * 0.8) + 4
 
     def gutter_tooltip(self, line: int) -> str:
-        return self._error_message if line + 1 == self._error_line else ""
+        if line + 1 == self._error_line:
+            return self._error_message
+        return f"Step to line {line + 1}" if self.stepping else ""
+
+    def gutter_clicked(self, line: int, x: float) -> None:
+        if self.stepping:
+            self.runToLineRequested.emit(line + 1)
+
+    # ------------------------------------------------------------ step mode
+    def context_menu(self, pos: QPoint) -> QMenu:
+        """The right-click menu at ``pos``: the standard edit actions and "Step to line N"."""
+        menu = self.createStandardContextMenu(pos)
+        line = self.cursorForPosition(pos).blockNumber() + 1
+        menu.addSeparator()
+        action = menu.addAction(f"Step to line {line}")
+        action.setObjectName("step_to_line")
+        action.setToolTip("Step through the focused pane's jaxpr with real values, to the "
+                          "first equation this line produced")
+        action.triggered.connect(lambda _=False: self.runToLineRequested.emit(line))
+        return menu
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802 - Qt's name
+        menu = self.context_menu(event.pos())
+        menu.exec(event.globalPos())
+        menu.deleteLater()
 
     # ----------------------------------------------------------------- errors
     def set_error(self, line: int, message: str) -> None:

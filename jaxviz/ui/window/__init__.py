@@ -14,6 +14,10 @@ Modules:
     state_binding: the window state's change callbacks as Qt signals (the state
         itself is Qt-free: :mod:`jaxviz.model.window_state`).
     parts: what the main window is made of, declared once for its mixins.
+    scripted: the window driven by a script (benchmarks, screenshots): a private
+        environment, a shown window on a started engine, waiting for a condition.
+    stepping: step mode in the window (the pane's Step button, F9, the clicker keys)
+        tied to the panes, the editor, the Values tab and the device view.
 
 May import: :mod:`jaxviz.model`, :mod:`jaxviz.engine` (the client side), the other
 :mod:`jaxviz.ui` sub-packages, Qt. Never JAX or :mod:`jaxviz.core`.

@@ -36,6 +36,8 @@ class WindowStateMixin(WindowParts):
         self.editor.set_zoom(zoom)
         self.area.set_zoom(zoom)
         self.tools.console.set_zoom(zoom)
+        if self.tools.values.view is not None:
+            self.tools.values.view.set_zoom(zoom)
         self.args_panel.set_zoom(zoom)
         self.set_status(f"zoom {zoom:+d}" if zoom else "zoom reset")
 

@@ -47,6 +47,8 @@ from jaxviz.ui.window.qt_engine import QtEngine
 from jaxviz.ui.window.session import TraceSession
 from jaxviz.ui.window.settings import Settings
 from jaxviz.ui.window.state_binding import StateBinding
+from jaxviz.ui.window.stepping import StepMode
+from jaxviz.ui.window.stepping import handlers as step_handlers
 
 
 class MainWindow(WindowFilesMixin, WindowStateMixin):
@@ -72,6 +74,7 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         self.linking = LinkController(self.editor, self.area, self)
         self.presenter = ResultPresenter(self, self.state, self)
         self.document = DocumentController(self.editor_panel, parent=self, state=self.state)
+        self.step_mode = StepMode(self, self.engine, self)
         self.actions_by_name, self.recent_menu = build_menus(
             self, self._handlers(), self.gallery.examples, self.bound, self.docks.values())
         self._build_status_bar()
@@ -123,6 +126,7 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
             "focus_args": self.args_panel.edits["args"].setFocus,
             "help_keys": self.show_shortcuts, "open_example": self.open_example,
             "show_pane": self.state.set_variant_visible, "pane_layout": self.set_pane_layout,
+            **step_handlers(self.step_mode),
         }
 
     def _build_status_bar(self) -> None:
@@ -286,6 +290,7 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
     def _on_result(self, req, reply) -> None:
         self.presenter.show_result(req, reply)
         self.panesUpdated.emit()
+        self.step_mode.restart_if_changed()
 
     def _on_details(self, req, reply) -> None:
         self.presenter.show_details(req, reply)

@@ -1,0 +1,36 @@
+"""Step mode's widgets: a jaxpr stepped with real values, on the host or on every device.
+
+Modules:
+    values_panel: :class:`ValuesPanel`, the Values tab (controls, the step's
+        heading and notes, one column of values per lane, the colour bar).
+    columns: one lane (host or device) as a column of values.
+    cells: one value as numbers, a heat map (pyqtgraph ImageItem) or a summary
+        with its histogram.
+    controller: :class:`StepController`, step mode itself: the engine request
+        off the GUI thread, the cursor, and the "current step" it announces.
+
+What is shown is computed Qt-free: :mod:`jaxviz.model.step_panel` (the panel's
+model) and :mod:`jaxviz.model.step_cursor` (the moves).
+
+May import: :mod:`jaxviz.model`, :mod:`jaxviz.ui.theme`, :mod:`jaxviz.ui.window.qt_engine`,
+Qt and pyqtgraph. Never JAX.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["StepController", "ValuesPanel"]
+
+
+def __getattr__(name: str) -> Any:
+    # Loaded on first use: pyqtgraph is not imported while the window starts.
+    if name == "ValuesPanel":
+        from jaxviz.ui.stepper.values_panel import ValuesPanel
+
+        return ValuesPanel
+    if name == "StepController":
+        from jaxviz.ui.stepper.controller import StepController
+
+        return StepController
+    raise AttributeError(name)

@@ -1,0 +1,312 @@
+"""One value of a step, drawn: numbers, a heat map, or a summary with its histogram.
+
+A :class:`CellWidget` shows one :class:`~jaxviz.model.step_panel.Cell`; the
+values panel keeps a pool of them and refills them step after step (building
+pyqtgraph views costs more than filling them). Heat maps are pyqtgraph
+``ImageItem`` s drawn with the colour map and levels the whole step shares
+(:class:`Scale`); small matrices carry their numbers on top.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QPainter
+from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
+
+from jaxviz.model.palette import DARK_LUMINANCE
+from jaxviz.model.step_panel import Cell
+from jaxviz.model.value_text import format_number
+from jaxviz.ui.theme import style
+
+#: Colour maps of the heat maps: values of one sign, and values of both signs (0 is white).
+SEQUENTIAL_MAP = "viridis"
+DIVERGING_MAP = "CET-D1"
+#: The largest side, in pixels, of a heat map: on the host, and in a device's column.
+HEATMAP_SIDE, DEVICE_HEATMAP_SIDE = 240, 160
+#: The smallest and largest cell side in pixels (a 2 x 2 matrix stays a small square).
+MIN_CELL_PX, MAX_CELL_PX = 4, 52
+#: A cell is at most this many times as long as it is wide (or wide as long).
+MAX_CELL_ASPECT = 4
+#: Cells at least this many pixels on each side carry their numbers.
+NUMBERS_MIN_PX = 22
+_WHITE, _BLACK = QColor("#FFFFFF"), QColor("#000000")
+#: The histogram's bars (the panel's muted text colour).
+HISTOGRAM_COLOUR = "#55606C"
+#: The histogram's size in pixels.
+HISTOGRAM_SIZE = (200, 56)
+
+
+@dataclass(frozen=True)
+class Scale:
+    """The colour scale every heat map of a step shares."""
+
+    low: float
+    high: float
+    diverging: bool
+
+    @property
+    def colour_map(self) -> pg.ColorMap:
+        return _colour_map(DIVERGING_MAP if self.diverging else SEQUENTIAL_MAP)
+
+    @property
+    def lookup_table(self) -> np.ndarray:
+        return _lookup_table(DIVERGING_MAP if self.diverging else SEQUENTIAL_MAP)
+
+    @property
+    def levels(self) -> tuple[float, float]:
+        if self.low == self.high:
+            return self.low - 0.5, self.high + 0.5
+        return self.low, self.high
+
+    def colour(self, value: float) -> QColor:
+        """The colour a value gets on this scale (what the image draws)."""
+        low, high = self.levels
+        return self.colour_map.map((value - low) / (high - low), mode="qcolor")
+
+    def dark_under(self, values: np.ndarray) -> np.ndarray:
+        """Per value, whether its colour is dark: :func:`~jaxviz.model.palette.text_on`'s
+        rule (WCAG luminance, as :func:`~jaxviz.model.palette.luminance`) for a whole array."""
+        low, high = self.levels
+        rgb = self.colour_map.map(np.clip((values - low) / (high - low), 0, 1).ravel(),
+                                  mode="float")[:, :3]
+        linear = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+        luminance = linear @ np.array([0.2126, 0.7152, 0.0722])
+        return (luminance <= DARK_LUMINANCE).reshape(values.shape)
+
+
+class _Numbers(pg.GraphicsObject):
+    """A matrix's numbers, one per heat-map cell, in device pixels (never stretched)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._texts: list[list[str]] = []
+        self._colours: list[list[QColor]] = []
+        self.font = QFont()
+
+    def set_numbers(self, texts: list[list[str]], colours: list[list[QColor]]) -> None:
+        self.prepareGeometryChange()
+        self._texts, self._colours = texts, colours
+        self.update()
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt's name
+        rows = len(self._texts)
+        cols = len(self._texts[0]) if rows else 0
+        return QRectF(0, 0, cols, rows)
+
+    def paint(self, painter: QPainter, *_args) -> None:
+        if not self._texts:
+            return
+        transform = painter.transform()
+        painter.save()
+        painter.resetTransform()
+        painter.setFont(self.font)
+        for r, row in enumerate(self._texts):
+            for c, text in enumerate(row):
+                top_left = transform.map(QPointF(c, r))
+                bottom_right = transform.map(QPointF(c + 1, r + 1))
+                painter.setPen(self._colours[r][c])
+                painter.drawText(QRectF(top_left, bottom_right).normalized(),
+                                 Qt.AlignmentFlag.AlignCenter, text)
+        painter.restore()
+
+
+class HeatMap(pg.GraphicsView):
+    """A matrix as a pyqtgraph ``ImageItem`` on a shared :class:`Scale`."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent, background=None)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.view = pg.ViewBox(enableMouse=False, enableMenu=False, invertY=True,
+                               defaultPadding=0.0)
+        self.setCentralItem(self.view)
+        self.image = pg.ImageItem(axisOrder="row-major")
+        self.view.addItem(self.image)
+        self.numbers = _Numbers()
+        self.view.addItem(self.numbers)
+        self.matrix = np.zeros((0, 0))
+        self.cell_size = (0, 0)
+
+    def show_matrix(self, matrix: list[list[float]], scale: Scale, font: QFont,
+                    side: int = HEATMAP_SIDE) -> None:
+        """Draw ``matrix`` on ``scale`` within ``side`` pixels; numbers on top when they fit."""
+        data = np.asarray(matrix, dtype=np.float64)
+        rows, cols = data.shape
+        self.matrix = data
+        width, height = cell_size(rows, cols, side)
+        self.cell_size = (width, height)
+        self.setFixedSize(cols * width, rows * height)
+        self.image.setLookupTable(scale.lookup_table)
+        self.image.setLevels(scale.levels)
+        self.image.setImage(data, autoLevels=False)
+        self.view.setRange(xRange=(0, cols), yRange=(0, rows), padding=0)
+        texts: list[list[str]] = []
+        colours: list[list[QColor]] = []
+        if min(width, height) >= NUMBERS_MIN_PX:
+            fitted = QFont(font)
+            fitted.setPixelSize(max(10, min(int(min(width, height) * 0.5), 20)))
+            self.numbers.font = fitted
+            dark = scale.dark_under(data)
+            for row, dark_row in zip(data, dark):
+                texts.append([format_number(_plain(x), 3) for x in row])
+                colours.append([_WHITE if d else _BLACK for d in dark_row])
+        self.numbers.set_numbers(texts, colours)
+
+    @property
+    def levels(self) -> tuple[float, float]:
+        low, high = self.image.getLevels()
+        return float(low), float(high)
+
+
+def cell_size(rows: int, cols: int, side: int) -> tuple[int, int]:
+    """``(width, height)`` in pixels of one heat-map cell, the matrix within ``side``."""
+    width = max(MIN_CELL_PX, min(side // max(cols, 1), MAX_CELL_PX))
+    height = max(MIN_CELL_PX, min(side // max(rows, 1), MAX_CELL_PX))
+    width = min(width, MAX_CELL_ASPECT * height)
+    height = min(height, MAX_CELL_ASPECT * width)
+    return width, height
+
+
+class Histogram(QWidget):
+    """A summary's histogram: one bar per bin, bin widths to scale, painted directly.
+
+    (Ten bars need no plot: a pyqtgraph plot per value cost a step ~1 ms each.)
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setFixedSize(*HISTOGRAM_SIZE)
+        self.counts: list[int] = []
+        self.edges: list[float] = []
+
+    def show_counts(self, counts: list[int], edges: list[float]) -> None:
+        if (counts, edges) != (self.counts, self.edges):
+            self.counts, self.edges = list(counts), list(edges)
+            self.update()
+
+    def bars(self) -> list[QRectF]:
+        """Each bin's bar, in widget pixels (heights relative to the fullest bin)."""
+        if not self.counts or len(self.edges) != len(self.counts) + 1:
+            return []
+        low, high = self.edges[0], self.edges[-1]
+        span = (high - low) or 1.0
+        top = max(self.counts) or 1
+        w, h = self.width(), self.height() - 1
+        return [QRectF(w * (a - low) / span, h - h * c / top, w * (b - a) / span, h * c / top)
+                for a, b, c in zip(self.edges, self.edges[1:], self.counts)]
+
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        painter = QPainter(self)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor(HISTOGRAM_COLOUR))
+        for bar in self.bars():
+            painter.drawRect(bar.adjusted(0.5, 0, -0.5, 0))
+        painter.setPen(QColor(HISTOGRAM_COLOUR))
+        painter.drawLine(0, self.height() - 1, self.width(), self.height() - 1)
+        painter.end()
+
+
+class CellWidget(QFrame):
+    """One value: its name and type above numbers, a heat map or a summary."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setProperty("role", "value-cell")
+        self.title = QLabel()
+        self.title.setTextFormat(Qt.TextFormat.RichText)
+        self.text = QLabel()
+        self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.text.setWordWrap(False)
+        self.text.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        self.heatmap: HeatMap | None = None
+        self.histogram: Histogram | None = None
+        self._box = QVBoxLayout(self)
+        self._box.setContentsMargins(4, 2, 4, 4)
+        self._box.setSpacing(2)
+        self._box.addWidget(self.title)
+        self._box.addWidget(self.text)
+        self._box.addStretch(1)
+        self.cell: Cell | None = None
+        self._fonts: tuple[QFont, QFont] | None = None
+        self._vector_font = QFont()
+
+    def set_fonts(self, numbers: QFont, small: QFont) -> None:
+        if self._fonts != (numbers, small):
+            self._fonts = (numbers, small)
+            self._vector_font = QFont(numbers)
+            self._vector_font.setPointSize(max(6, numbers.pointSize() - 4))
+            self.title.setFont(small)
+
+    def show_cell(self, cell: Cell, scale: Scale | None, side: int = HEATMAP_SIDE) -> None:
+        """Show one value (``scale``: the step's heat-map scale; ``side``: a heat map's)."""
+        self.cell = cell
+        self.title.setText(f"<b>{cell.name}</b> <span style='color:#55606C'>{cell.type}</span>")
+        self.setToolTip(cell.text if cell.kind != "numbers" else "")
+        drawn = cell.kind == "heatmap" and cell.matrix is not None and scale is not None
+        if drawn:
+            assert cell.matrix is not None and scale is not None
+            self._heatmap().show_matrix(cell.matrix, scale, self.text.font(), side)
+        else:
+            if self._fonts is not None:
+                numbers, small = self._fonts
+                scalar = cell.kind == "numbers" and cell.type.endswith("[]")
+                wanted = small if cell.kind == "summary" else numbers if scalar else \
+                    self._vector_font
+                if self.text.font() != wanted:
+                    self.text.setFont(wanted)
+            if self.text.text() != cell.text:
+                self.text.setText(cell.text)
+        set_visible(self.text, not drawn)
+        if self.heatmap is not None:
+            set_visible(self.heatmap, drawn)
+        histogram = cell.kind == "summary" and bool(cell.histogram)
+        if histogram:
+            self._histogram().show_counts(cell.histogram, cell.edges)
+        if self.histogram is not None:
+            set_visible(self.histogram, histogram)
+
+    def _heatmap(self) -> HeatMap:
+        if self.heatmap is None:
+            self.heatmap = HeatMap(self)
+            self._box.insertWidget(2, self.heatmap, 0, Qt.AlignmentFlag.AlignLeft)
+        return self.heatmap
+
+    def _histogram(self) -> Histogram:
+        if self.histogram is None:
+            self.histogram = Histogram(self)
+            self._box.insertWidget(3, self.histogram, 0, Qt.AlignmentFlag.AlignLeft)
+        return self.histogram
+
+
+def set_visible(widget: QWidget, visible: bool) -> None:
+    """Show or hide a widget only when that changes (showing a shown widget still costs)."""
+    if widget.isHidden() == visible:
+        widget.setVisible(visible)
+
+
+@lru_cache(maxsize=4)
+def _colour_map(name: str) -> pg.ColorMap:
+    return pg.colormap.get(name)
+
+
+@lru_cache(maxsize=4)
+def _lookup_table(name: str) -> np.ndarray:
+    return _colour_map(name).getLookupTable(nPts=256)
+
+
+def numbers_font(zoom: int, per_device: bool) -> QFont:
+    """The font of written-out values: large on the host, a little smaller per device."""
+    font = style.code_font(zoom + (5 if not per_device else 7))
+    font.setBold(True)
+    return font
+
+
+def _plain(x: float) -> float | int:
+    """Whole numbers without a decimal point (heat-map labels stay short)."""
+    return int(x) if float(x).is_integer() and abs(x) < 1e9 else float(x)

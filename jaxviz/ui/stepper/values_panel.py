@@ -1,0 +1,250 @@
+"""The values panel: the current step's inputs and outputs, on the host or on every device.
+
+It draws a :class:`~jaxviz.model.step_panel.StepPanel` (built from the
+stepping by :func:`~jaxviz.model.step_panel.build_panel`): the step's heading,
+its jaxpr line and source line, notes, and one column per lane side by side
+(one per device, in the device view's colours), with a colour bar for the
+scale all heat maps of the step share. Above them, the stepping controls.
+
+The panel holds no stepping state: its buttons emit what the user asked for
+(:attr:`ValuesPanel.moveRequested`), and :meth:`ValuesPanel.show_step` shows
+whatever step it is given. :attr:`ValuesPanel.model` is what it shows now.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from jaxviz.model.step_panel import StepPanel, build_panel
+from jaxviz.model.stepping import StepResult
+from jaxviz.ui.stepper.cells import HEATMAP_SIDE, Scale, numbers_font, set_visible
+from jaxviz.ui.stepper.columns import ColumnWidget
+from jaxviz.ui.theme import style
+
+#: The moves the buttons ask for: name -> (text, tooltip).
+MOVES = {
+    "back": ("◀ Back", "One step back (Shift+F10; Left, Page Up)"),
+    "next": ("Next ▶", "One step on, into nested jaxprs (F10; Right, Page Down, Space)"),
+    "over": ("Over ⤼", "Over a nested jaxpr: to where it ends, with its outputs (F8)"),
+    "out": ("Out ⤴", "Out of the nested jaxpr the step is in (Shift+F8)"),
+    "line": ("To line ⇥", "Run to the editor's cursor line (Ctrl+F10; or right-click a "
+                          "line, or click its number)"),
+}
+
+
+class ValuesPanel(QWidget):
+    """The Values tab: stepping controls and the current step's values.
+
+    Signals:
+        moveRequested(str): a button: ``back``, ``next``, ``over``, ``out`` or ``line``.
+        stopRequested(): leave step mode.
+        summaryRequested(): step again keeping statistics only (after a "too large").
+    """
+
+    moveRequested = Signal(str)
+    stopRequested = Signal()
+    summaryRequested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("values_panel")
+        self.model: StepPanel | None = None
+        self.zoom = 0
+        self.buttons: dict[str, QToolButton] = {}
+        controls = QHBoxLayout()
+        controls.setContentsMargins(6, 4, 6, 0)
+        for name, (text, tip) in MOVES.items():
+            button = QToolButton()
+            button.setText(text)
+            button.setToolTip(tip)
+            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the clicker keys stay the window's
+            button.clicked.connect(lambda _=False, n=name: self.moveRequested.emit(n))
+            controls.addWidget(button)
+            self.buttons[name] = button
+        self.counter = QLabel("")
+        self.counter.setObjectName("step_counter")
+        controls.addSpacing(12)
+        controls.addWidget(self.counter)
+        controls.addStretch(1)
+        self.stop_button = QToolButton()
+        self.stop_button.setText("✕ Leave step mode")
+        self.stop_button.setToolTip("Stop stepping (F9)")
+        self.stop_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.stop_button.clicked.connect(self.stopRequested)
+        controls.addWidget(self.stop_button)
+        self.heading = QLabel("")
+        self.heading.setObjectName("step_heading")
+        self.heading.setTextFormat(Qt.TextFormat.RichText)
+        self.heading.setWordWrap(True)
+        self.equation = QLabel("")
+        self.equation.setObjectName("step_equation")
+        self.equation.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.equation.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.notes = QLabel("")
+        self.notes.setObjectName("step_notes")
+        self.notes.setWordWrap(True)
+        self.banner = QLabel("")
+        self.banner.setProperty("role", "banner")
+        self.banner.setWordWrap(True)
+        self.banner.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.banner.hide()
+        self.summary_button = QPushButton("Step again, keeping statistics only")
+        self.summary_button.setToolTip("Summary mode: every value kept as its shape, dtype, "
+                                       "minimum, maximum and mean")
+        self.summary_button.clicked.connect(self.summaryRequested)
+        self.summary_button.hide()
+        # Everything below the controls scrolls as one: a step's text and columns may
+        # change size from step to step without relaying out the window around them.
+        self._content = QWidget()
+        self._columns_box = QHBoxLayout()
+        self._columns_box.setContentsMargins(6, 4, 6, 4)
+        self._columns_box.setSpacing(6)
+        self.columns: list[ColumnWidget] = []
+        self.colour_bar_view = pg.GraphicsLayoutWidget()
+        self.colour_bar_view.setBackground(None)
+        self.colour_bar_view.setFixedSize(110, HEATMAP_SIDE + 48)
+        self.colour_bar = pg.ColorBarItem(values=(0, 1), width=18, interactive=False,
+                                          colorMap="viridis")
+        self.colour_bar_view.addItem(self.colour_bar)
+        self.colour_bar_view.hide()
+        self._columns_box.addWidget(self.colour_bar_view, 0, Qt.AlignmentFlag.AlignTop)
+        self._columns_box.addStretch(1)
+        content = QVBoxLayout(self._content)
+        content.setContentsMargins(8, 2, 8, 0)
+        content.setSpacing(2)
+        for widget in (self.heading, self.equation, self.notes, self.banner):
+            content.addWidget(widget)
+        content.addWidget(self.summary_button, 0, Qt.AlignmentFlag.AlignLeft)
+        content.addLayout(self._columns_box, 1)
+        self.scroller = QScrollArea()
+        self.scroller.setWidgetResizable(True)
+        self.scroller.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroller.setWidget(self._content)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addLayout(controls)
+        layout.addWidget(self.scroller, 1)
+        self.set_zoom(0)
+        self.show_message("Step mode shows every equation's values here: press ▶ Step on "
+                          "a jaxpr pane (or F9).")
+
+    # -------------------------------------------------------------- content
+    def show_step(self, result: StepResult, index: int, source_lines: Sequence[str] = ()
+                  ) -> StepPanel:
+        """Show step ``index`` of ``result``; returns the model drawn."""
+        panel = build_panel(result, index, source_lines)
+        self.show_panel(panel, result)
+        return panel
+
+    def show_panel(self, panel: StepPanel, result: StepResult | None = None) -> None:
+        """Draw a panel model."""
+        self.model = panel
+        self.banner.hide()
+        self.summary_button.hide()
+        variant = f"{result.variant} · " if result is not None else ""
+        where = f" — {_escape(panel.source)}" if panel.source else ""
+        self.heading.setText(f"<b>{_escape(panel.heading)}</b>{where}"
+                             f"<span style='color:#55606C'>&nbsp;&nbsp;({variant}equation "
+                             f"{_escape(panel.where)})</span>")
+        self.equation.setText(panel.equation)
+        self.equation.setToolTip(panel.equation)
+        self.notes.setText("\n".join(panel.notes))
+        self.notes.setVisible(bool(panel.notes))
+        self.counter.setText(f"step {panel.index + 1} of {panel.count}")
+        self._set_enabled(True, panel)
+        scale = Scale(*panel.scale, panel.diverging) if panel.scale is not None else None
+        numbers = numbers_font(self.zoom, panel.per_device)
+        small = style.ui_font(self.zoom)
+        side_by_side = len(panel.columns) == 1
+        while len(self.columns) < len(panel.columns):
+            added = ColumnWidget(self._content)
+            self._columns_box.insertWidget(len(self.columns), added, 1)
+            self.columns.append(added)
+        for widget, column in zip(self.columns, panel.columns):
+            widget.show_column(column, scale, numbers, small, side_by_side)
+            set_visible(widget, True)
+            self._columns_box.setStretchFactor(widget, 0 if side_by_side else 1)
+        for widget in self.columns[len(panel.columns):]:
+            set_visible(widget, False)
+        self._show_scale(scale)
+
+    def show_message(self, text: str, error: bool = False, offer_summary: bool = False) -> None:
+        """A message instead of values (busy, an error, nothing stepped yet)."""
+        self.banner.setText(text)
+        self.banner.setProperty("severity", "error" if error else "info")
+        self.banner.style().unpolish(self.banner)
+        self.banner.style().polish(self.banner)
+        self.banner.show()
+        self.summary_button.setVisible(offer_summary)
+
+    def clear(self, text: str) -> None:
+        """No stepping: controls off, columns gone, ``text`` in the banner."""
+        self.model = None
+        self.heading.setText("")
+        self.equation.setText("")
+        self.notes.hide()
+        self.counter.setText("")
+        for widget in self.columns:
+            widget.hide()
+        self.colour_bar_view.hide()
+        self._set_enabled(False, None)
+        self.show_message(text)
+
+    def set_zoom(self, zoom: int) -> None:
+        """Text sizes follow the window's zoom."""
+        self.zoom = zoom
+        heading = style.ui_font(zoom + 3)
+        self.heading.setFont(heading)
+        self.equation.setFont(style.code_font(zoom))
+        self.notes.setFont(style.ui_font(zoom))
+        self.colour_bar.axis.setStyle(tickFont=style.ui_font(zoom))
+        self.colour_bar.axis.setTextPen("#111827")
+        self.colour_bar.axis.setWidth(60)
+        for button in (*self.buttons.values(), self.stop_button):
+            button.setFont(style.ui_font(zoom + 1))
+        self.counter.setFont(style.ui_font(zoom + 1))
+        if self.model is not None:
+            self.show_panel(self.model)
+
+    # ------------------------------------------------------------ internals
+    def _set_enabled(self, enabled: bool, panel: StepPanel | None) -> None:
+        last = panel is not None and panel.index >= panel.count - 1
+        first = panel is not None and panel.index == 0
+        self.buttons["back"].setEnabled(enabled and not first)
+        self.buttons["next"].setEnabled(enabled and not last)
+        for name in ("over", "out", "line"):
+            self.buttons[name].setEnabled(enabled)
+        self.stop_button.setEnabled(True)
+
+    def _show_scale(self, scale: Scale | None) -> None:
+        if scale is None:
+            self.colour_bar_view.hide()
+            return
+        self.colour_bar.setColorMap(scale.colour_map)
+        self.colour_bar.setLevels(scale.levels)
+        self.colour_bar_view.show()
+
+    @property
+    def levels(self) -> tuple[float, float]:
+        """The colour bar's levels (what every heat map of the step is drawn with)."""
+        low, high = self.colour_bar.levels()
+        return float(low), float(high)
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
