@@ -6,10 +6,13 @@ offscreen: no display is needed (``QT_QPA_PLATFORM=offscreen`` is set when
 there is none). The formats come from the export registry
 (:mod:`jaxviz.ui.exporters`), chosen by the suffix of ``--out``: a video
 (``.mp4``, ``.webm``), an animated image (``.gif``, ``.apng``), a vector PDF
-with one page per phase, or one image per phase (``.png``, ``.svg``).
-``--out FILE.json`` writes the variant's storyboard instead
-(what every device holds and runs, read from the compiled program) as plain
-JSON, for slide tools and tests.
+with one page per phase, or one image per phase (``.png``, ``.svg``);
+``--phase K`` writes phase K alone (``.png``, ``.svg``, ``.pdf``).
+``--out FILE.json`` writes the variant's storyboard instead (what every
+device holds and runs, read from the compiled program, with the device
+view's phases) as plain JSON, for slide tools and tests. With
+``--processes P`` (the default for example:multi_host) the shard_map variant
+is traced in a real run of P JAX processes (:mod:`jaxviz.engine.multihost`).
 """
 
 from __future__ import annotations
@@ -53,20 +56,58 @@ def add_parser(sub) -> None:
                         "as long as in the window, then holds its result for 1.5 s")
     p.add_argument("--font-scale", type=float, default=1.0, metavar="X",
                    help="multiply the text size (default 1.0)")
+    p.add_argument("--phase", type=int, metavar="K",
+                   help="with .png, .svg or .pdf: write only phase K (1 = the first) to FILE "
+                        "itself")
+    p.add_argument("--processes", type=int, metavar="P",
+                   help="play a real run in P JAX processes joined by jax.distributed on this "
+                        "machine (the shard_map variant; --devices counts them all); default: "
+                        "the example's own (2 for example:multi_host), else 1")
 
 
-def _default_variant(ns) -> None:
-    if getattr(ns, "variant", None) is not None:
-        return
+def _defaults(ns) -> str | None:
+    """Fill the variant and the process count from the example; a usage problem, or None."""
     from jaxviz.model.errors import UserError
     from jaxviz.model.sources import resolve_target
 
     try:
         _, defaults = resolve_target(ns.target)
     except UserError:
-        return  # trace_one reports it
-    declared = defaults.get("variants") or []
-    ns.variant = next((v for v in PREFERRED if v in declared), None)
+        defaults = {}  # trace_one reports it
+    if ns.processes is None:
+        declared = defaults.get("processes") or 1
+        ns.processes = declared if ns.variant in (None, "shard_map") else 1
+    if ns.processes < 1:
+        return f"--processes must be at least 1, not {ns.processes}"
+    if ns.processes > 1:
+        if ns.variant not in (None, "shard_map"):
+            return (f"--processes {ns.processes} plays the shard_map variant of a "
+                    f"multi-process run, not {ns.variant}")
+        if ns.devices % ns.processes:
+            return (f"--devices {ns.devices} cannot be shared evenly by {ns.processes} "
+                    f"processes")
+        ns.variant = "shard_map"
+        ns.axis_name = ns.axis_name or defaults.get("axis_name") or "hosts"
+    if ns.variant is None:
+        declared = defaults.get("variants") or []
+        ns.variant = next((v for v in PREFERRED if v in declared), None)
+    return None
+
+
+def _trace(ns, want: list[str]):
+    """``(result, variant, exit code)``: traced by the engine, or by a multi-process run."""
+    if ns.processes <= 1:
+        return trace_one(ns, want)
+    from jaxviz.cli.common import report
+    from jaxviz.engine.multihost import multihost_trace
+    from jaxviz.model.errors import UserError
+
+    try:
+        result = multihost_trace(ns.target, ns.processes, ns.devices // ns.processes,
+                                 ns.axis_name, max(ns.timeout, 120.0))
+    except UserError as exc:
+        return None, None, report(exc.info, ns.debug)
+    return result, result.variants[0], 0
 
 
 def run(ns) -> int:
@@ -87,6 +128,10 @@ def run(ns) -> int:
         width, height = parse_size(ns.size, ANIMATION_SIZES, "--size")
     except ValueError as exc:
         return usage_error(str(exc))
+    if ns.phase is not None and frame is None:
+        *most, last = [e.extension for e in exporters("frame")]
+        return usage_error(f"--phase picks one image: use a {', '.join(most)} or {last} "
+                           f"--out, not {ns.out}")
     if ns.frames_per_phase < 1:
         return usage_error(f"--frames-per-phase must be at least 1, not {ns.frames_per_phase}")
     if not 1 <= ns.fps <= 120:
@@ -98,10 +143,12 @@ def run(ns) -> int:
         return usage_error(f"--size {ns.size}: {problem}")
     if not out.parent.is_dir():
         return usage_error(f"--out {ns.out}: the folder {out.parent} does not exist")
-    _default_variant(ns)
+    problem = _defaults(ns)
+    if problem:
+        return usage_error(problem)
     if out.suffix.lower() == ".json":
         return _write_storyboard(ns, out)
-    result, variant, code = trace_one(ns, ["jaxpr", "hlo", "layout"])
+    result, variant, code = _trace(ns, ["jaxpr", "story"])
     if code:
         return code
     assert result is not None and variant is not None  # traced: code 0
@@ -118,7 +165,15 @@ def run(ns) -> int:
     renderer = Renderer(scene, width, height, ns.theme, ns.font_scale)
     kinds = ", ".join(p.kind for p in scene.phases)
     try:
-        if animation is not None:
+        if frame is not None and ns.phase is not None:
+            if not 1 <= ns.phase <= len(scene.phases):
+                return usage_error(f"--phase {ns.phase}: the {variant.variant} animation has "
+                                   f"phases 1 to {len(scene.phases)} ({kinds})")
+            frame.write(renderer, out, phase=ns.phase - 1, t=1.0)
+            chosen = scene.phases[ns.phase - 1]
+            print(f"wrote {out}: phase {ns.phase} of {len(scene.phases)}, {chosen.kind}: "
+                  f"{chosen.title}")
+        elif animation is not None:
             frames = animation.write(renderer, out, frames_per_phase=ns.frames_per_phase,
                                      fps=ns.fps)
             what = {"pdf": "pages", "mp4": f"frames at {ns.fps:g} fps",
@@ -136,25 +191,36 @@ def run(ns) -> int:
 
 
 def _write_storyboard(ns, out: Path) -> int:
-    """Trace the variant's storyboard and write ``to_plain(storyboard)`` as JSON."""
+    """Trace the variant's storyboard and write ``to_plain(storyboard)`` as JSON.
+
+    The storyboard carries the device view's phases (kind, title, caption,
+    devices, groups, shapes), computed from it by the scene: one source for
+    the captions on screen and in slides.
+    """
     import json
 
     from jaxviz.model import to_plain
+    from jaxviz.scene import build_scene
 
-    _, variant, code = trace_one(ns, ["jaxpr", "story"])
+    result, variant, code = _trace(ns, ["jaxpr", "story"])
     if code:
         return code
-    assert variant is not None  # traced: code 0
+    assert result is not None and variant is not None  # traced: code 0
     story = variant.storyboard
     if story is None:
         print(f"jaxviz: error: {variant.variant} has no storyboard", file=sys.stderr)
         return EXIT_FAILED
+    story.phases = [p.to_story() for p in build_scene(result, variant.variant).phases]
     try:
         out.write_text(json.dumps(to_plain(story), indent=1) + "\n", encoding="utf-8")
     except OSError as exc:
         print(f"jaxviz: error: could not write {out}: {exc}", file=sys.stderr)
         return EXIT_FAILED
     kinds = ", ".join(s.collective.kind if s.collective else s.kind for s in story.steps)
-    print(f"wrote {out}: the {story.variant} storyboard, {len(story.arrays)} arrays on "
-          f"{len(story.devices)} devices, {len(story.steps)} steps ({kinds})")
+    def count(n: int, word: str) -> str:
+        return f"{n} {word}" + ("" if n == 1 else "s")
+
+    print(f"wrote {out}: the {story.variant} storyboard, {count(len(story.arrays), 'array')} "
+          f"on {count(len(story.devices), 'device')}, {count(len(story.steps), 'step')} "
+          f"({kinds}), {count(len(story.phases), 'phase')}")
     return 0

@@ -28,7 +28,7 @@ def convolve(shared_engine) -> TraceResult:
     target, defaults = resolve_target("example:convolve")
     fields = {name: defaults[name] for name in TraceSettings.names()}
     fields["axis_name"] = fields["axis_name"] or "i"
-    request = TraceRequest(target=target, variants=["pmap"], want=["jaxpr", "hlo", "layout"],
+    request = TraceRequest(target=target, variants=["pmap"], want=["jaxpr", "story"],
                            **fields)
     replies: dict[int, object] = {}
 
