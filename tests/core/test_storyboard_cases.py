@@ -140,7 +140,8 @@ def test_vmap_batch_and_the_loop_that_could_replace_it():
             stacked = jax.tree.map(lambda *xs: jnp.stack(xs), *looped)
             want = prepared.fn(*args)
             for a, b in zip(jax.tree.leaves(stacked), jax.tree.leaves(want)):
-                np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
+                # float32 sums in another order (one example vs the batched dot)
+                np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5)
         else:  # one call on one example is refused by JAX, and the storyboard says why
             with pytest.raises(NameError, match="unbound axis name"):
                 fn(*examples[0])
