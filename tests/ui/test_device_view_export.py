@@ -1,6 +1,6 @@
 """The device view's Export menu: the frame as PNG/SVG/PDF at once, animations in the background.
 
-The layout comes from the shared JAX engine (``example:convolve`` under pmap).
+The storyboard is JAX's (``example:convolve`` under pmap, traced in this process).
 An MP4 export runs in a worker thread while the view keeps handling events and
 animating; it can be stopped (no file stays); the files are read back the way
 their consumers read them (PyAV, poppler).
@@ -9,43 +9,20 @@ their consumers read them (PyAV, poppler).
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 from PySide6.QtCore import QTimer
 
-from jaxviz.model import TraceRequest, TraceResult, TraceSettings
-from jaxviz.model.sources import resolve_target
+from jaxviz.model import TraceResult
 from tests.rasters import pdf_pages, pdftotext
+from tests.scene.cases import traced
 from tests.ui.helpers import JAX_MS
 
 
 @pytest.fixture(scope="module")
-def convolve(shared_engine) -> TraceResult:
-    """example:convolve traced for pmap on 8 devices, in the shared engine."""
-    from PySide6.QtCore import QCoreApplication, QElapsedTimer
-
-    target, defaults = resolve_target("example:convolve")
-    fields = {name: defaults[name] for name in TraceSettings.names()}
-    fields["axis_name"] = fields["axis_name"] or "i"
-    request = TraceRequest(target=target, variants=["pmap"], want=["jaxpr", "story"],
-                           **fields)
-    replies: dict[int, object] = {}
-
-    def keep(reply) -> None:
-        replies[reply.id] = reply
-
-    shared_engine.replied.connect(keep)
-    request_id = shared_engine.submit(request, timeout=JAX_MS / 1000)
-    clock = QElapsedTimer()
-    clock.start()
-    while request_id not in replies and clock.elapsed() < JAX_MS:
-        QCoreApplication.processEvents()
-        time.sleep(0.01)
-    shared_engine.replied.disconnect(keep)
-    reply = replies[request_id]
-    assert reply.ok and reply.result.error is None, reply.error
-    return reply.result
+def convolve() -> TraceResult:
+    """example:convolve traced for pmap on 8 devices (jaxpr and storyboard)."""
+    return traced("convolve", "pmap")
 
 
 @pytest.fixture
@@ -58,8 +35,8 @@ def view(qtbot, convolve):
     view.show()
     view.set_result(convolve, "pmap")
     yield view
-    view.stop_export()
-    view.wait_for_export()
+    view.exports.stop()
+    view.exports.wait()
 
 
 def test_the_menu_lists_every_registered_format(view):
@@ -77,7 +54,7 @@ def test_the_menu_lists_every_registered_format(view):
 def test_frame_as_pdf_keeps_its_text(view, tmp_path):
     view.seek(3)
     view.controls.export_menu.set_size((1280, 720))
-    assert view.export("frame", "pdf", tmp_path / "frame.pdf")
+    assert view.exports.export("frame", "pdf", tmp_path / "frame.pdf")
     pages, points = pdf_pages(tmp_path / "frame.pdf")
     assert pages == 1 and points == pytest.approx((960, 540), abs=0.5)
     assert " ".join(view.phases[3].title.split()) in pdftotext(tmp_path / "frame.pdf")
@@ -104,11 +81,11 @@ def test_mp4_is_written_off_the_gui_thread_while_the_view_animates(view, qtbot, 
         timer.start(20)
         view.controls.export_menu.set_size((320, 180))
         view.play()
-        assert view.start_export("mp4", tmp_path / "convolve.mp4", (320, 180), fps=4)
-        assert view.exporting and not view.controls.export_button.isEnabled()
+        assert view.exports.start("mp4", tmp_path / "convolve.mp4", (320, 180), fps=4)
+        assert view.exports.running and not view.controls.export_button.isEnabled()
         seen_progress = []
         qtbot.waitUntil(lambda: (seen_progress.append(view.controls.export_message())
-                                 or not view.exporting), timeout=JAX_MS)
+                                 or not view.exports.running), timeout=JAX_MS)
         timer.stop()
     finally:
         export_menu.AnimationJob.run = write
@@ -127,11 +104,11 @@ def test_mp4_is_written_off_the_gui_thread_while_the_view_animates(view, qtbot, 
 
 def test_stopping_an_export_leaves_no_file(view, qtbot, tmp_path):
     target = tmp_path / "stopped.webm"
-    assert view.start_export("webm", target, (320, 180), fps=30)
+    assert view.exports.start("webm", target, (320, 180), fps=30)
     qtbot.waitUntil(lambda: "frame" in view.controls.export_message(), timeout=JAX_MS)
     assert view.controls.stop_export_button.isVisible()
     view.controls.stop_export_button.click()
-    qtbot.waitUntil(lambda: not view.exporting, timeout=JAX_MS)
+    qtbot.waitUntil(lambda: not view.exports.running, timeout=JAX_MS)
     assert "Stopped" in view.controls.export_message()
     assert not target.exists()
     assert not view.controls.stop_export_button.isVisible()
@@ -140,9 +117,61 @@ def test_stopping_an_export_leaves_no_file(view, qtbot, tmp_path):
 def test_a_bad_place_or_size_is_said_and_nothing_runs(view, qtbot, tmp_path):
     blocker = tmp_path / "a_file"
     blocker.write_text("not a folder")
-    assert view.start_export("gif", blocker / "x.gif", (320, 180))
-    qtbot.waitUntil(lambda: not view.exporting, timeout=JAX_MS)
+    assert view.exports.start("gif", blocker / "x.gif", (320, 180))
+    qtbot.waitUntil(lambda: not view.exports.running, timeout=JAX_MS)
     assert view.controls.export_message().startswith(f"Could not write {blocker}")
-    assert not view.start_export("mp4", tmp_path / "odd.mp4", (321, 180))
+    assert not view.exports.start("mp4", tmp_path / "odd.mp4", (321, 180))
     assert "even width and height" in view.controls.export_message()
-    assert not view.exporting
+    assert not view.exports.running
+
+
+def test_the_menu_asks_where_and_adds_the_formats_extension(view, qtbot, tmp_path,
+                                                            monkeypatch):
+    """Export ▾ > an entry: the file dialog offers that format's files under the function,
+    variant (and phase) name; a name typed without the extension gets it."""
+    from PIL import Image
+    from PySide6.QtWidgets import QFileDialog
+
+    from tests.rasters import rsvg
+
+    asked = []
+
+    def choose(_parent, title, suggested, filters):
+        asked.append((title, suggested, filters))
+        return str(tmp_path / f"typed{len(asked)}"), filters
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", choose)
+    menu = view.controls.export_menu
+    menu.size_actions["1280 × 720"].trigger()
+    view.seek(2)
+    menu.actions_by_format["frame", "svg"].trigger()
+    menu.set_size((320, 180))
+    menu.actions_by_format["animation", "apng"].trigger()
+    qtbot.waitUntil(lambda: not view.exports.running, timeout=JAX_MS)
+    (svg_title, svg_name, svg_filter), (apng_title, apng_name, apng_filter) = asked
+    assert svg_name.endswith("convolve_pmap_phase3.svg") and svg_filter == "SVG images (*.svg)"
+    assert apng_name.endswith("convolve_pmap.apng") and "(*.apng)" in apng_filter
+    assert svg_title.startswith("Frame as SVG") and apng_title.startswith("Animation as")
+    # the frame at the menu's size, as librsvg draws it; the animation at the later size
+    assert rsvg(tmp_path / "typed1.svg").shape == (720, 1280, 3)
+    with Image.open(tmp_path / "typed2.apng") as apng:
+        assert apng.format == "PNG" and apng.is_animated and apng.size == (320, 180)
+        assert apng.n_frames == 6 * len(view.phases)
+    assert "Wrote typed2.apng" in view.controls.export_message()
+
+
+def test_as_shown_a_video_takes_the_even_size_just_inside_the_canvas(view, qtbot, tmp_path):
+    import av
+
+    view.resize(901, 561)  # an odd canvas: the control bar takes some height under it
+    qtbot.waitUntil(lambda: view.canvas.width() == 901)
+    if view.canvas.height() % 2 == 0:
+        view.resize(901, 562)
+        qtbot.waitUntil(lambda: view.canvas.height() % 2 == 1)
+    width, height = view.canvas.width(), view.canvas.height()
+    assert view.exports.start("mp4", tmp_path / "shown.mp4", None, fps=2)
+    qtbot.waitUntil(lambda: not view.exports.running, timeout=JAX_MS)
+    assert "Wrote shown.mp4" in view.controls.export_message()
+    with av.open(str(tmp_path / "shown.mp4")) as video:
+        stream = video.streams.video[0]
+        assert (stream.width, stream.height) == (width - 1, height - 1)

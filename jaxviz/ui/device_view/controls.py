@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
@@ -140,6 +142,11 @@ class ControlBar(QWidget):
         shown = self.export_status.fontMetrics().elidedText(
             text, Qt.TextElideMode.ElideMiddle, max(240, self.width() // 3))
         self.export_status.setText(shown)
+        # While it runs, the label only grows (to its text with the widest digits), so the
+        # scrubber beside it does not twitch as the frame count ticks.
+        widest = self.export_status.fontMetrics().horizontalAdvance(re.sub(r"\d", "8", shown))
+        self.export_status.setMinimumWidth(
+            max(self.export_status.minimumWidth(), widest + 2) if running else 0)
         self.export_status.setToolTip(text)
         self.export_status.setStyleSheet("color: #B00020;" if error else "")
         self.export_status.setVisible(bool(text))

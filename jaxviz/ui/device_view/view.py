@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QElapsedTimer, QEvent, Qt, QThread, QTimer, Signal
+from PySide6.QtCore import QElapsedTimer, QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QPixmap
-from PySide6.QtWidgets import QFileDialog, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QSizePolicy, QVBoxLayout, QWidget
 
 from jaxviz.model import TraceResult, palette
 from jaxviz.model.sizes import ANIMATION_SIZES, parse_size
@@ -22,10 +22,9 @@ from jaxviz.scene.follow import phase_of_equation
 from jaxviz.scene.frames import FrameBuilder
 from jaxviz.ui.device_view.controls import ControlBar
 from jaxviz.ui.device_view.export import Renderer
-from jaxviz.ui.device_view.export_menu import AnimationJob
+from jaxviz.ui.device_view.export_menu import ViewExports
 from jaxviz.ui.device_view.painter import ItemPainter
 from jaxviz.ui.exporters import find, for_suffix
-from jaxviz.ui.exporters.video import size_problem
 
 FRAME_MS = 16
 
@@ -118,13 +117,10 @@ class DeviceView(QWidget):
             ``highlights`` is a list of ``(variant, text_start, text_end)``
             line ranges of that variant's jaxpr text to highlight.
         playingChanged(bool): playback started or stopped.
-        exportFinished(str): an export ended; what happened, in a sentence (the control
-            bar shows it too).
     """
 
     phaseChanged = Signal(int, str, list)
     playingChanged = Signal(bool)
-    exportFinished = Signal(str)
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -152,10 +148,8 @@ class DeviceView(QWidget):
         self.controls.playToggled.connect(self.toggle_play)
         self.controls.speedChanged.connect(self.set_speed)
         self.controls.scrubbed.connect(self._scrub)
-        self.controls.exportRequested.connect(self.export_dialog)
-        self.controls.stopExportRequested.connect(self.stop_export)
-        self._export: tuple[QThread, AnimationJob] | None = None
-        self._last_dir = str(Path.home())
+        #: The Export menu's exports (the frame now, animations in the background).
+        self.exports = ViewExports(self)
         self._timer = QTimer(self)
         self._timer.setTimerType(Qt.TimerType.PreciseTimer)
         self._timer.setInterval(FRAME_MS)
@@ -297,7 +291,7 @@ class DeviceView(QWidget):
     def renderer(self, size: tuple[int, int] | str | None = None,
                  theme: str | None = None) -> Renderer:
         """What the view shows, drawn at ``size`` (default: as shown) in ``theme``."""
-        w, h = self._size(size)
+        w, h = self.picture_size(size)
         return Renderer(self.scene, w, h, theme or self.theme, self.font_scale,
                         self.expanded)
 
@@ -314,121 +308,19 @@ class DeviceView(QWidget):
                          fps: float = 30) -> int:
         """Save every phase in the animation format of the file's suffix (GIF when it has
         none), here and now; returns the number of frames (pages) written. The Export
-        menu writes in the background instead (:meth:`start_export`)."""
+        menu writes in the background instead (:attr:`exports`)."""
         exporter = for_suffix("animation", Path(path).suffix) or find("animation", "gif")
         return exporter.write(self.renderer(size, theme), path,
                               frames_per_phase=frames_per_phase, fps=fps)
 
-    # -- the Export menu ---------------------------------------------------- #
-
-    @property
-    def exporting(self) -> bool:
-        """An animation is being written in the background."""
-        return self._export is not None
-
-    def export_dialog(self, subject: str, name: str) -> None:
-        """Ask where to save (a file dialog), then export the frame or the animation."""
-        exporter = find(subject, name)
-        stem = f"{self.scene.function or 'device_view'}_{self.scene.variant or 'frame'}"
-        if subject == "frame":
-            stem += f"_phase{self._phase + 1}"
-        suggested = str(Path(self._last_dir) / f"{stem}{exporter.extension}")
-        path, _ = QFileDialog.getSaveFileName(self, exporter.description, suggested,
-                                              exporter.file_filter)
-        if path:
-            self.export(subject, name, path)
-
-    def export(self, subject: str, name: str, path: str | Path) -> bool:
-        """Export at the Export menu's size: the frame at once, an animation in the
-        background (progress and Stop in the control bar). False, with the reason shown,
-        if it did not start or failed."""
-        path = find(subject, name).with_extension(path)
-        size = self.controls.export_menu.export_size
-        self._last_dir = str(path.parent)
-        if subject == "frame":
-            try:
-                self.export_frame(path, size)
-            except (OSError, ValueError) as exc:
-                return self._export_ended(f"Could not write {path}: {exc}.", error=True)
-            self._export_ended(f"Wrote {path.name} into {path.parent}.")
-            return True
-        return self.start_export(name, path, size)
-
-    def start_export(self, name: str, path: str | Path,
-                     size: tuple[int, int] | str | None = (1280, 720),
-                     frames_per_phase: int = 6, fps: float = 30) -> bool:
-        """Write the animation as ``name`` (``mp4``, ``gif``, ...) in a worker thread;
-        False (and why, in the control bar) if it cannot start."""
-        if self._export is not None:
-            return self._export_ended("An export is under way: stop it first.", error=True)
-        if not self.phases:
-            return self._export_ended("Nothing to export: trace a function first.", error=True)
-        exporter = find("animation", name)
-        try:
-            renderer = self.renderer(size)
-        except ValueError as exc:
-            return self._export_ended(f"Not exported: {exc}.", error=True)
-        problem = size_problem(exporter.extension, renderer.width, renderer.height)
-        if problem:
-            return self._export_ended(f"Not exported: {problem}.", error=True)
-        job = AnimationJob(exporter, renderer, path, frames_per_phase, fps)
-        thread = QThread(self)
-        job.moveToThread(thread)
-        thread.started.connect(job.run)
-        job.progress.connect(self._export_progress)
-        job.finished.connect(self._export_done)
-        job.failed.connect(lambda message: self._export_ended(message, error=True))
-        for signal in (job.finished, job.failed):  # quit from the worker itself (thread-safe)
-            signal.connect(thread.quit, Qt.ConnectionType.DirectConnection)
-        thread.finished.connect(self._export_cleanup)
-        self._export = (thread, job)
-        self.controls.export_button.setEnabled(False)
-        self.controls.show_export(f"Exporting {Path(path).name}…", running=True)
-        thread.start()
-        return True
-
-    def stop_export(self) -> None:
-        """Stop the animation being written (its partial file is removed)."""
-        if self._export is not None:
-            self._export[1].cancel()
-
-    def wait_for_export(self, ms: int = 600_000) -> bool:
-        """Handle events until the background export has ended (for scripts and tests);
-        True if it did within ``ms``."""
-        from PySide6.QtCore import QCoreApplication, QDeadlineTimer
-
-        deadline = QDeadlineTimer(ms)
-        while self._export is not None and not deadline.hasExpired():
-            self._export[0].wait(20)
-            QCoreApplication.processEvents()
-        return self._export is None
-
-    def _export_progress(self, done: int, total: int) -> None:
-        if self._export is not None:
-            name = self._export[1].path.name
-            self.controls.show_export(f"Exporting {name}: frame {done}/{total}", running=True)
-
-    def _export_done(self, path: str, frames: int) -> None:
-        what = "pages" if path.lower().endswith(".pdf") else "frames"
-        self._export_ended(f"Wrote {Path(path).name} ({frames} {what}) into "
-                           f"{Path(path).parent}")
-
-    def _export_ended(self, message: str, error: bool = False) -> bool:
-        self.controls.show_export(message, running=False, error=error)
-        self.exportFinished.emit(message)
-        return not error
-
-    def _export_cleanup(self) -> None:
-        if self._export is not None:
-            thread, job = self._export
-            self._export = None
-            job.deleteLater()
-            thread.deleteLater()
-        self.controls.export_button.setEnabled(bool(self.phases))
-
     # -- internals --------------------------------------------------------- #
 
-    def _size(self, size) -> tuple[int, int]:
+    def picture_size(self, size: tuple[int, int] | str | None) -> tuple[int, int]:
+        """``size`` in pixels (``WxH`` text is checked); None: the canvas as shown.
+
+        Raises:
+            ValueError: a ``WxH`` text out of range or malformed.
+        """
         if size is None:
             return max(self.canvas.width(), 320), max(self.canvas.height(), 200)
         if isinstance(size, str):

@@ -90,6 +90,14 @@ def size_problem(suffix: str, width: int, height: int) -> str | None:
     return None
 
 
+def even_size(suffix: str, width: int, height: int) -> tuple[int, int]:
+    """``width`` x ``height``, made even (one pixel less) where ``suffix``'s video needs it."""
+    fmt = FORMATS.get(suffix.lower())
+    if fmt is not None and fmt.even_size:
+        return width - width % 2, height - height % 2
+    return width, height
+
+
 def rgb_array(image: QImage) -> np.ndarray:
     """A QImage as an ``(height, width, 3)`` uint8 RGB array."""
     rgb = image.convertToFormat(QImage.Format.Format_RGB888)
