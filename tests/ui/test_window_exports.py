@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import QRect
 
 from tests.rasters import pdf_pages, pdftotext
-from tests.ui.helpers import JAX_MS, wait_for_panes
+from tests.ui.helpers import JAX_MS, devices_tab
 
 
 def on_screen(widget, window) -> bool:
@@ -23,14 +23,7 @@ def on_screen(widget, window) -> bool:
 def test_the_devices_tab_exports_the_frame_shown_as_pdf(qtbot, window, tmp_path, monkeypatch):
     from PySide6.QtWidgets import QFileDialog
 
-    window.resize(1280, 720)
-    window.open_example("convolve")
-    wait_for_panes(qtbot, window, lambda: window.presenter.details is not None)
-    window.tools.setCurrentWidget(window.tools.devices)
-    qtbot.waitUntil(lambda: window.tools.devices.view is not None
-                    and bool(window.tools.devices.view.phases), timeout=JAX_MS)
-    view = window.tools.devices.view
-    qtbot.waitUntil(lambda: view.canvas.height() > 200)
+    view = devices_tab(qtbot, window, "convolve")
     button = view.controls.export_button
     qtbot.waitUntil(lambda: on_screen(button, window))
     assert button.isEnabled()
