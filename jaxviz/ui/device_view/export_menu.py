@@ -1,5 +1,4 @@
-"""The device view's Export menu, the job that writes an animation off the GUI thread, and
-the view's exports that tie them together.
+"""The device view's Export menu, and the job that writes an animation off the GUI thread.
 
 The menu lists the export registry's formats (:mod:`jaxviz.ui.exporters`):
 the frame on screen (PNG, SVG, PDF) and the whole animation (MP4, WebM, GIF,
@@ -17,19 +16,14 @@ meanwhile.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, QDeadlineTimer, QObject, Qt, QThread, Signal, Slot
+from PySide6.QtCore import QObject, Signal, Slot
 from PySide6.QtGui import QAction, QActionGroup
-from PySide6.QtWidgets import QFileDialog, QMenu, QWidget
+from PySide6.QtWidgets import QMenu, QWidget
 
 from jaxviz.model.exports import Exporter
 from jaxviz.ui.device_view.export import Renderer
-from jaxviz.ui.exporters import exporters, find
-from jaxviz.ui.exporters.video import even_size, size_problem
-
-if TYPE_CHECKING:
-    from jaxviz.ui.device_view.view import DeviceView
+from jaxviz.ui.exporters import exporters
 
 #: Export sizes offered (``None``: as shown on screen).
 SIZES: list[tuple[str, tuple[int, int] | None]] = [
@@ -130,128 +124,3 @@ class AnimationJob(QObject):
         else:
             self.finished.emit(str(self.path), frames)
 
-
-class ViewExports(QObject):
-    """The device view's exports from its Export menu: where to save (a file dialog), the
-    frame at once, an animation by an :class:`AnimationJob` in a worker thread, with
-    progress and Stop in the view's control bar.
-
-    Signals:
-        ended(str): an export ended or did not start; what happened, in a sentence (the
-            control bar shows it too).
-    """
-
-    ended = Signal(str)
-
-    def __init__(self, view: DeviceView):
-        super().__init__(view)
-        self.view = view
-        self.controls = view.controls
-        self.controls.exportRequested.connect(self.ask)
-        self.controls.stopExportRequested.connect(self.stop)
-        self._job: tuple[QThread, AnimationJob] | None = None
-        self.last_dir = str(Path.home())
-
-    @property
-    def running(self) -> bool:
-        """An animation is being written in the background."""
-        return self._job is not None
-
-    def ask(self, subject: str, name: str) -> None:
-        """Ask where to save (a file dialog), then export the frame or the animation."""
-        exporter = find(subject, name)
-        scene = self.view.scene
-        stem = f"{scene.function or 'device_view'}_{scene.variant or 'frame'}"
-        if subject == "frame":
-            stem += f"_phase{self.view.current_phase + 1}"
-        suggested = str(Path(self.last_dir) / f"{stem}{exporter.extension}")
-        path, _ = QFileDialog.getSaveFileName(self.view, exporter.description, suggested,
-                                              exporter.file_filter)
-        if path:
-            self.export(subject, name, path)
-
-    def export(self, subject: str, name: str, path: str | Path) -> bool:
-        """Export at the Export menu's size: the frame at once, an animation in the
-        background. False, with the reason shown, if it did not start or failed."""
-        path = find(subject, name).with_extension(path)
-        size = self.controls.export_menu.export_size
-        self.last_dir = str(path.parent)
-        if subject == "frame":
-            try:
-                self.view.export_frame(path, size)
-            except (OSError, ValueError) as exc:
-                return self._ended(f"Could not write {path}: {exc}.", error=True)
-            return self._ended(f"Wrote {path.name} into {path.parent}.")
-        return self.start(name, path, size)
-
-    def start(self, name: str, path: str | Path,
-              size: tuple[int, int] | str | None = (1280, 720), frames_per_phase: int = 6,
-              fps: float = 30) -> bool:
-        """Write the animation as ``name`` (``mp4``, ``gif``, ...) at ``size`` (None: as
-        shown) in a worker thread; False (and why, in the control bar) if it cannot start."""
-        if self._job is not None:
-            return self._ended("An export is under way: stop it first.", error=True)
-        if not self.view.phases:
-            return self._ended("Nothing to export: trace a function first.", error=True)
-        exporter = find("animation", name)
-        try:
-            width, height = self.view.picture_size(size)
-            if size is None:  # as shown: a video needing an even size takes the one just inside
-                width, height = even_size(exporter.extension, width, height)
-            renderer = self.view.renderer((width, height))
-        except ValueError as exc:
-            return self._ended(f"Not exported: {exc}.", error=True)
-        problem = size_problem(exporter.extension, renderer.width, renderer.height)
-        if problem:
-            return self._ended(f"Not exported: {problem}.", error=True)
-        job = AnimationJob(exporter, renderer, path, frames_per_phase, fps)
-        thread = QThread(self)
-        job.moveToThread(thread)
-        thread.started.connect(job.run)
-        job.progress.connect(self._progress)
-        job.finished.connect(self._done)
-        job.failed.connect(lambda message: self._ended(message, error=True))
-        for signal in (job.finished, job.failed):  # quit from the worker itself (thread-safe)
-            signal.connect(thread.quit, Qt.ConnectionType.DirectConnection)
-        thread.finished.connect(self._cleanup)
-        self._job = (thread, job)
-        self.controls.export_button.setEnabled(False)
-        self.controls.show_export(f"Exporting {Path(path).name}…", running=True)
-        thread.start()
-        return True
-
-    def stop(self) -> None:
-        """Stop the animation being written (its partial file is removed)."""
-        if self._job is not None:
-            self._job[1].cancel()
-
-    def wait(self, ms: int = 600_000) -> bool:
-        """Handle events until the background export has ended (for scripts and tests);
-        True if it did within ``ms``."""
-        deadline = QDeadlineTimer(ms)
-        while self._job is not None and not deadline.hasExpired():
-            self._job[0].wait(20)
-            QCoreApplication.processEvents()
-        return self._job is None
-
-    def _progress(self, done: int, total: int) -> None:
-        if self._job is not None:
-            name = self._job[1].path.name
-            self.controls.show_export(f"Exporting {name}: frame {done}/{total}", running=True)
-
-    def _done(self, path: str, frames: int) -> None:
-        what = "pages" if path.lower().endswith(".pdf") else "frames"
-        self._ended(f"Wrote {Path(path).name} ({frames} {what}) into {Path(path).parent}")
-
-    def _ended(self, message: str, error: bool = False) -> bool:
-        self.controls.show_export(message, running=False, error=error)
-        self.ended.emit(message)
-        return not error
-
-    def _cleanup(self) -> None:
-        if self._job is not None:
-            thread, job = self._job
-            self._job = None
-            job.deleteLater()
-            thread.deleteLater()
-        self.controls.export_button.setEnabled(bool(self.view.phases))

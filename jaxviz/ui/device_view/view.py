@@ -22,7 +22,7 @@ from jaxviz.scene.follow import phase_of_equation
 from jaxviz.scene.frames import FrameBuilder
 from jaxviz.ui.device_view.controls import ControlBar
 from jaxviz.ui.device_view.export import Renderer
-from jaxviz.ui.device_view.export_menu import ViewExports
+from jaxviz.ui.device_view.exporting import ViewExports
 from jaxviz.ui.device_view.painter import ItemPainter
 from jaxviz.ui.exporters import find, for_suffix
 
@@ -149,7 +149,7 @@ class DeviceView(QWidget):
         self.controls.speedChanged.connect(self.set_speed)
         self.controls.scrubbed.connect(self._scrub)
         #: The Export menu's exports (the frame now, animations in the background).
-        self.exports = ViewExports(self)
+        self.exports = ViewExports(self, dialog_parent=self)
         self._timer = QTimer(self)
         self._timer.setTimerType(Qt.TimerType.PreciseTimer)
         self._timer.setInterval(FRAME_MS)
