@@ -1,4 +1,5 @@
-"""The device view's control bar: restart, step, play/pause, speed, scrubber, Export."""
+"""The device view's control bar: restart, step, play/pause, speed, scrubber, Copy as code,
+Export."""
 
 from __future__ import annotations
 
@@ -37,6 +38,7 @@ class ControlBar(QWidget):
     scrubbed = Signal(int, float)  # phase, t
     exportRequested = Signal(str, str)  # subject (frame, animation), format name
     stopExportRequested = Signal()
+    copyRequested = Signal()
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -77,6 +79,15 @@ class ControlBar(QWidget):
         self.label = QLabel()
         self.label.setMinimumWidth(90)
         row.addWidget(self.label)
+        self.copy_button = QToolButton()
+        self.copy_button.setObjectName("device_copy_code")
+        self.copy_button.setText("Copy as code")
+        self.copy_button.setToolTip("Copy the shown variant's call, with its arguments and mesh, "
+                                    "as Python that runs as written")
+        self.copy_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.copy_button.setEnabled(False)
+        self.copy_button.clicked.connect(self.copyRequested)
+        row.addWidget(self.copy_button)
         self.export_status = QLabel()
         self.export_status.hide()
         row.addWidget(self.export_status)
