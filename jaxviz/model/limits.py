@@ -77,6 +77,8 @@ WARMUP = Limit("the number of warm-up calls", 0, 10000)
 PIPELINE = Limit("the pipeline depth", 0, 1000)
 #: GIF frames per device-view phase.
 FRAMES_PER_PHASE = Limit("the number of frames per phase", 1, 120)
+#: Video frames per second (``jaxviz animate --fps``).
+FPS = Limit("the frame rate", 1, 120, integer=False, unit="frames per second")
 #: The device view's text size factor.
 FONT_SCALE = Limit("the font scale", 0.25, 8, integer=False)
 #: A phase of the device view's animation, counted from 1 (``jaxviz animate --phase``).

@@ -256,3 +256,10 @@ def test_step_until_a_line_the_file_lacks_or_that_made_no_equation(folder):
     assert out.returncode == 0, out.stderr
     assert out.stderr == "note: line 2 made no equation of f; stepped to the end\n"
     assert "\nresult:\n" in out.stdout
+
+
+def test_time_creates_its_out_folder_only_for_a_request_that_can_run(folder):
+    out = jaxviz("time", "good.py:f", "--args", "f32[8]", "--variants", "warp", "--out",
+                 "never", cwd=folder, timeout=60)
+    assert "unknown timing variant 'warp'" in one_message(out)
+    assert not (folder / "never").exists()
