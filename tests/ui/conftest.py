@@ -1,9 +1,10 @@
 """GUI tests: offscreen Qt, a private settings/data folder, one shared JAX engine.
 
 The environment is set before anything imports Qt: ``QT_QPA_PLATFORM=offscreen``
-(no display needed) and ``XDG_CONFIG_HOME``/``XDG_DATA_HOME`` pointing at a
-temporary folder, so the tests never read or write the user's QSettings or
-crash-recovery copies.
+(no display needed) with one 1920x1080 screen (the offscreen platform's own is
+800x800, which would give the window its projector layout), and
+``XDG_CONFIG_HOME``/``XDG_DATA_HOME`` pointing at a temporary folder, so the
+tests never read or write the user's QSettings or crash-recovery copies.
 
 Waits are generous (the machine has two shared cores); they bound a test,
 they do not time it.
@@ -14,8 +15,10 @@ from __future__ import annotations
 import os
 import tempfile
 
-os.environ["QT_QPA_PLATFORM"] = "offscreen"
+from jaxviz.ui.window.scripted import offscreen_platform
+
 _HOME = tempfile.mkdtemp(prefix="jaxviz-ui-tests-")
+os.environ["QT_QPA_PLATFORM"] = offscreen_platform(_HOME, (1920, 1080))
 os.environ["XDG_CONFIG_HOME"] = os.path.join(_HOME, "config")
 os.environ["XDG_DATA_HOME"] = os.path.join(_HOME, "data")
 

@@ -101,6 +101,9 @@ class JaxprPane(QFrame):
         self.title = QLabel(variant)
         self.title.setProperty("role", "pane-title")
         self.busy = QLabel("")
+        # A passing "working…" note must not widen the pane: the docks beside it would
+        # give up the width and not get it back.
+        self.busy.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.call = ElidedLabel()
         self.call.setProperty("role", "pane-call")
         self.call.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
