@@ -21,7 +21,15 @@ import html
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QIcon, QPainter, QPen, QPixmap
+from PySide6.QtGui import (
+    QAction,
+    QFontDatabase,
+    QFontMetrics,
+    QIcon,
+    QPainter,
+    QPen,
+    QPixmap,
+)
 from PySide6.QtWidgets import (
     QFormLayout,
     QLabel,
@@ -95,10 +103,10 @@ class _Field:
         if self.fault is None:
             return ""
         message, text, position = self.fault
-        body = f"✖ <b>{html.escape(self.label)}</b>: {html.escape(message)}"
+        body = f"✖ <b>{html.escape(self.label)}</b>: {html.escape(message, quote=False)}"
         if position is not None and text and "\n" not in text:
             excerpt, column = caret_excerpt(text, position, columns)
-            body += ("<pre style='margin:0'>" + html.escape(excerpt) + "\n"
+            body += ("<pre style='margin:0'>" + html.escape(excerpt, quote=False) + "\n"
                      + " " * column + "^</pre>")
         return body
 
@@ -347,8 +355,9 @@ class ArgsPanel(QScrollArea):
         """The line under the form: the fault of the field being typed in, else the first."""
         at_fault = [f for f in self.fields.values() if f.fault is not None]
         field = next(iter([f for f in at_fault if f.editor.hasFocus()] or at_fault), None)
-        columns = self.message.width() // max(1, self.message.fontMetrics()
-                                               .horizontalAdvance("m")) - 1
+        mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        mono.setPointSizeF(self.message.font().pointSizeF())
+        columns = self.message.width() // max(1, QFontMetrics(mono).horizontalAdvance("m")) - 1
         self.message.setText(field.message_html(columns) if field is not None else "")
         self.message.setToolTip("\n".join(f"{f.label}: {f.fault[0]}" for f in at_fault
                                           if f.fault is not None))

@@ -44,6 +44,7 @@ class WindowFilesMixin(WindowParts):
     def open_example(self, name: str) -> None:
         if not self.confirm_leave():
             return
+        self._remember_fields()
         try:
             ex = self.document.open_example(name)
         except GalleryError as exc:
@@ -61,6 +62,7 @@ class WindowFilesMixin(WindowParts):
     def open_file(self, path: str, function: str = "") -> None:
         if not self.confirm_leave():
             return
+        self._remember_fields()
         remembered = self.settings.file_fields(str(Path(path).resolve()))
         try:
             declared = self.document.open_file(path, function, remembered.get("function") or "")
@@ -80,17 +82,29 @@ class WindowFilesMixin(WindowParts):
         self.state.set_settings(fields)
         self.args_panel.suggest_args(hint.placeholder)
         self.args_panel.validate()
-        choice = self.document.choice
-        if choice.name and choice.reason != "asked for":
-            said = f"; its arguments from the annotations: {hint.spec}" \
-                if hint.spec and fields.get("args") == hint.spec else ""
-            self.set_status(f"opened {choice.name} ({choice.reason}){said}")
         self.gallery.select(None)
         self.recent_files_changed(self.settings.add_recent_file(str(doc.path)))
         self.session.trace_now()
+        self._say_why_opened(from_annotations=bool(hint.spec) and fields["args"] == hint.spec)
+
+    def _say_why_opened(self, from_annotations: bool) -> None:
+        """Which function a file opened on and why (status bar, the picker's tooltip),
+        with what its arguments still need."""
+        choice = self.document.choice
+        picker = self.editor_panel.function
+        picker.setToolTip(f"The function of this file to trace (opened on {choice.name}: "
+                          f"{choice.reason})" if choice.name else "The function to trace")
+        if not choice.name or choice.reason == "asked for":
+            return
+        said = f"; its arguments from the annotations: {self.state.settings.args}" \
+            if from_annotations else ""
+        fault = self.args_panel.message_line
+        self.set_status(f"opened {choice.name} ({choice.reason}){said}"
+                        + (f" — {fault}" if fault else ""), error=bool(fault))
 
     def new_file(self) -> None:
         if self.confirm_leave():
+            self._remember_fields()
             self.document.new_untitled("import jax\nimport jax.numpy as jnp\n\n\n"
                                        "def f(x):\n    return jnp.sin(x) * 2\n")
             self.state.set_settings({"args": "f32[8]"})
@@ -140,11 +154,14 @@ class WindowFilesMixin(WindowParts):
         self.linking.set_result(None)
 
     def _on_function_chosen(self, name: str) -> None:
+        """Another function of the file: its annotations' argument spec, if they give one
+        (the fields typed for the last function are kept otherwise); remembered."""
         self.document.set_function(name)
         hint = argument_hint(self.document.text(), name)
         self.args_panel.suggest_args(hint.placeholder)
-        if hint.spec and not self.state.settings.args:
+        if hint.spec:
             self.state.set_setting("args", hint.spec)
+        self._remember_fields()
         self._remember_target()
         self.session.trace_now()
 
