@@ -1,8 +1,9 @@
 """GUI tests: offscreen Qt, a private settings/data folder, one shared JAX engine.
 
 The environment is set before anything imports Qt: ``QT_QPA_PLATFORM=offscreen``
-(no display needed) with one 1920x1080 screen (the offscreen platform's own is
-800x800, which would give the window its projector layout), and
+(no display needed) with one 2560x1440 screen (the offscreen platform's own is
+800x800, which would give the window its projector layout; on this one the first
+window is an ordinary 2048x1224 one, not maximized, which tests can resize), and
 ``XDG_CONFIG_HOME``/``XDG_DATA_HOME`` pointing at a temporary folder, so the
 tests never read or write the user's QSettings or crash-recovery copies.
 
@@ -18,7 +19,8 @@ import tempfile
 from jaxviz.ui.window.scripted import offscreen_platform
 
 _HOME = tempfile.mkdtemp(prefix="jaxviz-ui-tests-")
-os.environ["QT_QPA_PLATFORM"] = offscreen_platform(_HOME, (1920, 1080))
+_PLATFORM = offscreen_platform(_HOME, (2560, 1440))
+os.environ["QT_QPA_PLATFORM"] = _PLATFORM
 os.environ["XDG_CONFIG_HOME"] = os.path.join(_HOME, "config")
 os.environ["XDG_DATA_HOME"] = os.path.join(_HOME, "data")
 
@@ -29,7 +31,9 @@ import pytest  # noqa: E402
 
 @pytest.fixture(scope="session")
 def qapp_args():
-    return ["jaxviz-tests"]
+    # -platform wins over QT_QPA_PLATFORM, which a test module may have set meanwhile
+    # (when a renderer made the application first, its screen is the offscreen default).
+    return ["jaxviz-tests", "-platform", _PLATFORM]
 
 
 @pytest.fixture(scope="session")
@@ -77,12 +81,16 @@ def no_modal_dialogs(monkeypatch):
 @pytest.fixture
 def window(qtbot, shared_engine, settings, tmp_path, monkeypatch) -> Iterator:
     """A shown main window on the shared engine, 1600x950, recovery copies under tmp_path."""
+    from PySide6.QtCore import Qt
+
     from jaxviz.ui.window import settings as settings_module
     from jaxviz.ui.window.main_window import MainWindow
 
     monkeypatch.setattr(settings_module, "recovery_dir", lambda: tmp_path / "recovery")
     win = MainWindow(settings=settings, engine=shared_engine)
     qtbot.addWidget(win)
+    # The size tests expect, whatever the screen's plan said (maximized on a small one).
+    win.setWindowState(Qt.WindowState.WindowNoState)
     win.resize(1600, 950)
     win.show()
     qtbot.waitExposed(win)

@@ -45,8 +45,8 @@ def test_the_first_window_and_its_docks_fit_each_screen_at_each_scale(qtbot, tmp
                                                                       scale):
     plan = plan_window(logical(Rect(0, 0, *size), scale))
     win = _new_window(qtbot, tmp_path)
-    # The offscreen screen is 1920x1080: lay the window out as planned, but not maximized
-    # (a maximized window would take that screen's size instead of the plan's).
+    # Lay the window out as planned for that screen, but not maximized: a maximized window
+    # would take the offscreen screen's size instead of the plan's.
     win.apply_plan(dataclasses.replace(plan, maximized=False))
     win.show()
     qtbot.waitExposed(win)
@@ -72,15 +72,18 @@ def test_the_first_window_and_its_docks_fit_each_screen_at_each_scale(qtbot, tmp
 
 def test_a_window_off_the_screen_is_moved_and_shrunk_back_onto_it(qtbot, tmp_path):
     win = _new_window(qtbot, tmp_path)
-    win.resize(1200, 800)
+    win.setWindowState(Qt.WindowState.WindowNoState)
+    screen = win.screen().availableGeometry()
+    smallest = win.minimumSizeHint()
+    size = (max(screen.width() // 2, smallest.width()), max(screen.height() // 2,
+                                                           smallest.height()))
+    win.resize(*size)
     win.show()
     qtbot.waitExposed(win)
-    screen = win.screen().availableGeometry()
-    assert screen.size().toTuple() == (1920, 1080)
-    win.move(1300, 600)  # hangs off the bottom right
+    win.move(screen.right() - size[0] // 2, screen.bottom() - size[1] // 2)  # hangs off
     assert win.keep_on_screen()
-    assert screen.contains(win.frameGeometry()) and win.size().toTuple() == (1200, 800)
-    win.resize(2600, 1500)  # remembered from a larger screen
+    assert screen.contains(win.frameGeometry()) and win.size().toTuple() == size
+    win.resize(screen.width() + 500, screen.height() + 300)  # from a larger screen
     win.move(0, 0)
     assert win.keep_on_screen()
     assert screen.contains(win.frameGeometry())
@@ -89,19 +92,20 @@ def test_a_window_off_the_screen_is_moved_and_shrunk_back_onto_it(qtbot, tmp_pat
 
 def test_remembered_geometry_from_a_larger_screen_is_clamped_when_shown(qtbot, tmp_path):
     first = _new_window(qtbot, tmp_path, "shared.ini")
+    first.setWindowState(Qt.WindowState.WindowNoState)
     first.show()
     qtbot.waitExposed(first)
-    first.resize(2400, 1400)  # as it was on a 2560x1440 screen
+    screen = first.screen().availableGeometry()
+    first.resize(screen.width() + 900, screen.height() + 500)  # as on a larger screen
     first.move(100, 20)
     first.save_window_state()
     first.close()
     again = _new_window(qtbot, tmp_path, "shared.ini")
     again.show()
-    screen = again.screen().availableGeometry()
-    # On this 1920x1080 screen it is shown whole (Qt's restoreGeometry shrinks what is
-    # too large for the screen; keep_on_screen checks the frame once it is framed).
+    # On this screen it is shown whole (Qt's restoreGeometry shrinks what is too large
+    # for the screen; keep_on_screen checks the frame once it is framed).
     qtbot.waitUntil(lambda: screen.contains(again.frameGeometry()), timeout=5000)
-    assert again.width() < 2400 and again.height() < 1400
+    assert again.width() <= screen.width() and again.height() <= screen.height()
 
 
 def test_typing_in_axes_char_by_char_moves_no_field(qtbot, window):

@@ -114,17 +114,17 @@ def test_2560x1440_at_scale_2_gets_the_projector_layout_on_screen(tools_present,
             assert inside((0, 0, 2560, 1440), x_frame(env, report["window_id"]))
 
 
-def test_a_window_remembered_on_a_laptop_screen_fits_the_projector(tools_present, tmp_path):
-    with virtual_screen(1920, 1080) as env, jaxviz_on(env, tmp_path) as laptop:
-        assert not laptop["maximized"]
-        assert_whole_window_on_screen(laptop)
-        # The planned 1600x950 frame, centred, give or take the title bar openbox drew
-        # (the window's size is set before the window manager frames it).
-        x, y, width, height = laptop["frame"]
-        assert abs(width - 1600) <= 4 and abs(height - 950) <= 32
-        assert abs(x - (1920 - width) // 2) <= 2 and abs(y - (1080 - height) // 2) <= 32
-    # Next lecture, the same account on a 1280x720 projector: the remembered 1600x950
-    # window is put on that screen whole.
+def test_a_window_remembered_on_a_large_screen_fits_the_projector(tools_present, tmp_path):
+    with virtual_screen(2560, 1440) as env, jaxviz_on(env, tmp_path) as desk:
+        assert not desk["maximized"]
+        assert_whole_window_on_screen(desk)
+        # The planned 2048x1224 frame (80 % of the screen), centred, give or take the
+        # title bar openbox drew (the size is set before the window manager frames it).
+        x, y, width, height = desk["frame"]
+        assert abs(width - 2048) <= 4 and abs(height - 1224) <= 32
+        assert abs(x - (2560 - width) // 2) <= 2 and abs(y - (1440 - height) // 2) <= 32
+    # Next lecture, the same account on a 1280x720 projector: the remembered window is
+    # put on that screen whole.
     with virtual_screen(1280, 720) as env, jaxviz_on(env, tmp_path) as projector:
         assert_whole_window_on_screen(projector)
         assert inside((0, 0, 1280, 720), x_frame(env, projector["window_id"]))

@@ -281,6 +281,7 @@ class ArgsPanel(QScrollArea):
             for name, edit in self.edits.items():
                 value = values.get(name)
                 edit.setText("" if value is None else str(value))
+                edit.setCursorPosition(0)  # a long spec shows its start, not its end
             self.batch.setValue(int(values.get("batch") or 0))
             if devices is not None:
                 self.devices.blockSignals(True)

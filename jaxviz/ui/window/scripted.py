@@ -1,7 +1,7 @@
 """The main window driven by a script (benchmarks, screenshots), not by a person.
 
 Call :func:`private_environment` before anything imports Qt: it picks Qt's
-offscreen platform (with a 1920x1080 screen) when there is no display and points the settings and
+offscreen platform (with a 2560x1440 screen) when there is no display and points the settings and
 recovery folders at a fresh temporary folder, so a script never reads or
 writes the user's. Then :func:`open_window` gives a shown window on a started
 engine and :func:`settle` runs the event loop until a condition holds.
@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 
-def offscreen_platform(folder: str, size: tuple[int, int] = (1920, 1080)) -> str:
+def offscreen_platform(folder: str, size: tuple[int, int] = (2560, 1440)) -> str:
     """``QT_QPA_PLATFORM`` for Qt's offscreen platform with one screen of ``size`` (its
     own is 800x800); the screen's description is written into ``folder``."""
     config = os.path.join(folder, "offscreen_screens.json")
@@ -40,8 +40,8 @@ def offscreen_platform(folder: str, size: tuple[int, int] = (1920, 1080)) -> str
 
 
 def private_environment(prefix: str) -> str:
-    """Offscreen (one 1920x1080 screen) without a display; settings and recovery copies
-    in a new temporary folder."""
+    """Offscreen (one 2560x1440 screen, where a window takes the size it is given)
+    without a display; settings and recovery copies in a new temporary folder."""
     home = tempfile.mkdtemp(prefix=prefix)
     if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
         os.environ.setdefault("QT_QPA_PLATFORM", offscreen_platform(home))
@@ -60,7 +60,7 @@ def open_window(home: str, devices: int = 8, size: tuple[int, int] = (1920, 1080
         size: the window's size in pixels.
         side_panels: keep the gallery and arguments (else hidden, as with Ctrl+B).
     """
-    from PySide6.QtCore import QSettings
+    from PySide6.QtCore import QSettings, Qt
     from PySide6.QtWidgets import QApplication
 
     from jaxviz.ui.theme import style
@@ -75,6 +75,7 @@ def open_window(home: str, devices: int = 8, size: tuple[int, int] = (1920, 1080
     engine.start()
     settings = Settings(QSettings(os.path.join(home, "jaxviz.ini"), QSettings.Format.IniFormat))
     window = MainWindow(settings=settings, engine=engine)
+    window.setWindowState(Qt.WindowState.WindowNoState)  # the size asked for, not the screen's
     window.resize(*size)
     window.show()
     window.start_engine()
@@ -209,7 +210,7 @@ def window_geometry(window: Any) -> dict[str, Any]:
 
 
 def report_when_settled(window: Any, shot: str | None = None, wait_for_result: bool = False,
-                        hold: bool = False, timeout: float = 120.0) -> None:
+                        hold: bool = False, tab: str = "", timeout: float = 120.0) -> None:
     """Print :func:`window_geometry` as one JSON line once the window has settled, then close it.
 
     Settled: framed by the window manager, its place checked against the screens
@@ -222,6 +223,8 @@ def report_when_settled(window: Any, shot: str | None = None, wait_for_result: b
         wait_for_result: wait for the traced result and its details too.
         hold: after printing, wait for a line on standard input before closing (so a
             caller can look at the window with other tools meanwhile).
+        tab: once the result is shown, bring this tab of the tool dock to the front
+            (``Devices``, ``Timing`` ...) and let it draw for two seconds.
         timeout: report anyway after this many seconds (``"settled": false``).
     """
     from PySide6.QtCore import QTimer
@@ -232,6 +235,7 @@ def report_when_settled(window: Any, shot: str | None = None, wait_for_result: b
     start = time.monotonic()
     earliest = start + max(SCREEN_CHECKS_MS) / 1000 + 0.5
     seen: list[Any] = []
+    switched: list[float] = []
 
     def poll() -> None:
         now = time.monotonic()
@@ -241,6 +245,11 @@ def report_when_settled(window: Any, shot: str | None = None, wait_for_result: b
         steady = len(seen) >= 6 and all(p == place for p in seen[-6:])
         ready = not wait_for_result or (window.presenter.details is not None
                                         and not window.session.pending)
+        if ready and tab and not switched:
+            tabs = window.tools
+            tabs.setCurrentIndex(next(i for i in range(tabs.count()) if tabs.tabText(i) == tab))
+            switched.append(now)
+        ready = ready and (not tab or (bool(switched) and now - switched[0] > 2.0))
         if not (framed and steady and ready and now > earliest) and now - start < timeout:
             QTimer.singleShot(100, poll)
             return
@@ -257,7 +266,8 @@ def report_when_settled(window: Any, shot: str | None = None, wait_for_result: b
 
 
 def _main(argv: list[str]) -> int:
-    """``python -m jaxviz.ui.window.scripted [--shot PNG] [--wait-result] [--hold] [-- ARGS]``:
+    """``python -m jaxviz.ui.window.scripted [--shot PNG] [--wait-result] [--hold] [--tab T]
+    [-- ARGS]``:
     ``jaxviz ARGS`` in this environment, reported by :func:`report_when_settled`."""
     import argparse
 
@@ -265,12 +275,13 @@ def _main(argv: list[str]) -> int:
     parser.add_argument("--shot")
     parser.add_argument("--wait-result", action="store_true")
     parser.add_argument("--hold", action="store_true")
+    parser.add_argument("--tab", default="", help="the tool dock's tab to show (Devices ...)")
     parser.add_argument("args", nargs="*", help="what `jaxviz` is given")
     ns = parser.parse_args(argv)
     from jaxviz.ui import app
 
     return app.main(ns.args, on_shown=lambda window: report_when_settled(
-        window, ns.shot, ns.wait_result, ns.hold))
+        window, ns.shot, ns.wait_result, ns.hold, ns.tab))
 
 
 if __name__ == "__main__":
