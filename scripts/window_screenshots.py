@@ -11,7 +11,7 @@ cut out of it, its frame included).
 * ``main_window_1366x768.png``: a 1366x768 laptop (the projector layout);
 * ``main_window_1280x720.png``: a 1280x720 projector;
 * ``main_window_devices_1280x720.png``: example:data_parallel on the 1280x720
-  projector with the Devices tab in front.
+  projector with the Devices tab in front, held at its psum (phase 5).
 
 Needs Xvfb and openbox (``scripts/setup.sh --test`` installs them).
 """
@@ -29,25 +29,27 @@ from PIL import Image
 
 from jaxviz.ui.window.scripted import virtual_screen
 
-#: (file name, screen size, what `jaxviz` is given, the tool dock's tab in front).
+#: (file name, screen size, what `jaxviz` is given, the tool dock's tab in front,
+#: its phase).
 SHOTS = (
-    ("main_window.png", (1920, 1080), [], ""),
-    ("main_window_1366x768.png", (1366, 768), [], ""),
-    ("main_window_1280x720.png", (1280, 720), [], ""),
-    ("main_window_devices_1280x720.png", (1280, 720), ["example:data_parallel"], "Devices"),
+    ("main_window.png", (1920, 1080), [], "", 0),
+    ("main_window_1366x768.png", (1366, 768), [], "", 0),
+    ("main_window_1280x720.png", (1280, 720), [], "", 0),
+    ("main_window_devices_1280x720.png", (1280, 720), ["example:data_parallel"], "Devices", 5),
 )
 
 
 def main(out_dir: Path) -> int:
     out_dir.mkdir(parents=True, exist_ok=True)
-    for name, (width, height), args, tab in SHOTS:
+    for name, (width, height), args, tab, phase in SHOTS:
         home = tempfile.mkdtemp(prefix="jaxviz-window-shots-")
         path = out_dir / name
         with virtual_screen(width, height) as env:
             env = dict(env, XDG_CONFIG_HOME=os.path.join(home, "config"),
                        XDG_DATA_HOME=os.path.join(home, "data"))
             command = [sys.executable, "-m", "jaxviz.ui.window.scripted", "--shot", str(path),
-                       "--wait-result", *(["--tab", tab] if tab else []), "--", *args]
+                       "--wait-result", *(["--tab", tab, "--phase", str(phase)] if tab else []),
+                       "--", *args]
             out = subprocess.run(command, env=env, capture_output=True, text=True,
                                  timeout=600, check=False)
         if out.returncode != 0 or not out.stdout.strip():

@@ -210,7 +210,8 @@ def window_geometry(window: Any) -> dict[str, Any]:
 
 
 def report_when_settled(window: Any, shot: str | None = None, wait_for_result: bool = False,
-                        hold: bool = False, tab: str = "", timeout: float = 120.0) -> None:
+                        hold: bool = False, tab: str = "", phase: int = 0,
+                        timeout: float = 120.0) -> None:
     """Print :func:`window_geometry` as one JSON line once the window has settled, then close it.
 
     Settled: framed by the window manager, its place checked against the screens
@@ -225,6 +226,7 @@ def report_when_settled(window: Any, shot: str | None = None, wait_for_result: b
             caller can look at the window with other tools meanwhile).
         tab: once the result is shown, bring this tab of the tool dock to the front
             (``Devices``, ``Timing`` ...) and let it draw for two seconds.
+        phase: with the Devices tab, hold the animation at this phase (1 is the first).
         timeout: report anyway after this many seconds (``"settled": false``).
     """
     from PySide6.QtCore import QTimer
@@ -244,12 +246,18 @@ def report_when_settled(window: Any, shot: str | None = None, wait_for_result: b
         framed = place[0] != place[1]
         steady = len(seen) >= 6 and all(p == place for p in seen[-6:])
         ready = not wait_for_result or (window.presenter.details is not None
-                                        and not window.session.pending)
+                                        and not window.session.pending
+                                        and not window.busy_bar.isVisible())
         if ready and tab and not switched:
             tabs = window.tools
             tabs.setCurrentIndex(next(i for i in range(tabs.count()) if tabs.tabText(i) == tab))
             switched.append(now)
-        ready = ready and (not tab or (bool(switched) and now - switched[0] > 2.0))
+        view = window.tools.devices.view
+        if switched and phase and view is not None and view.phases and len(switched) == 1:
+            view.pause()
+            view.seek(phase - 1)
+            switched.append(now)
+        ready = ready and (not tab or (bool(switched) and now - switched[-1] > 2.0))
         if not (framed and steady and ready and now > earliest) and now - start < timeout:
             QTimer.singleShot(100, poll)
             return
@@ -267,7 +275,7 @@ def report_when_settled(window: Any, shot: str | None = None, wait_for_result: b
 
 def _main(argv: list[str]) -> int:
     """``python -m jaxviz.ui.window.scripted [--shot PNG] [--wait-result] [--hold] [--tab T]
-    [-- ARGS]``:
+    [--phase N] [-- ARGS]``:
     ``jaxviz ARGS`` in this environment, reported by :func:`report_when_settled`."""
     import argparse
 
@@ -276,12 +284,13 @@ def _main(argv: list[str]) -> int:
     parser.add_argument("--wait-result", action="store_true")
     parser.add_argument("--hold", action="store_true")
     parser.add_argument("--tab", default="", help="the tool dock's tab to show (Devices ...)")
+    parser.add_argument("--phase", type=int, default=0, help="the Devices tab's phase (1...)")
     parser.add_argument("args", nargs="*", help="what `jaxviz` is given")
     ns = parser.parse_args(argv)
     from jaxviz.ui import app
 
     return app.main(ns.args, on_shown=lambda window: report_when_settled(
-        window, ns.shot, ns.wait_result, ns.hold, ns.tab))
+        window, ns.shot, ns.wait_result, ns.hold, ns.tab, ns.phase))
 
 
 if __name__ == "__main__":
