@@ -31,6 +31,7 @@ from PySide6.QtGui import (
     QPixmap,
 )
 from PySide6.QtWidgets import (
+    QCheckBox,
     QFormLayout,
     QLabel,
     QLineEdit,
@@ -71,7 +72,7 @@ MESSAGE_LINES = 3
 class _Field:
     """An input and its fault: a red frame, a ✖ icon with the message as its tooltip."""
 
-    def __init__(self, label: str, editor: QLineEdit | QSpinBox):
+    def __init__(self, label: str, editor: QLineEdit | QSpinBox | QCheckBox):
         self.label = label
         self.editor = editor
         self.tooltip = editor.toolTip()
@@ -203,6 +204,17 @@ class ArgsPanel(QScrollArea):
                 self.batch.valueChanged.connect(self._edited)
                 self.fields["batch"] = _Field("Batch", self.batch)
                 form.addRow("Batch", self.batch)
+        self.check_vma = QCheckBox("check_vma")
+        self.check_vma.setObjectName("field_check_vma")
+        self.check_vma.setChecked(True)
+        self.check_vma.setToolTip(
+            "shard_map's check_vma: JAX tracks which mesh axes each value varies over "
+            "(psum_invariant, pvary and {V:axis} in the jaxpr). With it, jax.grad with respect "
+            "to an argument replicated by P() sums its gradient over the mesh axis. Off: "
+            "shard_map is traced as pmap traces it.")
+        self.check_vma.toggled.connect(self._edited)
+        self.fields["check_vma"] = _Field("shard_map", self.check_vma)
+        form.addRow("shard_map", self.check_vma)
         self.devices = QSpinBox()
         self.devices.setObjectName("field_devices")
         self.devices.setRange(1, 512)
@@ -272,6 +284,7 @@ class ArgsPanel(QScrollArea):
         out: dict = {name: (edit.text().strip() or None) for name, edit in self.edits.items()}
         out["batch"] = self.batch.value() or None
         out["axis_name"] = out["axis_name"] or "i"
+        out["check_vma"] = self.check_vma.isChecked()
         return out
 
     def set_values(self, values: dict, devices: int | None = None) -> None:
@@ -283,6 +296,7 @@ class ArgsPanel(QScrollArea):
                 edit.setText("" if value is None else str(value))
                 edit.setCursorPosition(0)  # a long spec shows its start, not its end
             self.batch.setValue(int(values.get("batch") or 0))
+            self.check_vma.setChecked(values.get("check_vma") is not False)
             if devices is not None:
                 self.devices.blockSignals(True)
                 self.devices.setValue(devices)
