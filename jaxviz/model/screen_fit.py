@@ -7,13 +7,13 @@ window, with everything in it twice as large, and gets the same layout as a
 1280x720 projector. :func:`logical` does that division, as Qt does.
 
 * :func:`plan_window` -- the first window on a screen: its frame, whether it
-  starts maximized (on any screen up to about 1920x1080: the room wants all
-  of it), and the docks' sizes. A screen narrower than
+  starts maximized, and the docks' sizes. A screen narrower than
   :data:`PROJECTOR_WIDTH` or lower than :data:`PROJECTOR_HEIGHT` gets the
-  projector layout: the window fills the screen, two jaxpr panes, the tool
-  dock at a height the console and the device view can use, and the status
-  bar on screen. On the narrowest screens the gallery and the arguments start
-  hidden (Ctrl+B shows them).
+  projector layout: the window fills the screen with the editor and two jaxpr
+  panes side by side, the tool dock at a height the console and the device
+  view can use, and the status bar on screen; the gallery and the arguments
+  start hidden there (Ctrl+B shows them: two panes, whose headers need some
+  400 pixels each, and the editor take a 1280-pixel screen's whole width).
 * :func:`fit_frame` -- a window frame moved (and shrunk if need be) onto the
   screen it overlaps most: remembered geometry from a larger screen, or a
   projector plugged in or out while jaxviz runs.
@@ -73,10 +73,6 @@ class Rect:
 PROJECTOR_WIDTH = 1400
 #: Lower screens (logical pixels) get the projector layout.
 PROJECTOR_HEIGHT = 800
-#: Narrower screens start with the gallery and the arguments hidden (Ctrl+B shows them).
-SIDE_PANELS_WIDTH = 1000
-#: Screens smaller than this (logical pixels) in either direction get a maximized window.
-MAXIMIZED_BELOW = (2000, 1150)
 #: The first window's frame on a larger screen, at least (logical pixels).
 PREFERRED_FRAME = (1600, 950)
 #: ... and at most this share of the screen, beyond the preferred size.
@@ -93,7 +89,7 @@ class WindowPlan:
 
     Attributes:
         frame: where the window's frame (title bar included) goes.
-        maximized: start maximized (screens up to about 1920x1080).
+        maximized: start maximized (the projector layout).
         projector: the small-screen layout.
         side_panels: show the gallery and the arguments (else hidden: Ctrl+B).
         side_width: the width of their column.
@@ -134,15 +130,13 @@ def panes_for(width: int, height: int) -> int:
 def plan_window(available: Rect) -> WindowPlan:
     """The first window on a screen whose available geometry (logical pixels) is ``available``.
 
-    A screen up to about 1920x1080 (:data:`MAXIMIZED_BELOW`) gets a maximized
-    window; a larger one a window of :data:`PREFERRED_FRAME`, grown with the
-    screen up to :data:`LARGE_SHARE` of it, centred, never closer than
-    :data:`SCREEN_MARGIN` to its edges.
+    A projector-sized screen gets a maximized window; a larger one a window of
+    :data:`PREFERRED_FRAME`, grown with the screen up to :data:`LARGE_SHARE`
+    of it, centred, never closer than :data:`SCREEN_MARGIN` to its edges.
     """
     w, h = available.width, available.height
     projector = is_projector(w, h)
-    maximized = w < MAXIMIZED_BELOW[0] or h < MAXIMIZED_BELOW[1]
-    if maximized:
+    if projector:
         frame = available
     else:
         fw = min(w - 2 * SCREEN_MARGIN, max(PREFERRED_FRAME[0], round(LARGE_SHARE[0] * w)))
@@ -150,11 +144,11 @@ def plan_window(available: Rect) -> WindowPlan:
         frame = Rect(available.x + (w - fw) // 2, available.y + (h - fh) // 2, fw, fh)
     side_width = max(200, min(250, round(0.18 * frame.width)))
     return WindowPlan(
-        frame=frame, maximized=maximized, projector=projector,
-        side_panels=w >= SIDE_PANELS_WIDTH, side_width=side_width,
+        frame=frame, maximized=projector, projector=projector,
+        side_panels=not projector, side_width=side_width,
         gallery_height=round(0.4 * frame.height),
         tools_height=round((0.24 if projector else 0.2) * frame.height),
-        panes=panes_for(w, h), editor_share=0.45 if projector else None)
+        panes=panes_for(w, h), editor_share=0.4 if projector else None)
 
 
 def screen_of(frame: Rect, screens: Sequence[Rect]) -> Rect:

@@ -35,10 +35,11 @@ def test_the_first_window_lies_on_every_listed_screen_at_every_scale(size, scale
     if plan.side_panels:
         assert plan.frame.width - plan.side_width >= 0.75 * plan.frame.width
     assert plan.panes == (2 if plan.projector else 4)
-    if plan.maximized:  # the room sees the same window at any scale: it fills the screen
-        assert plan.frame == screen and screen.width < 2000
+    if plan.projector:  # the room sees the same window at any scale: it fills the screen
+        assert plan.maximized and plan.frame == screen and not plan.side_panels
     else:
-        assert plan.frame.width >= PREFERRED_FRAME[0] and not plan.projector
+        assert not plan.maximized and plan.side_panels
+        assert plan.frame.width >= PREFERRED_FRAME[0]
         # centred, with room to spare on every side
         assert plan.frame.x - screen.x == screen.right - plan.frame.right
         assert plan.frame.y - screen.y >= 24 and screen.bottom - plan.frame.bottom >= 24
@@ -53,12 +54,8 @@ def test_which_screens_get_the_projector_layout():
     assert not plan(1920, 1080).projector and not plan(2560, 1440, 1.5).projector
     # 2560x1440 at scale 2 is, to the window, the same screen as a 1280x720 projector.
     assert plan(2560, 1440, 2) == plan(1280, 720)
-    # The side panels stay on any projector wide enough for them.
-    assert plan(1280, 720).side_panels and plan(1366, 768).side_panels
-    assert not plan(1366, 768, 1.5).side_panels  # 910 logical pixels wide
-    assert not plan(1920, 1080, 2).side_panels  # 960x540
-    # Up to 1920x1080 the first window fills the screen; above, it takes 80 % of it.
-    assert plan(1920, 1080).maximized and plan(2560, 1440, 1.5).maximized
+    # Larger screens: the preferred 1600x950, up to 80 % of the screen, centred.
+    assert plan(1920, 1080).frame == Rect(160, 65, 1600, 950)
     big = plan(2560, 1440)
     assert not big.maximized and (big.frame.width, big.frame.height) == (2048, 1224)
     assert plan(2560, 1600, 1.25).frame == Rect(205, 96, 1638, 1088)  # 2048x1280

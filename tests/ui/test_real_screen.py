@@ -97,7 +97,8 @@ def test_the_first_window_on_a_1280x720_projector_fits_it_with_its_docks(tools_p
         assert report["available"] == [0, 0, 1280, 720] and report["scale"] == 1
         assert_whole_window_on_screen(report)
         assert report["maximized"] and report["panes"] == ["plain", "vmap"]
-        assert report["docks"]["Gallery"] is not None  # 1280 px leave room for them
+        # The editor and two panes take the width; the side panels wait for Ctrl+B.
+        assert report["docks"]["Gallery"] is None and report["docks"]["Arguments"] is None
         # The X server agrees: the frame openbox drew is on the screen, the title is plain.
         assert inside((0, 0, 1280, 720), x_frame(env, report["window_id"]))
         assert x_title(env, report["window_id"]) == "convolve — jaxviz"

@@ -131,6 +131,8 @@ class WindowStateMixin(WindowParts):
             dock.setVisible(plan.side_panels)
         self._lay_out_docks(plan)
         self._planned = plan
+        if plan.projector:
+            self.set_status("projector layout: Ctrl+B shows the gallery and the arguments")
         if plan.maximized:
             self.setWindowState(self.windowState() | Qt.WindowState.WindowMaximized)
 
