@@ -21,6 +21,7 @@ from typing import Any
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 
 from jaxviz.model import Example, TraceSettings, get_example, list_functions
+from jaxviz.model.entry_points import FunctionChoice, choose_function
 from jaxviz.model.errors import UserError
 from jaxviz.model.gallery import GalleryError, declared_in
 from jaxviz.model.sources import read_source
@@ -65,6 +66,15 @@ class Document:
         return f"untitled.py ({self.origin})" if self.origin else "untitled.py"
 
     @property
+    def short_name(self) -> str:
+        """The window title's name: the example's, the file's, or ``untitled``."""
+        if self.path is not None:
+            return self.path.name
+        if self.example is not None:
+            return self.example.name
+        return "untitled"
+
+    @property
     def filename(self) -> str:
         """The name the source is traced under (equations point into it)."""
         if self.path is not None:
@@ -104,6 +114,8 @@ class DocumentController(QObject):
         self.panel = panel
         self.editor = panel.editor
         self.doc = Document()
+        #: Which function the last file opened on, and why.
+        self.choice = FunctionChoice("", "")
         self.recovery = recovery or Recovery()
         self.watcher = QFileSystemWatcher(self)
         self.watcher.fileChanged.connect(self._file_changed)
@@ -160,8 +172,16 @@ class DocumentController(QObject):
         self._after_open()
         return ex
 
-    def open_file(self, path: str | Path, function: str = "") -> dict | None:
+    def open_file(self, path: str | Path, function: str = "",
+                  remembered: str = "") -> dict | None:
         """Open a Python file; returns its settings if it declares ``JAXVIZ = {...}``.
+
+        Args:
+            path: the file.
+            function: the function to open; "" for the file's default
+                (:func:`~jaxviz.model.entry_points.choose_function`, which sets
+                :attr:`choice`).
+            remembered: the function chosen last time for this file.
 
         Raises:
             UserError: the file cannot be read, is not UTF-8 or is binary (the
@@ -171,12 +191,11 @@ class DocumentController(QObject):
         path = Path(path).resolve()
         text = read_source(path)
         self._unwatch()
-        names = list_functions(text)
         settings = declared_settings(text)
-        declared = (settings or {}).get("function")
-        chosen = function or (declared if declared in names else "") or (names[0] if names else "")
+        self.choice = FunctionChoice(function, "asked for") if function else \
+            choose_function(text, remembered)
         known = self.trusted_files is not None and self.trusted_files.knows(path, text)
-        self.doc = Document(path=path, function=chosen, trusted=known)
+        self.doc = Document(path=path, function=self.choice.name, trusted=known)
         self._set_text(text)
         self._disk_text = text
         self.watcher.addPath(str(path))
