@@ -125,7 +125,7 @@ def export(lecture, ns) -> int:
                        measure=ns.measure, progress=say)
     from jaxviz.ui.theme.qt_guard import ensure_app
 
-    ensure_app(widgets=False)
+    ensure_app()  # widgets: the timing plots are pyqtgraph items
     from jaxviz.ui.present.export import write_pdf, write_pngs
 
     try:

@@ -43,7 +43,8 @@ class PresenterConsole(QWidget):
         slide = self.presentation.slide
         if slide is None:
             return ""
-        return slide.notes or "(no notes for this slide)"
+        paragraphs = (slide.notes or "(no notes for this slide)").split("\n\n")
+        return "\n\n".join(" ".join(p.split()) for p in paragraphs)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's name
         if key_name(event) == "R":  # restart the clock

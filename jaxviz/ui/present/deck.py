@@ -218,7 +218,11 @@ def load_functions(lecture: Lecture, run: Run, measure: bool = False,
             data.target = Target(source=sources[steps[0].target], filename=data.target.filename,
                                  function=data.target.function)
         variants = variants_needed(steps, data.defaults)
-        want = ["jaxpr", "story"] if any(s.view == "device" for s in steps) else ["jaxpr"]
+        want = ["jaxpr"]
+        if any(s.view == "device" for s in steps):
+            want.append("story")
+        if any(s.view in ("program", "summary") for s in steps):
+            want.append("hlo")  # the compiled program's collectives, for the captions
         request = trace_request(data.target, data.defaults, data.options, variants, want)
         say(f"tracing {data.target.function} ({', '.join(variants)})")
         data.result = _ask(run, request, data)
