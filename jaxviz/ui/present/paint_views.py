@@ -313,7 +313,7 @@ def _paint_cell(sp: SlidePainter, p: QPainter, rect: QRectF, cell, scale, sizes:
                 p.fillRect(QRectF(rect.left() + j * side, y + i * side, side - 1, side - 1),
                            scale.colour(value))
         return y + rows * side + sizes.px(10)
-    px = sizes.px(CODE_PX)
+    px = sizes.px(CODE_PX * 1.5)  # numbers as large as the column allows
     lines = cell.text.splitlines() or [""]
     widest = max(lines, key=len)
     while px > sizes.px(14):
