@@ -205,10 +205,7 @@ class _StepLines:
 def _step(item: Any, where: _StepLines, folder: Path) -> LectureStep:
     if not isinstance(item, dict):
         raise LectureError(f"{where.at()}: a step is a [[step]] table")
-    unknown = sorted(set(item) - set(STEP_KEYS))
-    if unknown:
-        raise LectureError(f"{where.at(unknown[0])}: unknown key {unknown[0]!r} in a step; a "
-                           f"step has {', '.join(STEP_KEYS)}")
+    _refuse_unknown(item, STEP_KEYS, where, "key", "in a step; a step has")
     view = item.get("view")
     if view not in VIEWS:
         raise LectureError(f"{where.at('view' if 'view' in item else None)}: view must be one "
@@ -300,11 +297,17 @@ def _check_view_keys(step: LectureStep, item: dict[str, Any], where: _StepLines,
     options = item.get("options", {})
     if not isinstance(options, dict):
         raise LectureError(f"{where.at('options')}: options is a table of trace settings")
-    unknown = sorted(set(options) - set(OPTIONS))
-    if unknown:
-        raise LectureError(f"{where.at(unknown[0])}: unknown option {unknown[0]!r}; options are "
-                           f"{', '.join(OPTIONS)}")
+    _refuse_unknown(options, OPTIONS, where, "option", "; options are")
     step.options = dict(options)
+
+
+def _refuse_unknown(table: dict[str, Any], allowed: tuple[str, ...], where: _StepLines,
+                    what: str, known: str) -> None:
+    """Refuse a key of ``table`` not in ``allowed``: ``file:line: unknown key 'x' ...``."""
+    unknown = sorted(set(table) - set(allowed))
+    if unknown:
+        raise LectureError(f"{where.at(unknown[0])}: unknown {what} {unknown[0]!r}"
+                           f"{'' if known.startswith(';') else ' '}{known} {', '.join(allowed)}")
 
 
 # --------------------------------------------------------------------------- #
