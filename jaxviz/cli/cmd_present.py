@@ -37,7 +37,7 @@ def add_parser(sub) -> None:
                     "Z the whole jaxpr, M measure timing live, E edit the function, Esc "
                     "leave. With --export, write the deck without a display: FILE.pdf "
                     "(one page per slide) or a FOLDER/ (one PNG per slide).")
-    p.add_argument("lecture", metavar="LECTURE_OR_TARGET",
+    p.add_argument("target", metavar="LECTURE_OR_TARGET",
                    help="a lecture .toml file, example:NAME or path/to/file.py:function")
     p.add_argument("--export", type=output_path, metavar="FILE.pdf|FOLDER/",
                    help="write the deck instead of presenting: a .pdf (one page per slide) "
@@ -90,7 +90,7 @@ def run(ns) -> int:
     from jaxviz.model.lecture import LectureError
 
     try:
-        lecture = lecture_for(ns.lecture, ns.devices, timing=not ns.no_timing)
+        lecture = lecture_for(ns.target, ns.devices, timing=not ns.no_timing)
     except LectureError as exc:
         return usage_error(str(exc))
     except UserError as exc:
