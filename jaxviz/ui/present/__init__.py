@@ -2,7 +2,8 @@
 
 Modules:
     deck: the lecture made concrete (traced, stepped, timed) as slides; Qt-free.
-    paint, paint_views: one slide drawn with a QPainter (screen, PNG and PDF alike).
+    paint, paint_views: one slide drawn with a QPainter (screen, PNG and PDF alike);
+        style: the slides' type sizes, fonts and colours.
     export: the deck as a PDF (a page per slide) or PNG files.
     window: the full-screen presentation window and its keys.
     console: the presenter console for a second screen.

@@ -16,7 +16,7 @@ from PySide6.QtGui import QColor, QFontMetricsF, QKeyEvent, QPainter
 from PySide6.QtWidgets import QWidget
 
 from jaxviz.model.presentation import elapsed_text
-from jaxviz.ui.present.paint import Sizes, ui_font
+from jaxviz.ui.present.style import Sizes, ui_font
 from jaxviz.ui.present.window import PresentationWindow, key_name
 
 BACKGROUND, TEXT, MUTED = "#15181D", "#F1F4F7", "#A7B0BB"

@@ -16,59 +16,31 @@ view's :class:`~jaxviz.ui.device_view.export.Renderer`, the timing figures of
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pygments.lexer import Lexer
 from pygments.lexers.python import PythonLexer
-from pygments.token import Text, Whitespace
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
 
 from jaxviz.model import palette
 from jaxviz.model.lexers import JaxprLexer
 from jaxviz.model.presentation import Row, fold_lines
+from jaxviz.ui.present import paint_views
 from jaxviz.ui.present.deck import Slide
-from jaxviz.ui.theme import style
-
-#: Sizes in pixels at 1920x1080 (scaled with the slide).
-HEADING_PX, CAPTION_PX, CODE_PX, SMALL_PX, TITLE_PX = 40.0, 34.0, 30.0, 24.0, 64.0
-#: The smallest code the whole-text key (Z) shrinks to, at 1920x1080.
-MIN_WHOLE_PX = 14.0
-#: Code blocks are drawn on a light paper in both themes (the syntax colours are light-theme).
-PAPER = {"light": "#F6F8FA", "dark": "#F2F4F7"}
-LIT = "#FFE08A"      # a line that matters for the slide (the panes' phase colour)
-FOLD = "#6B7280"
-
-
-@dataclass(frozen=True)
-class Sizes:
-    """Text sizes and margins for one slide size."""
-
-    scale: float
-
-    @classmethod
-    def for_size(cls, width: int, height: int) -> Sizes:
-        return cls(min(width / 1920.0, height / 1080.0))
-
-    def px(self, at_1080: float) -> float:
-        return max(6.0, at_1080 * self.scale)
-
-    @property
-    def margin(self) -> float:
-        return self.px(44)
-
-
-def ui_font(px: float, bold: bool = False) -> QFont:
-    font = style.ui_font()
-    font.setPixelSize(max(6, round(px)))
-    font.setBold(bold)
-    return font
-
-
-def mono_font(px: float) -> QFont:
-    font = style.code_font()
-    font.setPixelSize(max(6, round(px)))
-    return font
+from jaxviz.ui.present.style import (
+    CAPTION_PX,
+    CODE_PX,
+    FOLD,
+    HEADING_PX,
+    LIT,
+    MIN_WHOLE_PX,
+    PAPER,
+    SMALL_PX,
+    TITLE_PX,
+    Sizes,
+    draw_tokens,
+    mono_font,
+    ui_font,
+)
 
 
 class SlidePainter:
@@ -115,21 +87,13 @@ class SlidePainter:
                 self.code(p, body, sizes, s.lines, s.lit, lexer,
                           s.first_line if s.view == "source" else None)
             elif s.view == "diff":
-                from jaxviz.ui.present.paint_views import paint_diff
-
-                paint_diff(self, p, body, sizes)
+                paint_views.paint_diff(self, p, body, sizes)
             elif s.view == "device":
-                from jaxviz.ui.present.paint_views import paint_device
-
-                paint_device(self, p, body, sizes, width, height)
+                paint_views.paint_device(self, p, body, sizes, width, height)
             elif s.view == "timing":
-                from jaxviz.ui.present.paint_views import paint_timing
-
-                paint_timing(self, p, body, sizes, width, height)
+                paint_views.paint_timing(self, p, body, sizes, width, height)
             elif s.view == "stepping":
-                from jaxviz.ui.present.paint_views import paint_stepping
-
-                paint_stepping(self, p, body, sizes)
+                paint_views.paint_stepping(self, p, body, sizes)
             elif s.view == "summary":
                 self._bullets(p, body, sizes, s.bullets)
         finally:
@@ -171,9 +135,7 @@ class SlidePainter:
     def caption_text(self) -> str:
         s = self.slide
         if s.view == "timing" and not s.caption and s.timing is not None and not s.error:
-            from jaxviz.ui.present.paint_views import timing_caption
-
-            return timing_caption(s, self.theme_name)
+            return paint_views.timing_caption(s, self.theme_name)
         return s.caption
 
     # ------------------------------------------------------------------ parts
@@ -309,28 +271,6 @@ def wrap_words(text: str, metrics: QFontMetricsF, width: float) -> list[str]:
                 line = line[cut:]
         out.append(line)
     return out
-
-
-def draw_tokens(p: QPainter, at: QPointF, text: str, lexer: Lexer, font: QFont,
-                metrics: QFontMetricsF) -> None:
-    """One line of code coloured by ``lexer`` with the panes' syntax colours."""
-    x = at.x()
-    y = at.y() + metrics.ascent()
-    default = QColor("#1B1F24")
-    for ttype, value in lexer.get_tokens(text):
-        value = value.rstrip("\n")
-        if not value:
-            continue
-        found = style.style_for(ttype) if ttype not in (Text, Whitespace) else None
-        colour, bold, italic = found if found is not None else ("", False, False)
-        piece = QFont(font)
-        piece.setBold(bold)
-        piece.setItalic(italic)
-        p.setFont(piece)
-        p.setPen(QColor(colour) if colour else default)
-        p.drawText(QPointF(x, y), value)
-        x += metrics.horizontalAdvance(value)
-    p.setFont(font)
 
 
 def _elide(text: str, font: QFont, width: float) -> str:

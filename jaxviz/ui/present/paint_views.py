@@ -7,7 +7,7 @@ the same picture.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFontMetricsF, QPainter
@@ -16,7 +16,7 @@ from jaxviz.model.jaxpr_diff import DiffRow
 from jaxviz.model.lexers import JaxprLexer
 from jaxviz.model.presentation import wrap_line
 from jaxviz.ui.present.deck import Slide
-from jaxviz.ui.present.paint import (
+from jaxviz.ui.present.style import (
     CODE_PX,
     FOLD,
     LIT,
@@ -28,8 +28,9 @@ from jaxviz.ui.present.paint import (
     ui_font,
 )
 
-if TYPE_CHECKING:
-    from jaxviz.ui.present.paint import SlidePainter
+#: The slide painter drawing the view (jaxviz.ui.present.paint.SlidePainter: its code
+#: blocks, colours and theme), typed loosely so this module does not import it back.
+SlidePainter = Any
 
 #: The device view's text at a slide's size: larger than in the window's tab.
 DEVICE_FONT_SCALE = 1.3

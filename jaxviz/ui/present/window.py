@@ -22,7 +22,8 @@ from jaxviz.model.lecture import Lecture
 from jaxviz.model.presentation import PresentationCursor
 from jaxviz.ui.present.deck import Slide
 from jaxviz.ui.present.loading import DeckLoader
-from jaxviz.ui.present.paint import CAPTION_PX, SMALL_PX, Sizes, SlidePainter, mono_font, ui_font
+from jaxviz.ui.present.paint import SlidePainter
+from jaxviz.ui.present.style import CAPTION_PX, SMALL_PX, Sizes, mono_font, ui_font
 
 #: How long a message (``go to slide 3``, ``this is the last slide``) stays, in ms.
 MESSAGE_MS = 2500
