@@ -4,12 +4,57 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
+from typing import Any
 
 from jaxviz.model import VARIANTS, TraceRequest
 
 EXIT_OK = 0
 EXIT_FAILED = 1  # the user's code or JAX failed
 EXIT_USAGE = 2   # bad command-line input
+
+
+def checked_text(parse: Callable[[str], Any], what: str) -> Callable[[str], str]:
+    """An argparse ``type`` that checks a flag's text with a model parser and keeps the text.
+
+    A fault becomes argparse's one-line usage error, with the parser's message and
+    a caret under the position (``--axis-types``, ``--out-axes``, ``--static`` ...).
+    """
+    from jaxviz.model.specs import SpecError
+
+    def check(text: str) -> str:
+        try:
+            parse(text)
+        except SpecError as exc:
+            raise argparse.ArgumentTypeError(f"bad {what}: {exc.pretty()}") from None
+        return text
+
+    check.__name__ = what  # argparse names the type in its messages
+    return check
+
+
+def _axis_types(text: str) -> Any:
+    from jaxviz.model.call_options import parse_axis_types
+
+    return parse_axis_types(text)
+
+
+def _out_axes(text: str) -> Any:
+    from jaxviz.model.call_options import parse_out_axes
+
+    return parse_out_axes(text)
+
+
+def _static(text: str) -> Any:
+    from jaxviz.model.call_options import parse_static
+
+    return parse_static(text)
+
+
+def _devices_order(text: str) -> Any:
+    from jaxviz.model.call_options import parse_devices_order
+
+    return parse_devices_order(text)
 
 
 def add_device_options(parser: argparse.ArgumentParser) -> None:
@@ -33,7 +78,9 @@ def add_target_options(parser: argparse.ArgumentParser, variant: bool = True) ->
                              "(default: built from --args with a batch axis per --in-axes)")
     if variant:
         parser.add_argument("--variant", choices=VARIANTS,
-                            help="which variant (default: plain, or the example's first)")
+                            help="which variant (default: as_written when the function is "
+                                 "already jitted/shard_mapped or the file sets a mesh; else "
+                                 "plain, or the example's first)")
     parser.add_argument("--batch", type=int, metavar="B",
                         help="batch size for vmap/pmap/sharding (default: the device count)")
     parser.add_argument("--in-axes", metavar="AXES",
@@ -45,7 +92,23 @@ def add_target_options(parser: argparse.ArgumentParser, variant: bool = True) ->
     parser.add_argument("--specs", metavar="SPECS",
                         help="a PartitionSpec per argument, e.g. \"P('data', None), P()\"")
     parser.add_argument("--out-specs", metavar="SPECS",
-                        help="output PartitionSpecs for shard_map (default: inferred)")
+                        help="output PartitionSpecs: shard_map's out_specs (default: "
+                             "inferred) and the sharded variant's out_shardings")
+    parser.add_argument("--axis-types", metavar="TYPES",
+                        type=checked_text(_axis_types, "mesh axis types"),
+                        help="the mesh axes' types: explicit or auto (default), or one per "
+                             "axis, e.g. \"explicit,auto\"; under an explicit mesh the "
+                             "variants run inside jax.set_mesh and types carry their sharding")
+    parser.add_argument("--out-axes", metavar="AXES", type=checked_text(_out_axes, "out_axes"),
+                        help="vmap's out_axes, e.g. 1, or \"0, None\" for two outputs")
+    parser.add_argument("--static", metavar="NAME=VALUE", action="append",
+                        type=checked_text(_static, "static argument"),
+                        help="a static argument, passed by name and never traced (repeat the "
+                             "flag, or \"n=3, mode='sum'\"); also: name=value in --args")
+    parser.add_argument("--devices-order", metavar="IDS",
+                        type=checked_text(_devices_order, "device order"),
+                        help="the device ids the mesh (and pmap) uses, in order, e.g. "
+                             "\"0,2,4,6,1,3,5,7\" (default: JAX's order)")
     parser.add_argument("--check-vma", action=argparse.BooleanOptionalAction, default=None,
                         help="shard_map's check_vma (default: on, or the example's setting); "
                              "--no-check-vma traces shard_map as pmap does, without "
@@ -66,8 +129,8 @@ def build_request(ns: argparse.Namespace, want: list[str],
     if variants is None:
         chosen = getattr(ns, "variant", None)
         if chosen is None:
-            declared = defaults.get("variants") or ["plain"]
-            chosen = "plain" if "plain" in declared else declared[0]
+            chosen = default_variant(target.source, target.function,
+                                     defaults.get("variants") or [])
         variants = [chosen]
     args = ns.args if ns.args is not None else defaults.get("args")
     if args is None:
@@ -81,12 +144,25 @@ def build_request(ns: argparse.Namespace, want: list[str],
     batched_args = ns.batched_args
     if batched_args is None and ns.args is None:
         batched_args = defaults.get("batched_args")
+    static = ", ".join(ns.static) if getattr(ns, "static", None) else None
     req = TraceRequest(
         target=target, args=args, batched_args=batched_args, variants=variants,
         batch=pick("batch"), in_axes=pick("in_axes"), axis_name=pick("axis_name") or "i",
         mesh=pick("mesh"), specs=pick("specs"), out_specs=pick("out_specs"),
-        check_vma=pick("check_vma", True), want=want)
+        check_vma=pick("check_vma", True), axis_types=pick("axis_types"),
+        out_axes=pick("out_axes"), static=static or defaults.get("static"),
+        devices_order=pick("devices_order"), want=want)
     return req, defaults
+
+
+def default_variant(source: str, function: str, declared: list[str]) -> str:
+    """The variant shown when none is asked for: ``as_written`` for a function that is
+    already transformed as its module defines it, else plain (or the example's first)."""
+    from jaxviz.model.as_written import transformed_reason
+
+    if (not declared or "as_written" in declared) and transformed_reason(source, function):
+        return "as_written"
+    return "plain" if "plain" in declared or not declared else declared[0]
 
 
 def usage_error(message: str) -> int:

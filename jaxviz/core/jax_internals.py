@@ -17,11 +17,18 @@ What it provides:
   -- an equation's parts, how its nested jaxprs run, the collective it performs,
   and running it on concrete values;
 * for the storyboard: :func:`hlo_schedule`, :func:`device_assignment` -- the
-  compiled program's instruction order and its devices.
+  compiled program's instruction order and its devices;
+* for explicit sharding: :func:`type_sharding` -- the sharding a type carries;
+  :func:`device_labelled_prints` -- ``jax.debug.print`` in an eager ``shard_map``
+  labelled with each device.
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import io
+import sys
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -198,6 +205,81 @@ def aval_of(var: Any) -> tuple[list[int], str]:
     shape = [int(d) if isinstance(d, int) else -1 for d in getattr(aval, "shape", ())]
     short = aval.str_short(short_dtypes=True) if hasattr(aval, "str_short") else str(aval)
     return shape, short.split("[", 1)[0]
+
+
+def type_sharding(var: Any) -> list[str]:
+    """Per dimension, the mesh axes a variable's type is sharded over, as the jaxpr
+    prints them after ``@`` (``X``, ``(X,Y)``; ``""`` unsharded); ``[]`` when none is."""
+    aval = getattr(var, "aval", None)
+    spec = getattr(getattr(aval, "sharding", None), "spec", None)
+    if spec is None:
+        return []
+    out = ["" if e is None else f"({','.join(e)})" if isinstance(e, tuple) else str(e)
+           for e, _ in zip(spec, getattr(aval, "shape", ()))]  # as core._get_shape_sharding_str
+    return out if any(out) else []
+
+
+@contextlib.contextmanager
+def capture_stdout() -> Iterator[io.StringIO]:
+    """What Python code prints inside, captured and then printed on (so it is seen too)."""
+    buffer = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(buffer):
+            yield buffer
+    finally:
+        sys.stdout.write(buffer.getvalue())
+
+
+@contextlib.contextmanager
+def device_labelled_prints() -> Iterator[None]:
+    """Inside, ``jax.debug.print``/``jax.debug.callback`` in an *eager* ``shard_map`` body
+    print one labelled line per device (``device 3 (i=3): ...``).
+
+    JAX 0.10 runs an un-jitted ``shard_map`` eagerly and calls the callbacks once
+    per device, in device order, unlabelled (``shard_map.eager_rules``); this
+    wraps those rules. Where an argument's blocks cannot be matched to devices
+    (it varies over some mesh axes only, on a mesh of several), JAX's rule runs as is.
+    """
+    from jax._src import debugging as _debugging
+    from jax._src import shard_map as _shard_map
+
+    rules = _shard_map.eager_rules
+    prims = [p for p in (_debugging.debug_print_p, _debugging.debug_callback_p) if p in rules]
+    saved = {p: rules[p] for p in prims}
+    for p in prims:
+        rules[p] = functools.partial(_labelled_rule, saved[p])
+    try:
+        yield
+    finally:
+        rules.update(saved)
+
+
+def _labelled_rule(rule: Any, mesh: Any, *args: Any, **params: Any) -> list[Any]:
+    devices = list(np.ndenumerate(mesh.devices))
+    with _core.eval_context():
+        blocks = [list(a) for a in args]
+    if any(len(b) not in (1, len(devices)) for b in blocks):
+        return rule(mesh, *args, **params)
+    names = list(mesh.axis_names)
+    for k, (idx, device) in enumerate(devices):
+        # JAX's rule zips the blocks of its arguments (``list(arg)``): one-block lists
+        # make it print this device's values once.
+        one = [[b[k] if len(b) == len(devices) else b[0]] for b in blocks]
+        where = ",".join(f"{n}={i}" for n, i in zip(names, idx))
+        buffer = io.StringIO()
+        with contextlib.redirect_stdout(buffer):
+            rule(_OneDevice(np.array([device])), *one, **params)
+        lines = buffer.getvalue().splitlines() or [""]
+        label = f"device {device.id} ({where}): "
+        sys.stdout.write(label + ("\n" + " " * len(label)).join(lines) + "\n")
+    return []
+
+
+@dataclass
+class _OneDevice:
+    """What JAX's eager callback rules read of a mesh: its devices."""
+
+    devices: Any
 
 
 # --------------------------------------------------------------------------- #

@@ -26,7 +26,7 @@ from typing import Any
 
 import jax
 
-from jaxviz.core import arguments, devices, jax_internals
+from jaxviz.core import arguments, devices, jax_internals, meshes
 from jaxviz.core.stepper_eval import Evaluator, StopStepping
 from jaxviz.core.stepper_size import static_size, too_large
 from jaxviz.core.stepper_values import Recorder, TooMuchToRecord
@@ -81,8 +81,13 @@ def step(req: StepRequest) -> Stepped:
 
 
 def _step_variant(req: StepRequest, loaded: Loaded, stepped: Stepped) -> None:
-    result = stepped.result
     prepared = loaded.builder.prepare(req.variant)
+    with meshes.mesh_context(prepared.context):  # an explicit mesh, or the module's
+        _step_prepared(req, loaded, stepped, prepared)
+
+
+def _step_prepared(req: StepRequest, loaded: Loaded, stepped: Stepped, prepared: Any) -> None:
+    result = stepped.result
     result.call = prepared.call
     args, made = make_arguments(prepared.args, loaded.builder.names, req, loaded)
     result.arguments = made

@@ -148,6 +148,7 @@ MARK_COLOURS = {
     "new": "#8e24aa",         # a primitive that only the batched version has
     "wrapper": "#1e6fd9",     # shard_map / sharded jit: the per-device program
     "collective": "#d62728",  # psum, all_gather, ppermute ... data moves
+    "resharded": "#00897b",   # reshard / out_sharding: a type's sharding changes
 }
 ERROR_COLOUR = "#c62828"
 ERROR_BACKGROUND = "#fde7e7"

@@ -33,14 +33,15 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from jaxviz.model import specs
+from jaxviz.model import call_options, specs
+from jaxviz.model.partition_specs import parse_partition_specs, partition_axis_names
 from jaxviz.model.records import VARIANTS, Target, TraceRequest, TraceSettings
 from jaxviz.model.specs import SpecError
 
 #: A field's fault: ``(message, character position or None)``.
 FieldError = tuple[str, int | None]
 #: Variants the device view prefers to show, most parallel first.
-DEVICE_PREFERENCE = ("pmap", "sharded", "shard_map", "vmap", "jit", "plain")
+DEVICE_PREFERENCE = ("as_written", "pmap", "sharded", "shard_map", "vmap", "jit", "plain")
 _IDENTIFIER = re.compile(r"^[A-Za-z_]\w*$")
 
 
@@ -250,11 +251,13 @@ def find_field_errors(texts: Mapping[str, str], devices: int) -> dict[str, Field
 
     Args:
         texts: the fields as typed (``args``, ``batched_args``, ``in_axes``,
-            ``axis_name``, ``mesh``, ``specs``, ``out_specs``; missing ones are empty).
+            ``axis_name``, ``mesh``, ``specs``, ``out_specs``, ``axis_types``,
+            ``out_axes``, ``static``, ``devices_order``; missing ones are empty).
         devices: the device count a mesh must fit in.
     """
     v = {name: texts.get(name) or "" for name in
-         ("args", "batched_args", "in_axes", "axis_name", "mesh", "specs", "out_specs")}
+         ("args", "batched_args", "in_axes", "axis_name", "mesh", "specs", "out_specs",
+          "axis_types", "out_axes", "static", "devices_order")}
     errors: dict[str, FieldError] = {}
 
     def check(name: str, parse: Callable[[str], Any]) -> Any:
@@ -264,7 +267,7 @@ def find_field_errors(texts: Mapping[str, str], devices: int) -> dict[str, Field
             errors[name] = (exc.message, exc.position)
             return None
 
-    parsed = check("args", specs.parse_args)
+    parsed = check("args", _positional_args)
     nargs = len(parsed) if parsed is not None else None
     if v["batched_args"].strip():
         batched = check("batched_args", specs.parse_args)
@@ -289,11 +292,25 @@ def find_field_errors(texts: Mapping[str, str], devices: int) -> dict[str, Field
     for key in ("specs", "out_specs"):
         if not v[key].strip():
             continue
-        parsed_specs = check(key, specs.parse_partition_specs)
+        parsed_specs = check(key, parse_partition_specs)
         for spec in parsed_specs or []:
-            for axis_used in specs.partition_axis_names(spec):
+            for axis_used in partition_axis_names(spec):
                 if axis_used not in names and key not in errors:
                     where = max(0, v[key].find(repr(axis_used)))
                     errors[key] = (f"{axis_used!r} is not an axis of the mesh "
                                    f"({', '.join(names)})", where)
+    check("axis_types", lambda t: call_options.parse_axis_types(t, len(names)))
+    check("out_axes", call_options.parse_out_axes)
+    check("static", call_options.parse_static)
+    order = check("devices_order", lambda t: call_options.parse_devices_order(t, devices))
+    if order and mesh and len(order) < math.prod(size for _, size in mesh):
+        errors["devices_order"] = (f"the mesh needs {math.prod(s for _, s in mesh)} devices; "
+                                   f"the order names {len(order)}", 0)
     return errors
+
+
+def _positional_args(text: str) -> list[specs.Spec]:
+    """The positional arguments of an argument spec (keywords are static arguments)."""
+    positional, static = specs.parse_call_args(text)
+    call_options.check_static_values(static, text)
+    return positional

@@ -13,6 +13,7 @@ from jax.sharding import AxisType, Mesh, NamedSharding
 from jax.sharding import PartitionSpec as P
 
 from jaxviz.model import list_examples
+from jaxviz.model.partition_specs import parse_partition_specs
 from jaxviz.model.specs import (
     DTYPES,
     Aval,
@@ -21,7 +22,6 @@ from jaxviz.model.specs import (
     parse_args,
     parse_in_axes,
     parse_mesh,
-    parse_partition_specs,
 )
 
 from .conftest import import_file

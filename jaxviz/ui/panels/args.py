@@ -22,6 +22,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QTextDocumentFragment
 from PySide6.QtWidgets import (
     QCheckBox,
+    QComboBox,
     QFormLayout,
     QLabel,
     QLineEdit,
@@ -50,8 +51,18 @@ TEXT_FIELDS = {
                                     "shard_map variants, e.g. data=4,model=2."),
     "specs": ("Specs", "P('i') per argument",
               "A PartitionSpec per argument, e.g. P('data', None), P(None, 'model')."),
-    "out_specs": ("Out specs", "inferred", "The output PartitionSpecs for shard_map."),
+    "out_specs": ("Out specs", "inferred",
+                  "The output PartitionSpecs: shard_map's out_specs and the sharded "
+                  "variant's out_shardings."),
+    "out_axes": ("out_axes", "0", "vmap's out_axes, e.g. 1, or 0, None for two outputs."),
+    "static": ("Static", "n=3", "Static arguments, by name, never traced: n=3, mode='sum' "
+                                "(also name=value in Args)."),
+    "devices_order": ("Device order", "JAX's order",
+                      "The device ids the mesh (and pmap) uses, in order, e.g. "
+                      "0,2,4,6,1,3,5,7."),
 }
+#: The mesh axis types the Mesh axes choice offers (``axis_types``; None is auto).
+AXIS_TYPE_CHOICES = (("auto", None), ("explicit", "explicit"))
 
 
 class _Field(QWidget):
@@ -143,6 +154,18 @@ class ArgsPanel(QScrollArea):
         self.check_vma.toggled.connect(self._edited)
         self.fields["check_vma"] = _Field(self.check_vma)
         form.addRow("shard_map", self.fields["check_vma"])
+        self.axis_types = QComboBox()
+        self.axis_types.setObjectName("field_axis_types")
+        for label, value in AXIS_TYPE_CHOICES:
+            self.axis_types.addItem(label, value)
+        self.axis_types.setToolTip(
+            "The mesh axes' type. auto: jit's shardings tell the compiler where the inputs "
+            "live and it decides the rest; types carry no sharding. explicit: the sharding "
+            "is part of every type (f32[4@X,8]), computed by JAX at trace time, and every "
+            "variant but pmap runs inside jax.set_mesh(mesh).")
+        self.axis_types.currentIndexChanged.connect(self._edited)
+        self.fields["axis_types"] = _Field(self.axis_types)
+        form.addRow("Mesh axes", self.fields["axis_types"])
         self.devices = QSpinBox()
         self.devices.setObjectName("field_devices")
         self.devices.setRange(1, 512)
@@ -200,6 +223,7 @@ class ArgsPanel(QScrollArea):
         out["batch"] = self.batch.value() or None
         out["axis_name"] = out["axis_name"] or "i"
         out["check_vma"] = self.check_vma.isChecked()
+        out["axis_types"] = self.axis_types.currentData()
         return out
 
     def set_values(self, values: dict, devices: int | None = None) -> None:
@@ -211,6 +235,7 @@ class ArgsPanel(QScrollArea):
                 edit.setText("" if value is None else str(value))
             self.batch.setValue(int(values.get("batch") or 0))
             self.check_vma.setChecked(values.get("check_vma") is not False)
+            self._set_axis_types(values.get("axis_types"))
             if devices is not None:
                 self.devices.blockSignals(True)
                 self.devices.setValue(devices)
@@ -219,6 +244,14 @@ class ArgsPanel(QScrollArea):
             self._quiet = False
         self._write_state()
         self.validate()
+
+    def _set_axis_types(self, value: str | None) -> None:
+        """Show ``value``: a choice, or a per-axis text (``explicit,auto``) as its own item."""
+        index = self.axis_types.findData(value or None)
+        if index < 0:
+            self.axis_types.addItem(str(value), value)
+            index = self.axis_types.count() - 1
+        self.axis_types.setCurrentIndex(index)
 
     def device_count(self) -> int:
         return self.devices.value()
@@ -251,6 +284,7 @@ class ArgsPanel(QScrollArea):
         """``field -> (message, position)`` for every field that does not parse (positions
         point into the text as typed; see :func:`~jaxviz.model.window_state.find_field_errors`)."""
         texts = {name: edit.text() for name, edit in self.edits.items()}
+        texts["axis_types"] = self.axis_types.currentData() or ""
         return find_field_errors(texts, self.devices.value())
 
     def set_field_error(self, name: str, message: str, position: int | None = None) -> bool:

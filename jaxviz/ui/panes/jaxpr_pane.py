@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from jaxviz.model import ErrorInfo, VariantResult
+from jaxviz.model import ErrorInfo, VariantResult, variant_label
 from jaxviz.model.changes import Mark, summary
 from jaxviz.model.link_index import walk
 from jaxviz.model.notes import VariantNote
@@ -43,6 +43,8 @@ from jaxviz.ui.theme import style
 
 #: What each variant is, in one line, for the pane's tooltip.
 VARIANT_HELP = {
+    "as_written": "The function called exactly as its module defines it: its own jit, "
+                  "shardings, shard_map and the mesh the module set.",
     "plain": "The function as JAX traced it: one call, no transformation.",
     "jit": "jax.jit(f): the same jaxpr wrapped in one compiled XLA program.",
     "vmap": "jax.vmap(f): every equation rewritten to carry a batch axis.",
@@ -55,6 +57,7 @@ _LEGEND = {
     "new": "new primitive",
     "wrapper": "runs per device",
     "collective": "collective",
+    "resharded": "sharding changes",
 }
 #: What "Copy as code" can copy, in its menu's order: (key, menu text).
 COPY_CHOICES = (
@@ -113,7 +116,7 @@ class JaxprPane(QFrame):
         self.setToolTip(VARIANT_HELP.get(variant, ""))
         header = QFrame()
         header.setProperty("role", "pane-header")
-        self.title = QLabel(variant)
+        self.title = QLabel(variant_label(variant))
         self.title.setProperty("role", "pane-title")
         self.busy = QLabel("")
         # "⏳ working…" comes and goes: it must not widen the pane (and the window) when it does

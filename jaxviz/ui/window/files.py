@@ -12,12 +12,13 @@ from pathlib import Path
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from jaxviz.model import VARIANTS
+from jaxviz.model.as_written import transformed_reason
 from jaxviz.model.gallery import GalleryError
 from jaxviz.ui.window.document import Document
 from jaxviz.ui.window.parts import WindowParts
 
 #: Panes an example opens with: its variants in this priority, at most four.
-PANE_PRIORITY = ("plain", "vmap", "pmap", "sharded", "shard_map", "jit")
+PANE_PRIORITY = ("as_written", "plain", "vmap", "pmap", "sharded", "shard_map", "jit")
 
 
 class WindowFilesMixin(WindowParts):
@@ -69,6 +70,7 @@ class WindowFilesMixin(WindowParts):
             self.editor_panel.set_functions(self.document.functions(), doc.function)
         fields = remembered.get("fields") or declared or {}
         self.state.set_settings(fields)
+        self.show_as_written_if_transformed()
         self.args_panel.validate()
         self.gallery.select(None)
         self.recent_files_changed(self.settings.add_recent_file(str(doc.path)))
@@ -121,7 +123,16 @@ class WindowFilesMixin(WindowParts):
 
     def _on_function_chosen(self, name: str) -> None:
         self.document.set_function(name)
+        self.show_as_written_if_transformed()
         self.session.trace_now()
+
+    def show_as_written_if_transformed(self) -> None:
+        """A function already jitted/shard_mapped (or a module that sets a mesh) opens with
+        its "as written" pane: what it does as written is the first question."""
+        reason = transformed_reason(self.state.source, self.state.function)
+        if reason and "as_written" not in self.state.visible_variants:
+            self.state.set_variant_visible("as_written", True)
+            self.set_status(f"showing {self.state.function} as written: {reason}")
 
     def _on_visible_changed(self, variants: list[str]) -> None:
         """New panes need their variants traced (the menus follow the state themselves)."""
