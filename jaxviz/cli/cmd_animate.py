@@ -19,7 +19,7 @@ from jaxviz.cli.common import trace_one
 from jaxviz.cli.options import EXIT_FAILED, add_target_options, usage_error
 
 #: Variants that make the most of the device view, in preference order.
-PREFERRED = ("pmap", "sharded", "shard_map", "vmap")
+PREFERRED = ("as_written", "pmap", "sharded", "shard_map", "vmap")
 
 
 def add_parser(sub) -> None:

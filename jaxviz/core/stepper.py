@@ -82,14 +82,17 @@ def step(req: StepRequest) -> Stepped:
 
 def _step_variant(req: StepRequest, loaded: Loaded, stepped: Stepped) -> None:
     prepared = loaded.builder.prepare(req.variant)
-    with meshes.mesh_context(prepared.context):  # an explicit mesh, or the module's
-        _step_prepared(req, loaded, stepped, prepared)
+    # the arguments are made outside the variant's mesh (as its code makes them), the
+    # stepping runs inside it (an explicit or named mesh, or the module's)
+    args, made = make_arguments(prepared.args, loaded.builder.names, req, loaded)
+    with meshes.mesh_context(prepared.context):
+        _step_prepared(req, loaded, stepped, prepared, args, made)
 
 
-def _step_prepared(req: StepRequest, loaded: Loaded, stepped: Stepped, prepared: Any) -> None:
+def _step_prepared(req: StepRequest, loaded: Loaded, stepped: Stepped, prepared: Any,
+                   args: list[Any], made: ArgumentsMade) -> None:
     result = stepped.result
     result.call = prepared.call
-    args, made = make_arguments(prepared.args, loaded.builder.names, req, loaded)
     result.arguments = made
     arg_names = arg_leaf_names(prepared.args, loaded.builder.names)
     closed, out_shape = jax.make_jaxpr(prepared.fn, return_shape=True)(*prepared.args)

@@ -210,8 +210,7 @@ def _parallel(loaded: Loaded, variant: str, baseline: str | None, batched: bool)
     builder = loaded.builder
     with meshes.mesh_context(p.context):
         notes = _notes(loaded, p)
-        args = _concrete(p.args)
-    return Timed(variant, p.fn, args, p.code, notes=notes, context=p.context,
+    return Timed(variant, p.fn, _concrete(p.args), p.code, notes=notes, context=p.context,
                  fresh=lambda: builder.prepare(variant).fn)
 
 
@@ -220,7 +219,7 @@ def _as_written(loaded: Loaded, variant: str, baseline: str | None, batched: boo
     p = loaded.builder.prepare("as_written")
     with meshes.mesh_context(p.context):
         notes = _notes(loaded, p)
-        args = _concrete(p.args)
+    args = _concrete(p.args)
     written = loaded.builder.written
     fresh = None
     if hasattr(written, "lower") and not loaded.builder.static:

@@ -141,14 +141,18 @@ def trace_request(req: TraceRequest) -> TraceResult:
 def trace_variant(loaded: Loaded, variant: str, req: TraceRequest) -> VariantResult:
     """Trace one variant; a failure is recorded in the result's ``error``.
 
-    Everything runs inside the variant's mesh (``jax.set_mesh``) when it has one.
+    Tracing, compiling and the call run inside the variant's mesh (``jax.set_mesh``)
+    when it has one; the call's concrete arguments are made outside it, as the
+    variant's code makes them before it sets the mesh.
     """
     filename = req.target.filename
     vr = VariantResult(variant=variant)
     try:
         prepared = loaded.builder.prepare(variant)
         with meshes.mesh_context(prepared.context):
-            _trace_prepared(vr, prepared, loaded, req)
+            closed, printed = _trace_prepared(vr, prepared, loaded, req)
+        if "value" in req.want:
+            _run_prepared(vr, prepared, loaded, req, closed, printed)
     except UserError as exc:
         vr.error = exc.info
         vr.error.variant = variant
@@ -158,7 +162,8 @@ def trace_variant(loaded: Loaded, variant: str, req: TraceRequest) -> VariantRes
 
 
 def _trace_prepared(vr: VariantResult, prepared: Prepared, loaded: Loaded,
-                    req: TraceRequest) -> None:
+                    req: TraceRequest) -> tuple[Any, str]:
+    """The jaxpr (and compiled program); returns it and what tracing printed."""
     filename = req.target.filename
     vr.call, vr.code = prepared.call, prepared.code
     with jax_internals.capture_stdout() as printed:
@@ -170,21 +175,27 @@ def _trace_prepared(vr: VariantResult, prepared: Prepared, loaded: Loaded,
         note = variant_notes.collectives_note(closed, vr.hlo) if vr.hlo else None
         if note is not None:
             vr.notes.append(note)
-    if "value" in req.want:
-        leaves = arg_leaf_names(prepared.args, loaded.builder.names)
-        args, vr.value_args, _ = arguments.described_concrete(
-            prepared.args, leaves, 0, prepared.variant, req, loaded.settings.batched)
-        # A shard_map body that prints (print, or jax.debug.print in the jaxpr) runs
-        # eagerly, once per device, so each device's values show, labelled.
-        eager = prepared.eager is not None and (
-            bool(printed.getvalue()) or variant_notes.prints(closed))
-        if eager:
-            assert prepared.eager_code is not None
-            vr.call, vr.code = prepared.eager_code.call, prepared.eager_code
-            vr.notes.append(VariantNote("eager", EAGER_NOTE))
-        run = prepared.eager if eager and prepared.eager is not None else prepared.fn
-        with jax_internals.device_labelled_prints():
-            vr.value = _value_text(run(*args))
+    return closed, printed.getvalue()
+
+
+def _run_prepared(vr: VariantResult, prepared: Prepared, loaded: Loaded, req: TraceRequest,
+                  closed: Any, printed: str) -> None:
+    """One real call: its value, and how its arguments were made.
+
+    A shard_map body that prints (``print``, or ``jax.debug.print`` in the jaxpr)
+    runs eagerly, once per device, so each device's values show, labelled.
+    """
+    leaves = arg_leaf_names(prepared.args, loaded.builder.names)
+    args, vr.value_args, _ = arguments.described_concrete(
+        prepared.args, leaves, 0, prepared.variant, req, loaded.settings.batched)
+    eager = prepared.eager is not None and (bool(printed) or variant_notes.prints(closed))
+    if eager:
+        assert prepared.eager_code is not None
+        vr.call, vr.code = prepared.eager_code.call, prepared.eager_code
+        vr.notes.append(VariantNote("eager", EAGER_NOTE))
+    run = prepared.eager if eager and prepared.eager is not None else prepared.fn
+    with meshes.mesh_context(prepared.context), jax_internals.device_labelled_prints():
+        vr.value = _value_text(run(*args))
 
 
 def program_notes(prepared: Prepared, closed: Any, loaded: Loaded,

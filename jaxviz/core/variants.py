@@ -292,6 +292,8 @@ class VariantBuilder:
                                       message=f"unknown variant {variant!r}; choose from "
                                               f"as_written, plain, jit, vmap, pmap, sharded, "
                                               f"shard_map"))
+        if variant in BATCHED_VARIANTS and self.settings.batched:
+            self.batched_args()  # made outside the mesh, as the code makes them before set_mesh
         with meshes.mesh_context(self.context(variant)):
             prepared: Prepared = method()
         prepared.context = self.context(variant)

@@ -25,6 +25,9 @@ SHORTCUTS: dict[str, tuple[str, list[str], str]] = {
     "save_as": ("Save &As…", ["Ctrl+Shift+S"], "Save the editor's text under a new name"),
     "quit": ("&Quit", ["Ctrl+Q"], "Quit (asks about unsaved edits)"),
     "retrace": ("&Trace Now", ["F5", "Ctrl+Return"], "Trace again without waiting"),
+    "run_once": ("Run &Once", ["Ctrl+R"], "Call the focused pane's variant once with real "
+                                          "values; the Console shows what it printed (a "
+                                          "shard_map body: each device's values) and returned"),
     "stop": ("&Stop", ["Esc"], "Stop a long trace (restarts the JAX engine)"),
     "restart": ("&Restart JAX Engine", ["Ctrl+Shift+R"], "Start a fresh JAX process"),
     "zoom_in": ("Zoom &In", ["Ctrl+=", "Ctrl++"], "Bigger text everywhere"),
@@ -147,7 +150,7 @@ def build_menus(window: QMainWindow, handlers: Mapping[str, Callable[..., object
     add(view, "focus_editor", "focus_args")
 
     run = bar.addMenu("&Run")
-    add(run, "retrace", "stop", "restart")
+    add(run, "retrace", "run_once", "stop", "restart")
 
     step = bar.addMenu("S&tep")
     add(step, "step_mode")

@@ -44,6 +44,7 @@ from jaxviz.ui.window.files import WindowFilesMixin
 from jaxviz.ui.window.layout import WindowStateMixin
 from jaxviz.ui.window.presenter import ResultPresenter
 from jaxviz.ui.window.qt_engine import QtEngine
+from jaxviz.ui.window.run_once import RunOnce
 from jaxviz.ui.window.session import TraceSession
 from jaxviz.ui.window.settings import Settings
 from jaxviz.ui.window.state_binding import StateBinding
@@ -75,6 +76,7 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         self.presenter = ResultPresenter(self, self.state, self)
         self.document = DocumentController(self.editor_panel, parent=self, state=self.state)
         self.step_mode = StepMode(self, self.engine, self)
+        self.run_once = RunOnce(self.engine, self.tools, self.set_status, self)
         self.actions_by_name, self.recent_menu = build_menus(
             self, self._handlers(), self.gallery.examples, self.bound, self.docks.values())
         self._build_status_bar()
@@ -119,6 +121,8 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         return {
             "new": self.new_file, "open": self.open_file_dialog, "save": self.save,
             "save_as": self.save_as, "quit": self.close, "retrace": self.retrace,
+            "run_once": lambda: self.run_once.run(self.build_request(),
+                                                  self.state.device_variant()),
             "stop": self.stop_or_leave, "restart": self.restart_engine,
             "zoom_in": lambda: self.zoom_by(1), "zoom_out": lambda: self.zoom_by(-1),
             "zoom_reset": lambda: self.set_zoom(0), "fullscreen": self.toggle_full_screen,
