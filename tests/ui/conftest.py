@@ -1,9 +1,11 @@
 """GUI tests: offscreen Qt, a private settings/data folder, one shared JAX engine.
 
 The environment is set before anything imports Qt: ``QT_QPA_PLATFORM=offscreen``
-(no display needed) and ``XDG_CONFIG_HOME``/``XDG_DATA_HOME`` pointing at a
-temporary folder, so the tests never read or write the user's QSettings or
-crash-recovery copies.
+(no display needed) with one 2560x1440 screen (the offscreen platform's own is
+800x800, which would give the window its projector layout; on this one the first
+window is an ordinary 2048x1224 one, not maximized, which tests can resize), and
+``XDG_CONFIG_HOME``/``XDG_DATA_HOME`` pointing at a temporary folder, so the
+tests never read or write the user's QSettings or crash-recovery copies.
 
 Waits are generous (the machine has two shared cores); they bound a test,
 they do not time it.
@@ -14,8 +16,11 @@ from __future__ import annotations
 import os
 import tempfile
 
-os.environ["QT_QPA_PLATFORM"] = "offscreen"
+from jaxviz.ui.window.scripted import offscreen_platform
+
 _HOME = tempfile.mkdtemp(prefix="jaxviz-ui-tests-")
+_PLATFORM = offscreen_platform(_HOME, (2560, 1440))
+os.environ["QT_QPA_PLATFORM"] = _PLATFORM
 os.environ["XDG_CONFIG_HOME"] = os.path.join(_HOME, "config")
 os.environ["XDG_DATA_HOME"] = os.path.join(_HOME, "data")
 
@@ -26,7 +31,9 @@ import pytest  # noqa: E402
 
 @pytest.fixture(scope="session")
 def qapp_args():
-    return ["jaxviz-tests"]
+    # -platform wins over QT_QPA_PLATFORM, which a test module may have set meanwhile
+    # (when a renderer made the application first, its screen is the offscreen default).
+    return ["jaxviz-tests", "-platform", _PLATFORM]
 
 
 @pytest.fixture(scope="session")
@@ -40,6 +47,26 @@ def shared_engine(qapp):
     engine.start()
     yield engine
     engine.stop(wait=True)
+
+
+@pytest.fixture(scope="session")
+def measured_run(tmp_path_factory):
+    """A small real run with every plot: pmap matmul on 4 devices (pipelined), NumPy and jit
+    with a size sweep, measured by `jaxviz time` in the engine."""
+    import subprocess
+    import sys
+
+    from jaxviz.model.timing_export import read_json
+
+    out = tmp_path_factory.mktemp("run")
+    proc = subprocess.run(
+        [sys.executable, "-m", "jaxviz", "time", "example:batched_matmul", "--args",
+         "f32[32,32], f32[32,32]", "--variants", "numpy,jit,pmap", "--runs", "4", "--warmup",
+         "1", "--pipeline", "3", "--sweep", "n=16,32", "--sweep-args", "f32[n,n], f32[n,n]",
+         "--devices", "4", "--no-plots", "--out", str(out)],
+        capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    return read_json(out / "timings.json")
 
 
 @pytest.fixture
@@ -74,12 +101,16 @@ def no_modal_dialogs(monkeypatch):
 @pytest.fixture
 def window(qtbot, shared_engine, settings, tmp_path, monkeypatch) -> Iterator:
     """A shown main window on the shared engine, 1600x950, recovery copies under tmp_path."""
+    from PySide6.QtCore import Qt
+
     from jaxviz.ui.window import settings as settings_module
     from jaxviz.ui.window.main_window import MainWindow
 
     monkeypatch.setattr(settings_module, "recovery_dir", lambda: tmp_path / "recovery")
     win = MainWindow(settings=settings, engine=shared_engine)
     qtbot.addWidget(win)
+    # The size tests expect, whatever the screen's plan said (maximized on a small one).
+    win.setWindowState(Qt.WindowState.WindowNoState)
     win.resize(1600, 950)
     win.show()
     qtbot.waitExposed(win)
