@@ -52,6 +52,11 @@ def _transform(node: ast.expr) -> str | None:
     return None
 
 
+def transformed_call(node: ast.expr) -> str | None:
+    """The transformation a call expression applies (``jax.jit(g)`` -> ``jax.jit``), or None."""
+    return _transform(node) if isinstance(node, ast.Call) else None
+
+
 def transformed_reason(source: str, function: str) -> str | None:
     """Why ``function`` runs transformed as its module defines it; None when it does not.
 
@@ -77,7 +82,7 @@ def transformed_reason(source: str, function: str) -> str | None:
                 reason = None  # a later plain definition replaces an earlier one
         elif isinstance(node, ast.Assign) and any(
                 isinstance(t, ast.Name) and t.id == function for t in node.targets):
-            name = _transform(node.value) if isinstance(node.value, ast.Call) else None
+            name = transformed_call(node.value)
             reason = f"{function} = {name}(...) (line {node.lineno})" if name else None
     if reason:
         return reason

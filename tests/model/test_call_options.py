@@ -148,3 +148,11 @@ def test_the_window_checks_the_new_fields_as_they_are_typed():
 ])
 def test_what_counts_as_already_transformed(source, reason):
     assert transformed_reason(source, "f") == reason
+
+
+def test_names_bound_to_a_transformation_are_functions_to_pick():
+    from jaxviz.model import list_functions
+
+    source = ("import jax\ndef g(x):\n    return x\nf = jax.jit(jax.shard_map(g, mesh=m))\n"
+              "h = make(g)\nk = lambda x: x\n")
+    assert list_functions(source) == ["g", "f", "k"]
