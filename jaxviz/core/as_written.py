@@ -11,23 +11,24 @@ module's own source followed by the arguments and the call.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from jax.sharding import Mesh
 
 from jaxviz.core import meshes
 from jaxviz.core.call_code import partition_text, sharding_tree_text
+from jaxviz.core.prepared import Prepared
 from jaxviz.model.as_written import transformed_reason
 from jaxviz.model.notes import VariantNote
 
-if TYPE_CHECKING:
-    from jaxviz.core.variants import Prepared, VariantBuilder
 
+def prepare(builder: Any) -> Prepared:
+    """The function as written, on the arguments of one call (placed by ``--specs`` if given).
 
-def prepare(builder: VariantBuilder) -> Prepared:
-    """The function as written, on the arguments of one call (placed by ``--specs`` if given)."""
-    from jaxviz.core.variants import Prepared
-
+    Args:
+        builder: the request's :class:`~jaxviz.core.variants.VariantBuilder` (its
+            settings, arguments, call writer and meshes).
+    """
     args = list(builder.single)
     extra: list[str] = []
     mesh_line = None
@@ -48,7 +49,7 @@ def prepare(builder: VariantBuilder) -> Prepared:
                     notes=[VariantNote("as_written", _words(builder, mesh))])
 
 
-def placement_mesh(builder: VariantBuilder) -> tuple[Mesh, str | None]:
+def placement_mesh(builder: Any) -> tuple[Mesh, str | None]:
     """The mesh ``--specs`` place the arguments on, and how the code names it.
 
     The mesh the module set (the code writes bare ``P(...)``, which
@@ -66,7 +67,7 @@ def placement_mesh(builder: VariantBuilder) -> tuple[Mesh, str | None]:
     return builder.mesh(), "mesh"
 
 
-def _words(builder: VariantBuilder, mesh: Mesh | None) -> str:
+def _words(builder: Any, mesh: Mesh | None) -> str:
     """The note: what the module does to the function, and the mesh it runs inside."""
     source = builder.source
     reason = transformed_reason(source, builder.name) if source else None

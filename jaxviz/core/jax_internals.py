@@ -220,17 +220,6 @@ def type_sharding(var: Any) -> list[str]:
 
 
 @contextlib.contextmanager
-def capture_stdout() -> Iterator[io.StringIO]:
-    """What Python code prints inside, captured and then printed on (so it is seen too)."""
-    buffer = io.StringIO()
-    try:
-        with contextlib.redirect_stdout(buffer):
-            yield buffer
-    finally:
-        sys.stdout.write(buffer.getvalue())
-
-
-@contextlib.contextmanager
 def device_labelled_prints() -> Iterator[None]:
     """Inside, ``jax.debug.print``/``jax.debug.callback`` in an *eager* ``shard_map`` body
     print one labelled line per device (``device 3 (i=3): ...``).
@@ -387,13 +376,25 @@ def bind(view_: EqnView, values: list[Any]) -> list[Any]:
     its abstract mesh: inside a ``shard_map`` body that is the manual mesh,
     and the stepper runs each device's equation on that device's own local
     values, outside any mesh (JAX's eager caches would otherwise give values
-    typed for another body's mesh).
+    typed for another body's mesh). For the same reason a sharding an explicit
+    mesh asks for is left out: :data:`VALUE_PRESERVING` equations pass their
+    value on, and an ``out_sharding=`` is dropped (it says where the result
+    lives, not what it is).
     """
     eqn = view_.eqn
+    if eqn.primitive.name in VALUE_PRESERVING:  # moves data between devices, not values
+        return [detached(v) for v in values]
     params = eqn.primitive.get_bind_params(eqn.params)
+    if params.get("out_sharding") is not None:  # where the result lives, not what it is
+        params = {**params, "out_sharding": None}
     with eqn.ctx.manager, jax.sharding.use_abstract_mesh(_NO_MESH):
         out = eqn.primitive.bind(*values, **params)
     return [detached(o) for o in out] if eqn.primitive.multiple_results else [detached(out)]
+
+
+#: Primitives that only change where a value lives (explicit sharding's ``reshard``,
+#: ``auto_axes``' ``mesh_cast``, ``with_sharding_constraint``): stepped, the value passes.
+VALUE_PRESERVING = frozenset({"reshard", "mesh_cast", "sharding_constraint"})
 
 
 def nested(view_: EqnView) -> Nested | None:
@@ -479,6 +480,19 @@ def collective(view_: EqnView) -> Collective | None:
         tiled=bool(p.get("tiled", False)),
         perm=tuple((int(s), int(d)) for s, d in p.get("perm", ())),
         source=int(p.get("source", 0)))
+
+
+def concrete_mesh(mesh: Any, traced_in: Any) -> Any:
+    """The concrete mesh a ``shard_map`` ran on: its own, or -- for one that named none
+    (its jaxpr holds an abstract mesh) -- the mesh it was traced inside."""
+    if isinstance(mesh, jax.sharding.AbstractMesh) and traced_in is not None:
+        return traced_in
+    return mesh
+
+
+def mesh_size(mesh: Any) -> int:
+    """How many devices a mesh spans (a concrete or an abstract one)."""
+    return int(np.prod([int(mesh.shape[n]) for n in mesh.axis_names]))
 
 
 def mesh_parts(mesh: Any) -> tuple[list[str], list[int], Any]:

@@ -101,6 +101,11 @@ def ordered_devices(devices: list[Any], order: list[int] | None, needed: int,
     return [by_id[i] for i in order[:needed]]
 
 
+def is_explicit(mesh: Mesh | None) -> bool:
+    """Whether some axis of ``mesh`` is ``Explicit`` (types then carry shardings)."""
+    return mesh is not None and AxisType.Explicit in tuple(mesh.axis_types)
+
+
 @contextlib.contextmanager
 def mesh_context(mesh: Mesh | None) -> Iterator[None]:
     """``with jax.set_mesh(mesh)`` (nothing when ``mesh`` is None)."""

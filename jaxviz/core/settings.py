@@ -57,8 +57,8 @@ class Settings:
 
     @property
     def in_mesh(self) -> bool:
-        """The variants (but pmap) run inside ``jax.set_mesh(mesh)``: the mesh is named
-        or explicit (explicit sharding needs it; a bare ``P(...)`` in the function reads it)."""
+        """Some variants run inside ``jax.set_mesh(mesh)``: the mesh is named (sharded,
+        shard_map) or explicit (every variant but pmap; explicit sharding needs it)."""
         return self.explicit or self.mesh_named
 
     @classmethod

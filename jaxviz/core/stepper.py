@@ -82,11 +82,10 @@ def step(req: StepRequest) -> Stepped:
 
 def _step_variant(req: StepRequest, loaded: Loaded, stepped: Stepped) -> None:
     prepared = loaded.builder.prepare(req.variant)
-    # the arguments are made outside the variant's mesh (as its code makes them), the
-    # stepping runs inside it (an explicit or named mesh, or the module's)
+    # the arguments are made outside the variant's mesh, as its code makes them; the
+    # jaxpr is traced inside it; the equations run on the host, outside any mesh
     args, made = make_arguments(prepared.args, loaded.builder.names, req, loaded)
-    with meshes.mesh_context(prepared.context):
-        _step_prepared(req, loaded, stepped, prepared, args, made)
+    _step_prepared(req, loaded, stepped, prepared, args, made)
 
 
 def _step_prepared(req: StepRequest, loaded: Loaded, stepped: Stepped, prepared: Any,
@@ -95,7 +94,8 @@ def _step_prepared(req: StepRequest, loaded: Loaded, stepped: Stepped, prepared:
     result.call = prepared.call
     result.arguments = made
     arg_names = arg_leaf_names(prepared.args, loaded.builder.names)
-    closed, out_shape = jax.make_jaxpr(prepared.fn, return_shape=True)(*prepared.args)
+    with meshes.mesh_context(prepared.context):
+        closed, out_shape = jax.make_jaxpr(prepared.fn, return_shape=True)(*prepared.args)
     result.jaxpr_text, lines, context = jax_internals.jaxpr_text_and_lines(closed)
     jaxpr, consts = jax_internals.closed_parts(closed)
     budget = int(req.record_limit_mb * 1e6)
@@ -104,11 +104,12 @@ def _step_prepared(req: StepRequest, loaded: Loaded, stepped: Stepped, prepared:
         raise too_large(result.function, req, estimate.bytes, estimate.steps, estimate.devices,
                         before=True)
     recorder = Recorder(req.value_limit, req.summary, budget)
-    flat_args = jax.tree.leaves(args)
+    flat_args = [jax_internals.detached(a) for a in jax.tree.leaves(args)]
     stepped.args = flat_args
     made.values = [NamedValue(name, recorder.value(value))
                    for name, value in zip(arg_names, flat_args)]
-    evaluator = Evaluator(recorder, lines, context, req.trace.target.filename, req.until_line)
+    evaluator = Evaluator(recorder, lines, context, req.trace.target.filename, req.until_line,
+                          mesh=prepared.context)
     try:
         outputs = evaluator.run(jaxpr, consts, flat_args)
     except StopStepping as stop:

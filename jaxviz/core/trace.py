@@ -9,7 +9,10 @@ compiled HLO, cost analysis and the real device layout.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import io
+import sys
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -166,7 +169,7 @@ def _trace_prepared(vr: VariantResult, prepared: Prepared, loaded: Loaded,
     """The jaxpr (and compiled program); returns it and what tracing printed."""
     filename = req.target.filename
     vr.call, vr.code = prepared.call, prepared.code
-    with jax_internals.capture_stdout() as printed:
+    with watch_stdout() as printed:
         closed = jax.make_jaxpr(prepared.fn)(*prepared.args)
     describe_jaxpr(vr, closed, filename)
     vr.notes = program_notes(prepared, closed, loaded, filename)
@@ -175,7 +178,7 @@ def _trace_prepared(vr: VariantResult, prepared: Prepared, loaded: Loaded,
         note = variant_notes.collectives_note(closed, vr.hlo) if vr.hlo else None
         if note is not None:
             vr.notes.append(note)
-    return closed, printed.getvalue()
+    return closed, printed.text
 
 
 def _run_prepared(vr: VariantResult, prepared: Prepared, loaded: Loaded, req: TraceRequest,
@@ -277,6 +280,30 @@ def explain(exc: Exception, filename: str, variant: str, loaded: Loaded) -> Erro
 # --------------------------------------------------------------------------- #
 # helpers
 # --------------------------------------------------------------------------- #
+
+
+class _Watched(io.TextIOBase):
+    """Python's stdout, written through at once, remembering what went by."""
+
+    def __init__(self, out: Any):
+        self.out = out
+        self.text = ""
+
+    def write(self, text: str) -> int:  # noqa: D102
+        self.text += text
+        return self.out.write(text)
+
+    def flush(self) -> None:  # noqa: D102
+        self.out.flush()
+
+
+@contextlib.contextmanager
+def watch_stdout() -> Iterator[_Watched]:
+    """What Python code prints inside goes out as always (in order with the process's
+    other output, kept if it crashes next) and is remembered in ``.text``."""
+    watched = _Watched(sys.stdout)
+    with contextlib.redirect_stdout(watched):
+        yield watched
 
 
 def _var(var: Any, context: Any) -> VarInfo:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import jax
@@ -29,6 +28,7 @@ from jaxviz.core.call_code import (
     partition_text,
     sharding_tree_text,
 )
+from jaxviz.core.prepared import Prepared
 from jaxviz.core.settings import Settings
 from jaxviz.model import ErrorInfo
 from jaxviz.model.call_code import CallCode
@@ -38,34 +38,6 @@ from jaxviz.model.specs import format_mesh
 
 BATCHED_VARIANTS = arguments.BATCHED_VARIANTS
 __all__ = ["BATCHED_VARIANTS", "Prepared", "Settings", "VariantBuilder", "arg_names"]
-
-
-@dataclass
-class Prepared:
-    """A variant ready to trace: ``fn(*args)`` is the call, ``code`` its Python.
-
-    ``context`` is the mesh the call runs inside (``with jax.set_mesh(context)``):
-    an explicit mesh, or the mesh the module itself set; None for none.
-    """
-
-    variant: str
-    fn: Callable
-    args: list[Any]
-    code: CallCode
-    mesh: Mesh | None = None
-    notes: list[VariantNote] = field(default_factory=list)
-    #: Examples each device holds when a batch is spread over devices (pmap, shard_map).
-    per_device: int = 1
-    context: Mesh | None = None
-    #: The same call without ``jax.jit`` (shard_map run eagerly: prints per device), if any,
-    #: and its code.
-    eager: Callable | None = None
-    eager_code: CallCode | None = None
-
-    @property
-    def call(self) -> str:
-        """The call as one line of Python."""
-        return self.code.call
 
 
 def arg_names(fn: Callable, nargs: int) -> list[str]:
@@ -166,20 +138,25 @@ class VariantBuilder:
     def context(self, variant: str) -> Mesh | None:
         """The mesh ``variant`` runs inside (``jax.set_mesh``), or None.
 
-        The request's mesh when it is named or explicit (:attr:`Settings.in_mesh`),
-        else the mesh the module set, if it did (as the module's own code would
-        run). ``pmap`` builds its own mesh and never runs inside another;
-        ``as_written`` runs inside the mesh its module set, if any.
+        Under an explicit mesh every variant but ``pmap`` (which builds its own mesh
+        and never runs inside another); under a mesh named by the request, the
+        variants that use it (``sharded``, ``shard_map``: a bare ``P(...)`` in the
+        function reads it); otherwise the mesh the module set, if it did (as the
+        module's own code would run). ``as_written`` runs inside the mesh its
+        module set, if any.
         """
         if variant == "as_written":
             return self.module_mesh
         if variant == "pmap":
             return None
-        return self.mesh() if self.settings.in_mesh else self.module_mesh
+        return self.mesh() if self._own_context(variant) else self.module_mesh
 
     def _own_context(self, variant: str) -> bool:
         """The variant runs inside the request's mesh (its code must set it)."""
-        return variant not in ("as_written", "pmap") and self.settings.in_mesh
+        s = self.settings
+        if variant in ("as_written", "pmap"):
+            return False
+        return s.explicit or (s.mesh_named and variant in ("sharded", "shard_map"))
 
     def mesh_text(self) -> str:
         s = self.settings

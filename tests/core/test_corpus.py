@@ -196,3 +196,27 @@ def test_as_written_detection_agrees_with_jax(filename):
             module_mesh is not None
         reason = transformed_reason(path.read_text(), case["function"])
         assert (reason is not None) == transformed, (name, reason)
+
+
+@pytest.mark.parametrize("filename, name, case", CASES,
+                         ids=[f"{f[:-3]}-{n}" for f, n, _ in CASES])
+def test_corpus_case_steps_to_the_real_value(filename, name, case):
+    """The stepper runs each case equation by equation to what the call itself returns."""
+    from jaxviz.core.stepper import step
+    from jaxviz.model.stepping import StepRequest
+
+    path = CORPUS / filename
+    variant = case.get("variant", name)
+    target, _ = resolve_target(f"{path}:{case['function']}")
+    settings = {k: case[k] for k in TraceSettings.names() if k in case}
+    settings.setdefault("axis_name", "i")
+    req = TraceRequest(target=target, variants=[variant], want=["jaxpr", "value"], **settings)
+    with contextlib.redirect_stdout(io.StringIO()):
+        stepped = step(StepRequest(req, variant=variant, value_limit=4096))
+        vr = core.trace_request(req).variant(variant)
+    assert stepped.result.error is None, format_error(stepped.result.error, debug=True)
+    assert stepped.result.complete and stepped.result.steps
+    want = jax.tree.leaves(parse_value(vr.value))
+    assert len(stepped.outputs) == len(want)
+    for got, real in zip(stepped.outputs, want):
+        np.testing.assert_allclose(np.asarray(got), real, rtol=2e-5, atol=1e-6)
