@@ -91,8 +91,9 @@ class TraceSettings:
             ``False`` traces as ``pmap`` does.
         axis_types: the mesh axes' types: ``explicit`` or ``auto`` for every axis,
             or one per axis (``explicit,auto``); default auto. Under an explicit
-            mesh types carry their sharding (``f32[4@X,8]``). Under an explicit or
-            a named ``mesh`` every variant but pmap runs inside ``jax.set_mesh(mesh)``.
+            mesh types carry their sharding (``f32[4@X,8]``) and every variant but
+            pmap runs inside ``jax.set_mesh(mesh)``; under a named ``mesh``, the
+            sharded and shard_map variants do.
         out_axes: vmap's ``out_axes`` (``0``, ``1``, ``0, None``).
         static: static arguments, ``n=3, mode='sum'``: passed by name, never
             traced (also typed as keyword arguments in ``args``).
