@@ -180,16 +180,16 @@ def _spec_position(texts: str | None, index: int) -> int:
     return offset(call.args[index]) if index < len(call.args) else 0
 
 
-def divisible_problem(mesh: Mesh, spec: P, shape: tuple[int, ...]) -> tuple[int, str,
-                                                                            int] | None:
-    """The first dimension ``spec`` splits unevenly: ``(dim, 'axes', parts)``, or None."""
+def divisible_problem(mesh: Mesh, spec: P, shape: tuple[int, ...]
+                      ) -> tuple[int, tuple[str, ...], int] | None:
+    """The first dimension ``spec`` splits unevenly: ``(dim, mesh axis names, parts)``,
+    or None when every split is even."""
     sizes = dict(mesh.shape)
     for d, entry in enumerate(tuple(spec)[:len(shape)]):
         names = entry if isinstance(entry, tuple) else (entry,) if entry else ()
         parts = int(np.prod([sizes[n] for n in names] or [1]))
         if shape[d] % parts:
-            over = " x ".join(f"{n!r} ({sizes[n]})" for n in names)
-            return d, over, parts
+            return d, tuple(names), parts
     return None
 
 

@@ -10,7 +10,13 @@ from jaxviz.model import ErrorInfo, TraceRequest
 from jaxviz.model.call_options import parse_axis_types, parse_devices_order, parse_out_axes
 from jaxviz.model.errors import UserError, spec_error
 from jaxviz.model.partition_specs import SpecTree, parse_partition_specs
-from jaxviz.model.specs import SpecError, batched_args_problem, parse_in_axes, parse_mesh
+from jaxviz.model.specs import (
+    SpecError,
+    axis_name_problem,
+    batched_args_problem,
+    parse_in_axes,
+    parse_mesh,
+)
 
 
 @dataclass
@@ -73,9 +79,9 @@ class Settings:
             raise spec_error(exc, "in_axes", "in_axes") from None
         if specs and not batch_given:
             in_axes = [None] * nargs  # the specs shard the arguments as given
-        if not req.axis_name.isidentifier():
-            raise UserError(ErrorInfo(kind="option", field="axis_name",
-                                      message=f"axis name {req.axis_name!r} must be an identifier"))
+        axis_problem = axis_name_problem(req.axis_name)
+        if axis_problem:
+            raise UserError(ErrorInfo(kind="option", field="axis_name", message=axis_problem))
         mesh_text = req.mesh or f"{req.axis_name}={n}"
         try:
             mesh_axes = parse_mesh(mesh_text)

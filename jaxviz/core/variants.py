@@ -184,34 +184,42 @@ class VariantBuilder:
 
     def check_divisible(self, mesh: Mesh, specs: list[Any], args: list[Any],
                         variant: str) -> None:
-        """Every dimension a spec splits must divide evenly over its mesh axes.
+        """Refuse shards that would not be even, saying what to change (JAX would raise
+        ``IndivisibleError`` with a sharding repr instead).
 
         Raises:
-            UserError: naming the argument (and leaf), the dimension and what to
-                change (the batch, when it is the batch dimension that does not divide).
+            UserError: ``kind="batch"`` (field ``batch``) when the batch axis does not
+                split over the mesh axes its spec names, else ``kind="mesh"`` (field
+                ``specs``); naming the argument (and leaf) and the dimension.
         """
-        leaves = meshes.per_leaf(specs, args, self.names, self.settings.specs_text)
-        for i, (arg_leaves, axis) in enumerate(zip(leaves, self.settings.in_axes)):
+        s = self.settings
+        leaves = meshes.per_leaf(specs, args, self.names, s.specs_text)
+        for i, (arg_leaves, axis) in enumerate(zip(leaves, s.in_axes)):
             for leaf_name, leaf, spec in arg_leaves:
                 shape = tuple(np.shape(leaf))
                 problem = meshes.divisible_problem(mesh, spec, shape)
                 if problem is None:
                     continue
-                d, over, parts = problem
-                if self.settings.batched and axis is not None and d == axis % len(shape):
-                    fits = sorted({parts * k for k in (1, 2, 4)})
+                dim, names, parts = problem
+                size = shape[dim]
+                over = " x ".join(f"{n}={mesh.shape[n]}" for n in names)
+                spec_words = meshes.spec_text(spec)
+                if s.batched and axis is not None and dim == axis % len(shape):
+                    fits = -(-size // parts) * parts
+                    divisor = max(d for d in range(1, parts + 1) if size % d == 0)
                     raise UserError(ErrorInfo(
                         kind="batch", field="batch", variant=variant,
-                        message=f"a batch of {shape[d]} does not split over mesh axis "
-                                f"{over}: use a batch that is a multiple of {parts} "
-                                f"(e.g. --batch {fits[0]} or {fits[-1]}), or a mesh "
-                                f"whose batch axis divides {shape[d]}"))
+                        message=f"a batch of {size} does not split over {over} (argument "
+                                f"{i + 1}, {leaf_name}, axis {dim}, by {spec_words}): {parts} "
+                                f"devices cannot share {size} evenly: use a batch that is a "
+                                f"multiple of {parts} (--batch {fits}), or a mesh axis that "
+                                f"divides {size} (--mesh {names[0]}={divisor})"))
                 raise UserError(ErrorInfo(
                     kind="mesh", field="specs", variant=variant,
-                    message=f"argument {i + 1} ({leaf_name}) has shape {shape}: its "
-                            f"dimension {d} ({shape[d]}) does not split evenly over mesh "
-                            f"axis {over}; change its partition spec "
-                            f"({meshes.spec_text(spec)}) or the mesh"))
+                    message=f"argument {i + 1} ({leaf_name}) has size {size} along axis "
+                            f"{dim}, which {spec_words} splits over {over}: {parts} devices "
+                            f"cannot share {size} evenly: change the partition spec (--specs) "
+                            f"or the mesh (--mesh) so that {parts} divides {size}"))
 
     def _code(self, wrapped: str, batched: bool, mesh: bool = False,
               args: str | None = None, variant: str = "",

@@ -25,7 +25,14 @@ import re
 from typing import Any
 
 from jaxviz.model.partition_specs import Offset
-from jaxviz.model.specs import Aval, SpecError, StaticArg, call_nodes, parse_call_args
+from jaxviz.model.specs import (
+    Aval,
+    SpecError,
+    StaticArg,
+    call_nodes,
+    parse_call_args,
+    refuse_keywords,
+)
 
 #: The mesh axis types a user can choose (``jax.sharding.AxisType`` members, lower case).
 AXIS_TYPES = ("auto", "explicit")
@@ -76,9 +83,7 @@ def parse_out_axes(text: str | None) -> OutAxes:
     if text is None or not text.strip():
         return 0
     call, offset = call_nodes(text)
-    if call.keywords:
-        raise SpecError("out_axes are given in order, not by name", text,
-                        offset(call.keywords[0]))
+    refuse_keywords(call, text, offset, "out_axes")
     values = [_axes_tree(node, text, offset) for node in call.args]
     return values[0] if len(values) == 1 else tuple(values)
 

@@ -28,7 +28,7 @@ import ast
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from jaxviz.model.specs import SpecError, call_nodes
+from jaxviz.model.specs import SpecError, call_nodes, refuse_keywords
 
 PartitionEntry = str | None | tuple[str, ...]
 #: One ``PartitionSpec``: its entries.
@@ -66,9 +66,7 @@ def parse_partition_specs(text: str) -> list[SpecTree]:
     if not text.strip():
         return []
     call, offset = call_nodes(text)
-    if call.keywords:
-        raise SpecError("partition specs are given in order, not by name", text,
-                        offset(call.keywords[0]))
+    refuse_keywords(call, text, offset, "partition specs")
     return [_tree(node, text, offset) for node in call.args]
 
 

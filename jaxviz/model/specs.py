@@ -23,6 +23,7 @@ Example:
 from __future__ import annotations
 
 import ast
+import keyword
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -387,22 +388,48 @@ def parse_in_axes(text: str | None, nargs: int) -> list[int | None]:
     if len(values) == 1 and nargs != 1:
         return values * nargs
     if len(values) != nargs:
-        raise SpecError(f"in_axes has {len(values)} entries but the function takes "
-                        f"{nargs} argument{'s' if nargs != 1 else ''}", text, 0)
+        raise SpecError(f"in_axes has {len(values)} entries for {nargs} "
+                        f"argument{'s' if nargs != 1 else ''}: give one per argument", text, 0)
     return values
 
 
+def axis_name_problem(text: str) -> str | None:
+    """Why ``text`` cannot name a mapped axis (``--axis-name``, the Axis field); None if it can.
+
+    An axis name is a Python identifier that is not a keyword (``i``,
+    ``batch``, ``données``), as ``lax.psum(x, 'i')`` and ``P('i')`` use it.
+    """
+    if not text.isidentifier() or keyword.iskeyword(text):
+        return (f"the axis name must be a Python identifier, e.g. i or batch, "
+                f"not {text!r}")
+    return None
+
+
 def parse_mesh(text: str) -> list[tuple[str, int]]:
-    """Parse ``"data=4,model=2"`` (or ``"data:4 model:2"``) into named axis sizes."""
+    """Parse ``"data=4,model=2"`` (or ``"data:4 model:2"``) into named axis sizes.
+
+    Raises:
+        SpecError: an item that is not ``name=size``, an empty item between
+            commas, a size below 1, a name given twice, a character that does
+            not belong on one line (a newline, a tab...), or no axis at all.
+    """
+    for i, char in enumerate(text):
+        if not char.isprintable():
+            raise SpecError(f"the mesh is one line of name=size items; {char!r} does not "
+                            f"belong in it", text, i)
     axes: list[tuple[str, int]] = []
-    pos = 0
-    for part in re.split(r"[,\s]+", text):
-        where = text.find(part, pos) if part else pos
-        pos = where + len(part)
-        if not part:
+    after_comma = True  # at the start, or right after a comma: an item must come
+    for found in re.finditer(r",|[^,\s]+", text):
+        part, where = found.group(), found.start()
+        if part == ",":
+            if after_comma:
+                raise SpecError("an empty mesh axis: give name=size before this comma",
+                                text, where)
+            after_comma = True
             continue
-        m = re.fullmatch(r"([A-Za-z_]\w*)\s*[=:]\s*(\d+)", part)
-        if not m:
+        after_comma = False
+        m = re.fullmatch(r"(\w+)\s*[=:]\s*(\d+)", part)
+        if not m or not m.group(1).isidentifier():
             raise SpecError(f"mesh axis {part!r} should look like name=size, e.g. data=4",
                             text, where)
         name, size = m.group(1), int(m.group(2))
@@ -442,6 +469,7 @@ def call_nodes(text: str) -> tuple[ast.Call, Callable[[ast.expr | ast.keyword], 
 
 def _literal_list(text: str, what: str) -> list[Any]:
     call, offset = call_nodes(text)
+    refuse_keywords(call, text, offset, what)
     values = []
     for node in call.args:
         try:
@@ -450,6 +478,24 @@ def _literal_list(text: str, what: str) -> list[Any]:
             raise SpecError(f"{what} entries must be integers or None", text,
                             offset(node)) from None
     return values
+
+
+def refuse_keywords(call: ast.Call, text: str,
+                    offset: Callable[[ast.expr | ast.keyword], int], what: str) -> None:
+    """A ``name=value`` item would be silently dropped: refuse it where it is.
+
+    Args:
+        call: the typed text parsed by :func:`call_nodes`.
+        text: what was typed.
+        offset: :func:`call_nodes`' offset function.
+        what: what the field holds, for the message (``"in_axes"``).
+
+    Raises:
+        SpecError: at the first keyword item.
+    """
+    if call.keywords:
+        raise SpecError(f"keyword items are not supported in {what}; give one entry per "
+                        f"argument, in order", text, offset(call.keywords[0]))
 
 
 def _nth_item_offset(text: str, n: int) -> int:
