@@ -316,11 +316,52 @@ class VariantBuilder:
     def _prepare_vmap(self) -> Prepared:
         self._require_batched("vmap")
         s = self.settings
+        self._check_out_axes()
         fn = jax.vmap(self.fn, in_axes=tuple(s.in_axes), out_axes=s.out_axes,
                       axis_name=s.axis_name)
         text = self.vmap_text(True, out_axes=True)
         code = self._code(text, True, mesh=self._own_context("vmap"), variant="vmap")
         return Prepared("vmap", fn, self.batched_args(), code)
+
+    def _check_out_axes(self) -> None:
+        """Every ``out_axes`` entry is an axis of the batched output it places.
+
+        Raises:
+            UserError: (``kind="option"``, field ``out_axes``) naming the entry, the
+                output and the range of axes it has. Outputs whose structure does not
+                take the ``out_axes`` tree are left to ``jax.vmap``, which says so.
+        """
+        out_axes = self.settings.out_axes
+        if isinstance(out_axes, int) and -1 <= out_axes <= 1:
+            return  # an axis of every output, whatever its rank
+        pairs: list[tuple[int | None, Any]] = []
+
+        def collect(axis: int | None, out: Any) -> None:
+            pairs.extend((axis, leaf) for leaf in jax.tree.leaves(out))
+
+        try:  # inside the variant's mesh (prepare), as vmap will trace it
+            outs = jax.eval_shape(self.fn, *self.single)
+        except Exception:  # noqa: BLE001 - not decidable here: vmap will say
+            return
+        try:
+            jax.tree.map(collect, out_axes, outs, is_leaf=lambda x: x is None)
+        except (ValueError, TypeError):
+            leaves = jax.tree.leaves(outs)
+            returns = ", ".join(f"{leaf.dtype}{list(leaf.shape)}" for leaf in leaves)
+            raise UserError(ErrorInfo(
+                kind="option", field="out_axes", variant="vmap",
+                message=f"out_axes {self.settings.out_axes_text} does not fit what "
+                        f"{self.name} returns ({len(leaves)} array"
+                        f"{'s' if len(leaves) != 1 else ''}: {returns}): give one entry "
+                        f"per output (a tuple for a tuple), or one for all")) from None
+        for number, (axis, leaf) in enumerate(pairs, 1):
+            rank = len(leaf.shape) + 1  # the batched output
+            if axis is not None and not -rank <= axis < rank:
+                raise UserError(ErrorInfo(
+                    kind="option", field="out_axes", variant="vmap",
+                    message=f"out_axes {axis} is out of range for output {number} "
+                            f"({leaf.dtype}{list(leaf.shape)}): batched, it has {rank} axes, "
+                            f"so its out_axes is from {-rank} to {rank - 1}"))
 
     def _prepare_pmap(self) -> Prepared:
         self._require_batched("pmap")

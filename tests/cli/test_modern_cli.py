@@ -47,3 +47,9 @@ def test_bad_flags_say_what_and_where():
     assert out.returncode == 2
     assert "argument 2 (mesh) is a Mesh, not an array" in out.stderr
     assert "--static \"mesh=mesh\"" in out.stderr
+    # a static argument by name counts among the arguments; without it, one is missing
+    powers = f"{CORPUS / 'static_args.py'}:powers"
+    assert jaxviz("jaxpr", powers, "--args", "x", "--static", "n=3").returncode == 0
+    out = jaxviz("jaxpr", powers, "--args", "x")
+    assert out.returncode == 2
+    assert "--args: powers takes 2 arguments (x, n), but the arguments give 1" in out.stderr

@@ -119,13 +119,21 @@ def test_the_module_mesh_does_not_leak_into_the_next_request():
                               devices_order="0,1,2"), "devices_order", "needs 8 devices"),
     ("devices_order.py", dict(args="x", mesh="a=2,b=4", axis_types="explicit,auto,auto"),
      "axis_types", "3 axis types for a mesh of 2 axes"),
+    ("vmap_out_axes.py", dict(args="xs[0], scale", in_axes="0, None", out_axes="2, None"),
+     "out_axes", "out_axes 2 is out of range for output 1 (float32[3]): batched, it has 2 "
+                 "axes, so its out_axes is from -2 to 1"),
+    ("vmap_out_axes.py", dict(args="xs[0], scale", in_axes="0, None", out_axes="0, None, 1"),
+     "out_axes", "does not fit what stats returns (2 arrays: float32[3], float32[])"),
+    ("static_args.py", dict(args="x"), "args", "powers takes 2 arguments (x, n), but the "
+                                               "argument spec gives 1"),
 ])
 def test_bad_settings_say_what_and_where(filename, settings, field, words):
     target, _ = resolve_target(f"{CORPUS / filename}:"
                                f"{next(c['function'] for f, _, c in CASES if f == filename)}")
-    req = TraceRequest(target=target, variants=["sharded"], **settings)
+    variant = "vmap" if "out_axes" in settings else "sharded"
+    req = TraceRequest(target=target, variants=[variant], **settings)
     result = core.trace_request(req)
-    error = result.error or result.variant("sharded").error
+    error = result.error or result.variant(variant).error
     assert error is not None and error.field == field, error
     assert words in error.message, error.message
     assert "Traceback" not in error.message
