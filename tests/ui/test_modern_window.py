@@ -69,6 +69,7 @@ def test_a_jitted_function_opens_as_written_with_its_sharding_change_marked(
     window.open_file(str(path))
     pane = window.area.panes["as_written"]
     assert "as_written" in window.state.visible_variants
+    window.retrace()  # the trust rule: a file opened from disk runs on Trace (F5)
     wait_for_panes(qtbot, window, lambda: pane.result is not None)
     assert "showing moved as written" in window.status_text.text() or pane.result.ok
     marks = [m for m in pane.jaxpr_view.marks if m.kind == "resharded"]
@@ -82,8 +83,12 @@ def test_run_once_shows_each_devices_print_in_the_console(qtbot, window, tmp_pat
     path.write_text(PRINTING)
     window.open_file(str(path))
     pane = window.area.panes["as_written"]
-    wait_for_panes(qtbot, window, lambda: pane.result is not None)
     window.state.focused_variant = "as_written"
+    window.actions_by_name["run_once"].trigger()  # not yet: the file has not run
+    assert "press Trace (F5) to run it, then Run Once" in window.status_text.text()
+    assert "block" not in window.tools.console.toPlainText()
+    window.retrace()
+    wait_for_panes(qtbot, window, lambda: pane.result is not None)
     window.actions_by_name["run_once"].trigger()
     console = window.tools.console
     qtbot.waitUntil(lambda: "Array(" in console.toPlainText(), timeout=120_000)

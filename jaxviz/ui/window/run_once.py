@@ -41,10 +41,22 @@ class RunOnce(QObject):
         self._pending: dict[int, str] = {}
         engine.replied.connect(self._on_reply)
 
-    def run(self, request: TraceRequest | None, variant: str) -> int | None:
-        """Run ``variant`` of ``request`` once; None when there is nothing to run."""
+    def run(self, request: TraceRequest | None, variant: str,
+            waiting: str | None = None) -> int | None:
+        """Run ``variant`` of ``request`` once; None when there is nothing to run.
+
+        Args:
+            request: the window's request (None: it cannot run, or may not yet).
+            variant: the variant to call.
+            waiting: the name of a document not yet run (the trust rule: Trace
+                runs it first), or None.
+        """
         if request is None:
-            self.status("nothing to run: fix the code or the arguments first", True)
+            if waiting is not None:
+                self.status(f"cannot run: {waiting} has not run yet; press Trace (F5) to "
+                            f"run it, then Run Once", False)
+            else:
+                self.status("nothing to run: fix the code or the arguments first", True)
             return None
         record = dataclasses.replace(request, variants=[variant], want=["jaxpr", "value"])
         rid = self.engine.submit(record)
