@@ -176,7 +176,8 @@ class VariantBuilder:
         if len(specs) != s.nargs:
             raise UserError(ErrorInfo(
                 kind="option", field="specs",
-                message=f"{len(specs)} partition specs for {s.nargs} arguments: give one "
+                message=f"{len(specs)} partition specs for {s.nargs} argument"
+                        f"{'s' if s.nargs != 1 else ''}: give one "
                         f"P(...) per argument (or a pytree of them for a pytree argument), "
                         f"e.g. {', '.join(['P()'] * s.nargs)}"))
         meshes.check_axis_names(mesh, specs, s.specs_text, self.names)
