@@ -59,6 +59,15 @@ def corpus_cases() -> list[tuple[str, str, dict]]:
 CASES = corpus_cases()
 
 
+def case_request(filename: str, name: str, want=("jaxpr", "value")) -> tuple[TraceRequest, str]:
+    """The request for corpus case ``name`` of ``filename`` (its settings), and its variant."""
+    case = next(c for f, n, c in CASES if f == filename and n == name)
+    variant = case.get("variant", name)
+    target, _ = resolve_target(f"{CORPUS / filename}:{case['function']}")
+    settings = {k: case[k] for k in TraceSettings.names() if k in case}
+    return TraceRequest(target=target, variants=[variant], want=list(want), **settings), variant
+
+
 def test_the_corpus_covers_what_the_issue_lists():
     assert len({f for f, _, _ in CASES}) >= 25
     text = " ".join((CORPUS / f).read_text() for f in {f for f, _, _ in CASES})
@@ -109,11 +118,7 @@ def layout_holders(layout) -> dict[tuple, set[int]]:
                          ids=[f"{f[:-3]}-{n}" for f, n, _ in CASES])
 def test_corpus_case_matches_jax(filename, name, case):
     path = CORPUS / filename
-    variant = case.get("variant", name)
-    target, _ = resolve_target(f"{path}:{case['function']}")
-    settings = {k: case[k] for k in TraceSettings.names() if k in case}
-    settings.setdefault("axis_name", "i")
-    req = TraceRequest(target=target, variants=[variant], want=WANT, **settings)
+    req, variant = case_request(filename, name, WANT)
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         result = core.trace_request(req)
@@ -205,12 +210,7 @@ def test_corpus_case_steps_to_the_real_value(filename, name, case):
     from jaxviz.core.stepper import step
     from jaxviz.model.stepping import StepRequest
 
-    path = CORPUS / filename
-    variant = case.get("variant", name)
-    target, _ = resolve_target(f"{path}:{case['function']}")
-    settings = {k: case[k] for k in TraceSettings.names() if k in case}
-    settings.setdefault("axis_name", "i")
-    req = TraceRequest(target=target, variants=[variant], want=["jaxpr", "value"], **settings)
+    req, variant = case_request(filename, name)
     with contextlib.redirect_stdout(io.StringIO()):
         stepped = step(StepRequest(req, variant=variant, value_limit=4096))
         vr = core.trace_request(req).variant(variant)

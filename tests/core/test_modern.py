@@ -24,17 +24,9 @@ from jaxviz.model.timing import TimingRequest
 
 from .test_call_code import fresh_env
 from .test_corpus import CASES, CORPUS, parse_value
+from .test_corpus import case_request as corpus_request
 
 ALL = ["jaxpr", "hlo", "layout", "story", "value"]
-
-
-def corpus_request(filename: str, name: str, want=("jaxpr", "value")) -> tuple[TraceRequest,
-                                                                               str]:
-    case = next(c for f, n, c in CASES if f == filename and n == name)
-    variant = case.get("variant", name)
-    target, _ = resolve_target(f"{CORPUS / filename}:{case['function']}")
-    fields = {k: v for k, v in case.items() if k in TraceRequest.names()}
-    return TraceRequest(target=target, variants=[variant], want=list(want), **fields), variant
 
 
 SCRIPTS = [("explicit_typeof.py", "as_written"), ("explicit_flags_sharded.py", "sharded"),
