@@ -201,7 +201,8 @@ class WindowState(EventedState):
         if not self.function:
             return RequestProblem("function", "pick the function to trace (or define one)")
         errors = self.field_errors()
-        if self.settings.args and "args" not in errors:  # a wrong count explains the rest
+        if self.settings.args and not errors.keys() & {"args", "static"}:
+            # a wrong count explains the rest
             wrong = call_arity_problem(tree, self.function, self.settings.args,
                                        self.settings.static or "")
             if wrong:
@@ -262,6 +263,9 @@ def arity_problem(tree: ast.Module, function: str, count: int,
     if node is None or node.decorator_list:
         return None
     params = [*node.args.posonlyargs, *node.args.args]
+    known = {p.arg for p in [*node.args.args, *node.args.kwonlyargs]}
+    if node.args.kwarg is None and not known.issuperset(keywords):
+        return None  # the engine names the parameters there are
     required = len(params) - len(node.args.defaults)
     filled = {p.arg for p in params[:count]} | set(keywords)
     missing = any(p.arg not in filled for p in params[count:required])

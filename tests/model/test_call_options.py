@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -22,7 +24,7 @@ from jaxviz.model.partition_specs import (
     spec_leaves,
 )
 from jaxviz.model.specs import Aval, Expr, SpecError, parse_args, parse_call_args
-from jaxviz.model.window_state import find_field_errors
+from jaxviz.model.window_state import WindowState, call_arity_problem, find_field_errors
 
 
 def test_a_pytree_of_specs_per_argument():
@@ -156,3 +158,25 @@ def test_names_bound_to_a_transformation_are_functions_to_pick():
     source = ("import jax\ndef g(x):\n    return x\nf = jax.jit(jax.shard_map(g, mesh=m))\n"
               "h = make(g)\nk = lambda x: x\n")
     assert list_functions(source) == ["g", "f", "k"]
+
+
+@pytest.mark.parametrize("args, static, problem", [
+    ("x", "", "powers takes 2 arguments (x, n), but the arguments give 1"),
+    ("x", "n=3", None),
+    ("x, n=3", "", None),
+    ("x, 3", "", None),
+    ("x", "k=3", None),  # a name the function lacks: the engine names its parameters
+    ("x, 3, 4", "", "powers takes 2 arguments (x, n), but the arguments give 3"),
+])
+def test_static_arguments_count_among_the_arguments(args, static, problem):
+    source = "def powers(x, n):\n    return x ** n\n"
+    assert call_arity_problem(ast.parse(source), "powers", args, static) == problem
+
+
+def test_a_bad_static_field_is_marked_not_raised():
+    s = WindowState(source="def powers(x, n):\n    return x ** n\n", function="powers",
+                    filename="p.py")
+    s.set_setting("args", "f32[3]")
+    s.set_setting("static", "0")
+    problem = s.request_problem()
+    assert problem.field == "static" and "name=value" in problem.message
