@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from jaxviz.model.jaxpr_align import Pair, align, changed_tokens, token_spans
@@ -47,7 +46,7 @@ from jaxviz.model.jaxpr_shapes import (
     describe_param,
     headline_category,
 )
-from jaxviz.model.records import Equation, VariantResult, register
+from jaxviz.model.records import Equation, VariantResult, register, walk_paths
 
 #: Row kinds, in the order the summary counts them.
 KINDS = ("same", "shapes", "params", "only_left", "only_right")
@@ -189,20 +188,15 @@ class _Item:
                 [v.type_str for v in self.eqn.outputs], [v.type_str for v in self.eqn.inputs])
 
 
-def _walk(equations: list[Equation], path: tuple[int, ...] = (), per_device: bool = False
-          ) -> Iterator[tuple[tuple[int, ...], Equation, bool]]:
-    """Every equation, parents before their nested equations, and whether it runs per device."""
-    for i, eqn in enumerate(equations):
-        here = path + (i,)
-        yield here, eqn, per_device
-        inner = per_device or eqn.primitive in PER_DEVICE_WRAPPERS
-        for sub in eqn.subjaxprs:
-            yield from _walk(sub.equations, here, inner)
-
-
 def _items(vr: VariantResult) -> list[_Item]:
-    return [_Item(n, path, eqn, per_device)
-            for n, (path, eqn, per_device) in enumerate(_walk(vr.equations))]
+    """The variant's equations in pre-order, each knowing whether a per-device body holds it."""
+    inside: dict[tuple[int, ...], bool] = {(): False}  # path -> its nested equations run per device
+    items = []
+    for n, (path, eqn) in enumerate(walk_paths(vr.equations)):
+        per_device = inside[path[:-1]]  # the parent was walked first
+        inside[path] = per_device or eqn.primitive in PER_DEVICE_WRAPPERS
+        items.append(_Item(n, path, eqn, per_device))
+    return items
 
 
 def _affinity(a: _Item, b: _Item) -> int:
