@@ -143,6 +143,14 @@ def test_a_row_clicked_lights_its_source_line_and_a_source_line_its_rows(qtbot, 
             lit = side.line_background("active", k) is not None
             from_dot = line.row >= 0 and view.source_line(line.row, side.which) == dot_line
             assert lit == from_dot, (side.which, k)
+    # Hovering a row lights its source line too (while the mouse is there).
+    left = view.columns.left
+    k = line_of(left.toPlainText(), "concatenate")
+    krect = left.line_rect(k)
+    qtbot.mouseMove(left.viewport(), QPoint(krect.width() // 2, krect.center().y()))
+    ret_line = line_of(source, "return jnp.array") + 1
+    qtbot.waitUntil(lambda: window.linking.active_line == ret_line, timeout=5000)
+    assert "concatenate" in view.note.text()
     # The other way: hovering the return line in the editor lights its rows (concatenate).
     ret = line_of(source, "return jnp.array")
     erect = window.editor.line_rect(ret)
@@ -231,28 +239,29 @@ def test_a_user_file_compares_like_an_example(qtbot, window, tmp_path):
     assert sorted(set(view.columns.right.chips.values())) == [5, 6]
 
 
-def test_quitting_while_comparing_remembers_the_layout_without_the_comparison(
-        qtbot, shared_engine, settings, tmp_path, monkeypatch):
-    from jaxviz.ui.window import settings as settings_module
-    from jaxviz.ui.window.main_window import MainWindow
-
-    monkeypatch.setattr(settings_module, "recovery_dir", lambda: tmp_path / "recovery")
-    win = MainWindow(settings=settings, engine=shared_engine)
-    qtbot.addWidget(win)
-    win.resize(1280, 720)
-    win.show()
-    qtbot.waitExposed(win)
-    win.start_engine()
+def test_quitting_while_comparing_remembers_the_layout_without_the_comparison(make_window,
+                                                                             qtbot):
+    win = make_window(1280, 720)
     _open(qtbot, win)
     before = win.splitter.sizes()
     _compare(qtbot, win, "plain", "vmap")
     assert not win.docks["Gallery"].isVisible()  # made room at 1280 wide
     win.close()
-    again = MainWindow(settings=settings, engine=shared_engine)
-    qtbot.addWidget(again)
-    again.resize(1280, 720)
-    again.show()
-    qtbot.waitExposed(again)
+    again = make_window(1280, 720)  # the same settings: what the first one remembered
     assert again.docks["Gallery"].isVisible() and again.docks["Arguments"].isVisible()
     assert again.splitter.sizes() == before
     assert not again.area.comparing
+
+
+def test_a_variant_that_failed_says_so_over_the_last_diff(qtbot, window):
+    _open(qtbot, window, "normalize")  # plain cannot bind the psum's axis name
+    assert not window.presenter.result.variant("plain").ok
+    window.actions_by_name["compare"].trigger()
+    view = window.area.compare
+    wait_for_panes(qtbot, window, lambda: view.diff is not None)
+    assert (view.diff.left, view.diff.right) == ("vmap", "pmap")  # the base is vmap then
+    shown = view.columns.right.toPlainText()
+    view.pickers["left"].setCurrentText("plain")
+    wait_for_panes(qtbot, window, lambda: bool(view.error_text))
+    assert view.error_text.startswith("⚠ plain failed to trace:")
+    assert view.columns.right.toPlainText() == shown and view.columns.right.dimmed

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import QHBoxLayout, QTextEdit, QToolTip, QWidget
 from jaxviz.model import palette
 from jaxviz.model.diff_layout import DiffLayout, ShownLine, row_category, row_notes
 from jaxviz.ui.text.highlighters import jaxpr_highlighter
-from jaxviz.ui.text.text_base import LinkedTextEdit
+from jaxviz.ui.text.code_view import CodeView
 from jaxviz.ui.theme import style
 
 #: Width of the band gutter, in multiples of the code font's line height.
@@ -43,7 +43,7 @@ def diff_colour(category: str, mix: float = 0.0) -> QColor:
     return style.qcolor(palette.mix(palette.DIFF_COLOURS[category], "#ffffff", mix))
 
 
-class DiffSideView(LinkedTextEdit):
+class DiffSideView(CodeView):
     """One side of the diff: read-only jaxpr lines, highlighted, with source line chips.
 
     The gutter shows, on each equation's first line, the user's source line it
@@ -53,29 +53,16 @@ class DiffSideView(LinkedTextEdit):
     LAYERS = ("tint", "filler", "active", "tokens")
 
     def __init__(self, which: str, parent: QWidget | None = None):
-        super().__init__(parent)
+        super().__init__(jaxpr_highlighter, marks_column=False, parent=parent)
         self.which = which
         self.setObjectName(f"diff_{which}")
-        self.setReadOnly(True)
-        self.setLineWrapMode(LinkedTextEdit.LineWrapMode.NoWrap)
-        self.setUndoRedoEnabled(False)
-        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
-                                     | Qt.TextInteractionFlag.TextSelectableByKeyboard)
         self.setCursorWidth(0)  # selectable, but no caret blinking on a projector
-        self.highlighter = jaxpr_highlighter(self.document())
         self.lines: list[ShownLine] = []
         #: display line -> the 1-based source line its chip shows (first lines of equations).
         self.chips: dict[int, int] = {}
         self.chip_colours: dict[int, QColor] = {}
         #: The source line lit now (its chips take its strong colour), and that colour.
         self.active: tuple[int, QColor] | None = None
-        self.set_zoom(0)
-
-    def set_zoom(self, zoom: int) -> None:
-        font = style.code_font(zoom + style.PANE_CODE_DELTA)
-        self.setFont(font)
-        self.document().setDefaultFont(font)
-        self.refresh_gutter()
 
     def set_lines(self, lines: list[ShownLine], tints: dict[int, QColor]) -> None:
         """Show ``lines``; tint whole lines, hatch the fillers, highlight changed spans."""
@@ -160,7 +147,8 @@ class DiffSideView(LinkedTextEdit):
 
     # ----------------------------------------------------------------- gutter
     def gutter_width(self) -> int:
-        digits = max(2, len(str(max(self.chips.values(), default=0))))
+        chips = getattr(self, "chips", {})  # CodeView asks before __init__ has set them
+        digits = max(2, len(str(max(chips.values(), default=0))))
         return self.fontMetrics().horizontalAdvance("9") * digits + 14
 
     def paint_gutter(self, painter: QPainter, rect: QRect) -> None:
@@ -179,6 +167,9 @@ class DiffSideView(LinkedTextEdit):
             painter.drawText(QRect(0, top, width - 6, bottom - top),
                              Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
                              str(number))
+
+    def gutter_clicked(self, line: int, x: float) -> None:
+        """Nothing folds here."""
 
     def gutter_tooltip(self, line: int) -> str:
         number = self.chips.get(line)
