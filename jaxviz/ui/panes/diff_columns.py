@@ -30,8 +30,8 @@ from PySide6.QtWidgets import QHBoxLayout, QTextEdit, QToolTip, QWidget
 
 from jaxviz.model import palette
 from jaxviz.model.diff_layout import DiffLayout, ShownLine, row_category, row_notes
-from jaxviz.ui.text.highlighters import jaxpr_highlighter
 from jaxviz.ui.text.code_view import CodeView
+from jaxviz.ui.text.highlighters import jaxpr_highlighter
 from jaxviz.ui.theme import style
 
 #: Width of the band gutter, in multiples of the code font's line height.
