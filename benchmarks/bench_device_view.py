@@ -2,11 +2,12 @@
 
 Draws the animation the way the widget does -- each phase's static layer once
 into a pixmap, then every frame the pixmap plus the moving parts -- into a
-1280x720 image, through every phase at 24 time steps. Layouts are those of
+1280x720 image, through every phase at 24 time steps. Storyboards are those of
 the tensor-parallel example on a square-ish mesh (x split by rows over
-``data``, w by columns over ``model``, out over both) with a ``psum`` over
-``model`` added, built as valid records without starting JAX, so the
-256-device case costs no 256-device backend.
+``data`` and shared along ``model``, w by columns over ``model`` and shared
+along ``data``, out over both) with a ``psum`` over ``model`` added, built as
+valid records without starting JAX, so the 256-device case costs no
+256-device backend.
 
 Run: python benchmarks/bench_device_view.py [--size 1280x720] [--steps 24]
 """
@@ -20,12 +21,15 @@ import time
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from jaxviz.model import (  # noqa: E402
-    ArrayLayout,
+    ArrayTiles,
+    CollectiveOp,
     DeviceInfo,
     Equation,
     MeshInfo,
-    ShardInfo,
+    Step,
+    Storyboard,
     SubJaxpr,
+    Tile,
     TraceResult,
     VariantResult,
     VarInfo,
@@ -33,22 +37,23 @@ from jaxviz.model import (  # noqa: E402
 
 
 def fake_result(rows: int, cols: int) -> TraceResult:
-    """A sharded matmul on a rows x cols mesh, with a psum over the column axis."""
+    """A shard_map matmul on a rows x cols mesh with a psum over ``model``, as a storyboard."""
     n = rows * cols
     mesh = MeshInfo(["data", "model"], [rows, cols], list(range(n)))
     m, k, o = 4 * rows, 64, 4 * cols
 
-    def layout(name, role, shape, split_rows, split_cols, spec):
-        shards = []
+    def array(name, role, shape, split_rows, split_cols, spec):
+        holders: dict[tuple, list[int]] = {}
         for d in range(n):
             r, c = divmod(d, cols)
-            a = [r * shape[0] // rows, (r + 1) * shape[0] // rows] if split_rows else [0, shape[0]]
-            b = [c * shape[1] // cols, (c + 1) * shape[1] // cols] if split_cols else [0, shape[1]]
-            shards.append(ShardInfo(d, [a, b]))
-        local = [a[1] - a[0] for a in (shards[0].index[0],)] + [shards[0].index[1][1] -
-                                                                 shards[0].index[1][0]]
-        return ArrayLayout(name, role, list(shape), "f32", "NamedSharding", spec, False, local,
-                           shards)
+            a = (r * shape[0] // rows, (r + 1) * shape[0] // rows) if split_rows else (0, shape[0])
+            b = (c * shape[1] // cols, (c + 1) * shape[1] // cols) if split_cols else (0, shape[1])
+            holders.setdefault((a, b), []).append(d)
+        tiles = [Tile([list(a), list(b)], devs) for (a, b), devs in sorted(holders.items())]
+        first = tiles[0].index
+        return ArrayTiles(name, role, list(shape), "f32", spec, [b - a for a, b in first], tiles,
+                          list(range(n)), False, [["data"] if split_rows else [],
+                                                  ["model"] if split_cols else []])
 
     def var(shape):
         return VarInfo("a", list(shape), "f32")
@@ -62,13 +67,23 @@ def fake_result(rows: int, cols: int) -> TraceResult:
                          text_start=1, text_end=7,
                          subjaxprs=[SubJaxpr("jaxpr", [var([4, k]), var([k, 4])],
                                              [var([4, 4])], body)])
+    groups = [list(range(r * cols, (r + 1) * cols)) for r in range(rows)]
+    story = Storyboard(
+        variant="shard_map", one_program=True, mesh=mesh, devices=list(range(n)),
+        processes=[0] * n,
+        arrays=[array("x", "input", (m, k), True, False, "P('data', None)"),
+                array("w", "input", (k, o), False, True, "P(None, 'model')"),
+                array("out", "output", (m, o), True, True, "P('data', 'model')")],
+        steps=[Step("compute", [1], ["dot_general"], [16], ["f32[4,64]", "f32[64,4]"],
+                    ["f32[4,4]"]),
+               Step("collective", [2], ["psum"], [16], ["f32[4,4]"], ["f32[4,4]"],
+                    collective=CollectiveOp("all-reduce", "sum", groups,
+                                            mesh_axes=["model"])),
+               Step("compute", [3], ["tanh"], [16], ["f32[4,4]"], ["f32[4,4]"])])
     vr = VariantResult(
         variant="shard_map", call=f"shard_map(layer) on mesh data={rows},model={cols}",
         jaxpr_text="\n".join(f"line {i}" for i in range(9)), equations=[shard_map], mesh=mesh,
-        arrays=[layout("x", "input", (m, k), True, False, "P('data', None)"),
-                layout("w", "input", (k, o), False, True, "P(None, 'model')"),
-                layout("out", "output", (m, o), True, True, "P('data', 'model')")],
-        collectives=["psum"])
+        storyboard=story)
     return TraceResult(function="layer", filename="<bench>", simulated=True, variants=[vr],
                        devices=[DeviceInfo(d, "cpu", "cpu", 0) for d in range(n)])
 

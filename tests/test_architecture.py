@@ -88,3 +88,42 @@ def test_wheel_ships_the_gallery(tmp_path):
     assert out.returncode == 0, out.stderr
     where, count = out.stdout.split()
     assert where.startswith(str(tmp_path / "site")) and int(count) >= 8
+
+
+#: Pieces of compiled-HLO syntax: code holding one of them in a string reads HLO text.
+HLO_SYNTAX = ("replica_groups=", "source_target_pairs=", "op_name=", "channel_id=",
+              "stack_frame_id", "known_trip_count", "HloModule", "all-reduce(", "all-gather(",
+              "-start(", "ENTRY %", "ROOT %")
+
+
+def hlo_strings(path: Path) -> list[str]:
+    """The string constants of a module (docstrings left out) that contain HLO syntax."""
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                docstrings.add(id(body[0].value))
+    return [node.value for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)
+            and id(node) not in docstrings and any(t in node.value for t in HLO_SYNTAX)]
+
+
+#: Colours HLO text in the panes' HLO view (Pygments tokens); draws no conclusion from it.
+HIGHLIGHTER = "jaxviz/model/lexers.py"
+
+
+def test_only_core_hlo_program_reads_compiled_hlo():
+    reader = ROOT / "jaxviz" / "core" / "hlo_program.py"
+    assert hlo_strings(reader), "the reader itself must be found by this check"
+    readers = {str(p.relative_to(ROOT)): found for p in sorted((ROOT / "jaxviz").rglob("*.py"))
+               if p != reader and (found := hlo_strings(p))}
+    assert readers.pop(HIGHLIGHTER, None) is not None  # the check sees the highlighter too
+    assert readers == {}
+    # The device view draws the storyboard: it never looks at a variant's HLO text.
+    for path in (ROOT / "jaxviz" / "scene").rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        assert ".hlo_collectives" not in text and "vr.hlo" not in text, path

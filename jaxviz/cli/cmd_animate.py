@@ -4,8 +4,10 @@ Traces the target (through the engine, like ``jaxviz layout``), builds the
 device view's scene from the real layout JAX chose, and renders every phase
 offscreen: no display is needed (``QT_QPA_PLATFORM=offscreen`` is set when
 there is none). ``--out FILE.json`` writes the variant's storyboard instead
-(what every device holds and runs, read from the compiled program) as plain
-JSON, for slide tools and tests.
+(what every device holds and runs, read from the compiled program, with the
+device view's phases) as plain JSON, for slide tools and tests. With
+``--processes P`` (the default for example:multi_host) the shard_map variant
+is traced in a real run of P JAX processes (:mod:`jaxviz.engine.multihost`).
 """
 
 from __future__ import annotations
@@ -42,20 +44,57 @@ def add_parser(sub) -> None:
                         "still per phase)")
     p.add_argument("--font-scale", type=float, default=1.0, metavar="X",
                    help="multiply the text size (default 1.0)")
+    p.add_argument("--phase", type=int, metavar="K",
+                   help="with .png/.svg: write only phase K (1 = the first) to FILE itself")
+    p.add_argument("--processes", type=int, metavar="P",
+                   help="play a real run in P JAX processes joined by jax.distributed on this "
+                        "machine (the shard_map variant; --devices counts them all); default: "
+                        "the example's own (2 for example:multi_host), else 1")
 
 
-def _default_variant(ns) -> None:
-    if getattr(ns, "variant", None) is not None:
-        return
+def _defaults(ns) -> str | None:
+    """Fill the variant and the process count from the example; a usage problem, or None."""
     from jaxviz.model.errors import UserError
     from jaxviz.model.sources import resolve_target
 
     try:
         _, defaults = resolve_target(ns.target)
     except UserError:
-        return  # trace_one reports it
-    declared = defaults.get("variants") or []
-    ns.variant = next((v for v in PREFERRED if v in declared), None)
+        defaults = {}  # trace_one reports it
+    if ns.processes is None:
+        declared = defaults.get("processes") or 1
+        ns.processes = declared if ns.variant in (None, "shard_map") else 1
+    if ns.processes < 1:
+        return f"--processes must be at least 1, not {ns.processes}"
+    if ns.processes > 1:
+        if ns.variant not in (None, "shard_map"):
+            return (f"--processes {ns.processes} plays the shard_map variant of a "
+                    f"multi-process run, not {ns.variant}")
+        if ns.devices % ns.processes:
+            return (f"--devices {ns.devices} cannot be shared evenly by {ns.processes} "
+                    f"processes")
+        ns.variant = "shard_map"
+        ns.axis_name = ns.axis_name or defaults.get("axis_name") or "hosts"
+    if ns.variant is None:
+        declared = defaults.get("variants") or []
+        ns.variant = next((v for v in PREFERRED if v in declared), None)
+    return None
+
+
+def _trace(ns, want: list[str]):
+    """``(result, variant, exit code)``: traced by the engine, or by a multi-process run."""
+    if ns.processes <= 1:
+        return trace_one(ns, want)
+    from jaxviz.cli.common import report
+    from jaxviz.engine.multihost import multihost_trace
+    from jaxviz.model.errors import UserError
+
+    try:
+        result = multihost_trace(ns.target, ns.processes, ns.devices // ns.processes,
+                                 ns.axis_name, max(ns.timeout, 120.0))
+    except UserError as exc:
+        return None, None, report(exc.info, ns.debug)
+    return result, result.variants[0], 0
 
 
 def run(ns) -> int:
@@ -76,14 +115,18 @@ def run(ns) -> int:
         width, height = parse_size(ns.size, ANIMATION_SIZES, "--size")
     except ValueError as exc:
         return usage_error(str(exc))
+    if ns.phase is not None and frame is None:
+        return usage_error(f"--phase picks one image: use a .png or .svg --out, not {ns.out}")
     if ns.frames_per_phase < 1:
         return usage_error(f"--frames-per-phase must be at least 1, not {ns.frames_per_phase}")
     if not out.parent.is_dir():
         return usage_error(f"--out {ns.out}: the folder {out.parent} does not exist")
-    _default_variant(ns)
+    problem = _defaults(ns)
+    if problem:
+        return usage_error(problem)
     if out.suffix.lower() == ".json":
         return _write_storyboard(ns, out)
-    result, variant, code = trace_one(ns, ["jaxpr", "hlo", "layout"])
+    result, variant, code = _trace(ns, ["jaxpr", "story"])
     if code:
         return code
     assert result is not None and variant is not None  # traced: code 0
@@ -103,6 +146,14 @@ def run(ns) -> int:
         if animation is not None:
             frames = animation.write(renderer, out, frames_per_phase=ns.frames_per_phase)
             print(f"wrote {out}: {frames} frames, {len(scene.phases)} phases ({kinds})")
+        elif frame is not None and ns.phase is not None:
+            if not 1 <= ns.phase <= len(scene.phases):
+                return usage_error(f"--phase {ns.phase}: the {variant.variant} animation has "
+                                   f"phases 1 to {len(scene.phases)} ({kinds})")
+            frame.write(renderer, out, phase=ns.phase - 1, t=1.0)
+            chosen = scene.phases[ns.phase - 1]
+            print(f"wrote {out}: phase {ns.phase} of {len(scene.phases)}, {chosen.kind}: "
+                  f"{chosen.title}")
         elif frame is not None:
             paths = [frame.write(renderer, out.with_name(f"{out.stem}-{i + 1:02d}{out.suffix}"),
                                  phase=i, t=1.0)
@@ -115,25 +166,36 @@ def run(ns) -> int:
 
 
 def _write_storyboard(ns, out: Path) -> int:
-    """Trace the variant's storyboard and write ``to_plain(storyboard)`` as JSON."""
+    """Trace the variant's storyboard and write ``to_plain(storyboard)`` as JSON.
+
+    The storyboard carries the device view's phases (kind, title, caption,
+    devices, groups, shapes), computed from it by the scene: one source for
+    the captions on screen and in slides.
+    """
     import json
 
     from jaxviz.model import to_plain
+    from jaxviz.scene import build_scene
 
-    _, variant, code = trace_one(ns, ["jaxpr", "story"])
+    result, variant, code = _trace(ns, ["jaxpr", "story"])
     if code:
         return code
-    assert variant is not None  # traced: code 0
+    assert result is not None and variant is not None  # traced: code 0
     story = variant.storyboard
     if story is None:
         print(f"jaxviz: error: {variant.variant} has no storyboard", file=sys.stderr)
         return EXIT_FAILED
+    story.phases = [p.to_story() for p in build_scene(result, variant.variant).phases]
     try:
         out.write_text(json.dumps(to_plain(story), indent=1) + "\n", encoding="utf-8")
     except OSError as exc:
         print(f"jaxviz: error: could not write {out}: {exc}", file=sys.stderr)
         return EXIT_FAILED
     kinds = ", ".join(s.collective.kind if s.collective else s.kind for s in story.steps)
-    print(f"wrote {out}: the {story.variant} storyboard, {len(story.arrays)} arrays on "
-          f"{len(story.devices)} devices, {len(story.steps)} steps ({kinds})")
+    def count(n: int, word: str) -> str:
+        return f"{n} {word}" + ("" if n == 1 else "s")
+
+    print(f"wrote {out}: the {story.variant} storyboard, {count(len(story.arrays), 'array')} "
+          f"on {count(len(story.devices), 'device')}, {count(len(story.steps), 'step')} "
+          f"({kinds}), {count(len(story.phases), 'phase')}")
     return 0

@@ -38,7 +38,8 @@ def run(ns) -> int:
         print(f"jaxviz: error: {format_error(exc.info, ns.debug)}", file=sys.stderr)
         return EXIT_USAGE if exc.info.kind == "option" else EXIT_FAILED
     if ns.json:
-        print(json.dumps([r.__dict__ for r in reports], indent=1))
+        print(json.dumps([{k: v for k, v in r.__dict__.items() if k not in ("result", "hlo")}
+                          for r in reports], indent=1))
         return 0
     total = len(reports[0].global_devices)
     print(f"{len(reports)} processes x {ns.devices} simulated CPU devices = {total} devices "

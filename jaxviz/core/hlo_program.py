@@ -421,3 +421,13 @@ def source_target_pairs(attrs: str) -> list[tuple[int, int]]:
     """``source_target_pairs={{0,1},{1,0}}`` -> ``[(0, 1), (1, 0)]``."""
     m = _PAIRS.search(attrs)
     return [(int(a), int(b)) for a, b in _NUMBER_PAIR.findall(m.group(1))] if m else []
+
+
+def collective_opcodes(text: str) -> list[str]:
+    """The distinct collective opcodes in HLO text (``all-reduce-start`` as ``all-reduce``)."""
+    found = set()
+    for line in text.splitlines():
+        ins = parse_instruction(line)
+        if ins is not None and ins.opcode.removesuffix("-start") in COLLECTIVE_OPCODES:
+            found.add(ins.opcode.removesuffix("-start"))
+    return sorted(found)

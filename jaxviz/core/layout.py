@@ -7,15 +7,12 @@ Everything here is read off the shardings JAX chose for the compiled program
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import jax
 
+from jaxviz.core import hlo_program
 from jaxviz.model import ArrayLayout, MeshInfo, ShardInfo
-
-_HLO_COLLECTIVE = re.compile(
-    r"\b(all-reduce|all-gather|collective-permute|all-to-all|reduce-scatter)(?:-start)?\(")
 
 
 def array_layout(name: str, role: str, shape: tuple[int, ...], dtype: str,
@@ -68,7 +65,7 @@ def mesh_info(shardings: list[Any]) -> MeshInfo | None:
 
 def hlo_collectives(hlo_text: str) -> list[str]:
     """The collective operations in compiled HLO (inserted by the SPMD partitioner too)."""
-    return sorted({m.group(1) for m in _HLO_COLLECTIVE.finditer(hlo_text)})
+    return hlo_program.collective_opcodes(hlo_text)
 
 
 def layouts(compiled: Any, in_names: list[str], in_avals: list[Any], out_names: list[str],

@@ -19,10 +19,11 @@ from typing import Any
 
 import jax
 
-from jaxviz.core import hlo_program, hlo_steps, jax_internals, layout
-from jaxviz.core.story_origins import Origins
+from jaxviz.core import arguments, hlo_program, hlo_steps, jax_internals, layout
+from jaxviz.core.story_origins import JAXPR_COLLECTIVES, Origins
 from jaxviz.model import ArrayTiles, MeshInfo, Tile, VariantResult
-from jaxviz.model.storyboard import CollectiveOp, Enclosing, Step, Storyboard
+from jaxviz.model.records import walk_equations
+from jaxviz.model.storyboard import CollectiveOp, Enclosing, Step, Storyboard, VmapBatch
 
 #: Variants JAX runs as one compiled program (the others run op by op).
 ONE_PROGRAM = frozenset({"jit", "pmap", "sharded", "shard_map"})
@@ -143,3 +144,52 @@ def mesh_axes_of(groups: list[list[int]], mesh: MeshInfo | None) -> list[str]:
             if {frozenset(g) for g in mesh_groups(mesh, axes)} == want:
                 return list(axes)
     return []
+
+
+def vmap_batch(fn: Any, name: str, single: list[Any], batched: list[Any],
+               in_axes: list[int | None], vr: VariantResult, filename: str) -> VmapBatch:
+    """The batch of a ``vmap`` variant and whether a Python loop of calls could replace it.
+
+    Args:
+        fn: the user's function (written for one example).
+        name: its name, for the message.
+        single: the arguments of one unbatched call (abstract or concrete).
+        batched: the batched arguments the variant was called with.
+        in_axes: the batch axis of each argument (``None``: shared).
+        vr: the vmap variant (its jaxpr equations name the collectives).
+        filename: the user's file (source lines are reported in it).
+    """
+    leaf_axes: list[int | None] = []
+    for arg, axis in zip(batched, in_axes):
+        leaf_axes += [axis] * len(jax.tree.leaves(arg))
+    size = arguments.batch_size_of(batched, in_axes) or 1
+    return VmapBatch(size=size, in_axes=leaf_axes,
+                     loop_blocker=loop_blocker(fn, name, single, vr, filename))
+
+
+def loop_blocker(fn: Any, name: str, single: list[Any], vr: VariantResult,
+                 filename: str) -> str:
+    """Why a loop of calls on one example each cannot compute what vmap does ("" if it can).
+
+    Asks JAX: the function is traced on one example. A collective over the
+    batch axis (psum, all_gather, axis_index ...) needs the axis that only
+    ``vmap(axis_name=...)`` binds, and JAX refuses to trace it without.
+    """
+    try:
+        jax.make_jaxpr(fn)(*single)
+    except NameError as exc:  # JAX: "Found an unbound axis name: p. ..."
+        text = str(exc)
+        if "unbound axis name" not in text:
+            raise
+        axis = text.split("unbound axis name:", 1)[1].split(".")[0].strip()
+        uses = []
+        for eq in walk_equations(vr.equations):
+            if eq.primitive in JAXPR_COLLECTIVES or eq.primitive == "axis_index":
+                line = (f" (line {eq.source.line})" if eq.source is not None
+                        and eq.source.file == filename else "")
+                if f"{eq.primitive}{line}" not in uses:
+                    uses.append(f"{eq.primitive}{line}")
+        what = " and ".join(uses) or "a collective"
+        return (f"{name} uses {what} over the batch axis {axis!r}: called on one example "
+                f"there is no axis {axis!r}, and JAX refuses it (unbound axis name: {axis})")
+    return ""

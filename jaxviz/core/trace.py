@@ -152,6 +152,10 @@ def describe_compiled(vr: VariantResult, prepared: Prepared, closed: Any, req: T
         vr.storyboard = storyboard.build(vr, compiled, list(closed.in_avals),
                                          list(closed.out_avals), names, out_names,
                                          req.target.filename, vr.hlo or None)
+        if vr.variant == "vmap":
+            vr.storyboard.batch = storyboard.vmap_batch(
+                loaded.fn, loaded.builder.name, loaded.single, list(prepared.args),
+                loaded.settings.in_axes, vr, req.target.filename)
 
 
 def explain(exc: Exception, filename: str, variant: str, loaded: Loaded) -> ErrorInfo:

@@ -22,19 +22,27 @@ from dataclasses import dataclass, field
 
 from jaxviz.engine import protocol
 from jaxviz.engine.process import exit_reason
-from jaxviz.model import ErrorInfo
+from jaxviz.model import ErrorInfo, SchemaMismatch, TraceResult, from_plain
 from jaxviz.model.errors import UserError
 
 
 @dataclass
 class ProcessReport:
-    """What one process saw: its devices and the shards it computed."""
+    """What one process saw: its devices, the shards it computed, the program it ran.
+
+    ``result`` is the plain form (:func:`~jaxviz.model.to_plain`) of a
+    :class:`~jaxviz.model.TraceResult` with the ``shard_map`` variant's jaxpr
+    and storyboard, read by this process from the compiled multi-process
+    program.
+    """
 
     process_index: int
     local_device_ids: list[int]
     shards: list[dict]
     global_devices: list[dict] = field(default_factory=list)
     jaxpr: str = ""
+    hlo: str = ""
+    result: dict | None = None
 
 
 def _free_loopback_port() -> int:
@@ -90,8 +98,33 @@ def run_multihost(target: str = "example:multi_host", processes: int = 2,
                                      local_device_ids=data["local_device_ids"],
                                      shards=data["shards"],
                                      global_devices=data["global_devices"],
-                                     jaxpr=data["jaxpr"]))
+                                     jaxpr=data["jaxpr"], hlo=data.get("hlo", ""),
+                                     result=data.get("result")))
     return sorted(reports, key=lambda r: r.process_index)
+
+
+def multihost_trace(target: str = "example:multi_host", processes: int = 2,
+                    local_devices: int = 4, axis_name: str = "hosts",
+                    timeout: float = 120.0) -> TraceResult:
+    """The ``shard_map`` variant of a real multi-process run: its jaxpr and storyboard.
+
+    The storyboard is process 0's reading of the compiled program that every
+    process ran; its devices are those of all processes, each with its
+    process index.
+
+    Raises:
+        UserError: as :func:`run_multihost`, or a worker whose report has no result.
+    """
+    reports = run_multihost(target, processes, local_devices, axis_name, timeout)
+    data = reports[0].result
+    try:
+        result = from_plain(data) if data is not None else None
+    except SchemaMismatch as exc:
+        raise UserError(ErrorInfo(kind="crash", message=f"process 0 sent a result jaxviz "
+                                  f"cannot read: {exc}")) from None
+    if not isinstance(result, TraceResult):
+        raise UserError(ErrorInfo(kind="crash", message="process 0 sent no trace result"))
+    return result
 
 
 def _report(stdout: bytes) -> dict | None:

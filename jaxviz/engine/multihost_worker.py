@@ -6,7 +6,10 @@ CPU collectives), contributes its process-local slice of a global array, runs
 the example function under ``jit(shard_map(...))`` over a mesh of every
 device of every process, and replies with what it saw over the engine's
 protocol (:mod:`jaxviz.engine.protocol`, on private descriptors: what JAX
-prints goes to stderr). It exits when its parent is gone.
+prints goes to stderr): the shards it computed and, as a plain
+:class:`~jaxviz.model.TraceResult`, the jaxpr and storyboard of the real
+multi-process program (every device of every process with its process index).
+It exits when its parent is gone.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     from jax.sharding import PartitionSpec as P
 
     from jaxviz.core.loader import find_function, load_namespace
+    from jaxviz.model import to_plain
     from jaxviz.model.sources import resolve_target
 
     target, _ = resolve_target(ns.target)
@@ -68,10 +72,35 @@ def main(argv: list[str] | None = None) -> int:
                     "output": float(np.asarray(s.data)[0])}
                    for s, xs in zip(y.addressable_shards, x.addressable_shards)],
         "jaxpr": str(jax.make_jaxpr(step)(x)),
+        "hlo": step.lower(x).compile().as_text(),
+        "result": to_plain(_traced(step, x, target, ns)),
     }
     channel.send({"op": protocol.REPLY, "id": ns.process_id, "report": report})
     jax.distributed.shutdown()
     return 0
+
+
+def _traced(step, x, target, ns):
+    """The step's jaxpr and storyboard, read from the compiled multi-process program."""
+    import jax
+
+    from jaxviz.core import storyboard, trace
+    from jaxviz.model import DeviceInfo, TraceResult, VariantResult
+
+    devices = jax.devices()
+    call = (f"jax.jit(jax.shard_map(jax.vmap({target.function}), mesh={ns.axis_name}="
+            f"{len(devices)} on {ns.num_processes} processes, in_specs=P({ns.axis_name!r}), "
+            f"out_specs=P({ns.axis_name!r})))(x)")
+    vr = VariantResult(variant="shard_map", call=call)
+    closed = jax.make_jaxpr(step)(x)
+    trace.describe_jaxpr(vr, closed, target.filename)
+    compiled = step.lower(x).compile()
+    vr.storyboard = storyboard.build(vr, compiled, list(closed.in_avals), list(closed.out_avals),
+                                     ["x"], ["out"], target.filename)
+    return TraceResult(
+        function=target.function, filename=target.filename, simulated=True, variants=[vr],
+        devices=[DeviceInfo(int(d.id), d.platform, d.device_kind, int(d.process_index))
+                 for d in devices])
 
 
 if __name__ == "__main__":

@@ -47,7 +47,16 @@ from jaxviz.model.records import (
 )
 from jaxviz.model.specs import SpecError
 from jaxviz.model.stepping import StepRequest, StepResult  # registers the stepping records
-from jaxviz.model.storyboard import ArrayTiles, CollectiveOp, Enclosing, Step, Storyboard, Tile
+from jaxviz.model.storyboard import (
+    ArrayTiles,
+    CollectiveOp,
+    Enclosing,
+    Step,
+    Storyboard,
+    StoryPhase,
+    Tile,
+    VmapBatch,
+)
 from jaxviz.model.timing import TimingRequest, TimingRun  # registers the timing records
 
 __all__ = [
@@ -61,4 +70,5 @@ __all__ = [
 __all__ += ["DevicesRequest", "EngineEvent", "EngineInfo", "Reply"]
 __all__ += ["StepRequest", "StepResult"]
 __all__ += ["TimingRequest", "TimingRun"]
-__all__ += ["ArrayTiles", "CollectiveOp", "Enclosing", "Step", "Storyboard", "Tile"]
+__all__ += ["ArrayTiles", "CollectiveOp", "Enclosing", "Step", "StoryPhase", "Storyboard", "Tile",
+            "VmapBatch"]

@@ -14,8 +14,8 @@ import typing
 from typing import Any
 
 #: Bumped whenever a record gains, loses or changes a field, or a record type comes or
-#: goes (3: the stepper's records; its ``Step`` became ``EvalStep``, beside the
-#: storyboard's ``Step``).
+#: goes (3: the stepper's records, its ``Step`` became ``EvalStep`` beside the
+#: storyboard's ``Step``; the storyboard's phases and vmap batch).
 SCHEMA_VERSION = 3
 
 

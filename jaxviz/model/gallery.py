@@ -38,6 +38,9 @@ class Example(TraceSettings):
     order: int = 100
     #: Defaults for timing runs (``jaxviz time``): variants, size sweep, ...
     timing: dict[str, Any] = field(default_factory=dict)
+    #: JAX processes the example is meant to run in (``jaxviz animate`` plays a real
+    #: multi-process run of its shard_map variant when more than one).
+    processes: int = 1
 
     @property
     def summary(self) -> str:

@@ -22,6 +22,7 @@ thing wherever it appears:
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 
@@ -49,10 +50,9 @@ class DeviceViewColours:
     panel: str       # device box body
     frame: str       # outlines of device boxes and process frames
     neutral: str     # an array on the host before it is split
+    shared: str      # a tile held whole by several devices (their colours ring it)
     empty: str       # a mini-map cell a device does not hold
     grid: str        # element grid lines inside tiles
-    banner_bg: str   # "simulated devices" banner
-    banner_fg: str
     caption_bg: str
     accent: str      # active phase, progress bars, collective links
 
@@ -87,8 +87,8 @@ THEMES: dict[str, Theme] = {
         "light",
         DeviceViewColours(
             bg="#FFFFFF", fg="#1B1F24", muted="#55606C", panel="#F3F5F8", frame="#A9B2BD",
-            neutral="#BFC6CF", empty="#FFFFFF", grid="#7D8794", banner_bg="#FFF0BF",
-            banner_fg="#503C00", caption_bg="#EDF1F6", accent="#1F5FCC"),
+            neutral="#BFC6CF", shared="#FFF6DD", empty="#FFFFFF", grid="#7D8794",
+            caption_bg="#EDF1F6", accent="#1F5FCC"),
         PlotColours(
             background="#FFFFFF", foreground="#111111", muted="#555555", grid="#D0D0D0",
             connector="#9A9A9A", dispatch=OKABE_ITO["blue"], ready=OKABE_ITO["vermillion"],
@@ -99,8 +99,8 @@ THEMES: dict[str, Theme] = {
         "dark",
         DeviceViewColours(
             bg="#14171C", fg="#F1F4F7", muted="#A7B0BB", panel="#20262E", frame="#56606D",
-            neutral="#68727F", empty="#14171C", grid="#9AA4B0", banner_bg="#4D3D00",
-            banner_fg="#FFE49A", caption_bg="#1C2229", accent="#6CB0FF"),
+            neutral="#68727F", shared="#2C3A4F", empty="#14171C", grid="#9AA4B0",
+            caption_bg="#1C2229", accent="#6CB0FF"),
         PlotColours(
             background="#161616", foreground="#F0F0F0", muted="#B4B4B4", grid="#3A3A3A",
             connector="#7A7A7A", dispatch=OKABE_ITO["sky_blue"], ready=OKABE_ITO["orange"],
@@ -217,19 +217,14 @@ def device_colours(rows: int, cols: int, count: int) -> list[str]:
 def device_grid(axis_sizes: list[int], count: int) -> tuple[int, int]:
     """The ``(rows, columns)`` the device view lays ``count`` devices out on.
 
-    No mesh: one column. A 1-D mesh: one column up to 16 devices, else a
-    near-square grid filled row by row. Two or more axes: the first axis down,
-    the others across.
+    No mesh or a 1-D mesh: one strip (``count`` rows, one column), however many
+    devices: never wrapped into a grid that would look like a second mesh axis.
+    Two or more axes: the first axis down, the others across.
     """
-    if not axis_sizes:
-        return count, 1
     if len(axis_sizes) >= 2:
         rows = axis_sizes[0]
         return rows, count // max(rows, 1)
-    if count <= 16:
-        return count, 1
-    cols = math.ceil(math.sqrt(count))
-    return math.ceil(count / cols), cols
+    return count, 1
 
 
 def device_colour_map(axis_sizes: list[int], device_ids: list[int]) -> dict[int, str]:
@@ -303,6 +298,7 @@ def text_on(colour: str) -> str:
     return "#000000" if luminance(colour) > DARK_LUMINANCE else "#FFFFFF"
 
 
+@functools.lru_cache(maxsize=8192)
 def mix(a: str, b: str, t: float) -> str:
     """Linear blend from colour ``a`` (t=0) to ``b`` (t=1)."""
     t = min(max(t, 0.0), 1.0)

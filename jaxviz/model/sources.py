@@ -41,7 +41,7 @@ def resolve_target(text: str) -> tuple[Target, dict[str, Any]]:
             raise UserError(ErrorInfo(kind="lookup", message=str(exc))) from None
         source = Path(ex.path).read_text(encoding="utf-8")
         defaults = {**ex.settings(), "variants": ex.variants, "baseline": ex.baseline,
-                    "timing": ex.timing}
+                    "timing": ex.timing, "processes": ex.processes}
         if function and function != ex.function:
             defaults = {"baseline": ex.baseline}
         return Target(source=source, filename=ex.path, function=function or ex.function), defaults

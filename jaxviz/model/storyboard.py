@@ -195,6 +195,71 @@ class Step:
 
 @register
 @dataclass
+class VmapBatch:
+    """The batch a ``vmap`` variant maps over, and whether a loop of calls could replace it.
+
+    Attributes:
+        size: the number of examples in the batch.
+        in_axes: per input array (the flattened leaves, in the order of
+            :attr:`Storyboard.inputs`), its batch axis; ``None`` for an input
+            every example shares.
+        loop_blocker: ``""`` when a Python loop calling the function on one
+            example at a time computes the same thing; otherwise why it
+            cannot, checked by tracing the function on one example (e.g. it
+            uses a collective over the batch axis, which one call does not
+            have).
+    """
+
+    size: int
+    in_axes: list[int | None] = field(default_factory=list)
+    loop_blocker: str = ""
+
+
+@register
+@dataclass
+class StoryPhase:
+    """One phase of the device view's animation, as plain data for slide tools and tests.
+
+    The device view (:mod:`jaxviz.scene`) computes the phases, their titles and
+    captions from the storyboard; ``jaxviz animate --out story.json`` writes
+    them next to the storyboard they were computed from.
+
+    Attributes:
+        kind: ``host``, ``split``, ``transfer``, ``compute``, ``collective``,
+            ``assemble``; for vmap ``loop`` (a Python loop could do the same),
+            ``no_loop`` (it could not, and why), ``vectorized``, ``result``.
+        title: the phase's one-line title.
+        caption: what happens, in one or two sentences.
+        devices: the devices that act in this phase.
+        groups: for a collective, the devices that exchange data, per group.
+        pairs: for a collective-permute, ``[source, target]`` pairs.
+        input_shapes, output_shapes: per-device types going in and out.
+        step: the index into :attr:`Storyboard.steps` this phase shows, or
+            ``None`` for phases about the arrays (host, split, transfer,
+            assemble ...).
+        arrays: the names of the arrays (see :attr:`Storyboard.arrays`, whose
+            tiles list their holders) the phase moves or shows.
+        source_lines: the user's source lines of the equations it shows.
+        iterations: for a step inside loops, the trip counts XLA knows
+            (outermost first; ``None`` where unknown).
+    """
+
+    kind: str
+    title: str
+    caption: str
+    devices: list[int] = field(default_factory=list)
+    groups: list[list[int]] = field(default_factory=list)
+    pairs: list[list[int]] = field(default_factory=list)
+    input_shapes: list[str] = field(default_factory=list)
+    output_shapes: list[str] = field(default_factory=list)
+    step: int | None = None
+    arrays: list[str] = field(default_factory=list)
+    source_lines: list[int] = field(default_factory=list)
+    iterations: list[int | None] = field(default_factory=list)
+
+
+@register
+@dataclass
 class Storyboard:
     """Everything the device view shows for one variant.
 
@@ -215,6 +280,10 @@ class Storyboard:
         notes: facts the steps alone do not show (e.g. a jaxpr collective
             that needs no communication in the compiled program).
         hlo_module: the compiled HLO module's name.
+        batch: for a ``vmap`` variant, the batch it maps over.
+        phases: the device view's phases computed from this storyboard; empty
+            as the core returns it, filled when it is written for slides
+            (``jaxviz animate --out story.json``).
     """
 
     variant: str
@@ -226,6 +295,8 @@ class Storyboard:
     steps: list[Step] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     hlo_module: str = ""
+    batch: VmapBatch | None = None
+    phases: list[StoryPhase] = field(default_factory=list)
 
     @property
     def collectives(self) -> list[Step]:
@@ -241,4 +312,5 @@ class Storyboard:
         return [a for a in self.arrays if a.role == "output"]
 
 
-check_annotations(Tile, ArrayTiles, Enclosing, CollectiveOp, Step, Storyboard)
+check_annotations(Tile, ArrayTiles, Enclosing, CollectiveOp, Step, VmapBatch, StoryPhase,
+                  Storyboard)

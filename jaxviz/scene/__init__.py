@@ -1,20 +1,25 @@
 """What the device view shows, as plain Python: no Qt, no JAX (mypy strict).
 
-This package turns one variant of a :class:`~jaxviz.model.TraceResult` into
-the animation a lecturer steps through, down to the display list of every
-frame; the Qt side (:mod:`jaxviz.ui.device_view`) only paints those items.
+This package turns the storyboard of one variant of a
+:class:`~jaxviz.model.TraceResult` (what every device holds and runs, read by
+the core from the compiled program) into the animation a lecturer steps
+through, down to the display list of every frame; the Qt side
+(:mod:`jaxviz.ui.device_view`) only paints those items. Nothing here reads
+HLO or guesses a layout.
 
 Modules, lowest first:
-    program: the per-device program: segments of equations and the
-        collectives between them (from the jaxpr; from the compiled HLO where
-        XLA's partitioner inserted them).
-    tiles: each array as a grid of blocks, each block with the devices that
-        hold it (from the real layout).
-    scene: the records: :class:`Scene`, :class:`DeviceSlot`, :class:`Phase`.
-    phases: the animation's phases and their captions.
+    tiles: each array as a grid of blocks, each block with the exact devices
+        that hold it; the words for the three tile looks.
+    scene: the records: :class:`Scene`, :class:`DeviceSlot`, :class:`Phase`
+        (and its plain form for story.json), folded pytree groups.
+    words: the captions' sentences, computed from storyboard steps.
+    phases: the animation's phases, in program order.
     build: :func:`build_scene`, a result's variant as a :class:`Scene`.
+    measure: rectangles and estimated text widths.
+    boxes: one device's box (header, tiles, label, badge places).
     geometry: where everything sits on a canvas of a given size.
-    items: the drawing items (boxes, stripes, grids, text, paths).
+    items: the drawing items (boxes, rings, stripes, grids, text, paths).
+    decor: header, column titles, mesh labels, legend, caption.
     motion: the moving parts of a phase at time ``t``.
     frames: :class:`~jaxviz.scene.frames.FrameBuilder`, every item of any frame.
 

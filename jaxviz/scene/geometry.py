@@ -1,58 +1,43 @@
 """Where everything sits on a canvas of a given size (no Qt).
 
 The canvas reads left to right like the data: the inputs on the host, the
-device mesh in the middle (a 1-D mesh as a column, so row k of a batch lines up
-with device k; a 2-D mesh as a grid with its axis names along the sides), the
-outputs on the host at the right. A header names the variant (and warns when
-the devices are simulated), the caption band at the bottom says in words what
-the current phase does, and a legend maps colours to devices.
+device mesh in the middle (a 1-D mesh as one strip, however long, so row k of
+a batch lines up with device k; a 2-D or 3-D mesh as a grid with its axis
+names along the sides; the devices of each process framed together), the
+outputs on the host at the right. A header names the variant and its call,
+the caption band at the bottom says in words what the current phase does, and
+a legend maps colours to devices and tile patterns to their meaning.
 
 All sizes derive from ``unit``, the body-text pixel size, so the picture
-scales with the app font and the canvas.
+scales with the app font and the canvas. Text widths are estimated from
+character classes (:func:`text_width`, a little wider than DejaVu Sans), so
+labels are sized or left out here, never cut by the painter.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from jaxviz.scene.scene import DeviceSlot, Scene
-from jaxviz.scene.tiles import Block, TileGrid
+from jaxviz.scene.boxes import DevicePlace, device_box, held_rect
+from jaxviz.scene.measure import Rect, sub_rect, text_width
+from jaxviz.scene.scene import Scene
+from jaxviz.scene.tiles import Block, TileGrid, group_name
 
-Rect = tuple[float, float, float, float]  # x, y, width, height
-
-#: Approximate advance of one character, as a fraction of the font's pixel size.
-CHAR_W = 0.58
+#: Canvases less than this many text units high are laid out short (see :func:`layout`).
+SHORT = 30
 
 
 @dataclass
 class ArrayPlace:
-    """An array on the host: its labels and its tiles."""
+    """An array (or a folded pytree group) on the host: its labels and its tiles."""
 
     grid: TileGrid
     label: Rect
     note: Rect | None
     rect: Rect
     blocks: list[Rect]
-
-
-@dataclass
-class DevicePlace:
-    """One device box and what is drawn inside it."""
-
-    slot: DeviceSlot
-    rect: Rect
-    header: Rect
-    detail: int  # 2 rich, 1 compact, 0 tiny
-    #: Each array's tile: the device's own piece, drawn with its local shape.
-    minis: dict[str, Rect] = field(default_factory=dict)
-    label: Rect | None = None
-    bar: Rect | None = None
-    badge: Rect | None = None
-
-    @property
-    def centre(self) -> tuple[float, float]:
-        x, y, w, h = self.rect
-        return x + w / 2, y + h / 2
+    #: The pytree group this entry can fold into or unfold from on a click ("" if none).
+    group: str = ""
 
 
 @dataclass
@@ -64,7 +49,6 @@ class Layout:
     unit: float
     header: Rect
     title: Rect
-    banner: Rect | None
     caption: Rect
     legend: Rect
     panels: dict[str, Rect]
@@ -77,6 +61,20 @@ class Layout:
     row_axis: Rect | None
     col_axis: Rect | None
     grid_rect: Rect
+    expanded: frozenset[str] = frozenset()
+    #: A short canvas: slim header and caption, no column titles and no legend.
+    short: bool = False
+    #: A 1-D strip drawn across instead of down (see :func:`_cells`).
+    flipped: bool = False
+
+    @property
+    def shown_inputs(self) -> list[TileGrid]:
+        """The inputs as drawn (folded pytree groups as one entry)."""
+        return [p.grid for p in self.inputs]
+
+    @property
+    def shown_outputs(self) -> list[TileGrid]:
+        return [p.grid for p in self.outputs]
 
     def array(self, name: str, role: str | None = None) -> ArrayPlace:
         """The placed array called ``name`` (inputs first)."""
@@ -85,34 +83,21 @@ class Layout:
                 return place
         raise KeyError(name)
 
+    def group_at(self, x: float, y: float) -> str:
+        """The foldable pytree group whose entry is at ``(x, y)`` ("" if none)."""
+        for place in self.inputs + self.outputs:
+            if not place.group:
+                continue
+            for rx, ry, rw, rh in (place.label, place.rect, place.note or place.label):
+                if rx <= x <= rx + rw and ry <= y <= ry + rh:
+                    return place.group
+        return ""
+
     def held_block(self, device: int, grid: TileGrid, block: Block) -> Rect | None:
         """Where ``block`` of ``grid`` sits inside device ``device``'s tile."""
         place = self.devices.get(device)
-        tile = place.minis.get(_key(grid)) if place else None
+        tile = place.minis.get(grid.key) if place else None
         return held_rect(tile, grid, device, block) if tile else None
-
-
-def _key(grid: TileGrid) -> str:
-    return f"{grid.role}:{grid.name}"
-
-
-def sub_rect(rect: Rect, block: Block) -> Rect:
-    """A block's rectangle inside an array's rectangle."""
-    x, y, w, h = rect
-    return x + block.x0 * w, y + block.y0 * h, (block.x1 - block.x0) * w, (block.y1 - block.y0) * h
-
-
-def inset(rect: Rect, d: float) -> Rect:
-    """``rect`` shrunk by ``d`` on every side (never below 1 px)."""
-    x, y, w, h = rect
-    d = min(d, w / 2 - 0.5, h / 2 - 0.5) if d > 0 else d
-    d = max(d, 0.0)
-    return x + d, y + d, w - 2 * d, h - 2 * d
-
-
-def text_width(text: str, px: float, bold: bool = False) -> float:
-    """Estimated width of ``text`` at font size ``px`` (no font metrics without Qt)."""
-    return len(text) * px * (0.68 if bold else CHAR_W)
 
 
 def default_unit(width: float, height: float, app_font_px: float = 0.0,
@@ -121,48 +106,51 @@ def default_unit(width: float, height: float, app_font_px: float = 0.0,
     return max(app_font_px, min(height / 34.0, width / 60.0), 9.0) * scale
 
 
-def layout(scene: Scene, width: float, height: float, unit: float) -> Layout:
-    """Place ``scene`` on a ``width`` x ``height`` canvas with body text ``unit`` px."""
+def layout(scene: Scene, width: float, height: float, unit: float,
+           expanded: frozenset[str] = frozenset()) -> Layout:
+    """Place ``scene`` on a ``width`` x ``height`` canvas with body text ``unit`` px.
+
+    Args:
+        expanded: pytree groups drawn leaf by leaf (the others are folded into
+            one entry each, see :meth:`Scene.folds`).
+    """
     u = unit
     m = 0.6 * u
-    header = (m, m * 0.6, width - 2 * m, 1.9 * u)
-    banner = None
-    title_w = header[2]
-    if scene.simulated:
-        bw = min(text_width(_banner_text(scene), 0.78 * u) + 1.6 * u, header[2] * 0.42)
-        banner = (header[0] + header[2] - bw, header[1] + 0.2 * u, bw, 1.5 * u)
-        title_w -= bw + u
-    title = (header[0], header[1], title_w, header[3])
-    cap_h = 5.1 * u
+    # A short canvas (the docked tab of a small window) keeps its height for the devices:
+    # a slimmer header and caption, no column titles, no legend (the tiles say who holds
+    # them in words, and the ids are in the boxes).
+    short = height < SHORT * u
+    header = (m, m * 0.6, width - 2 * m, (1.6 if short else 2.1) * u)
+    title = header
+    cap_h = (3.9 if short else 5.1) * u
     caption = (m, height - m - cap_h, width - 2 * m, cap_h)
-    top = header[1] + header[3] + 0.5 * u
+    top = header[1] + header[3] + 0.4 * u
     bottom = caption[1] - 0.4 * u
-    legend_h = 1.5 * u
+    legend_h = 0.0 if short else 1.5 * u
     legend = (m, bottom - legend_h, width - 2 * m, legend_h)
-    main_bottom = legend[1] - 0.4 * u
+    main_bottom = legend[1] - (0.0 if short else 0.4 * u)
     main_h = main_bottom - top
     side = 0.22 * width
     gap = 1.4 * u
     left = (m, top, side - m, main_h)
     right = (width - side, top, side - m, main_h)
     middle = (left[0] + left[2] + gap, top, right[0] - gap - (left[0] + left[2] + gap), main_h)
-    col_title = 1.3 * u
-    slots = max(len(scene.inputs), len(scene.outputs), 2)
-    inputs = _place_arrays(scene.inputs, _below(left, col_title), u, slots)
-    outputs = _place_arrays(scene.outputs, _below(right, col_title), u, slots)
-    lay = Layout(width=width, height=height, unit=u, header=header, title=title, banner=banner,
+    col_title = 0.0 if short else 1.3 * u
+    shown_in = scene.shown("input", expanded)
+    shown_out = scene.shown("output", expanded)
+    slots = max(len(shown_in), len(shown_out), 2)
+    groups = set(scene.folds("input")) | set(scene.folds("output"))
+    inputs = _place_arrays(shown_in, _below(left, col_title), u, slots, groups)
+    outputs = _place_arrays(shown_out, _below(right, col_title), u, slots, groups)
+    lay = Layout(width=width, height=height, unit=u, header=header, title=title,
                  caption=caption, legend=legend,
                  panels={"inputs": left, "devices": middle, "outputs": right},
                  inputs=inputs, outputs=outputs, devices={}, frames=[], row_ticks=[],
-                 col_ticks=[], row_axis=None, col_axis=None, grid_rect=middle)
+                 col_ticks=[], row_axis=None, col_axis=None, grid_rect=middle,
+                 expanded=frozenset(expanded), short=short)
     if scene.devices:
         _place_devices(scene, lay, _below(middle, col_title), u)
     return lay
-
-
-def _banner_text(scene: Scene) -> str:
-    n = len(scene.devices) + scene.idle_devices
-    return f"{n} simulated CPU devices: structure, not real speed"
 
 
 def _below(rect: Rect, dy: float) -> Rect:
@@ -170,67 +158,114 @@ def _below(rect: Rect, dy: float) -> Rect:
     return x, y + dy, w, max(h - dy, 1.0)
 
 
-def _place_arrays(grids: list[TileGrid], area: Rect, u: float,
-                  slots: int) -> list[ArrayPlace]:
+def _place_arrays(grids: list[TileGrid], area: Rect, u: float, slots: int,
+                  groups: set[str]) -> list[ArrayPlace]:
     if not grids:
         return []
     x, y, w, h = area
     slot = h / max(slots, len(grids))
-    label_h = 1.25 * u
+    label_h = 1.25 * u if slot > 2.2 * u else min(1.0 * u, slot * 0.45)
     note_h = 1.05 * u if slot > 4.2 * u else 0.0
     places = []
     for k, g in enumerate(grids):
         top = y + k * slot
-        room_h = max(slot - label_h - note_h - 0.6 * u, 0.6 * u)
+        room_h = max(slot - label_h - note_h - 0.5 * u, 0.4 * u)
         aspect = g.aspect
         tw = min(w, room_h * aspect)
         th = tw / aspect
         if th > room_h:
             th, tw = room_h, room_h * aspect
+        tw = max(tw, min(w, 3.0 * u))  # never a sliver: wide enough to show what it holds
         rect = (x + (w - tw) / 2, top + label_h + note_h, tw, th)
         note = (x, top + label_h, w, note_h) if note_h else None
+        group = g.name if g.members else group_name(g.name)
         places.append(ArrayPlace(grid=g, label=(x, top, w, label_h), note=note, rect=rect,
-                                 blocks=[sub_rect(rect, b) for b in g.blocks]))
+                                 blocks=[sub_rect(rect, b) for b in g.blocks],
+                                 group=group if group in groups else ""))
     return places
+
+
+def _offsets(keys: list[tuple[int, ...]], extra: float) -> list[float]:
+    """Extra space before each row (or column) where the set of processes changes."""
+    out, total = [], 0.0
+    for k, key in enumerate(keys):
+        if k > 0 and key != keys[k - 1]:
+            total += extra
+        out.append(total)
+    return out
+
+
+def _cells(scene: Scene, area: Rect, u: float) -> tuple[int, int, dict[int, tuple[int, int]]]:
+    """Rows, columns and each device's cell of the drawn grid.
+
+    The scene's grid, except that a 1-D strip too short to show its devices
+    (a docked tab of a small window) lies across instead of down: still one
+    strip, in mesh order.
+    """
+    rows, cols = scene.rows, scene.cols
+    cells = {d.id: (d.row, d.col) for d in scene.devices}
+    if cols == 1 and rows > 1:
+        down = (area[3] - 3.5 * u) / rows
+        across = (area[2] - 1.0 * u) / rows
+        if down < 1.5 * u and across >= 3.0 * u:
+            return 1, rows, {d.id: (0, d.row) for d in scene.devices}
+    return rows, cols, cells
 
 
 def _place_devices(scene: Scene, lay: Layout, area: Rect, u: float) -> None:
     x, y, w, h = area
-    has_cols = scene.cols > 1
+    rows, cols, cells = _cells(scene, area, u)
+    lay.flipped = rows != scene.rows
+    has_cols = cols > 1 and not lay.flipped
     tick_px = 0.72 * u
-    show_rows = bool(scene.row_ticks) and (
-        has_cols or [d.id for d in scene.devices] != [int(t) for t in scene.row_ticks
-                                                        if t.isdigit()])
+    show_rows = bool(scene.row_ticks) and has_cols
     left_w = (max(text_width(t, tick_px) for t in scene.row_ticks) + 0.6 * u
               if show_rows else 0.0)
     axis_h = 1.2 * u if scene.row_label or scene.col_label else 0.0
     ticks_h = 1.0 * u if has_cols else 0.0
     footer = 1.3 * u
     pad = 0.35 * u
+    procs = len(scene.processes) > 1
+    row_procs = [tuple(sorted({d.process for d in scene.devices if cells[d.id][0] == r}))
+                 for r in range(rows)]
+    col_procs = [tuple(sorted({d.process for d in scene.devices if cells[d.id][1] == c}))
+                 for c in range(cols)]
+    split = footer + 2 * pad if procs else 0.0
+    row_extra = _offsets(row_procs, split) if procs else [0.0] * rows
+    col_extra = _offsets(col_procs, 2 * pad) if procs else [0.0] * cols
     gx = x + left_w + pad
     gy = y + axis_h + ticks_h + pad
-    gw = w - left_w - 2 * pad
-    gh = h - axis_h - ticks_h - footer - 2 * pad
-    rows, cols = scene.rows, scene.cols
+    gw = w - left_w - 2 * pad - col_extra[-1]
+    gh = h - axis_h - ticks_h - footer - 2 * pad - row_extra[-1]
     gap = max(min(0.35 * u, gw / cols * 0.08, gh / rows * 0.12), 1.0)
     bw = (gw - gap * (cols - 1)) / cols
     bh = (gh - gap * (rows - 1)) / rows
     bh = min(bh, 7 * u)  # a few devices: no giant boxes
     if cols == 1:
         bw = min(bw, 30 * u)
-    total_w = cols * bw + (cols - 1) * gap
-    total_h = rows * bh + (rows - 1) * gap
-    gx += (gw - total_w) / 2
-    gy += (gh - total_h) / 2 * 0.5
+    total_w = cols * bw + (cols - 1) * gap + col_extra[-1]
+    total_h = rows * bh + (rows - 1) * gap + row_extra[-1]
+    gx += (gw + col_extra[-1] - total_w) / 2
+    gy += (gh + row_extra[-1] - total_h) / 2 * 0.5
     lay.grid_rect = (gx, gy, total_w, total_h)
+
+    def row_y(r: int) -> float:
+        return gy + r * (bh + gap) + row_extra[r]
+
+    def col_x(c: int) -> float:
+        return gx + c * (bw + gap) + col_extra[c]
+
     for slot in scene.devices:
-        rect = (gx + slot.col * (bw + gap), gy + slot.row * (bh + gap), bw, bh)
-        lay.devices[slot.id] = _device_box(slot, rect, scene, u)
+        r, c = cells[slot.id]
+        rect = (col_x(c), row_y(r), bw, bh)
+        lay.devices[slot.id] = device_box(slot, rect, scene, lay.shown_inputs,
+                                          lay.shown_outputs, u)
     if show_rows:
         for r, text in enumerate(scene.row_ticks[:rows]):
-            lay.row_ticks.append(((gx - left_w - pad, gy + r * (bh + gap), left_w, bh), text))
-    for c, text in enumerate(scene.col_ticks[:cols]):
-        lay.col_ticks.append(((gx + c * (bw + gap), gy - ticks_h - pad, bw, ticks_h), text))
+            lay.row_ticks.append(((gx - left_w - pad, row_y(r), left_w, bh), text))
+    if has_cols:
+        for c, text in enumerate(scene.col_ticks[:cols]):
+            lay.col_ticks.append(((col_x(c), gy - ticks_h - pad, bw, ticks_h), text))
     axis_y = gy - ticks_h - pad - axis_h
     if scene.row_label:
         lay.row_axis = (gx - left_w - pad, axis_y, max(left_w + pad + total_w, 1.0), axis_h)
@@ -253,142 +288,6 @@ def _frames(scene: Scene, lay: Layout, label_h: float, pad: float) -> None:
         if count == 1:
             what = what.replace("devices", "device")
         label = f"process {proc}: {count} {what}"
-        if scene.idle_devices:
+        if scene.idle_devices and len(scene.processes) == 1:
             label += f" ({scene.idle_devices} more idle)"
         lay.frames.append(((x0, y0, x1 - x0, y1 - y0), label))
-
-
-def _device_box(slot: DeviceSlot, rect: Rect, scene: Scene, u: float) -> DevicePlace:
-    x, y, w, h = rect
-    if h >= 1.9 * u and w >= 8 * u:
-        detail = 2
-    elif h >= 1.5 * u and w >= 2.6 * u:
-        detail = 1
-    else:
-        detail = 0
-    wide = w > 4.5 * h  # a 1-D column: header band on the left, contents in a row
-    if detail == 0:
-        return DevicePlace(slot=slot, rect=rect, header=rect, detail=0)
-    if wide:
-        band = min(max(2.6 * u, h * 0.8), w * 0.2) if detail == 2 else min(2.2 * u, w * 0.3)
-        header = (x, y, band, h)
-        body = (x + band, y, w - band, h)
-    else:
-        hh = min(1.3 * u if detail == 2 else 0.95 * u, h * 0.4)
-        header = (x, y, w, hh)
-        body = (x, y + hh, w, h - hh)
-    place = DevicePlace(slot=slot, rect=rect, header=header, detail=detail)
-    p = 0.3 * u if detail == 2 else max(0.12 * u, 1.0)
-    bx, by, bw, bh = body[0] + p, body[1] + p, body[2] - 2 * p, body[3] - 2 * p
-    bar_h = max(0.2 * u, 2.0)
-    place.bar = (bx, by + bh - bar_h, bw, bar_h)
-    bh -= bar_h + p * 0.7
-    ins, outs = scene.inputs, scene.outputs
-    label_w = 0.0
-    if detail == 2:
-        longest = max((len(ph.compute_label) for ph in scene.phases), default=0)
-        want = longest * 0.7 * u * CHAR_W + 1.2 * u
-        if wide and bw - want > 3 * u * (len(ins) + len(outs)):
-            label_w = want
-        elif bh > 4.5 * u:
-            lh = 1.1 * u
-            place.label = (bx, by + bh - lh, bw, lh)
-            bh -= lh
-    gap = 0.5 * u if detail == 2 else 0.2 * u
-    arrow = 1.0 * u if outs and not label_w else 0.0
-    grids = ins + outs
-    room = bw - label_w - arrow - gap * max(len(grids) - 1, 0)
-    wanted = [min(local_aspect(g) * bh, 12 * u) for g in grids]
-    if detail == 2:  # room for the index label, e.g. "x[4:5]"
-        wanted = [max(w_, min(label_room(g, u), 12 * u)) for w_, g in zip(wanted, grids)]
-    scale = min(1.0, room / max(sum(wanted), 1.0))
-    cursor = bx + max((room - sum(wanted) * scale) / 2, 0.0)
-    for k, g in enumerate(grids):
-        if k == len(ins) and k > 0:
-            if label_w:
-                place.label = (cursor, by, label_w, bh)
-                cursor += label_w
-            else:
-                cursor += arrow
-        tw = max(wanted[k] * scale, 2.0)
-        th = min(bh, tw / local_aspect(g)) if map_mode(g) else min(bh, max(tw / local_aspect(g),
-                                                                          min(bh, 1.4 * u)))
-        place.minis[_key(g)] = (cursor, by + (bh - th) / 2, tw, th)
-        cursor += tw + gap
-    size = min(1.5 * u, bh, bw * 0.3)
-    if place.label is not None and label_w:
-        lx, ly, lw, lh = place.label
-        place.badge = (lx + (lw - size) / 2, ly + (lh - size) / 2, size, size)
-    elif place.label is not None:
-        lx, ly, lw, lh = place.label
-        size = min(size, lh)
-        place.badge = (lx + (lw - size) / 2, ly + (lh - size) / 2, size, size)
-    else:
-        place.badge = (bx + bw - size, by, size, size)
-    return place
-
-
-def label_room(g: TileGrid, u: float) -> float:
-    """Width that the longest index label of ``g`` needs (0 for map-mode tiles)."""
-    if map_mode(g) or not g.by_device:
-        return 0.0
-    longest = max(len(slice_text(g, d)) for d in list(g.by_device)[:4])
-    return longest * 0.72 * u * 0.61 + 0.6 * u
-
-
-def map_mode(g: TileGrid) -> bool:
-    """Draw a device's tile as a map of the whole array (True) or as its piece alone.
-
-    A map shows *where* the piece sits; it is used when each device holds at
-    least a quarter of the array along every drawn axis (a 2-D mesh's blocks,
-    vmap's whole batch), so the held part stays big enough to see.
-    """
-    held = next(iter(g.by_device.values()), [])
-    if not held:
-        return True
-    fy = max(b.y1 for b in held) - min(b.y0 for b in held)
-    fx = max(b.x1 for b in held) - min(b.x0 for b in held)
-    return min(fx, fy) >= 0.249
-
-
-def local_aspect(g: TileGrid) -> float:
-    """Width / height of one device's tile of ``g``, clamped for drawing."""
-    if map_mode(g):
-        return min(max(g.aspect, 0.4), 5.0)
-    shape = g.shard_shape
-    rows = 1
-    for a in g.row_axes:
-        rows *= max(shape[a], 1) if a < len(shape) else 1
-    cols = 1
-    for a in g.col_axes:
-        cols *= max(shape[a], 1) if a < len(shape) else 1
-    return min(max(cols / rows, 0.6), 5.0)
-
-
-def held_rect(tile: Rect, g: TileGrid, device: int, block: Block) -> Rect:
-    """Where ``block`` sits inside ``device``'s tile of ``g``."""
-    if map_mode(g):
-        return sub_rect(tile, block)
-    held = g.by_device.get(device) or [block]
-    y0 = min(b.y0 for b in held)
-    y1 = max(b.y1 for b in held)
-    x0 = min(b.x0 for b in held)
-    x1 = max(b.x1 for b in held)
-    x, y, w, h = tile
-    fy = (block.y0 - y0) / max(y1 - y0, 1e-9), (block.y1 - y0) / max(y1 - y0, 1e-9)
-    fx = (block.x0 - x0) / max(x1 - x0, 1e-9), (block.x1 - x0) / max(x1 - x0, 1e-9)
-    return x + fx[0] * w, y + fy[0] * h, (fx[1] - fx[0]) * w, (fy[1] - fy[0]) * h
-
-
-def slice_text(g: TileGrid, device: int) -> str:
-    """``x[4:8, :]`` -- the index range a device holds (``x`` alone when whole)."""
-    held = g.by_device.get(device)
-    if not held or not g.shape:
-        return g.name
-    lo = [min(b.index[a][0] for b in held) for a in range(len(g.shape))]
-    hi = [max(b.index[a][1] for b in held) for a in range(len(g.shape))]
-    parts = [":" if (lo[a], hi[a]) == (0, g.shape[a]) else f"{lo[a]}:{hi[a]}"
-             for a in range(len(g.shape))]
-    while parts and parts[-1] == ":":
-        parts.pop()
-    return f"{g.name}[{', '.join(parts)}]" if parts else g.name

@@ -23,6 +23,8 @@ class Box:
     radius: float = 0.0
     alpha: float = 1.0
     dashed: bool = False
+    #: What the box stands for, for tests and exports (``tile input:x 0``); "" if nothing.
+    tag: str = ""
 
 
 @dataclass(slots=True)
@@ -35,6 +37,51 @@ class Stripes:
     alpha: float = 1.0
     #: Stripes run along the longer side unless forced.
     horizontal: bool | None = None
+
+
+@dataclass(slots=True)
+class Ring:
+    """A rectangle's border drawn as dashes cycling through colours.
+
+    It marks a tile held whole by each of several devices: the tile is drawn
+    once, with a uniform fill, and its holders' colours take turns around
+    its edge, so it cannot be read as a split into coloured parts.
+    """
+
+    rect: Rect
+    colours: list[str]
+    width: float
+    dash: float
+    alpha: float = 1.0
+    tag: str = ""
+
+
+def ring_segments(ring: Ring) -> list[tuple[Rect, str]]:
+    """The dashes of a ring as filled rectangles, clockwise from the top-left corner."""
+    x, y, w, h = ring.rect
+    t = min(ring.width, w / 2, h / 2)
+    if t <= 0 or not ring.colours:
+        return []
+    edges = [  # (start x, start y, dx, dy, length): the band's outer edge, clockwise
+        (x, y, 1.0, 0.0, w), (x + w, y, 0.0, 1.0, h),
+        (x + w, y + h, -1.0, 0.0, w), (x, y + h, 0.0, -1.0, h)]
+    out: list[tuple[Rect, str]] = []
+    k = 0
+    for sx, sy, dx, dy, length in edges:
+        n = max(int(round(length / max(ring.dash, 1.0))), 1)
+        step = length / n
+        for j in range(n):
+            a, b = j * step, (j + 1) * step
+            if dx:
+                x0, x1 = sorted((sx + dx * a, sx + dx * b))
+                yy = sy if dx > 0 else sy - t
+                out.append(((x0, yy, x1 - x0, t), ring.colours[k % len(ring.colours)]))
+            else:
+                y0, y1 = sorted((sy + dy * a, sy + dy * b))
+                xx = sx - t if dy > 0 else sx
+                out.append(((xx, y0, t, y1 - y0), ring.colours[k % len(ring.colours)]))
+            k += 1
+    return out
 
 
 @dataclass(slots=True)
@@ -76,6 +123,7 @@ class Path:
     width: float = 1.0
     alpha: float = 1.0
     arrow: bool = False
+    tag: str = ""
 
 
-Item = Box | Stripes | Grid | Text | Path
+Item = Box | Ring | Stripes | Grid | Text | Path

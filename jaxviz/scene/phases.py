@@ -1,31 +1,43 @@
 """The animation's phases, each with a caption in plain words (no Qt).
 
-Each :class:`~jaxviz.scene.scene.Phase` says what happens (``kind``), a short ``title``, a
-one- or two-sentence ``caption`` for the lecture, and ``highlights``: the
-``(variant, text_start, text_end)`` line ranges of the variant's jaxpr text
-that the phase corresponds to, so the jaxpr panes can highlight them.
+The phases follow the storyboard: the arrays on the host, their split and
+transfer (from the tiles and their holders), then one phase per step of the
+compiled program in program order -- compute runs and collectives with their
+real groups and per-device shapes -- and the output as the program leaves it.
+A vmap variant contrasts one batched computation with a Python loop of calls,
+but only when such a loop could compute the same thing; otherwise it says why
+it cannot.
+
+Each :class:`~jaxviz.scene.scene.Phase` has a ``kind``, a short ``title``, a
+``caption`` for the lecture and ``highlights``: the ``(variant, text_start,
+text_end)`` line ranges of the variant's jaxpr text it corresponds to, so the
+jaxpr panes can light them up.
 """
 
 from __future__ import annotations
 
-import re
-
-from jaxviz.model import Equation
-from jaxviz.scene.program import COLLECTIVE_KINDS, Collective, Segment
+from jaxviz.model import Equation, VariantResult
+from jaxviz.model.records import walk_equations
+from jaxviz.model.storyboard import Step
+from jaxviz.scene import words
 from jaxviz.scene.scene import Highlight, Phase, Scene
 from jaxviz.scene.tiles import TileGrid
 
-REDUCE_WORDS = {"psum": "sum", "psum_invariant": "sum", "pmean": "mean", "pmax": "maximum",
-                "pmin": "minimum"}
+#: jaxpr primitives that name a mapped axis (a collective, or asking for the device index).
+AXIS_PRIMITIVES = frozenset({
+    "psum", "pmax", "pmin", "pmean", "psum_invariant", "all_gather", "all_gather_invariant",
+    "ppermute", "pshuffle", "all_to_all", "psum_scatter", "reduce_scatter", "axis_index",
+    "pbroadcast"})
 
 
-def build_phases(scene: Scene) -> list[Phase]:
+def build_phases(scene: Scene, vr: VariantResult) -> list[Phase]:
     """The phases of a scene, in order."""
-    if scene.error:
+    if scene.error or scene.story is None:
         return []
+    equations = list(walk_equations(vr.equations))
     if scene.variant == "vmap" and scene.batch is not None:
-        return _vmap_phases(scene)
-    return _device_phases(scene)
+        return _vmap_phases(scene, equations)
+    return _device_phases(scene, equations)
 
 
 # --------------------------------------------------------------------------- #
@@ -33,187 +45,136 @@ def build_phases(scene: Scene) -> list[Phase]:
 # --------------------------------------------------------------------------- #
 
 
-def _device_phases(scene: Scene) -> list[Phase]:
-    v = scene.variant
-    n = len(scene.devices)
-    ins = _names(scene.inputs)
-    first_line = [(v, *_line_range(scene.jaxpr_text, _top_lambda_line(scene.jaxpr_text)))]
-    spec_lines = _container_lines(scene, "in_specs=") or first_line
-    live = "lives in host memory as a whole array" if len(scene.inputs) == 1 else \
-        "live in host memory as whole arrays"
+def _device_phases(scene: Scene, equations: list[Equation]) -> list[Phase]:
+    v, story = scene.variant, scene.story
+    assert story is not None  # checked by build_phases
+    everyone = [d.id for d in scene.devices]
+    ins = scene.shown("input")
+    first = [_line(v, _top_lambda_line(scene.jaxpr_text))]
+    spec_lines = _container_lines(scene, equations, "in_specs=") or first
+    live = "lives in host memory as a whole array" if len(ins) == 1 and not ins[0].members \
+        else "live in host memory as whole arrays"
+    names = [g.name for g in scene.inputs]
     phases = [Phase("host", "The arrays start on the host",
-                    f"Before the call, {ins} {live}. "
-                    f"Next: {scene.call or scene.function}.", first_line, 2.5)]
+                    f"Before the call, {_names(ins)} {live}. "
+                    f"Next: {scene.call or scene.function}.", first, 2.5, arrays=names)]
     if scene.parallel:
-        phases.append(Phase("split", "Split along the partitioned axes",
-                            _split_caption(scene), spec_lines, 2.5))
-        phases.append(Phase("transfer", f"Shards travel to their {n} devices",
-                            _transfer_caption(scene), spec_lines, 3.0))
+        phases.append(Phase("split", "Split into tiles, as the shardings say",
+                            _split_caption(scene, ins), spec_lines, 2.5, arrays=names))
+        phases.append(Phase("transfer", f"The tiles travel to their {len(everyone)} devices",
+                            _transfer_caption(scene, ins), spec_lines, 3.0,
+                            devices=everyone, arrays=names))
     else:
-        dev = scene.devices[0].id
+        dev = everyone[0]
         phases.append(Phase("transfer", f"The arguments go to device {dev}",
-                            f"{ins} are copied whole to device {dev}: nothing is split, "
-                            f"one device does all the work.", first_line, 2.5))
-    steps = scene.program.steps or [Segment([])]
-    seg_no = sum(isinstance(s, Segment) for s in steps)
-    seen_collective = None
-    for k, step in enumerate(steps):
-        if isinstance(step, Segment):
-            label = _segment_label(scene, steps, k)
-            phases.append(Phase("compute", *_compute_words(scene, step, seg_no, seen_collective,
-                                                           label),
-                                _eq_ranges(v, step.equations), 2.5, compute_label=label))
+                            f"{_names(ins)} {'is' if len(ins) == 1 else 'are'} copied whole to "
+                            f"device {dev}: nothing is split, one device does all the work.",
+                            first, 2.5, devices=everyone, arrays=names))
+    previous: Step | None = None
+    computes = sum(s.kind == "compute" for s in story.steps)
+    for k, step in enumerate(story.steps):
+        marks = _eq_ranges(v, [equations[i] for i in step.equations if i < len(equations)])
+        if step.collective is not None:
+            title, caption = _collective_words(scene, step)
+            phases.append(Phase("collective", title, caption, marks, 3.5, step=step,
+                                step_index=k, devices=_acting(step, everyone)))
+            previous = step
         else:
-            seen_collective = step
-            phases.append(Phase("collective", *_collective_words(scene, step),
-                                _eq_ranges(v, step.equations), 3.5, collective=step))
-    out_lines = (_container_lines(scene, "out_specs=") +
-                 [(v, *_line_range(scene.jaxpr_text, _last_line(scene.jaxpr_text)))])
+            title, caption = _compute_words(scene, step, previous, computes)
+            phases.append(Phase("compute", title, caption, marks, 2.5,
+                                compute_label=words.compute_label(step), step=step,
+                                step_index=k, devices=everyone))
+    out_lines = (_container_lines(scene, equations, "out_specs=")
+                 + [_line(v, _last_line(scene.jaxpr_text))])
     phases.append(Phase("assemble", "The result, with its output sharding",
-                        _assemble_caption(scene), out_lines, 3.0))
+                        _assemble_caption(scene), out_lines, 3.0, devices=everyone,
+                        arrays=[g.name for g in scene.outputs]))
     return phases
 
 
-def _split_caption(scene: Scene) -> str:
-    parts = []
-    copies = [a.name for a in scene.inputs if a.replicated]
-    if copies:
-        verb = "is" if len(copies) == 1 else "are"
-        parts.append(f"{_join(copies)} {verb} not split: every device gets a whole copy")
-    for a in scene.inputs:
-        if a.replicated:
-            continue
-        axes = _spec_axes(a.spec)
-        cuts = []
-        for axis in a.partitioned:
-            mesh_axis = axes[axis] if axis < len(axes) and axes[axis] else None
-            cuts.append(f"axis {axis}" + (f" (over mesh axis {mesh_axis})" if mesh_axis else ""))
-        text = (f"{a.name} {a.type_str} is cut along {' and '.join(cuts)} into "
-                f"{len(a.blocks)} tiles of {a.local_type_str}")
-        if a.partially_replicated:
-            text += f"; {len(a.blocks[0].holders)} devices share each tile"
-        parts.append(text)
+def _acting(step: Step, everyone: list[int]) -> list[int]:
+    c = step.collective
+    if c is None:
+        return everyone
+    if c.kind == "collective-permute":
+        return sorted({d for p in words.moved_pairs(c) for d in p})
+    return sorted({d for g in c.groups for d in g}) or everyone
+
+
+def _split_caption(scene: Scene, ins: list[TileGrid]) -> str:
+    n = len(scene.devices)
+    parts = [words.array_words(g, n) for g in ins[:3]]
+    if len(ins) > 3:
+        parts.append(f"{len(ins) - 3} more arrays likewise")
     return "; ".join(parts) + "."
 
 
-def _transfer_caption(scene: Scene) -> str:
+def _transfer_caption(scene: Scene, ins: list[TileGrid]) -> str:
     first = scene.devices[0].id
-    held = [f"{a.name} {a.local_type_str}" for a in scene.inputs]
+    held = [f"{g.name} ({g.type_str})" if g.members else f"{g.name} {g.local_type_str}"
+            for g in ins if first in g.by_device]
     text = (f"Each device receives only its own tiles: device {first} gets "
-            f"{_join(held)}, and so on.")
-    if any(a.replicated for a in scene.inputs):
-        text += " Replicated arguments are copied to every device."
-    elif any(a.partially_replicated for a in scene.inputs):
-        text += " A shared tile is copied to each device that shares it."
+            f"{words.join(held)}, and so on.")
+    if any(g.replicated for g in ins):
+        text += " A replicated array is copied whole to every device."
+    elif any(g.shared for g in ins):
+        text += " A tile held by several devices is copied whole to each of them."
     return text
 
 
-def _segment_label(scene: Scene, steps: list[Segment | Collective], k: int) -> str:
-    """Local shapes going into and out of compute segment ``k``."""
-    prev = steps[k - 1] if k > 0 else None
-    nxt = steps[k + 1] if k + 1 < len(steps) else None
-    local = scene.program.local or not scene.parallel
-    if prev is None:
-        ins = [a.local_type_str for a in scene.inputs]
-    elif local and prev.equations:
-        ins = [o.type_str for eq in prev.equations if eq.primitive in COLLECTIVE_KINDS
-               for o in eq.outputs]
-    else:
-        ins = _hlo_types(prev)
-    if nxt is None:
-        outs = [a.local_type_str for a in scene.outputs]
-    elif local and nxt.equations:
-        outs = [i.type_str for eq in nxt.equations if eq.primitive in COLLECTIVE_KINDS
-                for i in eq.inputs if not i.literal]
-    else:
-        outs = _hlo_types(nxt)
-    if not ins and not outs:
-        return ""
-    return f"{', '.join(_short_list(ins))} → {', '.join(_short_list(outs))}"
-
-
-def _compute_words(scene: Scene, step: Segment, segments: int, after: Collective | None,
-                   label: str) -> tuple[str, str]:
-    prims = _primitive_list(step.equations)
-    n = len(scene.devices)
+def _compute_words(scene: Scene, step: Step, after: Step | None,
+                   computes: int) -> tuple[str, str]:
+    label = words.compute_label(step) or "no values in or out"
+    suffix, loop = words.loop_words(step)
+    lines = words.lines_text(step.source_lines)
+    eqs = f" Equations: {words.primitives_text(step)}" + (f" ({lines})." if lines else ".")
     if not scene.parallel:
         dev = scene.devices[0].id
-        how = ("as one compiled XLA program" if scene.variant != "plain"
+        how = ("as one compiled XLA program" if scene.one_program
                else "op by op, each primitive dispatched on its own")
-        return (f"Device {dev} computes", f"Device {dev} runs {scene.function} {how}: "
-                f"{label}. Equations: {prims}.")
-    if after is None and segments == 1:
-        title = "Every device runs the same program on its shard"
+        return (f"Device {dev} computes{suffix}",
+                f"Device {dev} runs {scene.function} {how}: {label}.{loop}{eqs}")
+    n = len(scene.devices)
+    if after is None and computes == 1:
+        title = "Every device runs the same program on its own tiles"
         text = (f"All {n} devices run one compiled program at the same time, each on its own "
-                f"data, without talking to each other: {label}.")
+                f"tiles, without talking to each other: {label}.")
     elif after is None:
-        title = "Every device computes on its own shard"
-        text = f"Each of the {n} devices works on its own data up to the first exchange: {label}."
+        title = "Every device computes on its own tiles"
+        text = f"Each of the {n} devices works on its own tiles: {label}."
     else:
-        title = f"After the {after.name}: each device goes on alone"
+        assert after.collective is not None  # ``after`` is a collective step
+        title = f"After the {after.collective.kind}: each device goes on alone"
         text = f"With the exchanged values in hand, every device continues on its own: {label}."
-    if not scene.program.local and scene.variant == "sharded":
-        text += " (The jaxpr is the global program; XLA's partitioner made the per-device one.)"
-    return title, f"{text} Equations: {prims}."
+    if scene.variant == "sharded":
+        text += (" (The jaxpr is the global program; XLA's SPMD partitioner made this "
+                 "per-device one.)")
+    return title + suffix, f"{text}{loop}{eqs}"
 
 
-def _collective_words(scene: Scene, c: Collective) -> tuple[str, str]:
-    size = max((len(g) for g in c.groups), default=len(scene.devices))
-    ngroups = len(c.groups)
-    over = f"over mesh axis {_join(c.axes)}" if c.axes else "across the devices"
-    groups = "" if ngroups <= 1 else f" ({ngroups} groups of {size}, one per row of the mesh)"
-    if not scene.parallel:
-        dev = scene.devices[0].id
-        axes = c.equations[0].params.get("axes", "") if c.equations else ""
-        where = f" (axes={axes})" if axes else ""
-        return (f"{c.name} over the batch axis, inside one program",
-                f"Under vmap, the collective {c.name} becomes an operation along the batch "
-                f"axis of one array{where}: no data leaves device {dev}, no device talks to "
-                f"another.")
-    if c.inserted:
-        hlo = c.hlo[0]
-        groups_text = " ".join("{" + ",".join(map(str, g)) + "}" for g in hlo.groups[:6])
-        if len(hlo.groups) > 6:
-            groups_text += " …"
-        return (f"XLA inserted an {c.kind}",
-                f"The split layout leaves each device with a partial {hlo.primitive or 'result'}, "
-                f"so the partitioner added an {c.kind} of {hlo.type} between devices "
-                f"{groups_text}. It is in the compiled HLO, not in the jaxpr.")
-    prim = c.primitives[0]
-    if c.kind == "all-reduce":
-        word = REDUCE_WORDS.get(prim, "combination")
-        return (f"{c.name}: an all-reduce {over}",
-                f"Every device sends its value to the others and every device ends up with the "
-                f"{word} over all {size}{groups}. This is where the devices talk to each other.")
-    if c.kind == "all-gather":
-        return (f"{c.name}: every device collects every piece",
-                f"Each device sends its piece to the others {over}{groups}; afterwards every "
-                f"device holds all {size} pieces, stacked in device order.")
-    if c.kind == "collective-permute":
-        pairs = ", ".join(f"{a}→{b}" for a, b in c.pairs[:8]) + (" …" if len(c.pairs) > 8 else "")
-        return (f"{c.name}: each device passes its data on",
-                f"Each device sends its data to exactly one other device {over}: {pairs}.")
-    if c.kind == "all-to-all":
-        return (f"{c.name}: everyone swaps chunks with everyone",
-                f"Each device cuts its data into {size} chunks and sends chunk j to device j "
-                f"{over}{groups}; afterwards each holds one chunk from every device.")
-    return (f"{c.name}: a reduce-scatter {over}",
-            f"Device j receives chunk j from every device and sums them{groups}: each ends "
-            f"with one summed chunk, a 1/{size} of the total.")
+def _collective_words(scene: Scene, step: Step) -> tuple[str, str]:
+    n = len(scene.devices)
+    suffix, loop = words.loop_words(step)
+    assert step.collective is not None  # a collective step
+    across = words.processes_text(step.collective, {d.id: d.process for d in scene.devices})
+    return (words.collective_title(step, n) + suffix,
+            f"{words.collective_origin(step, scene.function)} "
+            f"{words.collective_action(step, n)}{across}{loop}")
 
 
 def _assemble_caption(scene: Scene) -> str:
     parts = []
-    for a in scene.outputs:
-        if len(a.by_device) == 1:
-            parts.append(f"{a.name} {a.type_str} is one array on device "
-                         f"{next(iter(a.by_device))}")
-        elif a.replicated:
-            parts.append(f"{a.name} {a.type_str} is replicated: every device holds the same "
-                         f"full copy")
+    n = len(scene.devices)
+    for g in scene.shown("output"):
+        name = f"{g.name} ({g.type_str})" if g.members else f"{g.name} {g.type_str}"
+        if len(g.by_device) == 1:
+            parts.append(f"{name} is one array on device {next(iter(g.by_device))}")
+        elif g.replicated:
+            parts.append(f"{name} is replicated on all {n}: every device holds the same "
+                         f"whole copy")
         else:
-            parts.append(f"{a.name} {a.type_str} stays on the devices, sharded "
-                         f"{a.spec or ''}: each holds a {a.local_type_str} tile")
+            parts.append(f"{name} stays on the devices, {g.describe()}: each device holds "
+                         f"a {g.local_type_str} tile")
     text = "; ".join(parts) + "."
     if scene.parallel:
         text += " It is still one jax.Array: np.asarray(out) would gather it to the host."
@@ -221,51 +182,72 @@ def _assemble_caption(scene: Scene) -> str:
 
 
 # --------------------------------------------------------------------------- #
-# vmap: one program on the whole batch, versus a Python loop
+# vmap: one computation on the whole batch, versus a Python loop (when one could)
 # --------------------------------------------------------------------------- #
 
 
-def _vmap_phases(scene: Scene) -> list[Phase]:
-    v = scene.variant
-    b = scene.batch
-    assert b is not None  # only a batched scene has these phases
+def _vmap_phases(scene: Scene, equations: list[Equation]) -> list[Phase]:
+    v, b, story = scene.variant, scene.batch, scene.story
+    assert b is not None and story is not None  # only a batched scene has these phases
     dev = scene.devices[0].id
-    axes = "(" + ", ".join("None" if a is None else str(a) for a in b.in_axes) + ")"
-    one_in = [_drop_axis(g.dtype, g.shape, ax) for g, ax in zip(scene.inputs, b.in_axes)]
-    one_out = [_drop_axis(g.dtype, g.shape, 0 if g.shape and g.shape[0] == b.size else None)
-               for g in scene.outputs]
+    ins, outs = scene.shown("input"), scene.shown("output")
+    one_in = [_drop_axis(g, scene.batch_axis(g)) for g in ins]
+    one_out = [_drop_axis(g, scene.batch_axis(g)) for g in outs]
     per_call = f"{', '.join(one_in)} → {', '.join(one_out)}"
-    whole = (f"{', '.join(g.type_str for g in scene.inputs)} → "
-             f"{', '.join(g.type_str for g in scene.outputs)}")
-    first_line = [(v, *_line_range(scene.jaxpr_text, _top_lambda_line(scene.jaxpr_text)))]
-    every = _eq_ranges(v, [eq for s in scene.program.steps if isinstance(s, Segment)
-                           for eq in s.equations])
-    batched = [g for g, ax in zip(scene.inputs, b.in_axes) if ax is not None]
-    shared = [g.name for g, ax in zip(scene.inputs, b.in_axes) if ax is None]
+    whole = f"{', '.join(map(_typed, ins))} → {', '.join(map(_typed, outs))}"
+    first = [_line(v, _top_lambda_line(scene.jaxpr_text))]
+    every = _eq_ranges(v, [eq for eq in equations if not eq.subjaxprs])
+    batched = [f"{g.name} (batch axis {scene.batch_axis(g)})" for g in ins
+               if scene.batch_axis(g) is not None]
+    shared = [g.name for g in ins if scene.batch_axis(g) is None]
     verb = "stacks" if len(batched) == 1 else "stack"
-    host = (f"{_names(batched)} {verb} {b.size} examples (in_axes={axes})"
-            + (f"; {_join(shared)} (in_axes None) {'is' if len(shared) == 1 else 'are'} "
-               f"shared by every example" if shared else "")
+    host = (f"{words.join(batched)} {verb} {b.size} examples"
+            + (f"; {words.join(shared)} {'is' if len(shared) == 1 else 'are'} shared by every "
+               f"example" if shared else "")
             + f". {scene.function} itself is written for one example: {per_call}.")
-    phases = [
-        Phase("host", f"A batch of {b.size} examples on the host", host, first_line, 2.5),
-        Phase("loop", "Without vmap: a Python loop",
-              f"A Python loop would call {scene.function} {b.size} times, one example after "
-              f"another: {b.size} separate calls, each {per_call}.", [], 4.5,
-              compute_label=per_call),
-        Phase("vectorized", "With vmap: one program for the whole batch",
-              f"jax.vmap rewrites every equation to carry the batch axis, so device {dev} runs "
-              f"ONE program on all {b.size} examples at once: {whole}. No loop, no extra "
-              f"devices.", every, 3.0, compute_label=whole),
-    ]
-    for step in scene.program.collectives:
-        phases.append(Phase("collective", *_collective_words(scene, step),
-                            _eq_ranges(v, step.equations), 3.0, collective=step))
-    out_lines = [(v, *_line_range(scene.jaxpr_text, _last_line(scene.jaxpr_text)))]
+    names = [g.name for g in scene.inputs]
+    phases = [Phase("host", f"A batch of {b.size} examples on the host", host, first, 2.5,
+                    arrays=names)]
+    if b.loop_blocker:
+        phases.append(Phase(
+            "no_loop", "Without vmap: no Python loop can do this",
+            f"A loop calling {scene.function} on one example at a time cannot compute this: "
+            f"{b.loop_blocker}. Under vmap the collective runs over the whole batch at once.",
+            _eq_ranges(v, [eq for eq in equations if eq.primitive in AXIS_PRIMITIVES]), 4.0))
+    else:
+        phases.append(Phase(
+            "loop", "Without vmap: a Python loop",
+            f"A Python loop could call {scene.function} {b.size} times, one example after "
+            f"another: {b.size} separate calls, each {per_call}. It computes the same "
+            f"result, one call at a time.", [], 4.5, compute_label=per_call,
+            devices=[dev], arrays=names))
+    if scene.one_program:
+        how = (f"so device {dev} runs ONE compiled program on all {b.size} examples at once: "
+               f"{whole}.")
+        title = "With vmap: one program for the whole batch"
+    else:
+        how = (f"and without jax.jit JAX runs it op by op over the whole batch on device {dev}: "
+               f"each primitive is dispatched once, on all {b.size} examples at once: {whole}.")
+        title = "With vmap: op by op over the whole batch"
+    caption = f"jax.vmap rewrites every equation to carry the batch axis, {how}"
+    axis_ops = [eq for eq in equations if eq.primitive in AXIS_PRIMITIVES]
+    if axis_ops and not story.collectives:
+        prims = words.join(list(dict.fromkeys(eq.primitive for eq in axis_ops)))
+        caption += (f" The {prims} becomes an operation along the batch axis of one array: "
+                    f"no data leaves device {dev}.")
+    phases.append(Phase("vectorized", title, caption, every, 3.0, compute_label=whole,
+                        devices=[dev], arrays=names))
+    for k, step in enumerate(story.steps):
+        if step.collective is not None:
+            t, c = _collective_words(scene, step)
+            phases.append(Phase("collective", t, c, _eq_ranges(
+                v, [equations[i] for i in step.equations if i < len(equations)]), 3.0,
+                step=step, step_index=k, devices=_acting(step, [dev])))
     phases.append(Phase("result", "One batched result",
-                        f"{_names(scene.outputs)}: one array on device {dev}, row k is example "
-                        f"k's result. To spread the batch over devices, use pmap or sharding.",
-                        out_lines, 2.5))
+                        f"{_names(outs)}: one array on device {dev}, row k is example k's "
+                        f"result. To spread the batch over devices, use pmap or sharding.",
+                        [_line(v, _last_line(scene.jaxpr_text))], 2.5, devices=[dev],
+                        arrays=[g.name for g in scene.outputs]))
     return phases
 
 
@@ -275,65 +257,20 @@ def _vmap_phases(scene: Scene) -> list[Phase]:
 
 
 def _names(grids: list[TileGrid]) -> str:
-    return _join([f"{g.name} {g.type_str}" for g in grids])
+    return words.join([f"{g.name} ({g.type_str})" if g.members else f"{g.name} {g.type_str}"
+                       for g in grids])
 
 
-def _join(items: list[str]) -> str:
-    items = list(items)
-    if len(items) > 4:
-        items = items[:3] + [f"{len(items) - 3} more"]
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+def _typed(g: TileGrid) -> str:
+    """``f32[8,784]``, or ``params (4 arrays)`` for a folded pytree group."""
+    return f"{g.name} ({g.type_str})" if g.members else g.type_str
 
 
-def _short_list(types: list[str], limit: int = 4) -> list[str]:
-    return types if len(types) <= limit else types[:limit - 1] + ["…"]
-
-
-def _drop_axis(dtype: str, shape: list[int], axis: int | None) -> str:
-    dims = list(shape) if axis is None else shape[:axis] + shape[axis + 1:]
-    return f"{dtype}[{','.join(map(str, dims))}]"
-
-
-def _hlo_types(c: Segment | Collective | None) -> list[str]:
-    if isinstance(c, Collective) and c.hlo:
-        return [c.hlo[0].type]
-    return []
-
-
-def _primitive_list(equations: list[Equation]) -> str:
-    names: list[str] = []
-    for eq in equations:
-        if eq.primitive not in names:
-            names.append(eq.primitive)
-    if not names:
-        return "none"
-    return ", ".join(names[:5]) + (", …" if len(names) > 5 else "")
-
-
-def _spec_axes(spec: str | None) -> list[str | None]:
-    """Mesh axis names per array axis from ``P('data', None)`` text."""
-    if not spec:
-        return []
-    inner = spec.strip()
-    inner = inner[2:-1] if inner.startswith("P(") and inner.endswith(")") else inner
-    parts, depth, cur = [], 0, ""
-    for ch in inner:
-        if ch == "," and depth == 0:
-            parts.append(cur)
-            cur = ""
-            continue
-        depth += ch == "("
-        depth -= ch == ")"
-        cur += ch
-    if cur.strip():
-        parts.append(cur)
-    out: list[str | None] = []
-    for p in parts:
-        names = re.findall(r"'([^']*)'", p)
-        out.append(" x ".join(names) if names else None)
-    return out
+def _drop_axis(g: TileGrid, axis: int | None) -> str:
+    if g.members:
+        return g.name
+    dims = list(g.shape) if axis is None else g.shape[:axis] + g.shape[axis + 1:]
+    return f"{g.dtype}[{','.join(map(str, dims))}]"
 
 
 def _eq_ranges(variant: str, equations: list[Equation]) -> list[Highlight]:
@@ -349,6 +286,10 @@ def _eq_ranges(variant: str, equations: list[Equation]) -> list[Highlight]:
     return [(variant, s, e) for s, e in merged]
 
 
+def _line(variant: str, line: int) -> Highlight:
+    return variant, line, line
+
+
 def _top_lambda_line(text: str) -> int:
     for i, line in enumerate(text.splitlines()):
         if line.startswith("{ lambda"):
@@ -360,12 +301,9 @@ def _last_line(text: str) -> int:
     return max(len(text.splitlines()) - 1, 0)
 
 
-def _line_range(text: str, line: int) -> tuple[int, int]:
-    return line, line
-
-
-def _container_lines(scene: Scene, needle: str) -> list[Highlight]:
-    eq = scene.program.container
+def _container_lines(scene: Scene, equations: list[Equation], needle: str) -> list[Highlight]:
+    """The ``in_specs=``/``out_specs=`` line of the variant's shard_map equation."""
+    eq = next((e for e in equations if e.primitive == "shard_map"), None)
     if eq is None or eq.text_start is None or eq.text_end is None:
         return []
     lines = scene.jaxpr_text.splitlines()

@@ -24,5 +24,6 @@ JAXVIZ = {
     "batched_args": "jnp.arange(8.)",
     "variants": ["vmap", "pmap", "shard_map"],
     "axis_name": "hosts",
+    "processes": 2,
     "order": 10,
 }

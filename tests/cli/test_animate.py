@@ -56,7 +56,18 @@ def test_png_per_phase_and_bad_options(tmp_path):
                "--theme", "dark", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     names = sorted(p.name for p in tmp_path.glob("n-*.png"))
-    assert names == [f"n-{k:02d}.png" for k in range(1, 8)]  # pmap chosen; psum phase among
+    # pmap chosen: host, split, transfer, the psum's all-reduce, the division, the result.
+    assert names == [f"n-{k:02d}.png" for k in range(1, 7)]
+    one = _run("example:normalize", "--devices", "8", "--out", "psum.png", "--phase", "4",
+               "--size", "640x360", "--theme", "dark", cwd=tmp_path)
+    assert one.returncode == 0, one.stderr
+    assert "phase 4 of 6, collective" in one.stdout
+    with Image.open(tmp_path / "psum.png") as a, Image.open(tmp_path / "n-04.png") as b:
+        assert a.convert("RGB").tobytes() == b.convert("RGB").tobytes()  # that phase alone
+    bad = _run("example:normalize", "--out", "p.png", "--phase", "9", cwd=tmp_path)
+    assert bad.returncode == 2 and "phases 1 to 6" in bad.stderr
+    bad = _run("example:normalize", "--out", "p.gif", "--phase", "2", cwd=tmp_path)
+    assert bad.returncode == 2 and ".png or .svg" in bad.stderr
     bad = _run("example:convolve", "--out", "x.gif", "--size", "huge", cwd=tmp_path)
     assert bad.returncode == 2 and "WIDTHxHEIGHT" in bad.stderr
     bad = _run("example:convolve", "--out", "x.mp4", cwd=tmp_path)
@@ -79,7 +90,7 @@ def test_json_writes_the_storyboard(tmp_path):
     out = _run("example:tensor_parallel", "--variant", "sharded", "--specs",
                "P('data','model'), P(None,'model')", "--out", "story.json", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
-    assert "steps (all-gather, compute)" in out.stdout
+    assert "steps (all-gather, compute), 6 phases" in out.stdout
     story = from_plain(json.loads((tmp_path / "story.json").read_text()))
     assert isinstance(story, Storyboard) and story.variant == "sharded"
     x, w = story.inputs
@@ -88,3 +99,35 @@ def test_json_writes_the_storyboard(tmp_path):
     gather = story.steps[0].collective
     assert gather.kind == "all-gather" and gather.groups == [[0, 1], [2, 3], [4, 5], [6, 7]]
     assert story.steps[1].output_shapes == ["f32[4,16]"]
+    # The device view's phases, for slide tools: the gather before the dot, with its groups.
+    kinds = [p.kind for p in story.phases]
+    assert kinds == ["host", "split", "transfer", "collective", "compute", "assemble"]
+    gather_phase = story.phases[3]
+    assert gather_phase.step == 0 and gather_phase.groups == gather.groups
+    assert gather_phase.input_shapes == ["f32[4,32]"]
+    assert gather_phase.output_shapes == ["f32[4,64]"]
+    assert gather_phase.caption.startswith("Inserted by XLA's SPMD partitioner: ")
+    assert story.phases[1].arrays == ["x", "w"] and story.phases[4].devices == list(range(8))
+
+
+@pytest.mark.slow
+def test_multi_host_animates_two_processes_from_a_real_run(tmp_path):
+    import json
+
+    from jaxviz.model import from_plain
+
+    out = _run("example:multi_host", "--out", "mh.json", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    story = from_plain(json.loads((tmp_path / "mh.json").read_text()))
+    assert story.variant == "shard_map" and sorted(set(story.processes)) == [0, 1]
+    assert len(story.devices) == 8 and story.devices[4] >= 1024  # process 1's own device ids
+    [gather] = story.collectives
+    assert gather.collective.groups == [story.devices]
+    out = _run("example:multi_host", "--out", "mh.png", "--size", "960x540", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert len(list(tmp_path.glob("mh-*.png"))) == len(story.phases)
+    bad = _run("example:multi_host", "--variant", "pmap", "--processes", "2", "--out", "x.png",
+               cwd=tmp_path)
+    assert bad.returncode == 2 and "shard_map" in bad.stderr
+    bad = _run("example:multi_host", "--devices", "7", "--out", "x.png", cwd=tmp_path)
+    assert bad.returncode == 2 and "evenly" in bad.stderr

@@ -13,7 +13,7 @@ from jax.sharding import AxisType, Mesh, NamedSharding
 from jax.sharding import PartitionSpec as P
 
 from jaxviz import core
-from jaxviz.core import storyboard, trace
+from jaxviz.core import arguments, storyboard, trace
 from jaxviz.model import Target, TraceRequest, VariantResult
 from jaxviz.model.records import walk_equations
 
@@ -114,6 +114,40 @@ def test_vmap_collectives_need_no_exchange_and_run_op_by_op():
     assert not sb.one_program and not sb.collectives and sb.devices == [sb.devices[0]]
     assert any("op by op" in n for n in sb.notes)
     assert any(n.startswith("psum (line") and "no exchange" in n for n in sb.notes)
+
+
+def test_vmap_batch_and_the_loop_that_could_replace_it():
+    """A loop of calls on one example each is possible exactly when JAX can trace one call."""
+    from jaxviz.core.loader import find_function, load_namespace
+
+    for name, possible in (("convolve", True), ("normalize", False), ("psum_ones", False),
+                           ("data_parallel", False), ("mlp_predict", True)):
+        req = example_request(name, ["vmap"], want=("jaxpr", "story"))
+        vr = core.trace_request(req).variant("vmap")
+        batch = vr.storyboard.batch
+        prepared = core.trace.load(req).builder.prepare("vmap")
+        args = arguments.concrete(prepared.args)
+        in_axes = core.trace.load(req).settings.in_axes
+        assert batch.size == 8 and len(batch.in_axes) == len(vr.storyboard.inputs)
+        leaves = [ax for a, ax in zip(args, in_axes) for _ in jax.tree.leaves(a)]
+        assert batch.in_axes == leaves
+        fn = find_function(load_namespace(req.target), req.target)
+        examples = [[a if ax is None else jax.tree.map(lambda v, k=k, ax=ax: jnp.take(v, k, ax), a)
+                     for a, ax in zip(args, in_axes)] for k in range(batch.size)]
+        if possible:  # the loop runs and computes what vmap computes
+            assert batch.loop_blocker == ""
+            looped = [jax.jit(fn)(*example) for example in examples]
+            stacked = jax.tree.map(lambda *xs: jnp.stack(xs), *looped)
+            want = prepared.fn(*args)
+            for a, b in zip(jax.tree.leaves(stacked), jax.tree.leaves(want)):
+                # float32 sums in another order (one example vs the batched dot)
+                np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5)
+        else:  # one call on one example is refused by JAX, and the storyboard says why
+            with pytest.raises(NameError, match="unbound axis name"):
+                fn(*examples[0])
+            assert "unbound axis name" in batch.loop_blocker and "psum" in batch.loop_blocker
+    pmap = core.trace_request(example_request("convolve", ["pmap"], want=("jaxpr", "story")))
+    assert pmap.variant("pmap").storyboard.batch is None
 
 
 LOOPS = """\

@@ -47,3 +47,44 @@ def test_cli_prints_processes_and_devices():
     assert out.returncode == 0, out.stderr
     assert "2 processes x 2 simulated CPU devices = 4 devices" in out.stdout
     assert "process 1: jax.local_devices()" in out.stdout
+
+
+@pytest.mark.slow
+def test_the_multi_host_storyboard_is_the_real_runs():
+    """The storyboard the workers return, against their real shards and their compiled HLO."""
+    from jaxviz.model import TraceResult, from_plain
+    from jaxviz.scene import build_scene, geometry
+    from tests.core import hlo_oracle
+
+    reports = run_multihost("example:multi_host", processes=2, local_devices=4)
+    result = from_plain(reports[0].result)
+    assert isinstance(result, TraceResult)
+    story = result.variants[0].storyboard
+    devices = reports[0].global_devices  # jax.devices(): the mesh's order
+    ids = [d["id"] for d in devices]
+    assert story.devices == ids and len(set(ids)) == 8
+    assert story.processes == [d["process_index"] for d in devices] == [0] * 4 + [1] * 4
+    # The collectives, as the tests' own HLO reader finds them in the program both ran.
+    found = hlo_oracle.read(reports[0].hlo, ids)
+    assert [(s.collective.kind, s.collective.groups) for s in story.collectives] == [
+        (f.kind, f.groups) for f in found] == [("all-reduce", [ids])]
+    assert [s.input_shapes for s in story.collectives] == [f.operands for f in found]
+    # Each device's output tile is the block that process really computed there.
+    real = {s["device"]: [list(r) for r in s["index"]] for r in reports for s in r.shards}
+    assert {d: t.index for t in story.outputs[0].tiles for d in t.devices} == real
+    # Drawn grouped by process: one frame each, around its own devices only.
+    scene = build_scene(result, "shard_map")
+    assert scene.processes == [0, 1]
+    lay = geometry.layout(scene, 1280, 720, geometry.default_unit(1280, 720))
+    assert [label for _, label in lay.frames] == ["process 0: 4 simulated CPU devices",
+                                                  "process 1: 4 simulated CPU devices"]
+    for (fx, fy, fw, fh), label in lay.frames:
+        proc = int(label.split(":")[0].split()[1])
+        inside = {d for d, p in lay.devices.items()
+                  if fx <= p.rect[0] and p.rect[0] + p.rect[2] <= fx + fw
+                  and fy <= p.rect[1] and p.rect[1] + p.rect[3] <= fy + fh}
+        assert inside == {d["id"] for d in devices if d["process_index"] == proc}
+    (a, _), (b, _) = lay.frames
+    assert a[1] + a[3] <= b[1]  # the frames do not overlap
+    [collective] = [p for p in scene.phases if p.kind == "collective"]
+    assert "crosses between processes" in collective.caption

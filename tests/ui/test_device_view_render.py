@@ -1,4 +1,4 @@
-"""The device view drawn offscreen: sampled pixels against the real layouts JAX chose."""
+"""The device view drawn offscreen: sampled pixels against the storyboards JAX's programs gave."""
 
 from __future__ import annotations
 
@@ -15,9 +15,8 @@ from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtGui import QColor, QImage  # noqa: E402
 
 from jaxviz.model.palette import DEVICE_COLOURS  # noqa: E402
-from jaxviz.scene.geometry import _key, held_rect  # noqa: E402
-
-from .device_view_cases import configure_jax, traced  # noqa: E402
+from jaxviz.scene.boxes import held_rect  # noqa: E402
+from tests.scene.cases import configure_jax, traced  # noqa: E402
 
 configure_jax()
 W, H = 1280, 720
@@ -58,11 +57,23 @@ def test_convolve_pmap_each_row_tile_has_its_devices_colour(renderer):
     img = r.image(phase_index(r, "compute"), 1.0)
     for d, place in r.layout.devices.items():  # each device's own row, in the device box
         for g in r.scene.inputs:
-            tile = place.minis[_key(g)]
+            tile = place.minis[g.key]
             assert colour_at(img, tile, 0.1, 0.15) == colour[d]
 
 
+def ring_colours(img: QImage, rect, band: float) -> list[str]:
+    """Colours sampled along the middle of a tile's border band, clockwise."""
+    x, y, w, h = rect
+    d = band / 2
+    points = [(x + w * f, y + d) for f in (0.1, 0.3, 0.5, 0.7, 0.9)]
+    points += [(x + w - d, y + h * f) for f in (0.1, 0.3, 0.5, 0.7, 0.9)]
+    points += [(x + w * f, y + h - d) for f in (0.9, 0.7, 0.5, 0.3, 0.1)]
+    points += [(x + d, y + h * f) for f in (0.9, 0.7, 0.5, 0.3, 0.1)]
+    return [img.pixelColor(int(px), int(py)).name().upper() for px, py in points]
+
+
 def test_tensor_parallel_tiles_match_devices_indices_map(renderer):
+    """Shared tiles: the holders' colours only in the border, a neutral fill inside."""
     r = renderer("tensor_parallel", "sharded")
     devices = jax.devices()[:8]
     mesh = Mesh(np.array(devices).reshape(4, 2), ("data", "model"),
@@ -74,6 +85,7 @@ def test_tensor_parallel_tiles_match_devices_indices_map(renderer):
     real = {"x": sx.devices_indices_map(x.shape), "w": sw.devices_indices_map(w.shape),
             "out": compiled.output_shardings.devices_indices_map((16, 32))}
     colour = r.scene.colour_of
+    device_colours = set(colour.values())
     split = r.image(phase_index(r, "split"), 1.0)
     done = r.image(len(r.scene.phases) - 1, 1.0)
     for name, index_map in real.items():
@@ -85,35 +97,60 @@ def test_tensor_parallel_tiles_match_devices_indices_map(renderer):
             holders.setdefault(key, []).append(dev.id)
         img = split if place.grid.role == "input" else done
         assert len(place.blocks) == len(holders)
+        gap = r.builder.tile_gap(place)
         for block, rect in zip(place.grid.blocks, place.blocks):
             key = tuple(tuple(r_) for r_ in block.index)
             expected = sorted(holders[key])
             assert sorted(block.holders) == expected
-            # A shared tile is striped with its holders' colours, along its longer side.
-            n = len(expected)
-            seen = set()
-            for k in range(n):
-                f = (k + 0.5) / n
-                across = rect[3] > rect[2]
-                seen.add(colour_at(img, rect, 0.5 if across else f, f if across else 0.5))
-            assert seen == {colour[d] for d in expected}
+            x0, y0, w0, h0 = rect
+            rect = (x0 + gap / 2, y0 + gap / 2, w0 - gap, h0 - gap)
+            inside = colour_at(img, rect, 0.5, 0.5 if len(expected) == 1 else 0.08)
+            if len(expected) == 1:  # a real split: the one holder's colour, whole
+                assert inside == colour[expected[0]]
+                continue
+            # Shared: a neutral fill inside (no device colour), the holders around it.
+            band = max(min(0.28 * r.unit, min(rect[2], rect[3]) * 0.22), 1.5)
+            assert colour_at(img, rect, 0.5, 0.5) not in device_colours
+            border = {c for c in ring_colours(img, rect, band) if c in device_colours}
+            assert border == {colour[d] for d in expected}, (name, key)
         # Every device's own tile shows its block in its colour.
         for dev in index_map:
             d = dev.id
-            tile = r.layout.devices[d].minis[_key(place.grid)]
+            tile = r.layout.devices[d].minis[place.grid.key]
             [block] = place.grid.by_device[d]
             assert colour_at(done, held_rect(tile, place.grid, d, block)) == colour[d]
+
+
+def test_a_replicated_tile_and_a_split_tile_are_told_apart_by_their_pixels(renderer):
+    r = renderer("mlp_predict", "pmap")
+    theme = r.theme
+    img = r.image(phase_index(r, "split"), 1.0)
+    params = r.layout.array("params", "input")  # folded: four replicated leaves
+    images = r.layout.array("image", "input")
+    colours = set(r.scene.colour_of.values())
+    gap = r.builder.tile_gap(params)
+    x, y, w, h = params.rect
+    x, y, w, h = x + gap / 2, y + gap / 2, w - gap, h - gap  # the drawn tile
+    replicated_inside = colour_at(img, (x, y, w, h), 0.5, 0.15)
+    assert replicated_inside == theme.shared.upper()
+    assert replicated_inside not in colours and replicated_inside != theme.neutral.upper()
+    band = max(min(0.28 * r.unit, min(w, h) * 0.22), 1.5)
+    assert len({c for c in ring_colours(img, (x, y, w, h), band) if c in colours}) >= 4
+    for block, rect in zip(images.grid.blocks, images.blocks):
+        [d] = block.holders
+        assert colour_at(img, rect) == r.scene.colour_of[d] != replicated_inside
 
 
 @pytest.mark.parametrize("variant", ["pmap", "sharded"])
 def test_replicated_params_show_on_every_device(renderer, variant):
     r = renderer("mlp_predict", variant)
     img = r.image(phase_index(r, "compute"), 1.0)
-    params = [g for g in r.scene.inputs if g.replicated]
-    assert len(params) == 4
+    assert len([g for g in r.scene.inputs if g.replicated]) == 4
+    params = [g for g in r.layout.shown_inputs if g.replicated]
+    assert [g.name for g in params] == ["params"]  # folded into one entry
     for d, place in r.layout.devices.items():
         for g in params:
-            assert colour_at(img, place.minis[_key(g)]) == r.scene.colour_of[d], (d, g.name)
+            assert colour_at(img, place.minis[g.key]) == r.scene.colour_of[d], (d, g.name)
 
 
 def test_collective_phase_draws_sum_badges_only_for_psum(renderer):
@@ -162,11 +199,11 @@ def test_stepping_with_keys_moves_exactly_one_phase(qtbot):
         assert view.current_phase == expected
         assert seen[-1][0] == expected
         assert seen[-1][1] == view.phases[expected].caption
-    view.seek(4)
-    assert view.phases[4].kind == "collective"
-    assert seen[-1][2] == view.phases[4].highlights and seen[-1][2][0][0] == "pmap"
+    view.seek(3)
+    assert view.phases[3].kind == "collective"
+    assert seen[-1][2] == view.phases[3].highlights and seen[-1][2][0][0] == "pmap"
     view.step(+1)
-    assert view.current_phase == 5 and view.current_time == 0.0
+    assert view.current_phase == 4 and view.current_time == 0.0
     view.pause()
     view.step(100)
     assert view.current_phase == len(view.phases) - 1
@@ -190,3 +227,28 @@ def test_view_follows_a_new_result_and_exports(qtbot, tmp_path):
     view.set_theme("dark")
     image = view.canvas.grab().toImage()
     assert image.pixelColor(3, 3).name().upper() == "#14171C"
+
+
+def test_clicking_a_folded_pytree_shows_each_of_its_arrays(qtbot):
+    from PySide6.QtCore import QPoint
+    from PySide6.QtTest import QTest
+
+    from jaxviz.ui.device_view import DeviceView
+
+    view = DeviceView()
+    qtbot.addWidget(view)
+    view.resize(900, 480)  # the docked tab of a 1280x720 window
+    view.show()
+    qtbot.waitExposed(view)
+    view.set_result(traced("data_parallel", "pmap"), "pmap")
+    lay = view.canvas.builder().lay
+    assert [p.grid.name for p in lay.inputs] == ["params", "x", "y"]
+    x, y, w, h = lay.array("params", "input").label
+    QTest.mouseClick(view.canvas, Qt.MouseButton.LeftButton, pos=QPoint(int(x + 10),
+                                                                        int(y + h / 2)))
+    lay = view.canvas.builder().lay
+    assert [p.grid.name for p in lay.inputs] == ["params[0]", "params[1]", "x", "y"]
+    x, y, w, h = lay.array("params[1]", "input").label
+    QTest.mouseClick(view.canvas, Qt.MouseButton.LeftButton, pos=QPoint(int(x + 10),
+                                                                        int(y + h / 2)))
+    assert [p.grid.name for p in view.canvas.builder().lay.inputs] == ["params", "x", "y"]

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QTextCursor
 from PySide6.QtTest import QTest
 
 from jaxviz.model import get_example
@@ -203,6 +204,9 @@ def test_the_editor_keeps_its_keys_and_a_line_number_click_runs_to_it(qtbot, win
     # A click on the psum's line number runs there.
     line = _source_line(window, "return x / lax.psum")
     gutter = window.editor._gutter
+    window.editor.setTextCursor(QTextCursor(
+        window.editor.document().findBlockByNumber(line - 1)))
+    window.editor.ensureCursorVisible()  # a user scrolls the line into view first
     qtbot.mouseClick(gutter, Qt.MouseButton.LeftButton,
                      pos=QPoint(8, window.editor.line_rect(line - 1).center().y()))
     assert panel.model.heading == "psum"

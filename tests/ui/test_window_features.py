@@ -198,3 +198,26 @@ def test_the_window_traces_what_its_state_holds_and_its_widgets_follow_it(qtbot,
     state.function = ""
     assert window.build_request() is None
     assert "pick the function" in window.editor_panel.error.text()
+
+
+def test_the_devices_tab_draws_the_storyboard_readable_at_1280x720(qtbot, window, tmp_path):
+    window.resize(1280, 720)
+    window.open_example("data_parallel")
+    wait_for_panes(qtbot, window, lambda: window.presenter.details is not None)
+    window.tools.setCurrentWidget(window.tools.devices)
+    qtbot.waitUntil(lambda: window.tools.devices.view is not None
+                    and bool(window.tools.devices.view.phases), timeout=JAX_MS)
+    view = window.tools.devices.view
+    qtbot.waitUntil(lambda: view.canvas.height() > 200)  # the dock grew for the view
+    details = window.presenter.details.variant(view.scene.variant)
+    assert details.storyboard is not None and view.scene.story == details.storyboard
+    lay = view.canvas.builder().lay
+    assert lay.inputs[0].grid.name == "params" and lay.inputs[0].grid.members  # folded
+    for place in lay.devices.values():  # no slivers: each device shows its tiles
+        assert min(place.rect[2], place.rect[3]) >= 3 * lay.unit and place.detail >= 1
+        assert len(place.minis) == 5  # params (folded), x, y, out[0], out[1]
+    # One strip (lying across in the short tab), in mesh order, none overlapping.
+    rects = [lay.devices[d].rect for d in details.storyboard.mesh.device_ids]
+    assert len({r[1] for r in rects}) == 1
+    assert all(a[0] + a[2] <= b[0] for a, b in zip(rects, rects[1:]))
+    view.canvas.grab().save(str(tmp_path / "devices_tab.png"))

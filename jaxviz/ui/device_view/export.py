@@ -46,16 +46,17 @@ class Renderer:
         theme: ``light`` or ``dark``.
         font_scale: multiplies the text size (1.0 follows the app font, with a
             floor that keeps text readable on a projector at this size).
+        expanded: pytree groups drawn leaf by leaf (the others folded).
     """
 
     def __init__(self, scene: Scene, width: int, height: int, theme: str = "light",
-                 font_scale: float = 1.0):
+                 font_scale: float = 1.0, expanded: frozenset[str] = frozenset()):
         family, px = app_font()
         self.scene = scene
         self.width, self.height = int(width), int(height)
         self.theme = palette.theme(theme).device_view
         self.unit = geometry.default_unit(width, height, px, font_scale)
-        self.layout = geometry.layout(scene, width, height, self.unit)
+        self.layout = geometry.layout(scene, width, height, self.unit, expanded)
         self.builder = FrameBuilder(scene, self.layout, self.theme)
         self.painter = ItemPainter(family)
 

@@ -13,7 +13,7 @@ from PySide6.QtGui import (
     QPolygonF,
 )
 
-from jaxviz.scene.items import Box, Grid, Item, Path, Stripes, Text
+from jaxviz.scene.items import Box, Grid, Item, Path, Ring, Stripes, Text, ring_segments
 from jaxviz.ui.theme.style import qcolor
 
 _ALIGN = {"left": Qt.AlignmentFlag.AlignLeft, "center": Qt.AlignmentFlag.AlignHCenter,
@@ -37,6 +37,8 @@ class ItemPainter:
         self._metrics: dict[tuple, QFontMetricsF] = {}
         self._elided: dict[tuple, str] = {}
         self._fitted: dict[tuple, tuple[QFont, str]] = {}
+        #: Every text that did not fit its place and was shortened with "…" (tests read it).
+        self.cut: list[str] = []
         self._brushes: dict[str, QBrush] = {}
         self._pens: dict[tuple, QPen] = {}
         # Shared objects, not enum values: passing Qt.NoBrush/NoPen to every
@@ -68,7 +70,7 @@ class ItemPainter:
                 f.setStyleHint(QFont.StyleHint.Monospace)
             elif self.family:
                 f.setFamily(self.family)
-            f.setPixelSize(max(int(round(key[0])), 1))
+            f.setPixelSize(max(int(key[0]), 1))  # never larger than the layout sized it
             f.setBold(bold)
             self._fonts[key] = f
             self._metrics[key] = QFontMetricsF(f)
@@ -83,6 +85,8 @@ class ItemPainter:
                 self._box(p, item)
             elif isinstance(item, Text):
                 self._text(p, item)
+            elif isinstance(item, Ring):
+                self._ring(p, item)
             elif isinstance(item, Stripes):
                 self._stripes(p, item)
             elif isinstance(item, Path):
@@ -140,6 +144,12 @@ class ItemPainter:
             p.setBrush(self._no_brush)
             p.drawRect(QRectF(x + 0.5, y + 0.5, w - 1, h - 1))
 
+    def _ring(self, p: QPainter, r: Ring) -> None:
+        p.setOpacity(r.alpha)
+        p.setPen(self._no_pen)
+        for (x, y, w, h), colour in ring_segments(r):
+            p.fillRect(QRectF(x, y, w, h), self.brush(colour))
+
     def _grid(self, p: QPainter, g: Grid) -> None:
         x, y, w, h = g.rect
         p.setOpacity(g.alpha)
@@ -181,6 +191,8 @@ class ItemPainter:
             metrics = self._metrics[(round(t.size * 4) / 4, t.bold, t.mono)]
             elided = metrics.elidedText(t.text, Qt.TextElideMode.ElideRight, w)
             self._elided[key] = elided
+            if elided != t.text:
+                self.cut.append(t.text)
         p.drawText(rect, int(flags), elided)
 
     def _fit(self, t: Text, w: float, h: float) -> tuple[QFont, str]:
@@ -208,6 +220,7 @@ class ItemPainter:
                                              int(Qt.TextFlag.TextWordWrap), text)
                 if bound.height() <= h:
                     break
+            self.cut.append(t.text)
         self._fitted[key] = (font, text)
         return font, text
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QElapsedTimer, QEvent, Qt, QTimer, Signal
-from PySide6.QtGui import QKeyEvent, QPainter, QPixmap
+from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QPixmap
 from PySide6.QtWidgets import QSizePolicy, QVBoxLayout, QWidget
 
 from jaxviz.model import TraceResult, palette
@@ -37,6 +37,7 @@ class _Canvas(QWidget):
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setMinimumSize(320, 200)
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, True)
+        self.setMouseTracking(True)
         self._key: tuple | None = None
         self._builder: FrameBuilder | None = None
         self._static: dict[int, QPixmap] = {}
@@ -53,10 +54,10 @@ class _Canvas(QWidget):
         if px <= 0:
             px = v.font().pointSizeF() * self.logicalDpiY() / 72.0
         key = (self.width(), self.height(), v.theme, v.font_scale, px, id(v.scene),
-               self.devicePixelRatioF())
+               self.devicePixelRatioF(), v.expanded)
         if key != self._key or self._builder is None:
             unit = geometry.default_unit(self.width(), self.height(), px, v.font_scale)
-            lay = geometry.layout(v.scene, self.width(), self.height(), unit)
+            lay = geometry.layout(v.scene, self.width(), self.height(), unit, v.expanded)
             self._builder = FrameBuilder(v.scene, lay, palette.theme(v.theme).device_view)
             self.painter.family = v.font().family()
             self._static.clear()
@@ -84,6 +85,28 @@ class _Canvas(QWidget):
         finally:
             p.end()
 
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt's name
+        pos = event.position()
+        group = self.builder().lay.group_at(pos.x(), pos.y())
+        if group and event.button() == Qt.MouseButton.LeftButton:
+            self.view.toggle_group(group)
+            event.accept()
+            return
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt's name
+        pos = event.position()
+        group = self.builder().lay.group_at(pos.x(), pos.y())
+        if group:
+            self.setCursor(Qt.CursorShape.PointingHandCursor)
+            what = ("fold its arrays into one entry" if group in self.view.expanded
+                    else "show each of its arrays")
+            self.setToolTip(f"{group}: click to {what}")
+        else:
+            self.unsetCursor()
+            self.setToolTip("")
+        super().mouseMoveEvent(event)
+
 
 class DeviceView(QWidget):
     """Shards on devices: an animated view of where JAX put every piece of data.
@@ -106,6 +129,8 @@ class DeviceView(QWidget):
         self.theme = "light"
         self.font_scale = 1.0
         self.speed = 1.0
+        #: Pytree groups drawn leaf by leaf (the others are folded into one entry each).
+        self.expanded: frozenset[str] = frozenset()
         self._phase = 0
         self._t = 1.0
         self._playing = False
@@ -162,6 +187,11 @@ class DeviceView(QWidget):
             self.pause()
         self.canvas.invalidate()
         self._sync(emit=True)
+
+    def toggle_group(self, group: str) -> None:
+        """Show each array of pytree group ``group``, or fold them back into one entry."""
+        self.expanded = self.expanded ^ {group}
+        self.canvas.invalidate()
 
     def step(self, delta: int = 1) -> None:
         """Go ``delta`` phases on (or back); going on plays that phase once, then holds."""
@@ -259,7 +289,8 @@ class DeviceView(QWidget):
                      theme: str | None = None) -> Path:
         """Save the current frame as PNG or SVG (by suffix) at ``size`` (default: as shown)."""
         w, h = self._size(size)
-        renderer = Renderer(self.scene, w, h, theme or self.theme, self.font_scale)
+        renderer = Renderer(self.scene, w, h, theme or self.theme, self.font_scale,
+                            self.expanded)
         # A suffix without a registered format (.jpg, .bmp): the renderer still knows it.
         exporter = for_suffix("frame", Path(path).suffix) or find("frame", "png")
         return exporter.write(renderer, path, phase=self._phase, t=self._t)
@@ -268,7 +299,8 @@ class DeviceView(QWidget):
                          theme: str | None = None, frames_per_phase: int = 6) -> int:
         """Save every phase as an animated GIF; returns the number of frames written."""
         w, h = self._size(size)
-        renderer = Renderer(self.scene, w, h, theme or self.theme, self.font_scale)
+        renderer = Renderer(self.scene, w, h, theme or self.theme, self.font_scale,
+                            self.expanded)
         return find("animation", "gif").write(renderer, path, frames_per_phase=frames_per_phase)
 
     # -- internals --------------------------------------------------------- #

@@ -59,13 +59,13 @@ class WindowStateMixin(WindowParts):
             dock.setVisible(show)
 
     def grow_tools(self) -> None:
-        """The device and timing views need room: give the tool tabs ~45% of the height once."""
+        """The device and timing views need room: give the tool tabs ~55% of the height once."""
         dock = self.docks["Console · Devices · Timing"]
         if getattr(self, "_tools_grown", False) or dock.isFloating():
             return
         self._tools_grown = True
-        if dock.height() < 0.4 * self.height():
-            self.resizeDocks([dock], [int(0.45 * self.height())], Qt.Orientation.Vertical)
+        if dock.height() < 0.5 * self.height():
+            self.resizeDocks([dock], [int(0.55 * self.height())], Qt.Orientation.Vertical)
 
     def set_pane_layout(self, mode: str) -> None:
         """``auto``, ``side by side`` or ``tabs`` (the panes and the menu follow the state)."""

@@ -6,8 +6,9 @@
   waiting one is sent when it ends, and a reply is shown only if no newer
   request is waiting (stale answers are dropped, never shown over newer text).
 * **Two phases.** First the jaxprs alone (fast: the panes update at once),
-  then the same request with StableHLO, compiled HLO, costs and layouts
-  (slower: XLA compiles every variant) for the detail tabs and the device view.
+  then the same request with StableHLO, compiled HLO, costs, layouts and
+  storyboards (slower: XLA compiles every variant) for the detail tabs and the
+  device view.
 * **Busy and Stop.** ``busyChanged`` fires when a request has run for
   :data:`BUSY_AFTER_MS`; :meth:`stop` cancels it in the engine (which
   restarts the engine process if it was running) and drops what waits.
@@ -27,7 +28,7 @@ from jaxviz.ui.window.qt_engine import QtEngine
 DEBOUNCE_MS = 400
 BUSY_AFTER_MS = 250
 #: What each phase asks the core for.
-PHASES = {"jaxpr": ["jaxpr"], "details": ["jaxpr", "hlo", "layout"]}
+PHASES = {"jaxpr": ["jaxpr"], "details": ["jaxpr", "hlo", "layout", "story"]}
 
 
 class TraceSession(QObject):
