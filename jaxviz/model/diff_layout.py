@@ -185,16 +185,30 @@ def shown_lines(side: DiffSide, row: DiffRow | None = None) -> list[ShownLine]:
     return out
 
 
-def row_notes(row: DiffRow) -> list[str]:
+def row_notes(row: DiffRow, hidden_by_name: bool = False) -> list[str]:
     """What changed, in at most two lines: the shapes, then the parameters.
 
     The outputs' changes stand for the row (the inputs' changes are the outputs'
     of earlier rows); the inputs' are named only when no output changed.
+
+    Args:
+        row: a row of a diff.
+        hidden_by_name: parameters JAX does not print in either line (``sharding``,
+            ``out_sharding``, a broadcast's ``shape`` ...) are named only, at the end,
+            instead of written out old -> new (a sharding takes a paragraph).
     """
     outputs = [c.text for c in row.shapes if c.where == "output"]
     shapes = outputs or [c.text for c in row.shapes]
-    params = [p.note or f"{p.name}: {p.left} -> {p.right}" for p in row.params]
-    return [text for text in ("; ".join(shapes), "; ".join(params)) if text]
+    printed = " ".join(t for side in (row.left, row.right) if side for t in side.text)
+    shown, hidden = [], []
+    for p in row.params:
+        if hidden_by_name and not p.name.startswith("operand ") and f"{p.name}=" not in printed:
+            hidden.append(p.name)
+        else:
+            shown.append(p.note or f"{p.name}: {p.left} -> {p.right}")
+    if hidden:
+        shown.append(f"not printed by JAX: {', '.join(hidden)}")
+    return [text for text in ("; ".join(shapes), "; ".join(shown)) if text]
 
 
 def _one_sided(row: DiffRow) -> bool:

@@ -122,3 +122,26 @@ def test_compare_opens_with_the_base_and_the_asked_variant():
         ("plain", "pmap")
     assert default_pair(None, ["plain", "jit"], ["plain"]) == ("plain", "jit")
     assert default_pair("vmap", ["vmap"], ["vmap"]) is None
+
+
+def test_parameters_jax_does_not_print_are_named_not_written_out(traced):
+    from jaxviz.model.diff_layout import row_notes
+
+    seen = set()
+    for name, a, b in ALL_PAIRS:
+        left, right = _pair(traced, name, a, b)
+        for row in diff_variants(left, right).rows:
+            printed = " ".join(t for s in (row.left, row.right) if s for t in s.text)
+            hidden = [p.name for p in row.params
+                      if not p.name.startswith("operand ") and f"{p.name}=" not in printed]
+            notes = row_notes(row, hidden_by_name=True)
+            full = " ".join(row_notes(row))
+            for p in row.params:
+                if p.name in hidden:
+                    assert f"{p.name}: {p.left}" not in " ".join(notes)
+                    seen.add(p.name)
+                else:
+                    assert (p.note or f"{p.name}: {p.left} -> {p.right}") in full
+            if hidden:
+                assert notes[-1].endswith("not printed by JAX: " + ", ".join(hidden))
+    assert {"sharding", "out_sharding"} <= seen  # the long ones a sharded jaxpr carries

@@ -10,6 +10,7 @@ import threading
 
 import pytest
 from PySide6.QtCore import QThread
+from PySide6.QtGui import QColor
 
 from jaxviz.model import Equation, SourceSpan, SubJaxpr, TraceResult, VariantResult, VarInfo
 from jaxviz.model.changes import batch_marks, marks_for, parallel_marks
@@ -248,3 +249,30 @@ def test_state_binding_turns_every_field_change_into_its_signal(qtbot):
     with qtbot.waitSignal(bound.settingsChanged) as got:
         state.set_setting("batch", 16)
     assert got.args[0].batch == 16
+
+
+def test_the_compare_view_stands_alone_fed_a_diff(qapp):
+    """The presentation mode's "what vmap changed" step feeds it a diff, no window, no engine."""
+    from jaxviz.model.jaxpr_diff import diff_variants
+    from jaxviz.ui.panes.compare_view import CompareView
+
+    r = _result()
+    view = CompareView(choosable=False)
+    view.resize(900, 400)
+    view.show()
+    view.set_diff(diff_variants(r.variant("plain"), r.variant("vmap")))
+    assert not view.close_button.isVisibleTo(view) and not view.pickers["left"].isEnabled()
+    assert [view.pickers[w].currentText() for w in ("left", "right")] == ["plain", "vmap"]
+    assert view.summary.text() == "2 equations gained an axis, 1 added (transpose), 0 removed"
+    # Each side shows its variant's own lines; the transpose only vmap has faces filler.
+    assert view.columns.left.toPlainText().split("\n") == ["a", "", "b", "c"]
+    assert view.columns.right.toPlainText().split("\n") == ["a", "b", "c", "d"]
+    assert [line.filler for line in view.columns.left.lines] == [False, True, False, False]
+    # Its rows know their source lines (from the diff alone) and light them.
+    assert view.rows_of_line(4) == [1, 2]
+    strong = QColor("#9cc4f2")
+    view.set_active_line(4, strong)
+    assert [view.columns.right.line_background("active", n) for n in range(4)] == \
+        [None, strong, strong, strong]
+    assert [view.columns.left.line_background("active", n) for n in range(4)] == \
+        [None, None, strong, strong]

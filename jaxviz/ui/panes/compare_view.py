@@ -155,6 +155,7 @@ class CompareView(QFrame):
         layout.addWidget(self.banner)
         layout.addLayout(sides, 1)
         layout.addWidget(self.note)
+        self.columns.describe_row = self.describe_row
         self.columns.rowHovered.connect(self._row_hovered)
         self.columns.rowClicked.connect(self._row_clicked)
         self._fit_spacer()
@@ -337,7 +338,7 @@ class CompareView(QFrame):
         if category in ("added", "removed"):
             variant = self.diff.right if category == "added" else self.diff.left
             return f"{where}{side.primitive}: only in {variant}"
-        notes = row_notes(found)
+        notes = row_notes(found, hidden_by_name=True)
         if not notes:
             printed = self.layout_ is not None and any(
                 s.kind == "printed" for s in self._row_spans(row))

@@ -11,6 +11,7 @@ horizontally. Every colour comes from :mod:`jaxviz.model.palette`
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from PySide6.QtCore import QPoint, QPointF, QRect, Qt, Signal
@@ -29,7 +30,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QHBoxLayout, QTextEdit, QToolTip, QWidget
 
 from jaxviz.model import palette
-from jaxviz.model.diff_layout import DiffLayout, ShownLine, row_category, row_notes
+from jaxviz.model.diff_layout import DiffLayout, ShownLine, row_category
 from jaxviz.ui.text.code_view import CodeView
 from jaxviz.ui.text.highlighters import jaxpr_highlighter
 from jaxviz.ui.theme import style
@@ -286,6 +287,8 @@ class DiffColumns(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.diff_layout: DiffLayout | None = None
+        #: What changed in a row, in words (the compare view says it; its bands' tips use it).
+        self.describe_row: Callable[[int], str] = lambda _row: ""
         self.left = DiffSideView("left")
         self.right = DiffSideView("right")
         self.gutter = BandGutter(self)
@@ -340,18 +343,10 @@ class DiffColumns(QWidget):
         return row_category(self.diff_layout.diff.rows[row])
 
     def describe_block(self, block: int) -> str:
-        """A block's rows and what changed, for the band's tooltip."""
+        """A block's rows and what changed (:attr:`describe_row` of each), for its band's tip."""
         if self.diff_layout is None:
             return ""
-        rows = self.diff_layout.diff.rows
-        out = []
-        for r in self.diff_layout.blocks[block].rows:
-            row = rows[r]
-            side = row.right or row.left
-            assert side is not None
-            notes = row_notes(row) or ([row.text] if row.text else ["unchanged"])
-            out.append(f"{side.primitive}: " + "; ".join(notes))
-        return "\n".join(out)
+        return "\n".join(self.describe_row(r) for r in self.diff_layout.blocks[block].rows)
 
     def row_at(self, view: DiffSideView, line: int) -> int:
         if line < 0 or line >= len(view.lines):
