@@ -46,6 +46,10 @@ def add_target_options(parser: argparse.ArgumentParser, variant: bool = True) ->
                         help="a PartitionSpec per argument, e.g. \"P('data', None), P()\"")
     parser.add_argument("--out-specs", metavar="SPECS",
                         help="output PartitionSpecs for shard_map (default: inferred)")
+    parser.add_argument("--check-vma", action=argparse.BooleanOptionalAction, default=None,
+                        help="shard_map's check_vma (default: on, or the example's setting); "
+                             "--no-check-vma traces shard_map as pmap does, without "
+                             "varying-axes types (no psum_invariant)")
     add_device_options(parser)
 
 
@@ -80,7 +84,8 @@ def build_request(ns: argparse.Namespace, want: list[str],
     req = TraceRequest(
         target=target, args=args, batched_args=batched_args, variants=variants,
         batch=pick("batch"), in_axes=pick("in_axes"), axis_name=pick("axis_name") or "i",
-        mesh=pick("mesh"), specs=pick("specs"), out_specs=pick("out_specs"), want=want)
+        mesh=pick("mesh"), specs=pick("specs"), out_specs=pick("out_specs"),
+        check_vma=pick("check_vma", True), want=want)
     return req, defaults
 
 

@@ -8,6 +8,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from jaxviz.core.call_code import sample
 from jaxviz.model import ErrorInfo, TraceSettings
 from jaxviz.model.errors import UserError, from_exception, spec_error
 from jaxviz.model.specs import DTYPES, Aval, Dict, Expr, Seq, Spec, SpecError, parse_args
@@ -129,23 +130,18 @@ RANDOM_RECIPE = ("numpy.random.default_rng({seed}), drawn leaf by leaf in argume
 
 
 def random_leaf(rng: np.random.Generator, shape: tuple[int, ...], dtype: Any) -> jax.Array:
-    """One random array of ``shape`` and ``dtype``, following :data:`RANDOM_RECIPE`."""
-    dtype = jnp.dtype(dtype)
-    if jnp.issubdtype(dtype, jnp.complexfloating):
-        real = np.round(rng.standard_normal(shape), 2)
-        imag = np.round(rng.standard_normal(shape), 2)
-        return jnp.asarray(real + 1j * imag, dtype=dtype)
-    if jnp.issubdtype(dtype, jnp.floating):
-        return jnp.asarray(np.round(rng.standard_normal(shape), 2), dtype=dtype)
-    if jnp.issubdtype(dtype, jnp.signedinteger):
-        return jnp.asarray(rng.integers(-5, 6, size=shape), dtype=dtype)
-    if jnp.issubdtype(dtype, jnp.unsignedinteger):
-        return jnp.asarray(rng.integers(0, 10, size=shape), dtype=dtype)
-    if dtype == jnp.bool_:
-        return jnp.asarray(rng.random(shape) < 0.5)
-    raise UserError(ErrorInfo(kind="spec", field="args",
-                              message=f"no random values for dtype {dtype}: give the "
-                                      f"argument as an expression instead"))
+    """One random array of ``shape`` and ``dtype``, following :data:`RANDOM_RECIPE`.
+
+    The recipe is :func:`jaxviz.core.call_code.sample`, whose source "Copy as
+    code" carries, so the copied code makes the same values.
+    """
+    try:
+        return sample(rng, tuple(shape), dtype)
+    except TypeError:
+        raise UserError(ErrorInfo(kind="spec", field="args",
+                                  message=f"no random values for dtype {jnp.dtype(dtype)}: "
+                                          f"give the argument as an expression instead")) \
+            from None
 
 
 def random_concrete(value: Any, seed: int) -> tuple[Any, list[bool]]:

@@ -115,6 +115,32 @@ def user_span(eqn: Any, filename: str | None) -> tuple[str, int, int, int, int, 
             chosen.end_line, chosen.end_column + 1, chosen.function_name)
 
 
+def varying_axes(value: Any) -> frozenset[str]:
+    """The manual mesh axes a value varies over inside ``shard_map`` (with ``check_vma``).
+
+    JAX 0.10 keeps them in the type's ``manual_axis_type.varying`` (``.vma``
+    before, ``.mat`` for short); none of these is a public API yet.
+    """
+    import jax
+
+    aval = jax.typeof(value)
+    for path in (("vma",), ("manual_axis_type", "varying"), ("mat", "varying")):
+        found: Any = aval
+        for name in path:
+            found = getattr(found, name, None)
+        if found is not None:
+            return frozenset(found)
+    return frozenset()
+
+
+def from_backward_pass(eqn: Any) -> bool:
+    """Whether autodiff's transpose made the equation (the backward pass of ``jax.grad``).
+
+    Read from the equation's name stack (``vmap(transpose(jvp()))``).
+    """
+    return "transpose(" in str(getattr(eqn.source_info, "name_stack", ""))
+
+
 def nested_jaxprs(eqn: Any) -> Iterator[tuple[str, Any]]:
     """``(parameter name, jaxpr)`` for every jaxpr in the equation's parameters."""
     for name, value in eqn.params.items():

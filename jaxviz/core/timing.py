@@ -36,6 +36,7 @@ from jaxviz.core.timing_variants import Timed, arg_types, build, uses_batched
 from jaxviz.core.trace import Loaded, explain, load
 from jaxviz.model import ErrorInfo
 from jaxviz.model.errors import UserError
+from jaxviz.model.notes import VariantNote
 from jaxviz.model.timing import (
     FLUSH_NS,
     CallRecord,
@@ -284,7 +285,7 @@ class _Session:
             self.done += 1
             self.emit(VariantInfo(variant=variant, call=timed.call,
                                   args=timed.arg_text or arg_types(timed.args),
-                                  devices=out_devices, notes=timed.notes))
+                                  devices=out_devices, notes=timed.notes, code=timed.code))
             self.emit(first)
             timed.args = args
             timed.multi_device = len(out_devices) > 1
@@ -306,7 +307,7 @@ class _Session:
             m = timing_calls.call_once(timed.fn, timed.args, False, want_devices=True)
             first = FirstCall(variant=timed.variant, t0_ns=m.t0 - self.origin,
                               execute_ns=m.complete, dispatch_ns=m.dispatch,
-                              total_ns=m.complete)
+                              total_ns=m.complete, compiled_in_call=timed.variant != "numpy")
             return first, timed.args, m.out_devices
         stages = timing_calls.first_call_stages(timed.fresh, timed.args)
         implicit = timing_calls.implicit_first_call(timed.fresh, timed.args)
@@ -405,8 +406,8 @@ class _Session:
             elif isinstance(record, FirstCall):
                 self.done += 1
             elif isinstance(record, VariantInfo):
-                record.notes.append("measured in a child process started with CPU async "
-                                    "dispatch off")
+                record.notes.append(VariantNote("timing", "measured in a child process started "
+                                                    "with CPU async dispatch off"))
             self.emit(record)
 
         child = self.run_in_child(sub, relay, self.origin)

@@ -2,9 +2,11 @@
 
 Each timing variant is built from the trace variants of
 :mod:`jaxviz.core.variants` (so it is exactly what the jaxpr panes show) and
-becomes a :class:`Timed`: the callable, concrete arguments, the Python text of
-the call and, for variants compiled as a whole, a factory of fresh wrappers
-whose ahead-of-time stages (trace, lower, compile) the first call measures.
+becomes a :class:`Timed`: the callable, concrete arguments, the Python of the
+call (written by the request's :class:`~jaxviz.core.call_code.CallWriter`, as
+the panes' is), the variant's notes and, for variants compiled as a whole, a
+factory of fresh wrappers whose ahead-of-time stages (trace, lower, compile)
+the first call measures.
 """
 
 from __future__ import annotations
@@ -18,9 +20,12 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxviz.core import arguments
-from jaxviz.core.trace import Loaded
+from jaxviz.core.trace import Loaded, program_notes
+from jaxviz.core.variants import Prepared
 from jaxviz.model import ErrorInfo
+from jaxviz.model.call_code import CallCode
 from jaxviz.model.errors import UserError
+from jaxviz.model.notes import VariantNote
 from jaxviz.model.timing import TIMING_VARIANTS
 
 #: Timing variants that run on batched arguments.
@@ -42,14 +47,19 @@ class Timed:
     variant: str
     fn: Callable
     args: list[Any]
-    call: str
+    code: CallCode
     fresh: Callable[[], Any] | None = None
-    notes: list[str] = field(default_factory=list)
+    notes: list[VariantNote] = field(default_factory=list)
     chain_ok: bool = True
     #: The argument types to show, when ``args`` does not say it well (the loop).
     arg_text: str | None = None
     #: Whether the output spans several devices (known after the first call).
     multi_device: bool | None = None
+
+    @property
+    def call(self) -> str:
+        """The call as one line of Python."""
+        return self.code.call
 
 
 def uses_batched(loaded: Loaded, variants: list[str]) -> bool:
@@ -98,10 +108,8 @@ def _concrete(args: list[Any]) -> list[Any]:
     return list(arguments.concrete(list(args)))
 
 
-def _split_call(call: str) -> tuple[str, str]:
-    """``"jax.vmap(f)(xs, ys)"`` -> ``("jax.vmap(f)", "(xs, ys)")``."""
-    i = call.rfind("(")
-    return call[:i], call[i:]
+def _timing_note(text: str) -> VariantNote:
+    return VariantNote("timing", text)
 
 
 # --------------------------------------------------------------------------- #
@@ -123,37 +131,43 @@ def _numpy(loaded: Loaded, variant: str, baseline: str | None, batched: bool) ->
                     f"{loaded.builder.name}'s file"))
     source = loaded.builder.batched_args() if batched else loaded.single
     args = jax.tree.map(np.asarray, _concrete(source))
-    names = ", ".join(f"{n}s" if batched and a is not None else n
-                      for n, a in zip(loaded.builder.names, loaded.settings.in_axes))
-    return Timed(variant, fn, args, f"{baseline}({names})", chain_ok=True,
-                 notes=["NumPy computes on the host before returning: dispatch = completion"])
+    writer = loaded.builder.writer
+    names = writer.args_text(batched)
+    convert = f"{names}{',' if len(writer.names) == 1 else ''} = " \
+              f"jax.tree.map(np.asarray, ({names}{',' if len(writer.names) == 1 else ''}))"
+    code = writer.code(f"{baseline}({names})", batched, extra=[convert])
+    return Timed(variant, fn, args, code, chain_ok=True, notes=[_timing_note(
+        "NumPy computes on the host before returning: dispatch = completion")])
 
 
 def _op_by_op(loaded: Loaded, variant: str, baseline: str | None, batched: bool) -> Timed:
     p = loaded.builder.prepare("plain")
-    return Timed(variant, p.fn, _concrete(p.args), p.call,
-                 notes=["no jit: every jax.numpy operation is dispatched on its own"])
+    return Timed(variant, p.fn, _concrete(p.args), p.code, notes=[_timing_note(
+        "no jit: every jax.numpy operation is dispatched on its own (and compiled on its "
+        "first call)")])
 
 
 def _jit(loaded: Loaded, variant: str, baseline: str | None, batched: bool) -> Timed:
     p = loaded.builder.prepare("jit")
-    notes = ["measured with CPU async dispatch off"] if variant == "jit-sync" else []
-    return Timed(variant, p.fn, _concrete(p.args), p.call,
+    notes = [_timing_note("measured with CPU async dispatch off")] if variant == "jit-sync" \
+        else []
+    return Timed(variant, p.fn, _concrete(p.args), p.code,
                  fresh=lambda: jax.jit(loaded.fn), notes=notes)
 
 
 def _vmap(loaded: Loaded, variant: str, baseline: str | None, batched: bool) -> Timed:
     p = loaded.builder.prepare("vmap")
-    return Timed(variant, p.fn, _concrete(p.args), p.call,
-                 notes=["no jit: the batched operations are dispatched one by one"])
+    return Timed(variant, p.fn, _concrete(p.args), p.code, notes=[_timing_note(
+        "no jit: the batched operations are dispatched one by one")])
 
 
 def _jit_vmap(loaded: Loaded, variant: str, baseline: str | None, batched: bool) -> Timed:
     p = loaded.builder.prepare("vmap")
-    wrapped, args_text = _split_call(p.call)
+    builder = loaded.builder
     vfn = p.fn
-    return Timed(variant, jax.jit(vfn), _concrete(p.args), f"jax.jit({wrapped}){args_text}",
-                 fresh=lambda: jax.jit(vfn))
+    code = builder.writer.code(f"jax.jit({builder.vmap_text(True)})"
+                               f"({builder.writer.args_text(True)})", True)
+    return Timed(variant, jax.jit(vfn), _concrete(p.args), code, fresh=lambda: jax.jit(vfn))
 
 
 def _loop(loaded: Loaded, variant: str, baseline: str | None, batched: bool) -> Timed:
@@ -170,18 +184,34 @@ def _loop(loaded: Loaded, variant: str, baseline: str | None, batched: bool) -> 
     def loop(examples: list[list[Any]]) -> list[Any]:
         return [single(*example) for example in examples]
 
-    name = loaded.builder.name
-    return Timed(variant, loop, [examples],
-                 f"[jax.jit({name})(*example) for example in batch]  # {size} examples",
-                 chain_ok=False, notes=[f"a Python loop over the {size} examples of the batch"],
+    writer = loaded.builder.writer
+    picks = []
+    for name, value, axis in zip(writer.arg_names(True), batched_args, in_axes):
+        if axis is None:
+            picks.append(name)
+        elif len(jax.tree.leaves(value)) == 1 and not isinstance(value, (list, tuple, dict)):
+            picks.append(f"{name}[i]" if axis == 0 else f"jnp.take({name}, i, axis={axis})")
+        else:
+            picks.append(f"jax.tree.map(lambda a: jnp.take(a, i, axis={axis}), {name})")
+    line = f"examples = [[{', '.join(picks)}] for i in range({size})]"
+    code = writer.code(f"[jax.jit({loaded.builder.name})(*example) for example in examples]",
+                       True, extra=[line])
+    return Timed(variant, loop, [examples], code, chain_ok=False,
+                 notes=[_timing_note(f"a Python loop over the {size} examples of the batch")],
                  arg_text=f"{size} x ({arg_types(examples[0]) if examples else ''})")
 
 
 def _parallel(loaded: Loaded, variant: str, baseline: str | None, batched: bool) -> Timed:
     p = loaded.builder.prepare(variant)
     builder = loaded.builder
-    return Timed(variant, p.fn, _concrete(p.args), p.call, notes=list(p.notes),
+    return Timed(variant, p.fn, _concrete(p.args), p.code, notes=_notes(loaded, p),
                  fresh=lambda: builder.prepare(variant).fn)
+
+
+def _notes(loaded: Loaded, p: Prepared) -> list[VariantNote]:
+    """The trace variant's notes (they need its jaxpr: one more trace, before any timing)."""
+    closed = jax.make_jaxpr(p.fn)(*p.args)
+    return program_notes(p, closed, loaded, loaded.filename)
 
 
 _MAKERS: dict[str, Callable[[Loaded, str, str | None, bool], Timed]] = {

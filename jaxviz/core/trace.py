@@ -14,11 +14,17 @@ from dataclasses import dataclass
 from typing import Any
 
 import jax
-import numpy as np
 
-from jaxviz.core import arguments, devices, jax_internals, layout, storyboard
+from jaxviz.core import arguments, devices, jax_internals, layout, storyboard, variant_notes
+from jaxviz.core.call_code import CallWriter
 from jaxviz.core.loader import find_function, load_namespace
-from jaxviz.core.variants import BATCHED_VARIANTS, Prepared, Settings, VariantBuilder
+from jaxviz.core.variants import (
+    BATCHED_VARIANTS,
+    Prepared,
+    Settings,
+    VariantBuilder,
+    arg_names,
+)
 from jaxviz.model import (
     Equation,
     ErrorInfo,
@@ -30,6 +36,7 @@ from jaxviz.model import (
     VarInfo,
 )
 from jaxviz.model.errors import UserError, from_exception
+from jaxviz.model.notes import VariantNote
 from jaxviz.model.records import walk_equations as walk  # noqa: F401 - also used by tests
 
 #: Primitives that move data between devices (shown as collectives).
@@ -49,6 +56,7 @@ class Loaded:
     single: list[Any]
     settings: Settings
     builder: VariantBuilder
+    filename: str = ""
 
 
 def load(req: TraceRequest) -> Loaded:
@@ -63,10 +71,13 @@ def load(req: TraceRequest) -> Loaded:
     specs = arguments.parse(req.args)
     single = arguments.build(specs, namespace, req.args, target.filename)
     settings = Settings.from_request(req, len(single))
+    bspecs = arguments.parse(req.batched_args, field="batched_args") if req.batched_args \
+        else None
+    size = settings.batch or len(devices.active_devices())
 
     def batched() -> list[Any]:
-        if req.batched_args:
-            bspecs = arguments.parse(req.batched_args, field="batched_args")
+        if bspecs is not None:
+            assert req.batched_args is not None
             values = arguments.build(bspecs, namespace, req.batched_args, target.filename,
                                      field="batched_args")
             if len(values) != len(single):
@@ -75,11 +86,12 @@ def load(req: TraceRequest) -> Loaded:
                     message=f"the batched arguments give {len(values)} values but the "
                             f"function takes {len(single)}"))
             return values
-        size = settings.batch or len(devices.active_devices())
         return arguments.add_batch_axis(single, settings.in_axes, size)
 
-    builder = VariantBuilder(fn, target.function, single, settings, batched)
-    return Loaded(fn, namespace, single, settings, builder)
+    writer = CallWriter(target.function, arg_names(fn, len(single)), settings.in_axes, specs,
+                        bspecs, single, size, devices.simulated(), len(jax.devices()))
+    builder = VariantBuilder(fn, target.function, single, settings, batched, writer)
+    return Loaded(fn, namespace, single, settings, builder, target.filename)
 
 
 def trace_request(req: TraceRequest) -> TraceResult:
@@ -102,11 +114,15 @@ def trace_variant(loaded: Loaded, variant: str, req: TraceRequest) -> VariantRes
     vr = VariantResult(variant=variant)
     try:
         prepared = loaded.builder.prepare(variant)
-        vr.call = prepared.call
+        vr.call, vr.code = prepared.call, prepared.code
         closed = jax.make_jaxpr(prepared.fn)(*prepared.args)
         describe_jaxpr(vr, closed, filename)
+        vr.notes = program_notes(prepared, closed, loaded, filename)
         if {"hlo", "layout", "story"} & set(req.want):
             describe_compiled(vr, prepared, closed, req, loaded)
+            note = variant_notes.collectives_note(closed, vr.hlo) if vr.hlo else None
+            if note is not None:
+                vr.notes.append(note)
         if "value" in req.want:
             leaves = arg_leaf_names(prepared.args, loaded.builder.names)
             args, vr.value_args, _ = arguments.described_concrete(
@@ -118,6 +134,26 @@ def trace_variant(loaded: Loaded, variant: str, req: TraceRequest) -> VariantRes
     except Exception as exc:  # noqa: BLE001 - JAX and user code may raise anything
         vr.error = explain(exc, filename, variant, loaded)
     return vr
+
+
+def program_notes(prepared: Prepared, closed: Any, loaded: Loaded,
+                  filename: str) -> list[VariantNote]:
+    """The notes of a traced variant (see :mod:`jaxviz.core.variant_notes`)."""
+    settings, builder = loaded.settings, loaded.builder
+    notes = list(prepared.notes)
+    if prepared.variant in ("pmap", "shard_map") and settings.batched:
+        if prepared.mesh is not None:
+            sizes = dict(prepared.mesh.shape)
+            axes = {a: sizes[a] for a in builder.batch_axes(prepared.mesh)}
+        else:
+            axes = {settings.axis_name: len(builder.devices)}
+        notes += variant_notes.per_device_notes(
+            prepared.variant, builder.name, closed, filename, axes, prepared.per_device,
+            builder.batch_size())
+    if prepared.variant == "shard_map" and prepared.mesh is not None:
+        notes += variant_notes.check_vma_notes(closed, filename, settings.check_vma,
+                                               dict(prepared.mesh.shape))
+    return notes
 
 
 def describe_jaxpr(vr: VariantResult, closed: Any, filename: str) -> None:
@@ -233,5 +269,5 @@ def leaf_names(tree: Any, prefix: str) -> list[str]:
 
 
 def _value_text(out: Any) -> str:
-    with np.printoptions(threshold=200, edgeitems=3):
-        return repr(out)
+    """``repr`` of a result, as ``print(repr(...))`` in a fresh interpreter prints it."""
+    return repr(out)

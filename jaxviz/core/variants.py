@@ -1,9 +1,10 @@
 """Build each variant of a function -- plain, jit, vmap, pmap, sharded, shard_map.
 
 Every variant is built with JAX's own transformations, exactly as a user would
-write them, so what jaxviz shows is what JAX does. :func:`prepare` returns the
-transformed callable, the arguments to call it with and the Python text of the
-call (shown in the panes so the lecture can copy it).
+write them, so what jaxviz shows is what JAX does. :meth:`VariantBuilder.prepare`
+returns the transformed callable, the arguments to call it with and the
+Python of the call (:class:`~jaxviz.model.call_code.CallCode`, written by
+:mod:`jaxviz.core.call_code` from the same settings), which runs as written.
 """
 
 from __future__ import annotations
@@ -18,11 +19,15 @@ import numpy as np
 from jax.sharding import AxisType, Mesh, NamedSharding
 from jax.sharding import PartitionSpec as P
 
-from jaxviz.core import arguments, devices
+from jaxviz.core import arguments, devices, out_specs
+from jaxviz.core.call_code import CallWriter, in_axes_text, partition_text, spec_list_text
 from jaxviz.model import ErrorInfo, TraceRequest
+from jaxviz.model.call_code import CallCode
 from jaxviz.model.errors import UserError, spec_error
+from jaxviz.model.notes import VariantNote
 from jaxviz.model.specs import (
     SpecError,
+    batched_args_problem,
     format_mesh,
     format_partition_spec,
     parse_in_axes,
@@ -47,6 +52,7 @@ class Settings:
     out_specs: list[tuple] | None
     mesh_text: str
     specs_text: str | None
+    check_vma: bool = True
 
     @property
     def batched(self) -> bool:
@@ -81,21 +87,31 @@ class Settings:
         if req.batch is not None and req.batch < 1:
             raise UserError(ErrorInfo(kind="option", field="batch",
                                       message=f"batch size must be at least 1, not {req.batch}"))
+        problem = batched_args_problem(req.batched_args, in_axes)
+        if problem:
+            raise UserError(ErrorInfo(kind="option", field="batched_args", message=problem))
         return cls(nargs=nargs, in_axes=in_axes, axis_name=req.axis_name, batch=req.batch,
                    mesh_axes=mesh_axes, specs=specs, out_specs=out_specs,
-                   mesh_text=mesh_text, specs_text=req.specs)
+                   mesh_text=mesh_text, specs_text=req.specs, check_vma=req.check_vma)
 
 
 @dataclass
 class Prepared:
-    """A variant ready to trace: ``fn(*args)`` is the call."""
+    """A variant ready to trace: ``fn(*args)`` is the call, ``code`` its Python."""
 
     variant: str
     fn: Callable
     args: list[Any]
-    call: str
+    code: CallCode
     mesh: Mesh | None = None
-    notes: list[str] = field(default_factory=list)
+    notes: list[VariantNote] = field(default_factory=list)
+    #: Examples each device holds when a batch is spread over devices (pmap, shard_map).
+    per_device: int = 1
+
+    @property
+    def call(self) -> str:
+        """The call as one line of Python."""
+        return self.code.call
 
 
 def arg_names(fn: Callable, nargs: int) -> list[str]:
@@ -110,10 +126,18 @@ def arg_names(fn: Callable, nargs: int) -> list[str]:
 
 
 class VariantBuilder:
-    """Builds the variants of one function for one request."""
+    """Builds the variants of one function for one request.
+
+    Args:
+        fn: the function; ``name`` its name in the source.
+        single: the arguments of one unbatched call.
+        settings: the parsed parallel settings.
+        batched: makes the batched arguments (called once, when a variant needs them).
+        writer: writes the Python of each call (see :mod:`jaxviz.core.call_code`).
+    """
 
     def __init__(self, fn: Callable, name: str, single: list[Any], settings: Settings,
-                 batched: Callable[[], list[Any]]):
+                 batched: Callable[[], list[Any]], writer: CallWriter):
         self.fn = fn
         self.name = name
         self.single = single
@@ -121,7 +145,8 @@ class VariantBuilder:
         self._batched_factory = batched
         self._batched: list[Any] | None = None
         self.devices = devices.active_devices()
-        self.names = arg_names(fn, len(single))
+        self.names = writer.names
+        self.writer = writer
 
     # -- shared pieces ------------------------------------------------------ #
 
@@ -134,10 +159,6 @@ class VariantBuilder:
         size = arguments.batch_size_of(self.batched_args(), self.settings.in_axes)
         return size if size is not None else len(self.devices)
 
-    def _in_axes_text(self) -> str:
-        axes = self.settings.in_axes
-        return "" if all(a == 0 for a in axes) else f", in_axes={tuple(axes)!r}"
-
     def _require_batched(self, variant: str) -> None:
         if not self.settings.batched:
             raise UserError(ErrorInfo(
@@ -146,7 +167,7 @@ class VariantBuilder:
                         f"{tuple(self.settings.in_axes)}: give an argument a batch axis "
                         f"(e.g. --in-axes 0)"))
 
-    def mesh(self) -> Mesh:
+    def _mesh_size(self) -> int:
         axes = self.settings.mesh_axes
         needed = int(np.prod([s for _, s in axes]))
         have = len(self.devices)
@@ -156,9 +177,18 @@ class VariantBuilder:
                 message=f"the mesh {format_mesh(axes)} needs {needed} devices but there are "
                         f"{have}: change the mesh so its sizes multiply to {have} "
                         f"(or fewer), or use --devices {needed}"))
-        grid = np.array(self.devices[:needed], dtype=object).reshape([s for _, s in axes])
-        names = tuple(n for n, _ in axes)
-        return Mesh(grid, names, axis_types=(AxisType.Auto,) * len(names))
+        return needed
+
+    def mesh(self) -> Mesh:
+        """The mesh, built as the call's code builds it (``jax.make_mesh``)."""
+        axes = self.settings.mesh_axes
+        needed = self._mesh_size()
+        return jax.make_mesh(tuple(s for _, s in axes), tuple(n for n, _ in axes),
+                             axis_types=(AxisType.Auto,) * len(axes),
+                             devices=self.devices[:needed])
+
+    def mesh_text(self) -> str:
+        return self.writer.mesh_text(self.settings.mesh_axes, self._mesh_size())
 
     def partition_specs(self, mesh: Mesh) -> list[P]:
         s = self.settings
@@ -191,10 +221,49 @@ class VariantBuilder:
                                 f"has axes {', '.join(mesh.axis_names)}"))
         return [P(*spec) for spec in specs]
 
-    def _call_text(self, wrapped: str, batched: bool) -> str:
-        args = ", ".join(f"{n}s" if batched and a is not None else n
-                         for n, a in zip(self.names, self.settings.in_axes))
-        return f"{wrapped}({args})"
+    def check_divisible(self, mesh: Mesh, specs: list[P], args: list[Any],
+                        variant: str) -> None:
+        """Every dimension a spec splits must divide evenly over its mesh axes.
+
+        Raises:
+            UserError: naming the argument, the dimension and what to change
+                (the batch, when it is the batch dimension that does not divide).
+        """
+        sizes = dict(mesh.shape)
+        for i, (spec, arg, axis) in enumerate(zip(specs, args, self.settings.in_axes)):
+            for leaf in jax.tree.leaves(arg):
+                shape = tuple(np.shape(leaf))
+                for d, entry in enumerate(tuple(spec)[:len(shape)]):
+                    names = entry if isinstance(entry, tuple) else (entry,) if entry else ()
+                    parts = int(np.prod([sizes[n] for n in names] or [1]))
+                    if shape[d] % parts == 0:
+                        continue
+                    over = " x ".join(f"{n!r} ({sizes[n]})" for n in names)
+                    if self.settings.batched and axis is not None and d == axis % len(shape):
+                        fits = sorted({parts * k for k in (1, 2, 4)})
+                        raise UserError(ErrorInfo(
+                            kind="batch", field="batch", variant=variant,
+                            message=f"a batch of {shape[d]} does not split over mesh axis "
+                                    f"{over}: use a batch that is a multiple of {parts} "
+                                    f"(e.g. --batch {fits[0]} or {fits[-1]}), or a mesh "
+                                    f"whose batch axis divides {shape[d]}"))
+                    raise UserError(ErrorInfo(
+                        kind="mesh", field="specs", variant=variant,
+                        message=f"argument {i + 1} ({self.names[i]}) has shape {shape}: its "
+                                f"dimension {d} ({shape[d]}) does not split evenly over mesh "
+                                f"axis {over}; change its partition spec "
+                                f"({format_partition_spec(tuple(spec))}) or the mesh"))
+
+    def _code(self, wrapped: str, batched: bool, mesh: bool = False,
+              args: str | None = None) -> CallCode:
+        """The code of ``wrapped(args)`` (the variant's arguments by default)."""
+        call = f"{wrapped}({self.writer.args_text(batched) if args is None else args})"
+        return self.writer.code(call, batched, self.mesh_text() if mesh else None)
+
+    def vmap_text(self, axis_name: bool) -> str:
+        s = self.settings
+        named = f", axis_name={s.axis_name!r}" if axis_name else ""
+        return f"jax.vmap({self.name}{in_axes_text(s.in_axes)}{named})"
 
     # -- the variants ------------------------------------------------------- #
 
@@ -207,18 +276,17 @@ class VariantBuilder:
         return method()
 
     def _prepare_plain(self) -> Prepared:
-        return Prepared("plain", self.fn, self.single, self._call_text(self.name, False))
+        return Prepared("plain", self.fn, self.single, self._code(self.name, False))
 
     def _prepare_jit(self) -> Prepared:
         return Prepared("jit", jax.jit(self.fn), self.single,
-                        self._call_text(f"jax.jit({self.name})", False))
+                        self._code(f"jax.jit({self.name})", False))
 
     def _prepare_vmap(self) -> Prepared:
         self._require_batched("vmap")
         s = self.settings
         fn = jax.vmap(self.fn, in_axes=tuple(s.in_axes), axis_name=s.axis_name)
-        text = f"jax.vmap({self.name}{self._in_axes_text()}, axis_name={s.axis_name!r})"
-        return Prepared("vmap", fn, self.batched_args(), self._call_text(text, True))
+        return Prepared("vmap", fn, self.batched_args(), self._code(self.vmap_text(True), True))
 
     def _prepare_pmap(self) -> Prepared:
         self._require_batched("pmap")
@@ -226,6 +294,7 @@ class VariantBuilder:
         n = len(self.devices)
         batch = self.batch_size()
         use_devices = None if len(self.devices) == len(jax.devices()) else self.devices
+        where = "" if use_devices is None else f", devices=jax.devices()[:{n}]"
         if batch % n:
             options = sorted({n * k for k in (1, 2, 4)})
             divisors = [d for d in range(1, batch + 1) if batch % d == 0 and d <= 64]
@@ -236,38 +305,39 @@ class VariantBuilder:
                         f"{options[-1]}), or a device count that divides {batch} "
                         f"(--devices {', '.join(map(str, divisors[-3:]))})"))
         axes = tuple(s.in_axes)
+        kwargs = f"{in_axes_text(s.in_axes)}, axis_name={s.axis_name!r}{where}"
         if batch == n:
             fn = jax.pmap(self.fn, axis_name=s.axis_name, in_axes=axes, devices=use_devices)
-            text = f"jax.pmap({self.name}{self._in_axes_text()}, axis_name={s.axis_name!r})"
-            return Prepared("pmap", fn, self.batched_args(), self._call_text(text, True))
+            return Prepared("pmap", fn, self.batched_args(),
+                            self._code(f"jax.pmap({self.name}{kwargs})", True))
+        per = batch // n
         inner = jax.vmap(self.fn, in_axes=axes)
         fn = jax.pmap(inner, axis_name=s.axis_name, in_axes=axes, devices=use_devices)
         args = arguments.split_batch(self.batched_args(), s.in_axes, n)
-        text = (f"jax.pmap(jax.vmap({self.name}{self._in_axes_text()}), "
-                f"axis_name={s.axis_name!r})")
-        prepared = Prepared("pmap", fn, args, self._call_text(text, True))
-        prepared.notes.append(f"the batch of {batch} is reshaped to {n} devices x "
-                              f"{batch // n} examples; each device vmaps over its examples")
-        return prepared
+        split = ", ".join(
+            name if axis is None else _split_text(name, value, axis, n, per)
+            for name, value, axis in zip(self.writer.arg_names(True), self.batched_args(),
+                                         s.in_axes))
+        code = self._code(f"jax.pmap({self.vmap_text(False)}{kwargs})", True, args=split)
+        return Prepared("pmap", fn, args, code, per_device=per)
 
     def _sharded_base(self) -> tuple[Callable, list[Any], str]:
         s = self.settings
         if s.batched:
             fn = jax.vmap(self.fn, in_axes=tuple(s.in_axes), axis_name=s.axis_name)
-            text = f"jax.vmap({self.name}{self._in_axes_text()}, axis_name={s.axis_name!r})"
-            return fn, self.batched_args(), text
+            return fn, self.batched_args(), self.vmap_text(True)
         return self.fn, self.single, self.name
 
     def _prepare_sharded(self) -> Prepared:
         mesh = self.mesh()
         specs = self.partition_specs(mesh)
         base, args, text = self._sharded_base()
+        self.check_divisible(mesh, specs, args, "sharded")
         shardings = tuple(NamedSharding(mesh, spec) for spec in specs)
         fn = jax.jit(base, in_shardings=shardings)
-        specs_text = ", ".join(str(spec) for spec in specs)
-        call = self._call_text(f"jax.jit({text}, in_shardings=[{specs_text}] on mesh "
-                               f"{format_mesh(self.settings.mesh_axes)})", self.settings.batched)
-        return Prepared("sharded", fn, args, call, mesh=mesh)
+        code = self._code(f"jax.jit({text}, in_shardings={self.writer.shardings_text(specs)})",
+                          self.settings.batched, mesh=True)
+        return Prepared("sharded", fn, args, code, mesh=mesh)
 
     def _prepare_shard_map(self) -> Prepared:
         s = self.settings
@@ -275,28 +345,61 @@ class VariantBuilder:
         specs = self.partition_specs(mesh)
         if s.batched:
             local = jax.vmap(self.fn, in_axes=tuple(s.in_axes))
-            local_text = f"jax.vmap({self.name}{self._in_axes_text()})"
+            local_text = self.vmap_text(False)
             args = self.batched_args()
         else:
             local, local_text, args = self.fn, self.name, self.single
-        out_specs = self._out_specs(mesh, specs, local, args)
+        self.check_divisible(mesh, specs, args, "shard_map")
+        outs = self._out_specs(mesh, specs, local, args)
         shardings = tuple(NamedSharding(mesh, spec) for spec in specs)
-        fn = jax.jit(jax.shard_map(local, mesh=mesh, in_specs=tuple(specs),
-                                   out_specs=out_specs), in_shardings=shardings)
-        call = self._call_text(
-            f"jax.jit(jax.shard_map({local_text}, mesh={format_mesh(s.mesh_axes)}, "
-            f"in_specs={tuple(specs)}, out_specs={out_specs}))", s.batched)
-        return Prepared("shard_map", fn, args, call, mesh=mesh)
+        fn = jax.jit(jax.shard_map(local, mesh=mesh, in_specs=tuple(specs), out_specs=outs,
+                                   check_vma=s.check_vma), in_shardings=shardings)
+        vma = "" if s.check_vma else ", check_vma=False"
+        code = self._code(
+            f"jax.jit(jax.shard_map({local_text}, mesh=mesh, in_specs={spec_list_text(specs)}, "
+            f"out_specs={partition_text(outs)}{vma}), "
+            f"in_shardings={self.writer.shardings_text(specs)})", s.batched, mesh=True)
+        per = 1
+        if s.batched:
+            split = int(np.prod([mesh.shape[a] for a in self._batch_axes(specs)] or [1]))
+            per = max(self.batch_size() // split, 1)
+        return Prepared("shard_map", fn, args, code, mesh=mesh, per_device=per)
+
+    def batch_axes(self, mesh: Mesh) -> tuple[str, ...]:
+        """The mesh axes the batch is split over (none when nothing is batched)."""
+        return self._batch_axes(self.partition_specs(mesh)) if self.settings.batched else ()
+
+    def _batch_axes(self, specs: list[P]) -> tuple[str, ...]:
+        """The mesh axes the batch dimension is split over (from the first batched argument)."""
+        for spec, axis in zip(specs, self.settings.in_axes):
+            if axis is None:
+                continue
+            entries = tuple(spec)
+            entry = entries[axis] if -len(entries) <= axis < len(entries) else None
+            if entry is None:
+                return ()
+            return entry if isinstance(entry, tuple) else (entry,)
+        return ()
 
     def _out_specs(self, mesh: Mesh, specs: list[P], local: Callable, args: list[Any]) -> Any:
         s = self.settings
         if s.out_specs is not None:
             out = [P(*spec) for spec in s.out_specs]
             return out[0] if len(out) == 1 else tuple(out)
-        if s.batched:
-            return P(s.mesh_axes[0][0])
-        # Unbatched: use the output sharding the XLA partitioner picks for the
-        # same in_shardings, so shard_map reproduces the sharded variant.
-        shardings = tuple(NamedSharding(mesh, spec) for spec in specs)
-        compiled = jax.jit(local, in_shardings=shardings).lower(*args).compile()
-        return jax.tree.map(lambda sh: getattr(sh, "spec", P()), compiled.output_shardings)
+        batch_axes = self._batch_axes(specs) if s.batched else ()
+        try:
+            return out_specs.infer(local, mesh, tuple(specs), args, batch_axes)
+        except out_specs.OutSpecsError as exc:
+            raise UserError(ErrorInfo(kind="option", field="out_specs", variant="shard_map",
+                                      message=exc.message)) from None
+
+
+def _split_text(name: str, value: Any, axis: int, groups: int, per: int) -> str:
+    """Python that reshapes the batch axis of ``name`` into ``(groups, per)``."""
+    if axis == 0:
+        one = f"{{a}}.reshape({groups}, {per}, *{{a}}.shape[1:])"
+    else:
+        one = f"{{a}}.reshape({{a}}.shape[:{axis}] + ({groups}, {per}) + {{a}}.shape[{axis}:][1:])"
+    if len(jax.tree.leaves(value)) == 1 and not isinstance(value, (list, tuple, dict)):
+        return one.format(a=name)
+    return f"jax.tree.map(lambda a: {one.format(a='a')}, {name})"

@@ -15,14 +15,18 @@ The public surface is re-exported here. The modules behind it:
 * palette: every colour, as plain data; window_state: what the window shows;
 * storyboard: what every device holds and runs, read from the compiled program;
 * stepping, value_text: the jaxpr stepper's request, steps and values, and those
-  values as text.
+  values as text;
+* notes, call_code: what a variant computes differently and why (computed notes),
+  and its call as Python that runs as written ("Copy as code").
 
 May import: nothing of jaxviz but itself (mypy strict; import-linter keeps JAX and
 Qt out).
 """
 
+from jaxviz.model.call_code import CallCode
 from jaxviz.model.engine import DevicesRequest, EngineEvent, EngineInfo, Reply
 from jaxviz.model.gallery import Example, GalleryError, get_example, list_examples, list_functions
+from jaxviz.model.notes import NOTE_KINDS, VariantNote
 from jaxviz.model.records import (
     SCHEMA_VERSION,
     VARIANTS,
@@ -70,5 +74,6 @@ __all__ = [
 __all__ += ["DevicesRequest", "EngineEvent", "EngineInfo", "Reply"]
 __all__ += ["StepRequest", "StepResult"]
 __all__ += ["TimingRequest", "TimingRun"]
+__all__ += ["NOTE_KINDS", "CallCode", "VariantNote"]
 __all__ += ["ArrayTiles", "CollectiveOp", "Enclosing", "Step", "StoryPhase", "Storyboard", "Tile",
             "VmapBatch"]

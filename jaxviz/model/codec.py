@@ -15,8 +15,9 @@ from typing import Any
 
 #: Bumped whenever a record gains, loses or changes a field, or a record type comes or
 #: goes (3: the stepper's records, its ``Step`` became ``EvalStep`` beside the
-#: storyboard's ``Step``; the storyboard's phases and vmap batch).
-SCHEMA_VERSION = 3
+#: storyboard's ``Step``; the storyboard's phases and vmap batch; 4: variant notes
+#: and call code, ``TraceSettings.check_vma``).
+SCHEMA_VERSION = 4
 
 
 class SchemaMismatch(ValueError):

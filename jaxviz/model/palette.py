@@ -55,6 +55,8 @@ class DeviceViewColours:
     grid: str        # element grid lines inside tiles
     caption_bg: str
     accent: str      # active phase, progress bars, collective links
+    warning_bg: str  # a note that the variant differs (amber, as the pane header's)
+    warning_fg: str
 
 
 @dataclass(frozen=True)
@@ -88,25 +90,29 @@ THEMES: dict[str, Theme] = {
         DeviceViewColours(
             bg="#FFFFFF", fg="#1B1F24", muted="#55606C", panel="#F3F5F8", frame="#A9B2BD",
             neutral="#BFC6CF", shared="#FFF6DD", empty="#FFFFFF", grid="#7D8794",
-            caption_bg="#EDF1F6", accent="#1F5FCC"),
+            caption_bg="#EDF1F6", accent="#1F5FCC", warning_bg="#FFF3CD",
+            warning_fg="#5C3C00"),
         PlotColours(
             background="#FFFFFF", foreground="#111111", muted="#555555", grid="#D0D0D0",
             connector="#9A9A9A", dispatch=OKABE_ITO["blue"], ready=OKABE_ITO["vermillion"],
             device=OKABE_ITO["bluish_green"], device_alt="#7FCEB9",
             phases={"trace": OKABE_ITO["reddish_purple"], "lower": OKABE_ITO["yellow"],
-                    "compile": OKABE_ITO["bluish_green"], "execute": OKABE_ITO["vermillion"]})),
+                    "compile": OKABE_ITO["bluish_green"], "execute": OKABE_ITO["vermillion"],
+                    "first call": "#8C8C8C"})),
     "dark": Theme(
         "dark",
         DeviceViewColours(
             bg="#14171C", fg="#F1F4F7", muted="#A7B0BB", panel="#20262E", frame="#56606D",
             neutral="#68727F", shared="#2C3A4F", empty="#14171C", grid="#9AA4B0",
-            caption_bg="#1C2229", accent="#6CB0FF"),
+            caption_bg="#1C2229", accent="#6CB0FF", warning_bg="#3A2E06",
+            warning_fg="#FFD97A"),
         PlotColours(
             background="#161616", foreground="#F0F0F0", muted="#B4B4B4", grid="#3A3A3A",
             connector="#7A7A7A", dispatch=OKABE_ITO["sky_blue"], ready=OKABE_ITO["orange"],
             device=OKABE_ITO["bluish_green"], device_alt="#0B5E48",
             phases={"trace": OKABE_ITO["reddish_purple"], "lower": OKABE_ITO["yellow"],
-                    "compile": OKABE_ITO["bluish_green"], "execute": OKABE_ITO["orange"]})),
+                    "compile": OKABE_ITO["bluish_green"], "execute": OKABE_ITO["orange"],
+                    "first call": "#A6A6A6"})),
 }
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 # The codec's and the device records' names are re-exported: records is where
 # every layer has always found them.
+from jaxviz.model.call_code import CallCode
 from jaxviz.model.codec import SCHEMA_VERSION as SCHEMA_VERSION
 from jaxviz.model.codec import SchemaMismatch as SchemaMismatch
 from jaxviz.model.codec import check_annotations
@@ -24,6 +25,7 @@ from jaxviz.model.codec import register as register
 from jaxviz.model.codec import to_plain as to_plain
 from jaxviz.model.devices import DeviceInfo as DeviceInfo
 from jaxviz.model.devices import MeshInfo as MeshInfo
+from jaxviz.model.notes import VariantNote
 from jaxviz.model.storyboard import Storyboard
 
 #: The variants jaxviz knows, in the order the panes show them.
@@ -72,6 +74,10 @@ class TraceSettings:
         mesh: the device mesh (``data=4,model=2``).
         specs: a PartitionSpec per argument.
         out_specs: the output PartitionSpecs for shard_map.
+        check_vma: shard_map's ``check_vma``: track which mesh axes each value
+            varies over (JAX's default). With it, ``jax.grad`` with respect to an
+            argument replicated by ``P()`` sums its gradient over the mesh axis;
+            ``False`` traces as ``pmap`` does.
     """
 
     args: str
@@ -82,6 +88,7 @@ class TraceSettings:
     mesh: str | None = None
     specs: str | None = None
     out_specs: str | None = None
+    check_vma: bool = True
 
     @staticmethod
     def names() -> tuple[str, ...]:
@@ -243,10 +250,17 @@ class ArrayLayout:
 
 @dataclass
 class VariantResult:
-    """Everything about one traced variant; ``error`` set if it failed."""
+    """Everything about one traced variant; ``error`` set if it failed.
+
+    ``call`` is the call as one line of Python (the panes show it); ``code``
+    holds it with the imports, arguments and mesh it needs to run as written;
+    ``notes`` say what the jaxpr and the value do not (see :mod:`jaxviz.model.notes`).
+    """
 
     variant: str
     call: str = ""
+    code: CallCode | None = None
+    notes: list[VariantNote] = field(default_factory=list)
     error: ErrorInfo | None = None
     jaxpr_text: str = ""
     invars: list[VarInfo] = field(default_factory=list)

@@ -460,3 +460,19 @@ def _nth_item_offset(text: str, n: int) -> int:
             return pos
         pos = nxt + 1
     return pos + (len(text[pos:]) - len(text[pos:].lstrip()))
+
+
+def batched_args_problem(batched_args: str | None, in_axes: list[int | None]) -> str | None:
+    """Why already-batched arguments cannot be used with these ``in_axes`` (None if they can).
+
+    Batched arguments only feed the batched variants, which batch the
+    arguments whose ``in_axes`` is not ``None``; with every argument
+    unbatched they would be ignored, silently.
+    """
+    if not (batched_args or "").strip() or any(axis is not None for axis in in_axes):
+        return None
+    nones = ", ".join(["None"] * len(in_axes))
+    zeros = ", ".join(["0"] * len(in_axes))
+    return (f"the batched arguments would be ignored: in_axes ({nones}) batches none of the "
+            f"arguments. Give each batched argument its batch axis (e.g. in_axes "
+            f"\"{zeros}\"), or pass the values as the arguments of one call instead")

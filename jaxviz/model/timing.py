@@ -29,6 +29,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from jaxviz.model.call_code import CallCode
+from jaxviz.model.notes import VariantNote
 from jaxviz.model.records import DeviceInfo, ErrorInfo, TraceRequest, register
 from jaxviz.model.specs import SpecError
 
@@ -218,13 +220,17 @@ class VariantInfo:
         call: the Python text of the call.
         args: the argument types, e.g. ``f32[1000,1000], f32[1000,1000]``.
         devices: ids of the devices the output lives on.
+        notes: how it is measured, and the trace variant's notes (where it
+            computes something else than the other variants).
+        code: the call with its imports, arguments and mesh ("Copy as code").
     """
 
     variant: str
     call: str
     args: str
     devices: list[int] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    notes: list[VariantNote] = field(default_factory=list)
+    code: CallCode | None = None
 
     @property
     def label(self) -> str:
@@ -278,6 +284,10 @@ class FirstCall:
     (``dispatch_ns`` until it returned). The phases add up to ``total_ns``.
     ``implicit_ns`` is a plain first call ``f(*args)`` after clearing JAX's
     caches: what a user's first call costs, all phases in one.
+    ``compiled_in_call``: the variant is JAX but not compiled as a whole
+    (op-by-op, vmap, the loop), so its first execution also traces and
+    compiles each operation as it runs; the phase is then ``first call``,
+    not ``execute`` (the two cannot be told apart from outside).
     """
 
     variant: str
@@ -289,9 +299,12 @@ class FirstCall:
     lower_ns: int | None = None
     compile_ns: int | None = None
     implicit_ns: int | None = None
+    compiled_in_call: bool = False
 
     def phases(self) -> list[tuple[str, int]]:
         """``(name, ns)`` of the phases that were measured, in order."""
+        if self.compiled_in_call:
+            return [("first call", self.execute_ns)]
         named = [("trace", self.trace_ns), ("lower", self.lower_ns),
                  ("compile", self.compile_ns), ("execute", self.execute_ns)]
         return [(n, v) for n, v in named if v is not None]

@@ -14,9 +14,10 @@ Rows of ``timings.csv``:
   was issued, ``dispatch_ms`` when it returned, ``complete_ms`` when its result
   was ready; ``device`` is empty. Multi-device calls add one row per device
   with ``complete_ms`` the moment that device's shard was seen ready.
-* phase ``first``: the first execution of the first call; ``trace``, ``lower``,
-  ``compile``: the first call's ahead-of-time stages (``start_ms`` to
-  ``complete_ms``; no dispatch).
+* phase ``first``: the first execution of the first call (for op-by-op, vmap and
+  the loop, which JAX does not compile as a whole, it also traces and compiles
+  each operation as it runs); ``trace``, ``lower``, ``compile``: the first
+  call's ahead-of-time stages (``start_ms`` to ``complete_ms``; no dispatch).
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ def csv_rows(run: TimingRun) -> list[dict[str, str]]:
         for name, ns in first.phases():
             row = {"variant": first.variant, "run": "0", "t0_ms": _ms(first.t0_ns),
                    "start_ms": _ms(t), "complete_ms": _ms(t + ns), "size": "", "device": ""}
-            if name == "execute":
+            if name in ("execute", "first call"):
                 row.update(phase="first", dispatch_ms=_ms(t + first.dispatch_ns))
             else:
                 row.update(phase=name, dispatch_ms="")

@@ -216,8 +216,14 @@ def caption_variants(run: TimingRun) -> str:
     return text
 
 
+#: Dispatch that grows by less than this factor across a sweep "stays" in the caption.
+FLAT = 2.0
+
+
 def caption_sweep(run: TimingRun, variant: str | None = None) -> str:
-    """E.g. "as n grows from 256 to 2048, completion grows ×60 while dispatch stays ..."."""
+    """E.g. "as n grows from 256 to 2048, completion grows 60× while dispatch stays ...",
+    or, when dispatch grows by more than :data:`FLAT`, how much, and how far below
+    completion it stays (both from the measured medians)."""
     names = sweep_variants(run)
     variant = variant or (names[0] if names else None)
     points = sweep_points(run, variant) if variant else []
@@ -236,6 +242,13 @@ def caption_sweep(run: TimingRun, variant: str | None = None) -> str:
     d_hi = max(p.dispatch_median for _, p in asynchronous)
     same = fmt_ms(d_lo) == fmt_ms(d_hi)
     if not inline:
+        (_, d0), (_, d1) = asynchronous[0], asynchronous[-1]
+        d_growth = d1.dispatch_median / max(d0.dispatch_median, 1e-9)
+        below = min(p.complete_median / max(p.dispatch_median, 1e-9) for _, p in asynchronous)
+        if d_growth > FLAT:
+            return (text + f"; dispatch grows {fmt_num(d_growth)}× too "
+                    f"({fmt_ms(d0.dispatch_median)} → {fmt_ms(d1.dispatch_median)}) but a call "
+                    f"always returns at least {fmt_num(below)}× sooner than its result is ready")
         spread = f"at {fmt_ms(d_lo)}" if same else f"between {fmt_ms(d_lo)} and {fmt_ms(d_hi)}"
         return text + f" while dispatch stays {spread}"
     spread = fmt_ms(d_lo) if same else f"{fmt_num(d_lo)} to {fmt_ms(d_hi)}"
@@ -288,3 +301,9 @@ def header_line(run: TimingRun) -> str:
     asyn = "" if h.async_dispatch else " · async dispatch off"
     where = f"{PurePath(h.filename).name}:{h.function}({h.args})"
     return (f"{where} · jax {h.jax} · {dev}{asyn} · {h.host_cpu} · {h.date[:16].replace('T', ' ')}")
+
+
+def differing_notes(run: TimingRun) -> list[str]:
+    """``pmap differs: ...``: the notes saying a measured variant computes something else."""
+    return [f"{variant_label(info.variant)} {note.line()}" for info in run.variants
+            for note in info.notes if note.differs]

@@ -274,7 +274,10 @@ def find_field_errors(texts: Mapping[str, str], devices: int) -> dict[str, Field
             errors["batched_args"] = (f"{len(batched)} batched arguments for "
                                       f"{nargs} arguments", 0)
     if v["in_axes"].strip() and nargs is not None:
-        check("in_axes", lambda t: specs.parse_in_axes(t, nargs))
+        in_axes = check("in_axes", lambda t: specs.parse_in_axes(t, nargs))
+        problem = in_axes is not None and specs.batched_args_problem(v["batched_args"], in_axes)
+        if problem and "batched_args" not in errors:
+            errors["batched_args"] = (problem, 0)
     axis = v["axis_name"].strip()
     if axis and not _IDENTIFIER.match(axis):
         errors["axis_name"] = ("the axis name must be a Python identifier, e.g. i or batch", 0)

@@ -71,7 +71,8 @@ def build_scene(result: TraceResult, variant: str) -> Scene:
         row_ticks=row_ticks, col_ticks=col_ticks, inputs=[], outputs=[], story=story,
         jaxpr_text=vr.jaxpr_text,
         mesh_axes=list(zip(story.mesh.axis_names, story.mesh.axis_sizes)) if story.mesh else [],
-        idle_devices=max(len(result.devices) - len(order), 0), batch=batch)
+        idle_devices=max(len(result.devices) - len(order), 0), batch=batch,
+        notes=list(vr.notes), code=vr.code)
     scene.inputs, scene.outputs = _grids(scene, story, order)
     scene.phases = build_phases(scene, vr)
     return scene

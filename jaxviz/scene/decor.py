@@ -8,9 +8,9 @@ or left out, never cut. The legend uses the words of
 from __future__ import annotations
 
 from jaxviz.model.palette import DeviceViewColours, text_on
-from jaxviz.scene.geometry import Layout
+from jaxviz.scene.geometry import NOTE_PX, Layout
 from jaxviz.scene.items import Box, Item, Ring, Text
-from jaxviz.scene.measure import Rect, fit_size, text_width
+from jaxviz.scene.measure import Rect, fit_size, inset, text_width
 from jaxviz.scene.scene import Scene
 from jaxviz.scene.tiles import WORDS
 
@@ -37,9 +37,29 @@ def header(scene: Scene, lay: Layout, th: DeviceViewColours) -> list[Item]:
     if one:
         items.append(Text(room, call, one, th.fg, mono=True))
     else:
-        size = min(0.8 * u, h / 2.5)
-        items.append(Text(room, call, size, th.fg, mono=True, wrap=True))
+        items.append(Text(room, call, wrapped_size(call, 0.8 * u, room[2], h), th.fg,
+                          mono=True, wrap=True))
     return items
+
+
+#: Line height of wrapped text, as a multiple of its font size.
+LINE_HEIGHT = 1.25
+#: The share of a line that word wrapping fills, at worst, with a call's words.
+WRAP_FILL = 0.88
+
+
+def wrapped_size(text: str, px: float, width: float, height: float,
+                 floor: float = 0.5) -> float:
+    """The largest size down to ``floor * px`` at which ``text`` wraps into ``width`` x
+    ``height`` (a long call -- shard_map with its specs and shardings -- on two or three
+    lines); the smallest when none does (the painter then shrinks it a little more)."""
+    size = min(px, height / (2 * LINE_HEIGHT))
+    while size > floor * px:
+        lines = -(-text_width(text, size, mono=True) // (width * WRAP_FILL))
+        if lines * size * LINE_HEIGHT <= height:
+            return size
+        size *= 0.95
+    return floor * px
 
 
 def column_titles(scene: Scene, lay: Layout, th: DeviceViewColours) -> list[Item]:
@@ -171,6 +191,12 @@ def caption(scene: Scene, lay: Layout, th: DeviceViewColours, i: int) -> list[It
     else:
         items.append(Text(title, phase.title, 0.95 * k * u, th.fg, bold=True, wrap=True))
     top = y + (2.05 if not lay.short else 1.75) * u
-    items.append(Text((tx, top, w - (tx - x) - 0.5 * u, y + h - top - 0.25 * u),
-                      phase.caption, 0.92 * u, th.fg, wrap=True, valign="top"))
+    bottom = y + h - lay.note_h
+    items.append(Text((tx, top, w - (tx - x) - 0.5 * u, bottom - top - 0.25 * u),
+                      phase.caption_without_note, 0.92 * u, th.fg, wrap=True, valign="top"))
+    if phase.note and lay.note_h:
+        band = (x + 0.35 * u, bottom - 0.1 * u, w - 0.7 * u, lay.note_h - 0.25 * u)
+        items.append(Box(band, th.warning_bg, th.warning_fg, 1.0, radius=0.3 * u))
+        items.append(Text(inset(band, 0.25 * u), phase.note, NOTE_PX * u, th.warning_fg,
+                          wrap=True, valign="top"))
     return items

@@ -25,6 +25,11 @@ from jaxviz.scene.tiles import Block, TileGrid, group_name
 
 #: Canvases less than this many text units high are laid out short (see :func:`layout`).
 SHORT = 30
+#: The note that a variant differs: its font size and most lines (units; the painter
+#: shrinks it further when the estimate was short).
+NOTE_PX = 0.8
+NOTE_LINES = 3
+NOTE_LINES_SHORT = 2
 
 
 @dataclass
@@ -66,6 +71,9 @@ class Layout:
     short: bool = False
     #: A 1-D strip drawn across instead of down (see :func:`_cells`).
     flipped: bool = False
+    #: Height of the band at the caption's foot that says the variant differs (0: none
+    #: of the scene's phases has such a note).
+    note_h: float = 0.0
 
     @property
     def shown_inputs(self) -> list[TileGrid]:
@@ -106,6 +114,18 @@ def default_unit(width: float, height: float, app_font_px: float = 0.0,
     return max(app_font_px, min(height / 34.0, width / 60.0), 9.0) * scale
 
 
+def note_band(scene: Scene, width: float, u: float, short: bool) -> float:
+    """Height of the caption's band for the longest note that the variant differs: as
+    many lines as it needs at :data:`NOTE_PX` (at most :data:`NOTE_LINES`), 0 if none."""
+    notes = [p.note for p in scene.phases if p.note]
+    if not notes:
+        return 0.0
+    room = width - 1.3 * u  # the band's margins and padding
+    need = max(text_width(n, NOTE_PX * u) for n in notes) / (room * 0.92)  # word wrap
+    lines = min(max(1, -(-need // 1)), NOTE_LINES_SHORT if short else NOTE_LINES)
+    return lines * 1.3 * NOTE_PX * u + 0.85 * u
+
+
 def layout(scene: Scene, width: float, height: float, unit: float,
            expanded: frozenset[str] = frozenset()) -> Layout:
     """Place ``scene`` on a ``width`` x ``height`` canvas with body text ``unit`` px.
@@ -122,7 +142,8 @@ def layout(scene: Scene, width: float, height: float, unit: float,
     short = height < SHORT * u
     header = (m, m * 0.6, width - 2 * m, (1.6 if short else 2.1) * u)
     title = header
-    cap_h = (3.9 if short else 5.1) * u
+    note_h = note_band(scene, width - 2 * m, u, short)
+    cap_h = (3.9 if short else 5.1) * u + note_h
     caption = (m, height - m - cap_h, width - 2 * m, cap_h)
     top = header[1] + header[3] + 0.4 * u
     bottom = caption[1] - 0.4 * u
@@ -147,7 +168,7 @@ def layout(scene: Scene, width: float, height: float, unit: float,
                  panels={"inputs": left, "devices": middle, "outputs": right},
                  inputs=inputs, outputs=outputs, devices={}, frames=[], row_ticks=[],
                  col_ticks=[], row_axis=None, col_axis=None, grid_rect=middle,
-                 expanded=frozenset(expanded), short=short)
+                 expanded=frozenset(expanded), short=short, note_h=note_h)
     if scene.devices:
         _place_devices(scene, lay, _below(middle, col_title), u)
     return lay

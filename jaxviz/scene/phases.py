@@ -30,14 +30,29 @@ AXIS_PRIMITIVES = frozenset({
     "pbroadcast"})
 
 
+#: Phases where a variant's difference from the others shows: its note goes there.
+NOTE_PHASES = ("collective", "assemble", "result")
+
+
 def build_phases(scene: Scene, vr: VariantResult) -> list[Phase]:
     """The phases of a scene, in order."""
     if scene.error or scene.story is None:
         return []
     equations = list(walk_equations(vr.equations))
     if scene.variant == "vmap" and scene.batch is not None:
-        return _vmap_phases(scene, equations)
-    return _device_phases(scene, equations)
+        return _with_notes(scene, _vmap_phases(scene, equations))
+    return _with_notes(scene, _device_phases(scene, equations))
+
+
+def _with_notes(scene: Scene, phases: list[Phase]) -> list[Phase]:
+    """The notes that say the variant differs, on the phases where the difference shows."""
+    text = " ".join(f"⚠ {n.line()}." for n in scene.notes if n.differs)
+    if text:
+        for phase in phases:
+            if phase.kind in NOTE_PHASES:
+                phase.note = text
+                phase.caption = f"{phase.caption} {text}"
+    return phases
 
 
 # --------------------------------------------------------------------------- #

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from jaxviz.model.call_code import CallCode
+from jaxviz.model.notes import VariantNote
 from jaxviz.model.storyboard import Step, Storyboard, StoryPhase
 from jaxviz.scene.tiles import TileGrid, folded, group_name, same_holders
 
@@ -64,6 +66,8 @@ class Phase:
             phases), with its index in ``Storyboard.steps``.
         devices: the devices that act in the phase.
         arrays: the names of the arrays it moves or shows.
+        note: where this variant differs from the others, when the phase is where
+            it shows (collectives, the result); the caption ends with it too.
     """
 
     kind: str
@@ -76,6 +80,14 @@ class Phase:
     step_index: int | None = None
     devices: list[int] = field(default_factory=list)
     arrays: list[str] = field(default_factory=list)
+    note: str = ""
+
+    @property
+    def caption_without_note(self) -> str:
+        """The caption before its note (drawn apart, in the note's colours)."""
+        if self.note and self.caption.endswith(self.note):
+            return self.caption[:-len(self.note)].rstrip()
+        return self.caption
 
     def to_story(self) -> StoryPhase:
         """The phase as plain data (for ``jaxviz animate --out story.json``)."""
@@ -117,6 +129,11 @@ class Scene:
     phases: list[Phase] = field(default_factory=list)
     #: The batch axis of each input and output (vmap), by :attr:`TileGrid.key`.
     batch_axes: dict[str, int | None] = field(default_factory=dict)
+    #: The variant's notes (see :mod:`jaxviz.model.notes`); the ones that say it
+    #: differs from the other variants are added to the captions they concern.
+    notes: list[VariantNote] = field(default_factory=list)
+    #: The variant's call as Python that runs as written ("Copy as code").
+    code: CallCode | None = None
 
     @property
     def parallel(self) -> bool:

@@ -4,8 +4,10 @@
 `jax.Array`) at once; Python only waits when it needs the values, e.g. to
 print them or to convert them to NumPy. Timing the call alone measures the
 dispatch, not the work: time `jnp.dot(x, y).block_until_ready()` instead.
-Run the timing view on this example: the dispatch times stay flat while the
-completion times grow with the matrix size.
+Run the timing view's size sweep on this example: the completion time grows
+with the work, while a call returns long before its result is ready -- except
+where a small CPU computation runs inline, before the call returns. The sweep's
+caption gives the measured figures (dispatch grows with the size too).
 """
 import numpy as np
 

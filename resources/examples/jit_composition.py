@@ -3,7 +3,8 @@
 `jax.jit(jax.vmap(f))` is a function like any other: vmap rewrites the jaxpr to
 carry a batch axis, jit compiles the batched jaxpr into one XLA program. The
 order matters for what you see, not for the result: `jit(vmap(f))` and
-`vmap(jit(f))` give the same numbers. Here `f` is a smooth step, `selu`.
+`vmap(jit(f))` give the same numbers. Here `f` is `selu`, the scaled exponential
+linear unit: `lmbda * x` for positive `x`, `lmbda * alpha * (exp(x) - 1)` otherwise.
 """
 import jax
 import jax.numpy as jnp

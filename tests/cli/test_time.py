@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
@@ -94,7 +95,12 @@ def test_unsupported_variant_and_bad_sweep_still_write_what_was_measured(tmp_pat
                        "--out", str(tmp_path))
     assert proc.returncode == 2, proc.stderr
     assert "[pmap] pmap needs at least one batched argument" in proc.stderr
-    assert "sweep n=32: TypeError" in proc.stderr and "async_dispatch.py:21" in proc.stderr
+    from jaxviz.model import get_example
+
+    source = Path(get_example("async_dispatch").path).read_text().splitlines()
+    line = 1 + next(i for i, text in enumerate(source) if "return jnp.dot(x, y)" in text)
+    assert "sweep n=32: TypeError" in proc.stderr
+    assert f"async_dispatch.py:{line}" in proc.stderr
     rows = list(csv.DictReader((tmp_path / "timings.csv").open()))
     assert {r["variant"] for r in rows if r["phase"] == "steady"} == {"jit"}
     assert {r["size"] for r in rows if r["phase"] == "sweep"} == {"16"}

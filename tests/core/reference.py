@@ -95,7 +95,8 @@ def reference_call(name: str, variant: str) -> tuple[Callable, list]:
         local, args = f, single
         compiled = jax.jit(f, in_shardings=shardings).lower(*args).compile()
         out_specs = jax.tree.map(lambda s: s.spec, compiled.output_shardings)
-    smap = jax.shard_map(local, mesh=mesh, in_specs=tuple(specs), out_specs=out_specs)
+    smap = jax.shard_map(local, mesh=mesh, in_specs=tuple(specs), out_specs=out_specs,
+                         check_vma=ex.check_vma)
     return jax.jit(smap, in_shardings=shardings), args
 
 

@@ -17,6 +17,7 @@ from jaxviz import core
 from jaxviz.core import arguments
 from jaxviz.core.trace import load
 from jaxviz.model import TraceRequest, list_examples
+from jaxviz.model.errors import format_error
 
 from . import hlo_oracle
 from .conftest import example_request
@@ -88,7 +89,12 @@ def check_variant(req: TraceRequest, variant: str, allow_user_error: bool = Fals
     vr = core.trace_request(req).variant(variant)
     if allow_user_error and vr.error is not None and vr.error.kind == "trace":
         return None  # the function itself fails on per-shard operands: nothing to draw
-    assert vr.error is None, core.format_error(vr.error, debug=True)
+    if allow_user_error and vr.error is not None and vr.error.field == "out_specs":
+        # shard_map's per-device outputs differ across an axis no output dimension is
+        # split along: no out_specs lays them out, and the message says so
+        assert "--out-specs" in vr.error.message or "lax.psum" in vr.error.message
+        return None
+    assert vr.error is None, format_error(vr.error, debug=True)
     sb = vr.storyboard
     prepared, compiled = compiled_program(req, variant)
     assert_collectives_match(sb, oracle_collectives(compiled))

@@ -125,6 +125,37 @@ def test_first_call_stages_fit_the_wall_clock_and_come_first(measured):
         assert first.compile_ns is None and first.total_ns == first.execute_ns
 
 
+def test_first_calls_not_compiled_as_a_whole_say_they_compile_as_they_run(measured):
+    """op-by-op, vmap and the loop compile each op during their first call: JAX says so
+    (backend compilations counted here with jax.monitoring), and so does the record."""
+    import jax
+    import jax.numpy as jnp
+
+    run, _, _ = measured
+    for v in ("op-by-op", "vmap", "loop"):
+        assert run.first_call(v).phases() == [("first call", run.first_call(v).execute_ns)]
+    assert run.first_call("numpy").phases()[0][0] == "execute"
+    assert [n for n, _ in run.first_call("jit").phases()][-1] == "execute"
+    compiles = []
+    jax.monitoring.register_event_duration_secs_listener(
+        lambda event, _secs, **_: compiles.append(event)
+        if event == "/jax/core/compile/backend_compile_duration" else None)
+    x = jnp.ones((16, 16))
+    jax.block_until_ready(x)
+    jax.clear_caches()
+    compiles.clear()
+    jax.block_until_ready(jnp.matmul(x, x))  # one op, op by op, after clearing the caches
+    assert compiles
+
+
+def test_timing_records_carry_the_variants_notes_and_code(measured):
+    run, _, _ = measured
+    assert any("dispatched on its own" in n.text for n in run.info("op-by-op").notes)
+    pmap = run.info("pmap")
+    assert pmap.code is not None and pmap.code.call == pmap.call
+    assert "pmap(matmul" in pmap.call
+
+
 def test_sweep_measures_every_size(measured):
     run, _, _ = measured
     sweep = run.calls_of("jit", "sweep")
@@ -207,7 +238,7 @@ def test_async_dispatch_off_runs_in_a_child_process():
                           streamed.append, in_child=run_in_child)
     assert run.error is None and run.errors == [], run.errors
     assert len(run.calls_of("jit-sync", "steady")) == RUNS
-    assert any("child process" in n for n in run.info("jit-sync").notes)
+    assert any("child process" in n.text for n in run.info("jit-sync").notes)
     assert any(isinstance(r, CallRecord) and r.variant == "jit-sync" for r in streamed)
     # the child's records sit on this run's timeline, after the jit ones
     assert min(c.t0_ns for c in run.calls_of("jit-sync")) > max(
@@ -221,3 +252,16 @@ def test_async_dispatch_off_runs_in_a_child_process():
                                           async_dispatch=False))
     assert alone.error.kind == "engine" and "fresh JAX process" in alone.error.message
     assert not alone.calls
+
+
+def test_a_timed_variant_that_differs_carries_its_note():
+    from jaxviz.core.timing import measure_timings
+
+    trace = example_request("normalize", batched_args="jnp.arange(16.)")
+    run = measure_timings(TimingRequest(trace=trace, variants=["vmap", "pmap"], runs=2,
+                                        warmup=0, pipeline=0), lambda _record: None)
+    assert run.error is None and run.errors == [], run.errors
+    [note] = [n for n in run.info("pmap").notes if n.differs]
+    assert note.kind == "per_device_collective" and "not 16" in note.text
+    assert not [n for n in run.info("vmap").notes if n.differs]
+    assert run.info("pmap").call == run.info("pmap").code.call

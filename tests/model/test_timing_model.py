@@ -113,6 +113,9 @@ def test_first_call_phases_are_the_measured_stages_in_order():
     assert [n for n, _ in pmap.phases()] == ["lower", "compile", "execute"]
     numpy = make_run().first_call("numpy")
     assert numpy.phases() == [("execute", 9 * MS)]
+    # op-by-op compiles each op inside its first call: one phase, named for what it is
+    op = FirstCall("op-by-op", 0, execute_ns=7, dispatch_ns=1, total_ns=7, compiled_in_call=True)
+    assert op.phases() == [("first call", 7)]
     # the variants caption counts what the first call spent before executing, once
     assert "30 ms tracing and compiling, once" in caption_variants(make_run())
 
@@ -132,6 +135,26 @@ def test_captions_are_computed_from_the_records():
     assert "30 ms tracing and compiling" in caption_variants(run)
     assert "from 8 to 16, completion grows 8.0×" in caption_sweep(run)
     assert fmt_ms(0.04321) == "0.043 ms" and fmt_ms(123.4) == "123 ms"
+
+
+def sweep_run(dispatch_ms: list[float], complete_ms: list[float]) -> TimingRun:
+    run = TimingRun(request=request(variants=["jit"], sweep="n=256,512,1024,2048"))
+    for j, (size, d, c) in enumerate(zip((256, 512, 1024, 2048), dispatch_ms, complete_ms)):
+        for i in range(3):
+            run.add(CallRecord("jit", "sweep", i, 10 * MS * (3 * j + i), 0, int(d * MS),
+                               int(c * MS), size=size))
+    return run
+
+
+def test_sweep_caption_says_dispatch_grows_when_it_grows():
+    # the measurement: dispatch 0.0096 -> 0.15 ms while completion grows much more
+    grows = caption_sweep(sweep_run([0.0096, 0.02, 0.06, 0.15], [0.5, 3.0, 20.0, 150.0]))
+    assert "completion grows 300×" in grows
+    assert "dispatch grows 16× too (0.0096 ms → 0.15 ms)" in grows
+    assert "stays" not in grows
+    assert "at least 52× sooner than its result is ready" in grows  # 0.5 / 0.0096
+    flat = caption_sweep(sweep_run([0.01, 0.012, 0.011, 0.015], [0.5, 3.0, 20.0, 150.0]))
+    assert "while dispatch stays between 0.010 ms and 0.015 ms" in flat
 
 
 def test_csv_has_the_documented_columns(tmp_path):

@@ -212,7 +212,8 @@ def test_finding4_a_pytree_argument_folds_into_one_readable_entry():
 
 
 def test_every_phase_has_words_and_every_step_a_phase():
-    result = traced("data_parallel", "shard_map")
+    # check_vma=True (the example itself runs shard_map as pmap does): psum_invariant
+    result = traced("data_parallel", "shard_map", check_vma=True)
     story = result.variant("shard_map").storyboard
     scene = build_scene(result, "shard_map")
     assert [p.step_index for p in scene.phases if p.step is not None] == list(

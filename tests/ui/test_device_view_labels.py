@@ -18,7 +18,10 @@ from jaxviz.model import list_examples  # noqa: E402
 from jaxviz.scene.items import Text  # noqa: E402
 from tests.scene.cases import engine_traced, matmul, multihost, traced  # noqa: E402
 
-CASES = [(ex.name, v) for ex in list_examples() for v in ex.variants] + [("matmul", "sharded")]
+#: Variants that differ from the others: their captions carry the note that says so.
+DIFFER = [("normalize-16", "pmap"), ("data_parallel-check_vma", "shard_map")]
+CASES = ([(ex.name, v) for ex in list_examples() for v in ex.variants] + [("matmul", "sharded")]
+         + DIFFER)
 #: Layouts the gallery's 8 devices of one process do not show.
 WIDE = [("normalize-32", "pmap"), ("multi_host-2-processes", "shard_map")]
 
@@ -26,6 +29,10 @@ WIDE = [("normalize-32", "pmap"), ("multi_host-2-processes", "shard_map")]
 def _case(name: str, variant: str):
     if name == "matmul":
         return matmul(variant)
+    if name == "normalize-16":
+        return traced("normalize", variant, batched_args="jnp.arange(16.)")
+    if name == "data_parallel-check_vma":
+        return traced("data_parallel", variant, check_vma=True)
     if name == "normalize-32":
         return engine_traced("normalize", variant, 32)
     if name == "multi_host-2-processes":

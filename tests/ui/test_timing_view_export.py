@@ -231,3 +231,18 @@ def test_a_recording_from_jaxviz_time_opens_as_the_cli_drew_it(qtbot, tmp_path, 
     ticks = view.plots.figures["timeline"].plot.getAxis("left")._tickLevels[0]
     assert [t for _, t in ticks][2:] == [f"device {d}" for d in range(4)]
     assert view.controls.checked_variants() == ["numpy", "pmap"]
+
+
+def test_a_recording_whose_variant_differs_says_so(qtbot, tmp_path, shared_engine, live):
+    import copy
+
+    from jaxviz.model.notes import VariantNote
+
+    run = copy.deepcopy(live.run)
+    info = run.info("jit")
+    info.notes.append(VariantNote("per_device_collective", "psum over 'p' sums 8, not 16"))
+    view = make_view(shared_engine)
+    qtbot.addWidget(view)
+    assert view.open_recording(str(write_json(run, tmp_path / "timings.json")))
+    assert view.banner.severity == "warning"
+    assert "jit differs: psum over 'p' sums 8, not 16" in view.banner.text()

@@ -1,4 +1,4 @@
-"""The device view's control bar: restart, step, play/pause, speed, scrubber."""
+"""The device view's control bar: restart, step, play/pause, speed, scrubber, Copy as code."""
 
 from __future__ import annotations
 
@@ -31,6 +31,7 @@ class ControlBar(QWidget):
     playToggled = Signal()
     speedChanged = Signal(float)
     scrubbed = Signal(int, float)  # phase, t
+    copyRequested = Signal()
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -71,6 +72,15 @@ class ControlBar(QWidget):
         self.label = QLabel()
         self.label.setMinimumWidth(90)
         row.addWidget(self.label)
+        self.copy_button = QToolButton()
+        self.copy_button.setObjectName("device_copy_code")
+        self.copy_button.setText("Copy as code")
+        self.copy_button.setToolTip("Copy the shown variant's call, with its arguments and mesh, "
+                                    "as Python that runs as written")
+        self.copy_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.copy_button.setEnabled(False)
+        self.copy_button.clicked.connect(self.copyRequested)
+        row.addWidget(self.copy_button)
         self._phases = 0
 
     def _button(self, icon, tip: str) -> QToolButton:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QElapsedTimer, QEvent, Qt, QTimer, Signal
-from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QPixmap
+from PySide6.QtGui import QGuiApplication, QKeyEvent, QMouseEvent, QPainter, QPixmap
 from PySide6.QtWidgets import QSizePolicy, QVBoxLayout, QWidget
 
 from jaxviz.model import TraceResult, palette
@@ -147,6 +147,7 @@ class DeviceView(QWidget):
         self.controls.playToggled.connect(self.toggle_play)
         self.controls.speedChanged.connect(self.set_speed)
         self.controls.scrubbed.connect(self._scrub)
+        self.controls.copyRequested.connect(self.copy_code)
         self._timer = QTimer(self)
         self._timer.setTimerType(Qt.TimerType.PreciseTimer)
         self._timer.setInterval(FRAME_MS)
@@ -187,6 +188,13 @@ class DeviceView(QWidget):
             self.pause()
         self.canvas.invalidate()
         self._sync(emit=True)
+
+    def copy_code(self) -> str:
+        """Put the shown variant's call, with its arguments and mesh, on the clipboard."""
+        text = self.scene.code.snippet() if self.scene.code is not None else ""
+        if text:
+            QGuiApplication.clipboard().setText(text)
+        return text
 
     def toggle_group(self, group: str) -> None:
         """Show each array of pytree group ``group``, or fold them back into one entry."""
@@ -342,6 +350,7 @@ class DeviceView(QWidget):
 
     def _sync(self, emit: bool = False) -> None:
         self.controls.show_state(self._phase, self._t, len(self.phases), self._playing)
+        self.controls.copy_button.setEnabled(self.scene.code is not None)
         self.canvas.update()
         if emit and self.phases:
             phase = self.phases[self._phase]

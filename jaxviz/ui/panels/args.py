@@ -21,6 +21,7 @@ from typing import Any
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QTextDocumentFragment
 from PySide6.QtWidgets import (
+    QCheckBox,
     QFormLayout,
     QLabel,
     QLineEdit,
@@ -131,6 +132,17 @@ class ArgsPanel(QScrollArea):
                 self.batch.valueChanged.connect(self._edited)
                 self.fields["batch"] = _Field(self.batch)
                 form.addRow("Batch", self.fields["batch"])
+        self.check_vma = QCheckBox("check_vma")
+        self.check_vma.setObjectName("field_check_vma")
+        self.check_vma.setChecked(True)
+        self.check_vma.setToolTip(
+            "shard_map's check_vma: JAX tracks which mesh axes each value varies over "
+            "(psum_invariant, pvary and {V:axis} in the jaxpr). With it, jax.grad with respect "
+            "to an argument replicated by P() sums its gradient over the mesh axis. Off: "
+            "shard_map is traced as pmap traces it.")
+        self.check_vma.toggled.connect(self._edited)
+        self.fields["check_vma"] = _Field(self.check_vma)
+        form.addRow("shard_map", self.fields["check_vma"])
         self.devices = QSpinBox()
         self.devices.setObjectName("field_devices")
         self.devices.setRange(1, 512)
@@ -187,6 +199,7 @@ class ArgsPanel(QScrollArea):
         out: dict = {name: (edit.text().strip() or None) for name, edit in self.edits.items()}
         out["batch"] = self.batch.value() or None
         out["axis_name"] = out["axis_name"] or "i"
+        out["check_vma"] = self.check_vma.isChecked()
         return out
 
     def set_values(self, values: dict, devices: int | None = None) -> None:
@@ -197,6 +210,7 @@ class ArgsPanel(QScrollArea):
                 value = values.get(name)
                 edit.setText("" if value is None else str(value))
             self.batch.setValue(int(values.get("batch") or 0))
+            self.check_vma.setChecked(values.get("check_vma") is not False)
             if devices is not None:
                 self.devices.blockSignals(True)
                 self.devices.setValue(devices)

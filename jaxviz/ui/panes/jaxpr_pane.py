@@ -1,21 +1,29 @@
 """One variant's pane: its jaxpr, StableHLO, compiled HLO and cost analysis.
 
 The header names the variant, shows the call that produced it (e.g.
-``jax.vmap(convolve, axis_name='i')(xs, ws)``) and a legend of the "what
-changed" marks. A failed variant keeps its last good jaxpr, dimmed, under a
-banner with the error. StableHLO and HLO are put into their views only when
-their tab is first shown (they can be long, and highlighting them costs time).
+``jax.vmap(convolve, axis_name='i')(xs, ws)``) with a **Copy as code** button
+(the call, the call with its arguments and mesh, or a whole program that runs
+as written), the variant's notes (a note that says the variant *differs* from
+the others stands out in amber; the others are one muted line whose tooltip
+lists them) and a legend of the "what changed" marks. A failed variant keeps
+its last good jaxpr, dimmed, under a banner with the error. StableHLO and HLO
+are put into their views only when their tab is first shown (they can be long,
+and highlighting them costs time).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QMenu,
     QSizePolicy,
     QStackedWidget,
     QTableWidget,
@@ -28,6 +36,7 @@ from PySide6.QtWidgets import (
 from jaxviz.model import ErrorInfo, VariantResult
 from jaxviz.model.changes import Mark, summary
 from jaxviz.model.link_index import walk
+from jaxviz.model.notes import VariantNote
 from jaxviz.ui.text.code_view import CodeView, fold_regions
 from jaxviz.ui.text.highlighters import hlo_highlighter, jaxpr_highlighter, stablehlo_highlighter
 from jaxviz.ui.theme import style
@@ -50,6 +59,12 @@ _LEGEND = {
 #: The Compare button's text in a narrow pane, and in a pane at least ``WIDE_PANE`` wide.
 COMPARE_TEXT = ("◫", "◫ Compare")
 WIDE_PANE = 380
+#: What "Copy as code" can copy, in its menu's order: (key, menu text).
+COPY_CHOICES = (
+    ("snippet", "Copy the call with its arguments and mesh"),
+    ("call", "Copy the call only"),
+    ("script", "Copy as a program (runs as written in a fresh python)"),
+)
 #: The views of a pane, in the picker's order.
 VIEWS = ("jaxpr", "StableHLO", "HLO", "cost")
 _COST_NOTE = {"pmap": "one device's program", "sharded": "one device's program",
@@ -106,9 +121,39 @@ class JaxprPane(QFrame):
         self.title = QLabel(variant)
         self.title.setProperty("role", "pane-title")
         self.busy = QLabel("")
+        # "⏳ working…" comes and goes: it must not widen the pane (and the window) when it does
+        self.busy.setMinimumWidth(1)  # (else a QLabel's minimum is its whole text)
         self.call = ElidedLabel()
         self.call.setProperty("role", "pane-call")
         self.call.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.copy_button = QToolButton()
+        self.copy_button.setObjectName(f"copy_code_{variant}")
+        self.copy_button.setText("Copy as code")
+        self.copy_button.setToolTip("Copy this variant's call as Python that runs as written: "
+                                    "click for the call with its arguments and mesh; the "
+                                    "arrow offers the call alone or a whole program")
+        self.copy_button.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
+        self.copy_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        menu = QMenu(self.copy_button)
+        for key, text in COPY_CHOICES:
+            action = menu.addAction(text)
+            action.setObjectName(f"copy_{key}")
+            action.triggered.connect(self._copier(key))
+        self.copy_button.setMenu(menu)
+        self.copy_button.clicked.connect(lambda: self.copy_code("snippet"))
+        self.copy_button.setEnabled(False)
+        #: Gives the source the program form of "Copy as code" starts with.
+        self.source_provider: Callable[[], str] | None = None
+        self.differs = QLabel("")
+        self.differs.setObjectName(f"differs_{variant}")
+        self.differs.setProperty("role", "banner")
+        self.differs.setWordWrap(True)
+        self.differs.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.differs.hide()
+        self.note = ElidedLabel()
+        self.note.setObjectName(f"notes_{variant}")
+        self.note.setProperty("role", "pane-note")
+        self.note.hide()
         self.legend = QLabel("")
         self.legend.setProperty("role", "legend")
         self.legend.setTextFormat(Qt.TextFormat.RichText)
@@ -118,11 +163,14 @@ class JaxprPane(QFrame):
         top.addWidget(self.title)
         top.addStretch(1)
         top.addWidget(self.busy)
+        top.addWidget(self.copy_button)
         self._head = head = QVBoxLayout(header)
         head.setContentsMargins(8, 4, 8, 4)
         head.setSpacing(1)
         head.addLayout(top)
         head.addWidget(self.call)
+        head.addWidget(self.differs)
+        head.addWidget(self.note)
         self.compare_button = QToolButton()
         self.compare_button.setObjectName(f"compare_{variant}")
         self.compare_button.setText(COMPARE_TEXT[0])
@@ -194,6 +242,8 @@ class JaxprPane(QFrame):
             return
         self.result = vr
         self.call.setText(vr.call)
+        self.show_notes(vr.notes)
+        self.copy_button.setEnabled(vr.code is not None)
         self.jaxpr_view.set_text(vr.jaxpr_text)
         ranges = [(e.text_start, e.text_end) for _path, e in walk(vr.equations)
                   if e.subjaxprs and e.text_start is not None and e.text_end is not None]
@@ -211,6 +261,48 @@ class JaxprPane(QFrame):
         self.set_dimmed(True)
         if self.result is None:
             self.call.setText("")
+            self.copy_button.setEnabled(False)
+
+    def _copier(self, kind: str) -> Callable[[], None]:
+        def copy() -> None:
+            self.copy_code(kind)
+        return copy
+
+    def show_notes(self, notes: list[VariantNote]) -> None:
+        """Where the variant differs (amber, in full), then the other notes (one line)."""
+        differs = [n for n in notes if n.differs]
+        others = [n for n in notes if not n.differs]
+        self.differs.setText("\n".join(f"⚠ {n.line()}" for n in differs))
+        self.differs.setVisible(bool(differs))
+        self.differs.setToolTip("\n\n".join(n.line() for n in differs))
+        if others:
+            self.note.setText("  ·  ".join(n.line() for n in others))
+            self.note.setToolTip("\n\n".join(n.line() for n in notes))
+        self.note.setVisible(bool(others))
+
+    def notes_text(self) -> str:
+        """The notes shown in the header, as plain text ('' when none)."""
+        parts = [w.text() for w in (self.differs, self.note) if w.isVisibleTo(self)]
+        return "\n".join(parts)
+
+    def code_text(self, kind: str = "snippet") -> str:
+        """What "Copy as code" copies: ``call``, ``snippet`` or ``script`` ('' without a result)."""
+        vr = self.result
+        if vr is None or vr.code is None:
+            return ""
+        if kind == "call":
+            return vr.code.call
+        if kind == "script":
+            source = self.source_provider() if self.source_provider is not None else ""
+            return vr.code.script(source)
+        return vr.code.snippet()
+
+    def copy_code(self, kind: str = "snippet") -> str:
+        """Put :meth:`code_text` on the clipboard; returns what was copied."""
+        text = self.code_text(kind)
+        if text:
+            QGuiApplication.clipboard().setText(text)
+        return text
 
     def clear_error(self) -> None:
         self.banner.hide()
@@ -249,6 +341,9 @@ class JaxprPane(QFrame):
             return
         self.details = vr
         self._details_filled = False
+        if self.result is not None and len(vr.notes) > len(self.result.notes):
+            self.result.notes = list(vr.notes)  # the compiled program's notes came later
+            self.show_notes(vr.notes)
         if self.result is not None and vr.hlo_collectives and not self.result.hlo_collectives:
             self.result.hlo_collectives = list(vr.hlo_collectives)
             self._show_legend(self.jaxpr_view.marks)

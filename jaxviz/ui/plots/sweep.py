@@ -1,4 +1,4 @@
-"""The size sweep: dispatch stays flat while completion grows with the work.
+"""The size sweep: how completion and dispatch grow with the work (the caption says by how much).
 
 x: the swept size (log2 scale, a tick per size); y: time per call (ms, log
 scale). Per swept variant, the median completion (vermillion, solid) and the

@@ -4,8 +4,10 @@ Left: one row per variant on a log time axis -- every measured call as a
 small faint dot, the median completion as a vermillion circle and the median
 dispatch as a blue triangle, with 10th-90th percentile whiskers. Right, on
 the same rows: the first call, stacked by stage (trace, lower, compile,
-execute) on a linear axis, with a black tick where a plain first call (all
-stages in one, after clearing the caches) ended.
+execute) on a linear axis -- one grey bar for variants JAX does not compile as a
+whole (op-by-op, vmap, the loop), whose first call compiles each op as it runs --
+with a black tick where a plain first call (all stages in one, after clearing the
+caches) ended.
 """
 
 from __future__ import annotations
@@ -24,12 +26,13 @@ from jaxviz.ui.plots.base import (
     make_plot,
 )
 
-PHASES = ("trace", "lower", "compile", "execute")
+PHASES = ("trace", "lower", "compile", "execute", "first call")
 #: Within a variant's row, dispatch sits a little above completion so that
 #: synchronous variants (dispatch = completion) still show both markers.
 DISPATCH_OFFSET, READY_OFFSET = 0.2, -0.06
 PHASE_LABELS = {"trace": "trace", "lower": "lower", "compile": "compile",
-                "execute": "first execution"}
+                "execute": "first execution",
+                "first call": "first call, compiling each op as it runs"}
 
 
 class VariantsFigure(TimingFigure):
@@ -130,7 +133,9 @@ class VariantsFigure(TimingFigure):
         self._first_calls(run, names, rows)
         if names:
             self.steady_plot.setYRange(-len(names) + 0.45, 0.55, padding=0)
-        first_entries = [("■", t.phases[p], PHASE_LABELS[p]) for p in PHASES]
+        shown = [p for p in PHASES if p != "first call"
+                 or any(f.compiled_in_call for f in run.first_calls)]
+        first_entries = [("■", t.phases[p], PHASE_LABELS[p]) for p in shown]
         entries = [(SYMBOLS["dispatch"][1], t.dispatch, "median: call returned"),
                    (SYMBOLS["ready"][1], t.ready, "median: result ready"),
                    *first_entries, ("┃", t.foreground, "a plain first call ended")]

@@ -152,6 +152,7 @@ QLabel[role="banner"][severity="error"] {
 QLabel[role="pane-title"] { font-weight: bold; }
 QLabel[role="pane-call"] { color: #374151; }
 QLabel[role="legend"] { color: #374151; }
+QLabel[role="pane-note"] { color: #4b5563; }
 QFrame[role="pane-header"] { background: #e3e7ee; border-bottom: 1px solid #c8ced8; }
 QDockWidget::title { background: #dde2ea; padding: 4px 8px; }
 QTabBar::tab { padding: 4px 12px; }

@@ -45,8 +45,8 @@ EMPTY = {
                 "awaited in order, on one time axis with a lane per device.",
     "variants": "Press Run with several variants ticked: their steady-state calls side by "
                 "side, and each variant's first call (tracing and compiling) apart.",
-    "sweep": "Tick Size sweep and press Run: dispatch stays flat while completion grows "
-             "with the size.",
+    "sweep": "Tick Size sweep and press Run: how the completion and the dispatch times "
+             "grow with the size.",
 }
 
 

@@ -36,6 +36,7 @@ from jaxviz.model.timing_options import (
     supported_variants,
     where_and_when,
 )
+from jaxviz.model.timing_stats import differing_notes
 from jaxviz.ui.timing_view.controls import RunControls
 from jaxviz.ui.timing_view.export import EXPORTS, ExportBar, export_run, plot_image
 from jaxviz.ui.timing_view.plots_panel import PlotsPanel
@@ -227,8 +228,17 @@ class TimingView(QWidget):
         elif problems and not run.calls:
             self.banner.show_message("Nothing was measured: " + "; ".join(problems))
         elif problems:
-            self.banner.show_message("Skipped: " + "; ".join(problems), "warning")
+            self.banner.show_message("Skipped: " + "; ".join(problems + differing_notes(run)),
+                                     "warning")
+        else:
+            self._show_notes(run)
         self._sync_buttons()
+
+    def _show_notes(self, run: TimingRun) -> None:
+        """Say which measured variants compute something else than the others, and why."""
+        notes = differing_notes(run)
+        if notes:
+            self.banner.show_message("⚠ " + "; ".join(notes), "warning")
 
     def _on_kind_shown(self, _kind: str) -> None:
         if not self._switching:
@@ -270,6 +280,8 @@ class TimingView(QWidget):
         if not run.complete:
             self.banner.show_message("This recording is of a run that ended early: it holds "
                                      "what was measured until then.", "warning")
+        else:
+            self._show_notes(run)
         self.plots.show_kind("dispatch_vs_complete" if run.calls_of(phase="steady")
                              else "timeline" if run.calls_of(phase="pipelined")
                              else "variants")

@@ -183,6 +183,7 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         for pane in self.area.panes.values():
             pane.lineClicked.connect(
                 lambda v, _n: setattr(self.state, "focused_variant", v))
+            pane.source_provider = lambda: self.state.source  # "Copy as code" as a program
 
     # -------------------------------------------------------------- engine
     def start_engine(self) -> None:

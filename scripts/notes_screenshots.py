@@ -1,0 +1,64 @@
+"""The README's screenshots of a variant that differs, made by the real window and engine.
+
+    .venv/bin/python scripts/notes_screenshots.py [OUT_DIR]      # default docs/images
+
+Writes, at 1920x1080:
+
+* ``variant_notes.png``: the window on ``normalize`` with 16 examples (batched
+  arguments ``jnp.arange(16.)``): the pmap and shard_map pane headers say in
+  amber that they differ, each with its Copy as code button; the arguments
+  panel shows the check_vma box;
+* ``device_view_differs.png``: the device view of that pmap variant at its
+  psum, the note in the amber band under the caption.
+
+Runs offscreen unless a display is set (``xvfb-run -a`` gives a real one).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from jaxviz.ui.window.scripted import close_window, open_window, private_environment, settle
+
+_HOME = private_environment("jaxviz-shots-")
+
+
+def main(out_dir: Path) -> int:
+    from jaxviz.scene import build_scene
+    from jaxviz.ui.device_view.export import Renderer
+
+    app, window, engine = open_window(_HOME, side_panels=True)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        window.open_example("normalize")
+        settle(app, lambda: window.presenter.result is not None)
+        window.state.visible_variants = ["vmap", "pmap", "shard_map"]
+        window.state.set_setting("batched_args", "jnp.arange(16.)")
+        window.retrace()
+        panes = window.area.panes
+        settle(app, lambda: window.presenter.details is not None
+               and not window.session.pending
+               and all(panes[v].result is not None for v in ("vmap", "pmap", "shard_map"))
+               and "16" in panes["pmap"].notes_text())
+        painted = time.monotonic() + 0.5
+        settle(app, lambda: time.monotonic() > painted)  # let every view paint
+        image = window.grab()
+        image.save(str(out_dir / "variant_notes.png"))
+        print(f"{out_dir / 'variant_notes.png'}: {image.width()}x{image.height()}; "
+              f"pmap says: {panes['pmap'].differs.text()}")
+
+        scene = build_scene(window.presenter.details, "pmap")
+        phase = next(i for i, p in enumerate(scene.phases) if p.kind == "collective")
+        picture = Renderer(scene, 1920, 1080).image(phase, 1.0)
+        picture.save(str(out_dir / "device_view_differs.png"))
+        print(f"{out_dir / 'device_view_differs.png'}: phase {phase + 1} of "
+              f"{len(scene.phases)}, {scene.phases[phase].title}")
+    finally:
+        close_window(window, engine)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(Path(sys.argv[1]) if len(sys.argv) > 1 else Path("docs/images")))
