@@ -51,6 +51,9 @@ def shoot(out: Path, size: tuple[int, int], side_panels: bool, example: str, lef
         window.state.compared = (left, right)
         view = window.area.compare
         settle(app, lambda: view.diff is not None and not window.session.pending)
+        laid_out = time.monotonic() + 0.3
+        settle(app, lambda: time.monotonic() > laid_out)
+        window.resize(*size)  # four panes can hold the window wider; the comparison does not
         side = view.columns.right
         line = next(n for n, text in enumerate(side.toPlainText().split("\n"))
                     if needle in text)

@@ -276,3 +276,18 @@ def test_the_compare_view_stands_alone_fed_a_diff(qapp):
         [None, strong, strong, strong]
     assert [view.columns.left.line_background("active", n) for n in range(4)] == \
         [None, None, strong, strong]
+
+
+def test_while_comparing_the_hidden_panes_do_not_hold_the_window_wide(qapp):
+    from jaxviz.ui.panes.area import JaxprArea
+
+    area = JaxprArea()
+    area.set_layout_mode("side by side")
+    area.set_visible_variants(["plain", "vmap", "pmap", "sharded"])
+    panes = area.layout().minimumSize().width()
+    assert panes >= sum(area.panes[v].minimumSizeHint().width()
+                        for v in ("plain", "vmap", "pmap", "sharded"))
+    area.show_compare("plain", "vmap")
+    assert area.layout().minimumSize().width() == area.compare.minimumSizeHint().width() < panes
+    area.close_compare()
+    assert area.layout().minimumSize().width() == panes

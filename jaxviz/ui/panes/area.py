@@ -11,7 +11,7 @@ code. While two variants are compared, the compare layout
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QSplitter, QStackedWidget, QTabWidget, QWidget
+from PySide6.QtWidgets import QSizePolicy, QSplitter, QStackedWidget, QTabWidget, QWidget
 
 from jaxviz.model import VARIANTS, TraceResult
 from jaxviz.ui.panes.compare_view import CompareView
@@ -75,6 +75,7 @@ class JaxprArea(QStackedWidget):
     def show_compare(self, left: str, right: str) -> None:
         """Show the compare layout of ``left`` and ``right`` in the panes' place."""
         self._comparing = True
+        self._panes_need_room(False)
         self.compare.set_pair(left, right)
         self.setCurrentWidget(self.compare)
 
@@ -88,8 +89,16 @@ class JaxprArea(QStackedWidget):
     def close_compare(self) -> None:
         """Back to the panes."""
         self._comparing = False
+        self._panes_need_room(True)
         self._current = None
         self._relayout()
+
+    def _panes_need_room(self, need: bool) -> None:
+        """Hidden under the comparison, the panes do not hold the window wide (a stack is
+        as wide as its widest page, unless that page's size is ignored)."""
+        policy = QSizePolicy.Policy.Preferred if need else QSizePolicy.Policy.Ignored
+        for page in (self._splitter, self._tabs):
+            page.setSizePolicy(policy, page.sizePolicy().verticalPolicy())
 
     # --------------------------------------------------------------- layout
     @property
