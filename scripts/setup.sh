@@ -21,6 +21,13 @@ libfontconfig1 libfreetype6 libdbus-1-3 libxcb-cursor0 libxcb-icccm4 libxcb-imag
 libxcb-keysyms1 libxcb-randr0 libxcb-render-util0 libxcb-shape0 libxcb-xinerama0
 libxcb-xkb1 libxcb-xfixes0 libxcb-sync1 libxcb-shm0 libx11-xcb1 xvfb xauth"
 
+# The tests check exports the way other programs read them: SVGs rasterised by
+# librsvg (rsvg-convert) and CairoSVG (which needs cairo), PDFs by poppler
+# (pdftoppm, pdftotext). The app itself needs none of them.
+if [ "$mode" = test ]; then
+  debs="$debs librsvg2-bin poppler-utils libcairo2"
+fi
+
 if command -v dpkg-query >/dev/null 2>&1; then
   missing=""
   for p in $debs; do

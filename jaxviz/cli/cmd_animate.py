@@ -1,11 +1,16 @@
-"""``jaxviz animate``: the device-view animation of a variant, as a GIF or images, headless.
+"""``jaxviz animate``: the device-view animation of a variant, as video, GIF, PDF or images.
 
 Traces the target (through the engine, like ``jaxviz layout``), builds the
 device view's scene from the real layout JAX chose, and renders every phase
 offscreen: no display is needed (``QT_QPA_PLATFORM=offscreen`` is set when
-there is none). ``--out FILE.json`` writes the variant's storyboard instead
-(what every device holds and runs, read from the compiled program, with the
-device view's phases) as plain JSON, for slide tools and tests. With
+there is none). The formats come from the export registry
+(:mod:`jaxviz.ui.exporters`), chosen by the suffix of ``--out``: a video
+(``.mp4``, ``.webm``), an animated image (``.gif``, ``.apng``), a vector PDF
+with one page per phase, or one image per phase (``.png``, ``.svg``);
+``--phase K`` writes phase K alone (``.png``, ``.svg``, ``.pdf``).
+``--out FILE.json`` writes the variant's storyboard instead (what every
+device holds and runs, read from the compiled program, with the device
+view's phases) as plain JSON, for slide tools and tests. With
 ``--processes P`` (the default for example:multi_host) the shard_map variant
 is traced in a real run of P JAX processes (:mod:`jaxviz.engine.multihost`).
 """
@@ -24,28 +29,36 @@ PREFERRED = ("pmap", "sharded", "shard_map", "vmap")
 
 def add_parser(sub) -> None:
     p = sub.add_parser(
-        "animate", help="render the device view's animation of a variant (GIF, PNG or SVG)",
+        "animate", help="render the device view's animation of a variant (MP4, WebM, GIF, "
+                        "APNG, PDF, PNG or SVG)",
         description="Trace a variant, then render how its arrays are split, sent to the "
                     "devices, computed, exchanged by collectives and assembled -- from the "
-                    "layout JAX chose -- as an animated GIF (FILE.gif) or one image per "
-                    "phase (FILE.png / FILE.svg become FILE-01.png, FILE-02.png, ...). "
+                    "layout JAX chose -- as a video (FILE.mp4 for slides, FILE.webm for "
+                    "browsers), an animated image (FILE.gif, FILE.apng), a vector PDF with "
+                    "one page per phase (FILE.pdf, for LaTeX/Beamer) or one image per phase "
+                    "(FILE.png / FILE.svg become FILE-01.png, FILE-02.png, ...). "
                     "Works without a display.")
     add_target_options(p)
     p.add_argument("--out", required=True, metavar="FILE",
-                   help="output file: .gif for the animation, .png or .svg for one image "
-                        "per phase, .json for the storyboard (tiles with their holders, "
+                   help="output file: .mp4 or .webm (video), .gif or .apng (animated image), "
+                        ".pdf (one vector page per phase), .png or .svg (one image per "
+                        "phase), .json for the storyboard (tiles with their holders, "
                         "every step with its groups and per-device shapes)")
     p.add_argument("--size", default="1280x720", metavar="WxH",
                    help="picture size in pixels (default 1280x720)")
     p.add_argument("--theme", choices=("light", "dark"), default="light",
                    help="colour theme (default light; dark suits many projectors)")
     p.add_argument("--frames-per-phase", type=int, default=6, metavar="N",
-                   help="GIF frames per phase, the last held longer (default 6; 1 = one "
-                        "still per phase)")
+                   help="GIF/APNG frames per phase, the last held longer (default 6; 1 = "
+                        "one still per phase)")
+    p.add_argument("--fps", type=float, default=30.0, metavar="N",
+                   help="video frames per second (MP4, WebM; default 30): each phase moves "
+                        "as long as in the window, then holds its result for 1.5 s")
     p.add_argument("--font-scale", type=float, default=1.0, metavar="X",
                    help="multiply the text size (default 1.0)")
     p.add_argument("--phase", type=int, metavar="K",
-                   help="with .png/.svg: write only phase K (1 = the first) to FILE itself")
+                   help="with .png, .svg or .pdf: write only phase K (1 = the first) to FILE "
+                        "itself")
     p.add_argument("--processes", type=int, metavar="P",
                    help="play a real run in P JAX processes joined by jax.distributed on this "
                         "machine (the shard_map variant; --devices counts them all); default: "
@@ -116,9 +129,18 @@ def run(ns) -> int:
     except ValueError as exc:
         return usage_error(str(exc))
     if ns.phase is not None and frame is None:
-        return usage_error(f"--phase picks one image: use a .png or .svg --out, not {ns.out}")
+        *most, last = [e.extension for e in exporters("frame")]
+        return usage_error(f"--phase picks one image: use a {', '.join(most)} or {last} "
+                           f"--out, not {ns.out}")
     if ns.frames_per_phase < 1:
         return usage_error(f"--frames-per-phase must be at least 1, not {ns.frames_per_phase}")
+    if not 1 <= ns.fps <= 120:
+        return usage_error(f"--fps must be between 1 and 120, not {ns.fps:g}")
+    from jaxviz.ui.exporters.video import size_problem
+
+    problem = size_problem(out.suffix, width, height)
+    if problem:
+        return usage_error(f"--size {ns.size}: {problem}")
     if not out.parent.is_dir():
         return usage_error(f"--out {ns.out}: the folder {out.parent} does not exist")
     problem = _defaults(ns)
@@ -143,10 +165,7 @@ def run(ns) -> int:
     renderer = Renderer(scene, width, height, ns.theme, ns.font_scale)
     kinds = ", ".join(p.kind for p in scene.phases)
     try:
-        if animation is not None:
-            frames = animation.write(renderer, out, frames_per_phase=ns.frames_per_phase)
-            print(f"wrote {out}: {frames} frames, {len(scene.phases)} phases ({kinds})")
-        elif frame is not None and ns.phase is not None:
+        if frame is not None and ns.phase is not None:
             if not 1 <= ns.phase <= len(scene.phases):
                 return usage_error(f"--phase {ns.phase}: the {variant.variant} animation has "
                                    f"phases 1 to {len(scene.phases)} ({kinds})")
@@ -154,6 +173,12 @@ def run(ns) -> int:
             chosen = scene.phases[ns.phase - 1]
             print(f"wrote {out}: phase {ns.phase} of {len(scene.phases)}, {chosen.kind}: "
                   f"{chosen.title}")
+        elif animation is not None:
+            frames = animation.write(renderer, out, frames_per_phase=ns.frames_per_phase,
+                                     fps=ns.fps)
+            what = {"pdf": "pages", "mp4": f"frames at {ns.fps:g} fps",
+                    "webm": f"frames at {ns.fps:g} fps"}.get(animation.name, "frames")
+            print(f"wrote {out}: {frames} {what}, {len(scene.phases)} phases ({kinds})")
         elif frame is not None:
             paths = [frame.write(renderer, out.with_name(f"{out.stem}-{i + 1:02d}{out.suffix}"),
                                  phase=i, t=1.0)

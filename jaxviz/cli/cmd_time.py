@@ -3,12 +3,18 @@
 Writes into ``--out``: ``timings.csv`` (one row per call), ``timings.json``
 (the whole run; ``jaxviz`` can replay it), ``trace.json`` (Chrome trace
 events: open it in https://ui.perfetto.dev) and the plots ``dispatch_vs_complete``,
-``timeline``, ``variants`` and ``sweep`` (when asked) as PNG and SVG. What was
+``timeline``, ``variants`` and ``sweep`` (when asked) as PNG, SVG and PDF. What was
 measured is written even when the run fails half-way.
+
+``--out FILE.pdf`` writes the plots alone into one vector PDF, a page per plot
+(for LaTeX/Beamer); ``--out FILE.png`` or ``FILE.svg`` one image per plot
+(``FILE-timeline.png``, ...). ``--plot KIND`` keeps one plot (then a PNG or SVG
+is ``FILE`` itself).
 """
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import tempfile
 import time
@@ -17,6 +23,7 @@ from pathlib import Path
 from jaxviz.cli.common import USAGE_KINDS
 from jaxviz.cli.options import EXIT_FAILED, EXIT_OK, EXIT_USAGE, add_target_options, usage_error
 from jaxviz.model.sizes import PLOT_SIZES, parse_size
+from jaxviz.model.timing_stats import CAPTIONS
 
 
 def add_parser(sub) -> None:
@@ -25,7 +32,8 @@ def add_parser(sub) -> None:
         description="Measure when each call of a function returned (dispatch) and when its "
                     "result was ready (block_until_ready), for several variants, a pipeline of "
                     "calls and an optional size sweep; write timings.csv, timings.json, "
-                    "trace.json (Perfetto) and PNG+SVG plots into --out. Runs without a display.")
+                    "trace.json (Perfetto) and PNG, SVG and PDF plots into --out. Runs without "
+                    "a display.")
     add_target_options(p, variant=False)
     p.set_defaults(timeout=600.0)
     for action in p._actions:  # the shared option's help names the default of the others
@@ -61,14 +69,55 @@ def add_parser(sub) -> None:
     g.add_argument("--no-per-device", dest="per_device", action="store_false",
                    help="do not poll when each device's shard is ready")
     o = p.add_argument_group("output")
-    o.add_argument("--out", required=True, metavar="DIR",
-                   help="directory for the data and plots (created if missing)")
+    o.add_argument("--out", required=True, metavar="DIR|FILE",
+                   help="directory for the data and plots (created if missing); or a file "
+                        "for the plots alone: FILE.pdf (one vector page per plot, for "
+                        "LaTeX/Beamer), FILE.png or FILE.svg (FILE-KIND.png per plot)")
+    o.add_argument("--plot", choices=list(CAPTIONS), metavar="KIND",
+                   help="write only this plot: " + ", ".join(CAPTIONS) + " (timeline needs "
+                        "--pipeline, sweep needs --sweep)")
     o.add_argument("--size", default="1920x1080", metavar="WxH",
                    help="plot size in pixels (default 1920x1080, for a projector)")
     o.add_argument("--theme", choices=("light", "dark"), default="light",
                    help="plot colours (default light)")
     o.add_argument("--no-plots", dest="plots", action="store_false",
                    help="write only the data files")
+
+
+def plot_file(out: Path) -> bool:
+    """``--out`` names a file of a plot format (``plot.pdf``), not a folder."""
+    from jaxviz.model.exports import for_suffix
+
+    with contextlib.suppress(ImportError):  # the plot formats register with the Qt renderers
+        import jaxviz.ui.exporters  # noqa: F401
+    return for_suffix("plot", out.suffix) is not None and not out.is_dir()
+
+
+def out_problem(out: Path, plots: bool) -> str | None:
+    """A message when ``--out`` cannot be used: a data file's name (the data files go
+    into a folder together), a plot file without plots or in a missing folder."""
+    from jaxviz.model.exports import exporters
+
+    if plot_file(out):
+        if not plots:
+            return f"--no-plots writes only the data files: give --out a folder, not {out}"
+        if not out.parent.is_dir():
+            return f"--out {str(out)!r}: the folder {out.parent} does not exist"
+        return None
+    if any(out.suffix.lower() == e.extension for e in exporters("run")) and not out.is_dir():
+        return (f"--out {str(out)!r}: the data files (timings.csv, timings.json, trace.json) "
+                f"go into a folder together (e.g. --out {str(out.with_suffix(''))!r}); a "
+                f".pdf, .png or .svg --out writes the plots alone")
+    return check_writable(out)
+
+
+def plot_problem(plot: str | None, request) -> str | None:
+    """A message when ``--plot`` asks for a plot the run will have no data for."""
+    if plot == "timeline" and not request.pipeline:
+        return "--plot timeline needs a pipeline of calls (--pipeline K, K > 0)"
+    if plot == "sweep" and not request.sweep:
+        return "--plot sweep needs a size sweep (--sweep NAME=SIZES)"
+    return None
 
 
 def check_writable(out: Path) -> str | None:
@@ -160,13 +209,16 @@ def run(ns) -> int:
     if ns.sweep == "example" and not ns.target.startswith("example:"):
         return usage_error("--sweep example needs an example target (example:NAME)")
     out = Path(ns.out)
-    problem = check_writable(out)
+    problem = out_problem(out, ns.plots)
     if problem:
         return usage_error(problem)
     try:
         req = build_timing_request(ns)
     except UserError as exc:
         return report(exc.info, ns.debug)
+    problem = plot_problem(ns.plot, req)
+    if problem:
+        return usage_error(problem)
     problems = validate(req)
     if problems:
         for info in problems:
@@ -193,20 +245,29 @@ def run(ns) -> int:
             code = report(run_.error, ns.debug)
     for info in run_.errors:
         code = max(code, EXIT_USAGE if info.kind in USAGE_KINDS else EXIT_FAILED)
-    written, out = write_outputs(run_, out, size, ns.theme, ns.plots, ns.debug)
+    kinds = plots_measured(run_, ns.plot)
+    if plot_file(out):
+        written = write_plot_file(run_, out, size, ns.theme, kinds, ns.debug)
+        drawn = bool(written)
+        out = out.parent
+    else:
+        written, out = write_outputs(run_, out, size, ns.theme, ns.plots, ns.debug, kinds)
+        drawn = any(p.suffix == ".png" for p in written)
     if run_.header is not None:
         print(summary(run_))
     if written:
-        print(f"\nwrote {len(written)} files into {out}: "
+        files = "1 file" if len(written) == 1 else f"{len(written)} files"
+        print(f"\nwrote {files} into {out}: "
               f"{', '.join(p.name for p in written)}")
-    if not written or (ns.plots and not any(p.suffix == ".png" for p in written)):
+    if not written or (ns.plots and not drawn):
         code = max(code, EXIT_FAILED)
     return code
 
 
 def write_outputs(run, out: Path, size: tuple[int, int], theme: str, plots: bool,
-                  debug: bool) -> tuple[list[Path], Path]:
-    """Write data (and plots); on a write failure fall back to a temporary directory."""
+                  debug: bool, kinds: list[str] | None = None) -> tuple[list[Path], Path]:
+    """Write data (and the plots, or ``kinds``); on a write failure fall back to a
+    temporary directory."""
     from jaxviz.model.exports import write_data
 
     if not run.calls and not run.first_calls:
@@ -223,15 +284,48 @@ def write_outputs(run, out: Path, size: tuple[int, int], theme: str, plots: bool
         try:
             from jaxviz.ui.exporters import write_plots
 
-            written += write_plots(run, out, size, theme)
+            written += write_plots(run, out, size, theme, kinds)
         except Exception as exc:  # noqa: BLE001 - Qt missing, no display, a write failure...
-            print(f"jaxviz: error: the plots could not be drawn: {type(exc).__name__}: {exc} "
-                  f"(the data files are written)", file=sys.stderr)
-            if debug:
-                import traceback
-
-                traceback.print_exc()
+            _plots_failed(exc, debug, "(the data files are written)")
     return written, out
+
+
+def write_plot_file(run, out: Path, size: tuple[int, int], theme: str,
+                    kinds: list[str] | None, debug: bool) -> list[Path]:
+    """Write the plots alone into the file ``out`` names (a PDF page per plot, or an image
+    per plot); what could not be written is said on stderr."""
+    if not run.calls or kinds == []:
+        return []
+    try:
+        from jaxviz.ui.exporters import write_plot_file as write
+
+        return write(run, out, size, theme, kinds)
+    except Exception as exc:  # noqa: BLE001 - Qt missing, no display, a write failure...
+        _plots_failed(exc, debug, "")
+        return []
+
+
+def plots_measured(run, plot: str | None) -> list[str] | None:
+    """The plots to draw: None for every plot the run has data for; with ``--plot``, that
+    plot, or none (said on stderr) when the run has no calls for it (it failed half-way)."""
+    from jaxviz.model.timing_stats import available_plots
+
+    if plot is None:
+        return None
+    if plot in available_plots(run):
+        return [plot]
+    print(f"jaxviz: error: no {plot} plot: the run has no calls for it", file=sys.stderr)
+    return []
+
+
+def _plots_failed(exc: Exception, debug: bool, note: str) -> None:
+    reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+    print(f"jaxviz: error: the plots could not be written: {type(exc).__name__}: {reason} "
+          f"{note}".rstrip(), file=sys.stderr)
+    if debug:
+        import traceback
+
+        traceback.print_exc()
 
 
 def summary(run) -> str:

@@ -34,8 +34,10 @@ SUBJECTS: dict[str, str] = {
             "in several formats)",
     "run": "a timing run's data: write(run, path) -> path",
     "frame": "one frame of the device view: write(renderer, path, phase=, t=) -> path",
-    "animation": "every phase of the device view: write(renderer, path, frames_per_phase=)"
-                 " -> number of frames",
+    "animation": "every phase of the device view: write(renderer, path, frames_per_phase=, "
+                 "fps=, progress=None) -> number of frames (or pages); frames_per_phase "
+                 "paces GIF/APNG, fps the videos; progress(done, total) is called after "
+                 "each frame, and raising in it stops the export (no partial file stays)",
 }
 
 
@@ -65,6 +67,14 @@ class Exporter:
     def file_filter(self) -> str:
         """The file dialog filter, e.g. ``PNG images (*.png)``."""
         return f"{self.file_kind} (*{self.extension})"
+
+    def with_extension(self, path: str | Path) -> Path:
+        """``path`` ending in this format's extension: added when a file dialog returns a
+        name typed without it (``plot`` becomes ``plot.pdf``; ``plot.PDF`` stays)."""
+        path = Path(path)
+        if path.suffix.lower() == self.extension:
+            return path
+        return path.with_name(path.name + self.extension)
 
 
 _EXPORTERS: dict[tuple[str, str], Exporter] = {}

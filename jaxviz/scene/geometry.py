@@ -257,7 +257,9 @@ def _place_devices(scene: Scene, lay: Layout, area: Rect, u: float) -> None:
     gx = x + left_w + pad
     gy = y + axis_h + ticks_h + pad
     gw = w - left_w - 2 * pad - col_extra[-1]
-    gh = h - axis_h - ticks_h - footer - 2 * pad - row_extra[-1]
+    # a batched scene says under the devices how the batch runs (motion's counter line)
+    counter_h = 1.8 * u if scene.batch is not None else 0.0
+    gh = h - axis_h - ticks_h - footer - 2 * pad - row_extra[-1] - counter_h
     gap = max(min(0.35 * u, gw / cols * 0.08, gh / rows * 0.12), 1.0)
     bw = (gw - gap * (cols - 1)) / cols
     bh = (gh - gap * (rows - 1)) / rows

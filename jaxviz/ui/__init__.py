@@ -15,6 +15,7 @@ Rooms:
     stepper: step mode's values panel (a jaxpr stepped with real values) and its controller.
     plots: the timing plots (pyqtgraph), shared with ``jaxviz time``.
     exporters: every export format, by name, for the CLI and the Export menus.
+    vector: paint devices that write vector files (plain SVG 1.1, PDF).
 
 May import: :mod:`jaxviz.model`, :mod:`jaxviz.scene`, the engine's client side,
 Qt. Never JAX or :mod:`jaxviz.core` (import-linter contracts).

@@ -36,12 +36,14 @@ def test_writes_data_and_plots(full_run):
     assert proc.returncode == 0, proc.stderr
     names = sorted(p.name for p in out.iterdir())
     plots = [f"{k}.{e}" for k in ("dispatch_vs_complete", "sweep", "timeline", "variants")
-             for e in ("png", "svg")]
+             for e in ("png", "svg", "pdf")]
     assert names == sorted(["timings.csv", "timings.json", "trace.json", *plots])
     for name in plots:
         if name.endswith(".svg"):
             root = ET.parse(out / name).getroot()
-            assert root.get("viewBox") == "0 0 800 450"
+            assert root.get("viewBox") == "0 0 800 450" and root.get("width") == "800px"
+        elif name.endswith(".pdf"):
+            assert (out / name).read_bytes()[:5] == b"%PDF-"
         else:
             assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
@@ -125,3 +127,32 @@ def test_unwritable_out_is_refused_before_measuring(tmp_path):
     proc = jaxviz_time("example:async_dispatch", "--out", str(blocker / "out"))
     assert proc.returncode == 2
     assert "cannot write into --out" in proc.stderr and "a-file" in proc.stderr
+
+
+def test_out_pdf_writes_the_plots_alone_a_page_each(tmp_path):
+    from tests.rasters import pdf_pages, pdftotext
+
+    proc = jaxviz_time("example:async_dispatch", *SMALL, "--variants", "jit", "--pipeline", "2",
+                       "--out", str(tmp_path / "timing.pdf"))
+    assert proc.returncode == 0, proc.stderr
+    assert "wrote 1 file into" in proc.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["timing.pdf"]
+    pages, points = pdf_pages(tmp_path / "timing.pdf")
+    assert pages == 3 and points == pytest.approx((600, 337.5), abs=0.5)  # 800x450 px
+    for page, words in enumerate(["Dispatch vs completion", "2 chained jit calls",
+                                  "variants compared"], start=1):
+        assert words in pdftotext(tmp_path / "timing.pdf", page)
+
+
+@pytest.mark.parametrize("out, args, message", [
+    ("timings.csv", [], "the data files (timings.csv, timings.json, trace.json) go into a "
+                        "folder together"),
+    ("plot.pdf", ["--no-plots"], "--no-plots writes only the data files"),
+    ("missing/plot.pdf", [], "the folder"),
+    ("plot.pdf", ["--plot", "sweep"], "--plot sweep needs a size sweep"),
+    ("plot.svg", ["--plot", "timeline", "--pipeline", "0"], "--plot timeline needs a pipeline"),
+])
+def test_out_file_problems_are_said_before_measuring(tmp_path, out, args, message):
+    proc = jaxviz_time("example:async_dispatch", *SMALL, *args, "--out", str(tmp_path / out))
+    assert proc.returncode == 2 and message in proc.stderr, proc.stderr
+    assert list(tmp_path.iterdir()) == []

@@ -42,6 +42,26 @@ def shared_engine(qapp):
     engine.stop(wait=True)
 
 
+@pytest.fixture(scope="session")
+def measured_run(tmp_path_factory):
+    """A small real run with every plot: pmap matmul on 4 devices (pipelined), NumPy and jit
+    with a size sweep, measured by `jaxviz time` in the engine."""
+    import subprocess
+    import sys
+
+    from jaxviz.model.timing_export import read_json
+
+    out = tmp_path_factory.mktemp("run")
+    proc = subprocess.run(
+        [sys.executable, "-m", "jaxviz", "time", "example:batched_matmul", "--args",
+         "f32[32,32], f32[32,32]", "--variants", "numpy,jit,pmap", "--runs", "4", "--warmup",
+         "1", "--pipeline", "3", "--sweep", "n=16,32", "--sweep-args", "f32[n,n], f32[n,n]",
+         "--devices", "4", "--no-plots", "--out", str(out)],
+        capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    return read_json(out / "timings.json")
+
+
 @pytest.fixture
 def settings(tmp_path):
     """Settings in a fresh ini file, so every test starts from the defaults."""

@@ -31,3 +31,17 @@ def line_of(text: str, needle: str) -> int:
         if needle in line:
             return n
     raise AssertionError(f"{needle!r} not in text")
+
+
+def devices_tab(qtbot, win, example: str, size: tuple[int, int] = (1280, 720)):
+    """Open ``example`` in the window at ``size`` and show its Devices tab; the device view,
+    once it shows the storyboard's phases and the dock has grown for it."""
+    win.resize(*size)
+    win.open_example(example)
+    wait_for_panes(qtbot, win, lambda: win.presenter.details is not None)
+    win.tools.setCurrentWidget(win.tools.devices)
+    qtbot.waitUntil(lambda: win.tools.devices.view is not None
+                    and bool(win.tools.devices.view.phases), timeout=JAX_MS)
+    view = win.tools.devices.view
+    qtbot.waitUntil(lambda: view.canvas.height() > 200)  # the dock grew for the view
+    return view

@@ -11,6 +11,7 @@ import os
 
 os.environ["QT_QPA_PLATFORM"] = "offscreen"
 
+import re  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
 import xml.etree.ElementTree as ET  # noqa: E402
@@ -27,17 +28,9 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 
 @pytest.fixture(scope="module")
-def run(tmp_path_factory) -> TimingRun:
+def run(measured_run) -> TimingRun:
     """A small real run: pmap matmul on 4 devices (pipelined), jit with a size sweep."""
-    out = tmp_path_factory.mktemp("run")
-    proc = subprocess.run(
-        [sys.executable, "-m", "jaxviz", "time", "example:batched_matmul", "--args",
-         "f32[32,32], f32[32,32]", "--variants", "numpy,jit,pmap", "--runs", "4", "--warmup",
-         "1", "--pipeline", "3", "--sweep", "n=16,32", "--sweep-args", "f32[n,n], f32[n,n]",
-         "--devices", "4", "--no-plots", "--out", str(out)],
-        capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stderr
-    return read_json(out / "timings.json")
+    return measured_run
 
 
 def pixels(image) -> np.ndarray:
@@ -82,25 +75,50 @@ def test_dark_theme_has_its_background_and_colours(run):
     assert count_colour(rgb, "#FFFFFF", 0) == 0
 
 
-def test_svg_holds_vector_paths_in_the_series_colours(run, tmp_path):
-    from jaxviz.ui.plots import LIGHT, render_svg
+def path_box(d: str) -> tuple[float, float, float, float]:
+    """The bounding box (x0, y0, x1, y1) of the points of SVG path data (M, L, C and Z)."""
+    values = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", d)]
+    xs, ys = values[0::2], values[1::2]
+    return min(xs), min(ys), max(xs), max(ys)
 
-    path = render_svg("dispatch_vs_complete", run, tmp_path / "d.svg", SIZE, "light")
-    root = ET.parse(path).getroot()
-    assert root.tag == f"{SVG}svg" and root.get("viewBox") == f"0 0 {SIZE[0]} {SIZE[1]}"
+
+def test_svg_is_plain_svg_1_1_with_markers_in_output_pixels(run, tmp_path):
+    from jaxviz.ui.exporters import find
+    from jaxviz.ui.plots import LIGHT, Style
+
+    path = find("plot", "svg").write(run, tmp_path / "d.svg", kind="dispatch_vs_complete",
+                                     size=SIZE, theme="light")
+    text = path.read_text()
+    root = ET.fromstring(text)
+    assert root.tag == f"{SVG}svg" and root.get("version") == "1.1"
+    assert (root.get("width"), root.get("height")) == (f"{SIZE[0]}px", f"{SIZE[1]}px")
+    assert root.get("viewBox") == f"0 0 {SIZE[0]} {SIZE[1]}"
     assert root.find(f"{SVG}desc").text == caption_dispatch(run)
-    assert not list(root.iter(f"{SVG}image"))  # symbols are paths, not bitmaps
+    # nothing that only SVG Tiny 1.2 renderers draw right, no bitmaps
+    assert "vector-effect" not in text and "baseProfile" not in text
+    assert not list(root.iter(f"{SVG}image"))
+    assert all(g.get("transform") is None for g in root.iter(f"{SVG}g"))
+    assert all(p.get("transform") is None for p in root.iter(f"{SVG}path"))
+    # one marker per call, each a path of the marker's size in output pixels
+    marker = Style.for_size(*SIZE).marker_px
     n_calls = len(run.calls_of("jit", "steady"))
     for colour in (LIGHT.dispatch, LIGHT.ready):
-        groups = [g for g in root.iter(f"{SVG}g")
-                  if (g.get("fill") or "").lower() == colour.lower()]
-        symbols = [p for g in groups for p in g.iter(f"{SVG}path")]
-        assert len(symbols) >= n_calls, colour  # one symbol per call
-    texts = " ".join(t.text or "" for t in root.iter(f"{SVG}text"))
-    assert "Dispatch" in texts and "ms" in texts
+        markers = [p for p in root.iter(f"{SVG}path") if p.get("fill") == colour.lower()]
+        assert len(markers) == n_calls, colour
+        for m in markers:
+            x0, y0, x1, y1 = path_box(m.get("d"))
+            assert marker * 0.5 <= max(x1 - x0, y1 - y0) <= marker * 1.1, (colour, m.get("d"))
+            assert 0 <= x0 <= x1 <= SIZE[0] and 0 <= y0 <= y1 <= SIZE[1]
+            assert float(m.get("stroke-width")) <= 2
+    # text stays text, in a font stack that ends in a CSS generic family
+    texts = list(root.iter(f"{SVG}text"))
+    words = " ".join(t.text or "" for t in texts)
+    assert "Dispatch vs completion" in words and "call number" in words
+    assert all(t.get("font-family").endswith(", sans-serif") for t in texts)
+    assert all("Sans Serif" not in t.get("font-family") for t in texts)
 
 
-def test_export_plots_writes_png_and_svg_of_each_kind(run, tmp_path):
+def test_export_plots_writes_every_format_of_each_kind(run, tmp_path):
     from jaxviz.model.timing_stats import available_plots
     from jaxviz.ui.exporters import write_plots
 
@@ -108,11 +126,13 @@ def test_export_plots_writes_png_and_svg_of_each_kind(run, tmp_path):
     assert kinds == ["dispatch_vs_complete", "timeline", "variants", "sweep"]
     written = write_plots(run, tmp_path, SIZE, "dark")
     assert sorted(p.name for p in written) == sorted(
-        f"{k}.{ext}" for k in kinds for ext in ("png", "svg"))
+        f"{k}.{ext}" for k in kinds for ext in ("png", "svg", "pdf"))
     for p in written:
         assert p.stat().st_size > 1000
         if p.suffix == ".svg":
             ET.parse(p)
+        if p.suffix == ".pdf":
+            assert p.read_bytes().startswith(b"%PDF-")
 
 
 def test_figures_fill_in_live_as_records_arrive(run):

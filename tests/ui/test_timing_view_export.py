@@ -100,8 +100,7 @@ def test_svg_csv_json_and_trace_are_valid(live, tmp_path):
     root = ET.parse(svg).getroot()
     assert root.tag == f"{SVG}svg" and root.get("viewBox") == "0 0 1920 1080"
     assert root.find(f"{SVG}desc").text == live.plots.pages["timeline"].caption.text()
-    ready = [p for g in root.iter(f"{SVG}g") if (g.get("fill") or "").lower() ==
-             LIGHT.ready.lower() for p in g.iter(f"{SVG}path")]
+    ready = [p for p in root.iter(f"{SVG}path") if p.get("fill") == LIGHT.ready.lower()]
     assert len(ready) >= len(run.calls_of(phase="pipelined"))
     [csv_path] = live.export("csv", tmp_path / "timings.csv")
     with csv_path.open(newline="") as f:
@@ -134,11 +133,49 @@ def test_all_plots_into_a_folder_at_the_chosen_theme(live, tmp_path):
         live.export_bar.set_theme("light")
     assert sorted(p.name for p in written) == sorted(
         f"{k}.{e}" for k in ("dispatch_vs_complete", "timeline", "variants", "sweep")
-        for e in ("png", "svg"))
+        for e in ("png", "svg", "pdf"))
     rgb = image_rgb(QImage(str(tmp_path / "variants.png")))
     assert rgb.shape == (720, 1280, 3)
     assert count_colour(rgb[:5, :5], DARK.background, 2) == 25
     assert count_colour(rgb, DARK.ready) > 40
+
+
+def test_the_menus_pdf_entry_asks_where_and_writes_the_plot_on_screen(live, tmp_path,
+                                                                       monkeypatch):
+    """Export ▾ > Plot as PDF: the file dialog offers PDF files under the plot's name; a name
+    typed without .pdf gets it; the PDF is the plot on screen at the menu's size and theme,
+    its title searchable text."""
+    from PySide6.QtWidgets import QFileDialog
+
+    from tests.rasters import pdf_pages, pdftoppm, pdftotext
+    from tests.ui.test_plot_exports_portable import plain_title
+
+    asked = []
+
+    def choose(_parent, title, suggested, filters):
+        asked.append((title, suggested, filters))
+        return str(tmp_path / "for_beamer"), filters
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", choose)
+    live.plots.show_kind("timeline")
+    live.export_bar.set_size("1280x720")
+    live.export_bar.set_theme("dark")
+    try:
+        live.export_bar.actions_by_kind["pdf"].trigger()
+    finally:
+        live.export_bar.set_theme("light")
+    [(title, suggested, filters)] = asked
+    assert title.startswith("Plot as PDF") and suggested.endswith("timeline.pdf")
+    assert filters == "PDF documents (*.pdf)"
+    pdf = tmp_path / "for_beamer.pdf"
+    assert live.banner.text().startswith("Wrote for_beamer.pdf")
+    pages, points = pdf_pages(pdf)
+    assert pages == 1 and points == pytest.approx((960, 540), abs=0.5)
+    title = plain_title(build_figure("timeline", live.run, (1280, 720), "dark"))
+    assert "chained" in title and title in pdftotext(pdf)
+    rgb = pdftoppm(pdf)
+    assert rgb.shape == (720, 1280, 3) and count_colour(rgb[:5, :5], DARK.background, 2) == 25
+    assert count_colour(rgb, DARK.ready) > 20
 
 
 def test_copy_puts_the_plot_on_the_clipboard(live):
@@ -179,7 +216,7 @@ def test_an_unwritable_place_says_so_and_keeps_the_plot(live, tmp_path):
     before = figure_items(live.plots.figures["dispatch_vs_complete"])
     blocker = tmp_path / "a_file"
     blocker.write_text("not a folder")
-    for what in ("png", "svg", "csv", "json", "trace"):
+    for what in ("png", "svg", "pdf", "csv", "json", "trace"):
         target = blocker / f"out.{what}"
         assert live.export(what, target) is None
         assert live.banner.severity == "error"

@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QApplication
 
 from jaxviz.ui.theme import style
 from jaxviz.ui.window.main_window import MainWindow
-from tests.ui.helpers import JAX_MS, close, line_of, pixel, wait_for_panes
+from tests.ui.helpers import JAX_MS, close, devices_tab, line_of, pixel, wait_for_panes
 
 SOURCE = '''import jax.numpy as jnp
 
@@ -201,14 +201,7 @@ def test_the_window_traces_what_its_state_holds_and_its_widgets_follow_it(qtbot,
 
 
 def test_the_devices_tab_draws_the_storyboard_readable_at_1280x720(qtbot, window, tmp_path):
-    window.resize(1280, 720)
-    window.open_example("data_parallel")
-    wait_for_panes(qtbot, window, lambda: window.presenter.details is not None)
-    window.tools.setCurrentWidget(window.tools.devices)
-    qtbot.waitUntil(lambda: window.tools.devices.view is not None
-                    and bool(window.tools.devices.view.phases), timeout=JAX_MS)
-    view = window.tools.devices.view
-    qtbot.waitUntil(lambda: view.canvas.height() > 200)  # the dock grew for the view
+    view = devices_tab(qtbot, window, "data_parallel")
     details = window.presenter.details.variant(view.scene.variant)
     assert details.storyboard is not None and view.scene.story == details.storyboard
     lay = view.canvas.builder().lay

@@ -1,6 +1,9 @@
-"""The device view's control bar: restart, step, play/pause, speed, scrubber, Copy as code."""
+"""The device view's control bar: restart, step, play/pause, speed, scrubber, Copy as code,
+Export."""
 
 from __future__ import annotations
+
+import re
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -13,6 +16,8 @@ from PySide6.QtWidgets import (
     QToolButton,
     QWidget,
 )
+
+from jaxviz.ui.device_view.export_menu import ExportMenu
 
 #: Scrubber positions per phase.
 TICKS = 1000
@@ -31,6 +36,8 @@ class ControlBar(QWidget):
     playToggled = Signal()
     speedChanged = Signal(float)
     scrubbed = Signal(int, float)  # phase, t
+    exportRequested = Signal(str, str)  # subject (frame, animation), format name
+    stopExportRequested = Signal()
     copyRequested = Signal()
 
     def __init__(self, parent: QWidget | None = None):
@@ -81,6 +88,27 @@ class ControlBar(QWidget):
         self.copy_button.setEnabled(False)
         self.copy_button.clicked.connect(self.copyRequested)
         row.addWidget(self.copy_button)
+        self.export_status = QLabel()
+        self.export_status.hide()
+        row.addWidget(self.export_status)
+        self.stop_export_button = QToolButton()
+        self.stop_export_button.setText("Stop")
+        self.stop_export_button.setToolTip("Stop the export (nothing is written)")
+        self.stop_export_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.stop_export_button.clicked.connect(self.stopExportRequested)
+        self.stop_export_button.hide()
+        row.addWidget(self.stop_export_button)
+        self.export_menu = ExportMenu(self)
+        self.export_menu.requested.connect(self.exportRequested)
+        self.export_button = QToolButton()
+        self.export_button.setText("Export ▾")
+        self.export_button.setObjectName("device_export")
+        self.export_button.setToolTip("Save this frame (PNG, SVG, PDF) or the whole animation "
+                                      "(MP4, WebM, GIF, APNG, PDF pages)")
+        self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.export_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.export_button.setMenu(self.export_menu)
+        row.addWidget(self.export_button)
         self._phases = 0
 
     def _button(self, icon, tip: str) -> QToolButton:
@@ -110,5 +138,27 @@ class ControlBar(QWidget):
         self.play_button.setIcon(self.style().standardIcon(icon))
         self.label.setText(f"phase {phase + 1}/{phases}" if phases else "no phases")
         for w in (self.restart_button, self.back_button, self.play_button, self.forward_button,
-                  self.slider):
+                  self.slider, self.export_button):
             w.setEnabled(phases > 0)
+
+    def export_message(self) -> str:
+        """The last export message, whole."""
+        return self.export_status.toolTip()
+
+    def show_export(self, text: str, running: bool = False, error: bool = False) -> None:
+        """Say how an export goes (``running``: with a Stop button); empty text hides it.
+
+        The whole text is the label's tooltip (:meth:`export_message`)."""
+        # Long messages (a path, a reason) are elided here and shown whole as the tooltip.
+        shown = self.export_status.fontMetrics().elidedText(
+            text, Qt.TextElideMode.ElideMiddle, max(240, self.width() // 3))
+        self.export_status.setText(shown)
+        # While it runs, the label only grows (to its text with the widest digits), so the
+        # scrubber beside it does not twitch as the frame count ticks.
+        widest = self.export_status.fontMetrics().horizontalAdvance(re.sub(r"\d", "8", shown))
+        self.export_status.setMinimumWidth(
+            max(self.export_status.minimumWidth(), widest + 2) if running else 0)
+        self.export_status.setToolTip(text)
+        self.export_status.setStyleSheet("color: #B00020;" if error else "")
+        self.export_status.setVisible(bool(text))
+        self.stop_export_button.setVisible(running)

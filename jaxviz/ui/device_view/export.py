@@ -1,4 +1,4 @@
-"""Render a scene without a window: frames as images, PNG/SVG files, animated GIFs.
+"""Render a scene without a window: frames as images, PNG/SVG/PDF files, animated GIFs.
 
 Needs a ``QGuiApplication`` (or ``QApplication``) for fonts; the headless
 command line creates one on the ``offscreen`` platform.
@@ -11,9 +11,10 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
-from PySide6.QtCore import QRectF, QSize
 from PySide6.QtGui import QGuiApplication, QImage, QPainter
 
 from jaxviz.model import palette
@@ -21,6 +22,8 @@ from jaxviz.scene import Scene, geometry
 from jaxviz.scene.frames import FrameBuilder
 from jaxviz.scene.items import Item
 from jaxviz.ui.device_view.painter import ItemPainter
+from jaxviz.ui.vector.pdf import pdf_pages
+from jaxviz.ui.vector.svg import SvgDevice
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp")
 
@@ -82,8 +85,13 @@ class Renderer:
             p.end()
         return img
 
+    @property
+    def title(self) -> str:
+        """What the pictures show, for the files' metadata."""
+        return f"jaxviz device view: {self.scene.function} {self.scene.variant}"
+
     def save(self, phase: int, t: float, path: str | Path) -> Path:
-        """Write frame (``phase``, ``t``) as PNG/JPEG or SVG (by the file's suffix).
+        """Write frame (``phase``, ``t``) as PNG/JPEG, SVG or PDF (by the file's suffix).
 
         Raises:
             ValueError: for another suffix.
@@ -92,31 +100,47 @@ class Renderer:
         path = Path(path)
         suffix = path.suffix.lower()
         if suffix == ".svg":
-            self._save_svg(phase, t, path)
+            device = SvgDevice(self.width, self.height, title=self.title,
+                               description=self._phase_title(phase))
+            p = QPainter(device)
+            try:
+                self.paint(p, phase, t)
+            finally:
+                p.end()
+            device.save(path)
+        elif suffix == ".pdf":
+            save_pdf(self, path, [(phase, t)])
         elif suffix in IMAGE_SUFFIXES:
             if not self.image(phase, t).save(str(path)):
                 raise OSError(f"could not write {path}")
         else:
             raise ValueError(f"cannot export a frame as {suffix or 'a file without suffix'}: "
-                             f"use .png or .svg")
+                             f"use .png, .svg or .pdf")
         return path
 
-    def _save_svg(self, phase: int, t: float, path: Path) -> None:
-        from PySide6.QtSvg import QSvgGenerator
+    def _phase_title(self, phase: int) -> str:
+        return self.scene.phases[phase].title if 0 <= phase < len(self.scene.phases) else ""
 
-        gen = QSvgGenerator()
-        gen.setFileName(str(path))
-        gen.setSize(QSize(self.width, self.height))
-        gen.setViewBox(QRectF(0, 0, self.width, self.height))
-        gen.setTitle(f"jaxviz device view: {self.scene.function} {self.scene.variant}")
-        gen.setDescription(self.scene.phases[phase].title if self.scene.phases else "")
-        p = QPainter(gen)
-        try:
-            self.paint(p, phase, t)
-        finally:
-            p.end()
-        if not path.is_file():
-            raise OSError(f"could not write {path}")
+
+def save_pdf(renderer: Renderer, path: str | Path,
+             frames: list[tuple[int, float]] | None = None) -> int:
+    """Write frames (default: every phase, finished) as a vector PDF, one page each.
+
+    For LaTeX/Beamer: ``\\includegraphics[page=3,width=\\linewidth]{file.pdf}``
+    shows the third phase. Returns the number of pages.
+
+    Raises:
+        ValueError: the scene has no phases (a failed variant).
+        OSError: the file cannot be written.
+    """
+    if frames is None:
+        if renderer.phase_count == 0:
+            raise ValueError(f"nothing to export: {renderer.scene.error or 'no phases'}")
+        frames = [(phase, 1.0) for phase in range(renderer.phase_count)]
+    with pdf_pages(path, (renderer.width, renderer.height), renderer.title) as pages:
+        for phase, t in frames:
+            renderer.paint(pages.next_page(), phase, t)
+    return len(frames)
 
 
 def animation_frames(phases: int, frames_per_phase: int = 6, step_ms: int = 110,
@@ -144,9 +168,45 @@ def to_pil(img: QImage):
                             rgb.bytesPerLine(), 1).copy()
 
 
+#: Called after each frame an animation writer renders, with (frames done, frames in
+#: all); raising in it stops the export (the writer removes its partial file).
+Progress = Callable[[int, int], None]
+
+
+def _stills(renderer: Renderer, frames_per_phase: int, step_ms: int, hold_ms: int,
+            progress: Progress | None) -> Iterator[tuple[QImage, int]]:
+    """Each frame of the GIF/APNG schedule (:func:`animation_frames`) with its duration."""
+    if renderer.phase_count == 0:
+        raise ValueError(f"nothing to animate: {renderer.scene.error or 'no phases'}")
+    schedule = animation_frames(renderer.phase_count, frames_per_phase, step_ms, hold_ms)
+    for done, (phase, t, ms) in enumerate(schedule, start=1):
+        yield renderer.image(phase, t), ms
+        if progress is not None:
+            progress(done, len(schedule))
+
+
+def _save_animated(renderer: Renderer, path: str | Path, image_format: str,
+                   convert: Callable[[QImage], Any], frames_per_phase: int, step_ms: int,
+                   hold_ms: int, progress: Progress | None, **options: Any) -> int:
+    """Render the GIF/APNG schedule, convert each frame and save them as one animated image
+    with Pillow; on a failure or a stop, no partial file stays."""
+    path = Path(path)
+    try:
+        frames, durations = [], []
+        for image, ms in _stills(renderer, frames_per_phase, step_ms, hold_ms, progress):
+            frames.append(convert(image))
+            durations.append(ms)
+        frames[0].save(path, format=image_format, save_all=True, append_images=frames[1:],
+                       duration=durations, loop=0, **options)
+        return len(frames)
+    except BaseException:
+        path.unlink(missing_ok=True)
+        raise
+
+
 def save_gif(renderer: Renderer, path: str | Path, frames_per_phase: int = 6,
-             step_ms: int = 110, hold_ms: int = 1800) -> int:
-    """Write the whole animation as a looping GIF; returns the number of frames.
+             step_ms: int = 110, hold_ms: int = 1800, progress: Progress | None = None) -> int:
+    """Write the whole animation as a looping GIF (255 colours); returns the number of frames.
 
     Raises:
         ValueError: the scene has no phases (a failed variant).
@@ -154,16 +214,25 @@ def save_gif(renderer: Renderer, path: str | Path, frames_per_phase: int = 6,
     """
     from PIL import Image
 
-    if renderer.phase_count == 0:
-        raise ValueError(f"nothing to animate: {renderer.scene.error or 'no phases'}")
-    frames, durations = [], []
-    for phase, t, ms in animation_frames(renderer.phase_count, frames_per_phase, step_ms,
-                                         hold_ms):
-        img = to_pil(renderer.image(phase, t))
-        frames.append(img.quantize(colors=255, method=Image.Quantize.MEDIANCUT,
-                                   dither=Image.Dither.NONE))
-        durations.append(ms)
-    path = Path(path)
-    frames[0].save(path, save_all=True, append_images=frames[1:], duration=durations,
-                   loop=0, disposal=1)
-    return len(frames)
+    def quantize(image: QImage) -> Any:
+        return to_pil(image).quantize(colors=255, method=Image.Quantize.MEDIANCUT,
+                                      dither=Image.Dither.NONE)
+
+    return _save_animated(renderer, path, "GIF", quantize, frames_per_phase, step_ms,
+                          hold_ms, progress, disposal=1)
+
+
+def save_apng(renderer: Renderer, path: str | Path, frames_per_phase: int = 6,
+              step_ms: int = 110, hold_ms: int = 1800, progress: Progress | None = None) -> int:
+    """Write the whole animation as a looping animated PNG: every colour exact (lossless),
+    the frames of :func:`save_gif`; returns the number of frames.
+
+    Pillow writes APNG for a PNG with several frames; each frame after the first
+    stores only the part that changed.
+
+    Raises:
+        ValueError: the scene has no phases (a failed variant).
+        OSError: the file cannot be written.
+    """
+    return _save_animated(renderer, path, "PNG", to_pil, frames_per_phase, step_ms, hold_ms,
+                          progress, default_image=False)

@@ -22,6 +22,7 @@ from jaxviz.scene.follow import phase_of_equation
 from jaxviz.scene.frames import FrameBuilder
 from jaxviz.ui.device_view.controls import ControlBar
 from jaxviz.ui.device_view.export import Renderer
+from jaxviz.ui.device_view.exporting import ViewExports
 from jaxviz.ui.device_view.painter import ItemPainter
 from jaxviz.ui.exporters import find, for_suffix
 
@@ -148,6 +149,8 @@ class DeviceView(QWidget):
         self.controls.speedChanged.connect(self.set_speed)
         self.controls.scrubbed.connect(self._scrub)
         self.controls.copyRequested.connect(self.copy_code)
+        #: The Export menu's exports (the frame now, animations in the background).
+        self.exports = ViewExports(self, dialog_parent=self)
         self._timer = QTimer(self)
         self._timer.setTimerType(Qt.TimerType.PreciseTimer)
         self._timer.setInterval(FRAME_MS)
@@ -293,27 +296,39 @@ class DeviceView(QWidget):
         self.font_scale = max(float(scale), 0.3)
         self.canvas.invalidate()
 
+    def renderer(self, size: tuple[int, int] | str | None = None,
+                 theme: str | None = None) -> Renderer:
+        """What the view shows, drawn at ``size`` (default: as shown) in ``theme``."""
+        w, h = self.picture_size(size)
+        return Renderer(self.scene, w, h, theme or self.theme, self.font_scale,
+                        self.expanded)
+
     def export_frame(self, path: str | Path, size: tuple[int, int] | str | None = None,
                      theme: str | None = None) -> Path:
-        """Save the current frame as PNG or SVG (by suffix) at ``size`` (default: as shown)."""
-        w, h = self._size(size)
-        renderer = Renderer(self.scene, w, h, theme or self.theme, self.font_scale,
-                            self.expanded)
+        """Save the current frame as PNG, SVG or PDF (by suffix) at ``size`` (default: as
+        shown)."""
         # A suffix without a registered format (.jpg, .bmp): the renderer still knows it.
         exporter = for_suffix("frame", Path(path).suffix) or find("frame", "png")
-        return exporter.write(renderer, path, phase=self._phase, t=self._t)
+        return exporter.write(self.renderer(size, theme), path, phase=self._phase, t=self._t)
 
     def export_animation(self, path: str | Path, size: tuple[int, int] | str = (1280, 720),
-                         theme: str | None = None, frames_per_phase: int = 6) -> int:
-        """Save every phase as an animated GIF; returns the number of frames written."""
-        w, h = self._size(size)
-        renderer = Renderer(self.scene, w, h, theme or self.theme, self.font_scale,
-                            self.expanded)
-        return find("animation", "gif").write(renderer, path, frames_per_phase=frames_per_phase)
+                         theme: str | None = None, frames_per_phase: int = 6,
+                         fps: float = 30) -> int:
+        """Save every phase in the animation format of the file's suffix (GIF when it has
+        none), here and now; returns the number of frames (pages) written. The Export
+        menu writes in the background instead (:attr:`exports`)."""
+        exporter = for_suffix("animation", Path(path).suffix) or find("animation", "gif")
+        return exporter.write(self.renderer(size, theme), path,
+                              frames_per_phase=frames_per_phase, fps=fps)
 
     # -- internals --------------------------------------------------------- #
 
-    def _size(self, size) -> tuple[int, int]:
+    def picture_size(self, size: tuple[int, int] | str | None) -> tuple[int, int]:
+        """``size`` in pixels (``WxH`` text is checked); None: the canvas as shown.
+
+        Raises:
+            ValueError: a ``WxH`` text out of range or malformed.
+        """
         if size is None:
             return max(self.canvas.width(), 320), max(self.canvas.height(), 200)
         if isinstance(size, str):

@@ -3,16 +3,19 @@
 The registry is :mod:`jaxviz.model.exports` (plain data: subjects, names,
 extensions, descriptions, writers; the timing run's CSV, JSON and Chrome
 trace register there). Importing this package registers the formats drawn
-with Qt (:mod:`~jaxviz.ui.exporters.formats`): timing plots as PNG and SVG,
-device-view frames as PNG and SVG, the device-view animation as GIF.
+with Qt (:mod:`~jaxviz.ui.exporters.formats`): timing plots as PNG, SVG and
+PDF, device-view frames as PNG, SVG and PDF, the device-view animation as MP4,
+WebM (:mod:`~jaxviz.ui.exporters.video`), GIF, APNG and PDF pages.
 ``jaxviz time``, ``jaxviz animate``, the timing view's Export menu and the
 device view's exports all choose from the same registry, so adding a format
 is one writer and one ``register`` call in ``formats``.
 
-May import: :mod:`jaxviz.model`, :mod:`jaxviz.ui.plots`, :mod:`jaxviz.ui.device_view`, Qt.
+May import: :mod:`jaxviz.model`, :mod:`jaxviz.ui.plots`, :mod:`jaxviz.ui.device_view`,
+:mod:`jaxviz.ui.vector`, Qt, PyAV.
 """
 
 from jaxviz.model.exports import SUBJECTS, Exporter, exporters, find, for_suffix, register
-from jaxviz.ui.exporters.formats import write_plots
+from jaxviz.ui.exporters.formats import write_plot_file, write_plots
 
-__all__ = ["SUBJECTS", "Exporter", "exporters", "find", "for_suffix", "register", "write_plots"]
+__all__ = ["SUBJECTS", "Exporter", "exporters", "find", "for_suffix", "register", "write_plot_file",
+           "write_plots"]

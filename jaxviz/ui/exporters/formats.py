@@ -1,11 +1,14 @@
-"""The picture formats, registered once: plots as PNG and SVG, device-view frames as PNG
-and SVG, the device-view animation as GIF.
+"""The picture formats, registered once: plots as PNG, SVG and PDF; device-view frames as
+PNG, SVG and PDF; the device-view animation as MP4, WebM, GIF, APNG and PDF pages.
 
 The registry itself is :mod:`jaxviz.model.exports` (it also holds the timing
 run's data formats); importing this package adds the formats drawn with Qt.
-Adding a format (say PDF plots or an MP4 animation) is one writer function
-and one :func:`~jaxviz.model.exports.register` call here: the CLI (``jaxviz
-time``, ``jaxviz animate``) and the views' Export menus read the registry.
+Adding a format is one writer function and one
+:func:`~jaxviz.model.exports.register` call here: the CLI (``jaxviz time``,
+``jaxviz animate``) and the views' Export menus read the registry.
+
+Every format paints the same drawing: the PNG is Qt's raster of it, the SVG
+and PDF its vectors (:mod:`jaxviz.ui.vector`), the animations its frames.
 """
 
 from __future__ import annotations
@@ -15,12 +18,15 @@ from typing import Any
 
 from PySide6.QtGui import QImage
 
-from jaxviz.model.exports import Exporter, exporters, register
+from jaxviz.model.exports import Exporter, exporters, for_suffix, register
 from jaxviz.model.timing import TimingRun
 from jaxviz.model.timing_stats import available_plots
-from jaxviz.ui.device_view.export import Renderer, save_gif
+from jaxviz.ui.device_view.export import Progress, Renderer, save_apng, save_gif, save_pdf
+from jaxviz.ui.exporters.video import save_video
 from jaxviz.ui.plots.base import TimingFigure
-from jaxviz.ui.plots.render import DEFAULT_SIZE, build_figure, figure_image, figure_svg
+from jaxviz.ui.plots.render import DEFAULT_SIZE, build_figure, figure_image, paint_figure
+from jaxviz.ui.vector.pdf import pdf_pages
+from jaxviz.ui.vector.svg import SvgDevice
 
 
 def _plot_png(run: TimingRun, path: str | Path, kind: str,
@@ -37,27 +43,83 @@ def _plot_png(run: TimingRun, path: str | Path, kind: str,
 def _plot_svg(run: TimingRun, path: str | Path, kind: str,
               size: tuple[int, int] = DEFAULT_SIZE, theme: str = "light",
               figure: TimingFigure | None = None, **options: Any) -> Path:
-    return figure_svg(figure or build_figure(kind, run, size, theme, **options), path, size)
+    figure = figure or build_figure(kind, run, size, theme, **options)
+    device = SvgDevice(size[0], size[1], title=f"jaxviz timing: {figure.kind}",
+                       description=figure.caption())
+    paint_figure(figure, device, size)
+    return device.save(path)
+
+
+def _plot_pdf(run: TimingRun, path: str | Path, kind: str,
+              size: tuple[int, int] = DEFAULT_SIZE, theme: str = "light",
+              figure: TimingFigure | None = None, **options: Any) -> Path:
+    figure = figure or build_figure(kind, run, size, theme, **options)
+    return _figures_pdf([figure], path, size)
+
+
+def _figures_pdf(figures: list[TimingFigure], path: str | Path,
+                 size: tuple[int, int]) -> Path:
+    """One PDF page per figure, in order."""
+    title = "jaxviz timing: " + ", ".join(f.kind for f in figures)
+    with pdf_pages(path, size, title=title) as pages:
+        for figure in figures:
+            paint_figure(figure, pages.next_page(), size)
+    return Path(path)
 
 
 def _frame(renderer: Renderer, path: str | Path, phase: int, t: float = 1.0) -> Path:
     return renderer.save(phase, t, path)
 
 
-def _gif(renderer: Renderer, path: str | Path, frames_per_phase: int = 6) -> int:
-    return save_gif(renderer, path, frames_per_phase)
-
-
 register(Exporter("plot", "png", ".png", "Plot as PNG image", "PNG images", "{kind}.png",
                   _plot_png))
 register(Exporter("plot", "svg", ".svg", "Plot as SVG (vector, for slides)", "SVG images",
                   "{kind}.svg", _plot_svg))
+register(Exporter("plot", "pdf", ".pdf", "Plot as PDF (vector, for LaTeX/Beamer)",
+                  "PDF documents", "{kind}.pdf", _plot_pdf))
 register(Exporter("frame", "png", ".png", "Frame as PNG image", "PNG images",
                   "{kind}.png", _frame))
 register(Exporter("frame", "svg", ".svg", "Frame as SVG (vector, for slides)", "SVG images",
                   "{kind}.svg", _frame))
-register(Exporter("animation", "gif", ".gif", "Animation as GIF", "GIF animations",
-                  "{kind}.gif", _gif))
+register(Exporter("frame", "pdf", ".pdf", "Frame as PDF (vector, for LaTeX/Beamer)",
+                  "PDF documents", "{kind}.pdf", _frame))
+
+
+# Every animation writer takes (renderer, path, frames_per_phase=, fps=, progress=) and
+# returns how many frames (pages) it wrote; each uses the options that apply to it.
+
+def _mp4_webm(renderer: Renderer, path: str | Path, frames_per_phase: int = 6,
+              fps: float = 30, progress: Progress | None = None) -> int:
+    return save_video(renderer, path, fps=fps, progress=progress)
+
+
+def _gif(renderer: Renderer, path: str | Path, frames_per_phase: int = 6,
+         fps: float = 30, progress: Progress | None = None) -> int:
+    return save_gif(renderer, path, frames_per_phase, progress=progress)
+
+
+def _apng(renderer: Renderer, path: str | Path, frames_per_phase: int = 6,
+          fps: float = 30, progress: Progress | None = None) -> int:
+    return save_apng(renderer, path, frames_per_phase, progress=progress)
+
+
+def _pdf_pages(renderer: Renderer, path: str | Path, frames_per_phase: int = 6,
+               fps: float = 30, progress: Progress | None = None) -> int:
+    return save_pdf(renderer, path)  # one page per phase, finished
+
+
+register(Exporter("animation", "mp4", ".mp4",
+                  "Animation as MP4 video (H.264: PowerPoint, Keynote, Google Slides)",
+                  "MP4 videos", "{kind}.mp4", _mp4_webm))
+register(Exporter("animation", "webm", ".webm", "Animation as WebM video (VP9: browsers)",
+                  "WebM videos", "{kind}.webm", _mp4_webm))
+register(Exporter("animation", "gif", ".gif", "Animation as GIF (256 colours)",
+                  "GIF animations", "{kind}.gif", _gif))
+register(Exporter("animation", "apng", ".apng", "Animation as animated PNG (lossless)",
+                  "Animated PNG images", "{kind}.apng", _apng))
+register(Exporter("animation", "pdf", ".pdf",
+                  "Every phase as a PDF page (vector, for LaTeX/Beamer)", "PDF documents",
+                  "{kind}.pdf", _pdf_pages))
 
 
 def write_plots(run: TimingRun, out_dir: str | Path, size: tuple[int, int] = DEFAULT_SIZE,
@@ -81,3 +143,34 @@ def write_plots(run: TimingRun, out_dir: str | Path, size: tuple[int, int] = DEF
             written.append(exporter.write(run, out / exporter.default_name.format(kind=kind),
                                           kind=kind, size=size, theme=theme, figure=figure))
     return written
+
+
+def write_plot_file(run: TimingRun, path: str | Path, size: tuple[int, int] = DEFAULT_SIZE,
+                    theme: str = "light", kinds: list[str] | None = None) -> list[Path]:
+    """The plots of ``run`` (or ``kinds``) in the one file ``path`` names, by its suffix.
+
+    A PDF gets one page per plot (for LaTeX/Beamer:
+    ``\\includegraphics[page=2]{timing.pdf}``). A PNG or SVG holds one picture:
+    a single plot goes to ``path`` itself, several to ``STEM-KIND.png`` beside it.
+
+    Raises:
+        ValueError: the suffix is no plot format, or there is no plot to draw.
+        OSError: a file could not be written (files written before stay).
+    """
+    path = Path(path)
+    kinds = kinds if kinds is not None else available_plots(run)
+    if not kinds:
+        raise ValueError("the run has no calls to plot")
+    exporter = for_suffix("plot", path.suffix)
+    if exporter is None:
+        suffixes = ", ".join(e.extension for e in exporters("plot"))
+        raise ValueError(f"{path.name}: plots are written as {suffixes}")
+    figures = [build_figure(kind, run, size, theme) for kind in kinds]
+    if exporter.name == "pdf":
+        return [_figures_pdf(figures, path, size)]
+    if len(figures) == 1:
+        return [exporter.write(run, path, kind=kinds[0], size=size, theme=theme,
+                               figure=figures[0])]
+    return [exporter.write(run, path.with_name(f"{path.stem}-{kind}{path.suffix}"), kind=kind,
+                           size=size, theme=theme, figure=figure)
+            for kind, figure in zip(kinds, figures, strict=True)]

@@ -21,7 +21,8 @@ Headless::
     render_png("timeline", run, "timeline.png")
     image = render_image("variants", run, (1280, 720))           # QImage, e.g. clipboard
 
-Every plot in every export format at once: :func:`jaxviz.ui.exporters.write_plots`.
+The vector formats (SVG, PDF) and every plot in every format at once:
+:mod:`jaxviz.ui.exporters` (:func:`~jaxviz.ui.exporters.write_plots`).
 """
 
 from jaxviz.ui.plots.base import DARK, LIGHT, SYMBOLS, Style, TimingFigure
@@ -32,10 +33,9 @@ from jaxviz.ui.plots.render import (
     build_figure,
     ensure_app,
     figure_image,
-    figure_svg,
+    paint_figure,
     render_image,
     render_png,
-    render_svg,
 )
 from jaxviz.ui.plots.sweep import SweepFigure
 from jaxviz.ui.plots.timeline import TimelineFigure
@@ -44,5 +44,5 @@ from jaxviz.ui.plots.variants import VariantsFigure
 __all__ = [
     "DARK", "DEFAULT_SIZE", "FIGURES", "LIGHT", "SYMBOLS", "DispatchFigure", "Style",
     "SweepFigure", "TimelineFigure", "TimingFigure", "VariantsFigure", "build_figure",
-    "ensure_app", "figure_image", "figure_svg", "render_image", "render_png", "render_svg",
+    "ensure_app", "figure_image", "paint_figure", "render_image", "render_png",
 ]

@@ -1,9 +1,9 @@
-"""Render timing figures without a display: PNG, SVG, or a QImage for the clipboard.
+"""Render timing figures without a display: onto any paint device, a PNG, or a QImage.
 
 Works under ``QT_QPA_PLATFORM=offscreen`` (set automatically when there is no
-display). SVG goes through Qt's own :class:`PySide6.QtSvg.QSvgGenerator`
-painting the scene, not pyqtgraph 0.14's ``SVGExporter``, which fails on
-the close-path (``Z``) tokens of Qt 6.12's path data (pyqtgraph issue #3495).
+display). :func:`paint_figure` paints a figure onto any ``QPaintDevice``: the
+image formats here, the vector formats (SVG, PDF) in :mod:`jaxviz.ui.exporters`,
+so every format shows the same drawing.
 
 Headless rendering starts with :func:`ensure_app`
 (:func:`jaxviz.ui.theme.qt_guard.ensure_app`: offscreen without a display,
@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pyqtgraph as pg
-from PySide6 import QtCore, QtGui, QtSvg
+from PySide6 import QtCore, QtGui
 
 from jaxviz.model.timing import TimingRun
 from jaxviz.ui.plots.base import Style, TimingFigure
@@ -79,60 +79,58 @@ def laid_out(figure: TimingFigure, size: tuple[int, int]) -> Iterator[pg.Graphic
         app.processEvents()
 
 
-def _paint(view: pg.GraphicsView, device: QtGui.QPaintDevice, size: tuple[int, int],
+def _paint(view: pg.GraphicsView, painter: QtGui.QPainter, size: tuple[int, int],
            background: str) -> None:
-    painter = QtGui.QPainter(device)
+    painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, True)
+    painter.setRenderHint(QtGui.QPainter.RenderHint.TextAntialiasing, True)
+    rect = QtCore.QRectF(0, 0, *size)
+    painter.fillRect(rect, qcolor(background))
+    # Export mode, as pyqtgraph's exporters set it: scatter symbols are then
+    # drawn as vector paths instead of cached bitmaps (crisp, real SVG).
+    items = [i for i in view.scene().items() if hasattr(i, "setExportMode")]
+    for item in items:
+        item.setExportMode(True, {"antialias": True, "background": background,
+                                  "painter": painter})
     try:
-        painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, True)
-        painter.setRenderHint(QtGui.QPainter.RenderHint.TextAntialiasing, True)
-        rect = QtCore.QRectF(0, 0, *size)
-        painter.fillRect(rect, qcolor(background))
-        # Export mode, as pyqtgraph's exporters set it: scatter symbols are then
-        # drawn as vector paths instead of cached bitmaps (crisp, real SVG).
-        items = [i for i in view.scene().items() if hasattr(i, "setExportMode")]
-        for item in items:
-            item.setExportMode(True, {"antialias": True, "background": background,
-                                      "painter": painter})
-        try:
-            view.scene().render(painter, rect, rect)
-        finally:
-            for item in items:
-                item.setExportMode(False)
+        view.scene().render(painter, rect, rect)
     finally:
-        painter.end()
+        for item in items:
+            item.setExportMode(False)
 
 
-def figure_image(figure: TimingFigure, size: tuple[int, int] = DEFAULT_SIZE) -> QtGui.QImage:
-    """Paint a figure into an image of ``size``.
+def paint_figure(figure: TimingFigure, target: QtGui.QPaintDevice | QtGui.QPainter,
+                 size: tuple[int, int] = DEFAULT_SIZE) -> None:
+    """Paint a figure, laid out at ``size``, onto ``target``: a paint device (an image,
+    an SVG or PDF writer) or a painter already active on one (a PDF page). The
+    background, then the scene, scatter symbols as vector paths.
 
     The figure's layout moves into a hidden view while it is painted: pass a
     figure built for the export (:func:`build_figure`), not one shown in a
     window -- :func:`render_image` builds one from the same run, with the
-    same content, at the export's size and theme.
+    same content, at the export's size and theme. The vector formats paint
+    with this too (:mod:`jaxviz.ui.exporters`), so every format shows the
+    same drawing.
     """
     with laid_out(figure, size) as view:
-        image = QtGui.QImage(size[0], size[1], QtGui.QImage.Format.Format_ARGB32)
-        _paint(view, image, size, figure.style.colours.background)
+        if isinstance(target, QtGui.QPainter):
+            target.save()
+            try:
+                _paint(view, target, size, figure.style.colours.background)
+            finally:
+                target.restore()
+            return
+        painter = QtGui.QPainter(target)
+        try:
+            _paint(view, painter, size, figure.style.colours.background)
+        finally:
+            painter.end()
+
+
+def figure_image(figure: TimingFigure, size: tuple[int, int] = DEFAULT_SIZE) -> QtGui.QImage:
+    """Paint a figure into an image of ``size`` (see :func:`paint_figure`)."""
+    image = QtGui.QImage(size[0], size[1], QtGui.QImage.Format.Format_ARGB32)
+    paint_figure(figure, image, size)
     return image
-
-
-def figure_svg(figure: TimingFigure, path: str | Path,
-               size: tuple[int, int] = DEFAULT_SIZE) -> Path:
-    """Paint a figure into an SVG file (vector paths and text); see :func:`figure_image`."""
-    path = Path(path)
-    with laid_out(figure, size) as view:
-        generator = QtSvg.QSvgGenerator()
-        generator.setFileName(str(path))
-        generator.setSize(QtCore.QSize(*size))
-        generator.setViewBox(QtCore.QRect(0, 0, *size))
-        # Paint at the view's own resolution so fonts and lines keep their sizes.
-        generator.setResolution(view.logicalDpiX())
-        generator.setTitle(f"jaxviz timing: {figure.kind}")
-        generator.setDescription(figure.caption())
-        _paint(view, generator, size, figure.style.colours.background)
-    if not path.is_file() or path.stat().st_size == 0:
-        raise OSError(f"could not write {path}")
-    return path
 
 
 def render_image(kind: str, run: TimingRun, size: tuple[int, int] = DEFAULT_SIZE,
@@ -153,9 +151,3 @@ def render_png(kind: str, run: TimingRun, path: str | Path, size: tuple[int, int
     if not image.save(str(path), "PNG"):  # type: ignore[call-overload]  # (stub: bytes)
         raise OSError(f"could not write {path}")
     return path
-
-
-def render_svg(kind: str, run: TimingRun, path: str | Path, size: tuple[int, int] = DEFAULT_SIZE,
-               theme: str = "light", **options) -> Path:
-    """Write a ``kind`` plot of ``run`` as an SVG (see the module docstring)."""
-    return figure_svg(build_figure(kind, run, size, theme, **options), path, size)

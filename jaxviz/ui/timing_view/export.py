@@ -3,8 +3,8 @@
 The formats come from the export registry (:mod:`jaxviz.ui.exporters`), the
 one ``jaxviz time`` writes with. Plots are rendered from the run itself -- a
 fresh figure at the chosen size and theme, never the one on screen -- so an
-exported PNG or SVG shows exactly the data of the plot on screen, laid out for
-a slide; the data formats are CSV, the replayable JSON and the Chrome trace.
+exported PNG, SVG or PDF shows exactly the data of the plot on screen, laid out
+for a slide; the data formats are CSV, the replayable JSON and the Chrome trace.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from jaxviz.model.exports import Exporter
 from jaxviz.model.sizes import parse_size
 from jaxviz.model.timing import TimingRun
 from jaxviz.model.timing_options import SIZES
@@ -55,7 +56,7 @@ def export_run(run: TimingRun, what: str, path: str | Path, kind: str,
     Args:
         what: a key of :data:`EXPORTS`.
         path: the file (the folder for ``plots``).
-        kind: the plot (``png``/``svg``), e.g. ``dispatch_vs_complete``.
+        kind: the plot (for ``png``/``svg``/``pdf``), e.g. ``dispatch_vs_complete``.
         options: figure options of the plot on screen (``log_time``).
 
     Raises:
@@ -69,10 +70,20 @@ def export_run(run: TimingRun, what: str, path: str | Path, kind: str,
         return write_plots(run, path, size, theme)
     if what not in EXPORTS:
         raise ValueError(f"unknown export {what!r}; choose from {', '.join(EXPORTS)}")
-    if any(e.name == what for e in exporters("plot")):
-        return [find("plot", what).write(run, path, kind=kind, size=size, theme=theme,
-                                         **options)]
-    return [find("run", what).write(run, path)]
+    exporter = exporter_of(what)
+    if exporter.subject == "plot":
+        return [exporter.write(run, path, kind=kind, size=size, theme=theme, **options)]
+    return [exporter.write(run, path)]
+
+
+def exporter_of(what: str) -> Exporter:
+    """The registry's format behind an Export menu entry (any but ``plots``).
+
+    Raises:
+        ValueError: no format has that name.
+    """
+    subject = "plot" if any(e.name == what for e in exporters("plot")) else "run"
+    return find(subject, what)
 
 
 def plot_image(run: TimingRun, kind: str, size: tuple[int, int], theme: str,
@@ -110,7 +121,7 @@ class ExportBar(QWidget):
         self.export_button = QToolButton()
         self.export_button.setObjectName("timing_export")
         self.export_button.setText("Export ▾")
-        self.export_button.setToolTip("Save the plot (PNG, SVG) or the data (CSV, JSON, "
+        self.export_button.setToolTip("Save the plot (PNG, SVG, PDF) or the data (CSV, JSON, "
                                       "Perfetto trace); choose the theme and size")
         self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.menu = QMenu(self.export_button)

@@ -38,7 +38,13 @@ from jaxviz.model.timing_options import (
 )
 from jaxviz.model.timing_stats import differing_notes
 from jaxviz.ui.timing_view.controls import RunControls
-from jaxviz.ui.timing_view.export import EXPORTS, ExportBar, export_run, plot_image
+from jaxviz.ui.timing_view.export import (
+    EXPORTS,
+    ExportBar,
+    export_run,
+    exporter_of,
+    plot_image,
+)
 from jaxviz.ui.timing_view.plots_panel import PlotsPanel
 from jaxviz.ui.timing_view.runner import TimingRunner
 from jaxviz.ui.timing_view.widgets import Banner, FullScreen, InfoLine
@@ -346,6 +352,8 @@ class TimingView(QWidget):
         else:
             suggested = str(Path(self._last_dir) / name.format(kind=self.plots.current_kind()))
             path, _ = QFileDialog.getSaveFileName(self, title, suggested, filters)
+            if path:
+                path = str(exporter_of(what).with_extension(path))
         if path:
             self.export(what, path)
 
