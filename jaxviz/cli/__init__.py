@@ -26,6 +26,10 @@ SUBCOMMANDS = {
 }
 
 
+#: ``jaxviz --install-desktop-entry`` / ``--uninstall-desktop-entry`` (cli.desktop_entry).
+DESKTOP_FLAGS = ("--install-desktop-entry", "--uninstall-desktop-entry")
+
+
 def make_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="jaxviz",
@@ -36,6 +40,11 @@ def make_parser() -> argparse.ArgumentParser:
     from jaxviz import __version__
 
     parser.add_argument("--version", action="version", version=f"jaxviz {__version__}")
+    parser.add_argument("--install-desktop-entry", action="store_true",
+                        help="put jaxviz in the applications menu (a .desktop entry and its "
+                             "icon under $XDG_DATA_HOME, ~/.local/share by default)")
+    parser.add_argument("--uninstall-desktop-entry", action="store_true",
+                        help="take jaxviz out of the applications menu again")
     sub = parser.add_subparsers(dest="command", metavar="SUBCOMMAND")
     for module in SUBCOMMANDS.values():
         mod = importlib.import_module(f"jaxviz.cli.{module}")
@@ -62,6 +71,10 @@ def opens_window(argv: list[str]) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in DESKTOP_FLAGS:
+        from jaxviz.cli import desktop_entry
+
+        return desktop_entry.run(argv)
     if opens_window(argv):
         from jaxviz.ui.app import main as open_window  # Qt is imported there, JAX never
 

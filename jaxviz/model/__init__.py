@@ -13,6 +13,8 @@ The public surface is re-exported here. The modules behind it:
 * changes, link_index, lexers: what changed between variants, which jaxpr lines
   came from which source line, Pygments lexers for jaxprs and HLO;
 * palette: every colour, as plain data; window_state: what the window shows;
+  screen_fit: where the first window goes on a screen and its layout;
+  entry_points: which function a file opens on, and argument specs from annotations;
 * storyboard: what every device holds and runs, read from the compiled program;
 * stepping, value_text: the jaxpr stepper's request, steps and values, and those
   values as text;

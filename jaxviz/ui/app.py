@@ -3,7 +3,9 @@
 The window is shown first, the JAX engine process is started right after, in
 the background, and the target (``example:NAME``, ``file.py``,
 ``file.py:function`` or a timing recording ``.json``) is opened at once: its
-request waits in the engine client's queue until JAX is up.
+request waits in the engine client's queue until JAX is up. Without a target
+(``jaxviz`` from the applications menu) the function open last is opened
+again, or ``example:convolve`` on the first run.
 
 Without a display the command says so in one line instead of letting Qt
 print its platform-plugin dump.
@@ -79,7 +81,9 @@ def main(argv: list[str] | None = None,
     app.setApplicationName("jaxviz")
     app.setOrganizationName("jaxviz")
     app.setApplicationDisplayName("jaxviz")
+    app.setDesktopFileName("jaxviz")  # jaxviz.desktop (jaxviz --install-desktop-entry)
     style.apply_theme(app)
+    app.setWindowIcon(style.app_icon())
 
     from jaxviz.ui.window.main_window import MainWindow
 
@@ -88,7 +92,7 @@ def main(argv: list[str] | None = None,
 
     def after_shown() -> None:
         window.start_engine()
-        window.open_target(ns.target or "example:convolve")
+        window.open_target(ns.target or window.last_target())
         window.offer_recovery()
         if on_shown is not None:
             on_shown(window)

@@ -1,9 +1,11 @@
 """GUI tests: offscreen Qt, a private settings/data folder, one shared JAX engine.
 
 The environment is set before anything imports Qt: ``QT_QPA_PLATFORM=offscreen``
-(no display needed) and ``XDG_CONFIG_HOME``/``XDG_DATA_HOME`` pointing at a
-temporary folder, so the tests never read or write the user's QSettings or
-crash-recovery copies.
+(no display needed) with one 2560x1440 screen (the offscreen platform's own is
+800x800, which would give the window its projector layout; on this one the first
+window is an ordinary 2048x1224 one, not maximized, which tests can resize), and
+``XDG_CONFIG_HOME``/``XDG_DATA_HOME`` pointing at a temporary folder, so the
+tests never read or write the user's QSettings or crash-recovery copies.
 
 Waits are generous (the machine has two shared cores); they bound a test,
 they do not time it.
@@ -14,8 +16,11 @@ from __future__ import annotations
 import os
 import tempfile
 
-os.environ["QT_QPA_PLATFORM"] = "offscreen"
+from jaxviz.ui.window.scripted import offscreen_platform
+
 _HOME = tempfile.mkdtemp(prefix="jaxviz-ui-tests-")
+_PLATFORM = offscreen_platform(_HOME, (2560, 1440))
+os.environ["QT_QPA_PLATFORM"] = _PLATFORM
 os.environ["XDG_CONFIG_HOME"] = os.path.join(_HOME, "config")
 os.environ["XDG_DATA_HOME"] = os.path.join(_HOME, "data")
 
@@ -26,7 +31,9 @@ import pytest  # noqa: E402
 
 @pytest.fixture(scope="session")
 def qapp_args():
-    return ["jaxviz-tests"]
+    # -platform wins over QT_QPA_PLATFORM, which a test module may have set meanwhile
+    # (when a renderer made the application first, its screen is the offscreen default).
+    return ["jaxviz-tests", "-platform", _PLATFORM]
 
 
 @pytest.fixture(scope="session")
@@ -95,6 +102,8 @@ def no_modal_dialogs(monkeypatch):
 def make_window(qtbot, shared_engine, settings, tmp_path, monkeypatch):
     """Makes shown main windows on the shared engine, all with the test's settings file
     (a second one starts from what the first remembered); recovery copies under tmp_path."""
+    from PySide6.QtCore import Qt
+
     from jaxviz.ui.window import settings as settings_module
     from jaxviz.ui.window.main_window import MainWindow
 
@@ -103,6 +112,8 @@ def make_window(qtbot, shared_engine, settings, tmp_path, monkeypatch):
     def make(width: int = 1600, height: int = 950):
         win = MainWindow(settings=settings, engine=shared_engine)
         qtbot.addWidget(win)
+        # The size tests expect, whatever the screen's plan said (maximized on a small one).
+        win.setWindowState(Qt.WindowState.WindowNoState)
         win.resize(width, height)
         win.show()
         qtbot.waitExposed(win)

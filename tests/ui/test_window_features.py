@@ -169,7 +169,7 @@ def test_the_window_is_up_before_jax_and_the_status_bar_says_so(qtbot):
 
     assert app.main(["--devices", "4", "example:convolve"], on_shown=on_shown) == 0
     assert seen == {"visible": True, "label": "starting JAX: 4 simulated CPU devices…",
-                    "title": "jaxviz — example: convolve"}
+                    "title": "convolve[*] — jaxviz"}
 
 
 def test_the_window_traces_what_its_state_holds_and_its_widgets_follow_it(qtbot, window):

@@ -1,11 +1,13 @@
 """The arguments panel: argument specs and parallel settings, validated as they are typed.
 
 Every field is parsed on each keystroke (:func:`~jaxviz.model.window_state.find_field_errors`:
-pure Python, no engine round trip); a fault is shown right under its field with the
-message and a caret at the position, and the field gets a red frame. The
-engine's own complaints about a field (``ErrorInfo.field``) land in the same
-place. The device count is not sent with requests: changing it restarts the
-engine (``devicesChanged``).
+pure Python, no engine round trip). A fault never moves the form: the field
+gets a red frame and a ✖ icon whose tooltip says what is wrong, and the
+message, with a caret under the fault, appears in a line reserved for it
+under the form (its height is kept whether or not there is a message), and
+in the status bar (``messageChanged``). The engine's own complaints about a
+field (``ErrorInfo.field``) are shown the same way. The device count is not
+sent with requests: changing it restarts the engine (``devicesChanged``).
 
 Bound to the window's :class:`~jaxviz.model.window_state.WindowState`
 (:meth:`ArgsPanel.bind`), the panel writes what is typed into its trace
@@ -19,20 +21,29 @@ import html
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QTextDocumentFragment
+from PySide6.QtGui import (
+    QAction,
+    QFontDatabase,
+    QFontMetrics,
+    QIcon,
+    QPainter,
+    QPen,
+    QPixmap,
+)
 from PySide6.QtWidgets import (
     QCheckBox,
     QFormLayout,
     QLabel,
     QLineEdit,
     QScrollArea,
+    QSizePolicy,
     QSpinBox,
-    QVBoxLayout,
     QWidget,
 )
 
 from jaxviz.model import TraceSettings
 from jaxviz.model.window_state import WindowState, find_field_errors, settings_from
+from jaxviz.ui.theme import style
 
 #: name -> (label, placeholder, tooltip) for the text fields, in panel order.
 TEXT_FIELDS = {
@@ -54,43 +65,102 @@ TEXT_FIELDS = {
 }
 
 
-class _Field(QWidget):
-    """An input with its error message underneath (hidden while the input is fine)."""
+#: Lines of text the message under the form has room for (message, text, caret).
+MESSAGE_LINES = 3
 
-    def __init__(self, editor: QWidget, parent: QWidget | None = None):
-        super().__init__(parent)
+
+class _Field:
+    """An input and its fault: a red frame, a ✖ icon with the message as its tooltip."""
+
+    def __init__(self, label: str, editor: QLineEdit | QSpinBox | QCheckBox):
+        self.label = label
         self.editor = editor
-        self.error = QLabel()
-        self.error.setProperty("role", "field-error")
-        self.error.setTextFormat(Qt.TextFormat.RichText)
-        self.error.setWordWrap(True)
-        self.error.hide()
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(2)
-        layout.addWidget(editor)
-        layout.addWidget(self.error)
+        self.tooltip = editor.toolTip()
+        #: ``(message, text as typed, position)`` while the field is at fault.
+        self.fault: tuple[str, str, int | None] | None = None
+        self.icon: QAction | None = None
+        if isinstance(editor, QLineEdit):
+            self.icon = editor.addAction(_error_icon(), QLineEdit.ActionPosition.TrailingPosition)
+            self.icon.setVisible(False)
 
     def show_error(self, message: str, text: str = "", position: int | None = None) -> None:
-        body = f"✖ {html.escape(message)}"
-        if position is not None and text and "\n" not in text:
-            body += ("<pre style='margin:0'>" + html.escape(text) + "\n"
-                     + " " * position + "^</pre>")
-        self.error.setText(body)
-        self.error.show()
-        self.editor.setProperty("error", True)
-        self._repolish()
+        self.fault = (message, text, position)
+        self.editor.setToolTip(f"✖ {message}")
+        if self.icon is not None:
+            self.icon.setToolTip(f"✖ {message}")
+            self.icon.setVisible(True)
+        self._mark(True)
 
     def clear_error(self) -> None:
-        self.error.hide()
-        self.error.clear()
-        self.editor.setProperty("error", False)
-        self._repolish()
+        self.fault = None
+        self.editor.setToolTip(self.tooltip)
+        if self.icon is not None:
+            self.icon.setVisible(False)
+        self._mark(False)
 
-    def _repolish(self) -> None:
+    def message_html(self, columns: int) -> str:
+        """The fault for the line under the form: message, then an excerpt of the text
+        with a caret under the fault (at most ``columns`` characters wide)."""
+        if self.fault is None:
+            return ""
+        message, text, position = self.fault
+        body = f"✖ <b>{html.escape(self.label)}</b>: {html.escape(message, quote=False)}"
+        if position is not None and text and "\n" not in text:
+            excerpt, column = caret_excerpt(text, position, columns)
+            body += ("<pre style='margin:0'>" + html.escape(excerpt, quote=False) + "\n"
+                     + " " * column + "^</pre>")
+        return body
+
+    def message_text(self) -> str:
+        """The fault as plain text: the message, the text and a caret under the fault."""
+        if self.fault is None:
+            return ""
+        message, text, position = self.fault
+        out = f"✖ {message}"
+        if position is not None and text and "\n" not in text:
+            out += f"\n{text}\n{' ' * position}^"
+        return out
+
+    def _mark(self, error: bool) -> None:
+        if self.editor.property("error") == error:
+            return
+        self.editor.setProperty("error", error)
         self.editor.style().unpolish(self.editor)
         self.editor.style().polish(self.editor)
         self.editor.update()
+
+
+def caret_excerpt(text: str, position: int, columns: int) -> tuple[str, int]:
+    """A piece of ``text`` at most ``columns`` wide around ``position``, and the
+    position's column in it (``…`` marks what was cut)."""
+    columns = max(8, columns)
+    if len(text) <= columns:
+        return text, position
+    start = max(0, min(position - columns // 2, len(text) - columns + 1))
+    excerpt = text[start:start + columns - 1]
+    column = position - start
+    if start > 0:
+        excerpt, column = "…" + excerpt[1:], column
+    if start + columns - 1 < len(text):
+        excerpt = excerpt[:-1] + "…"
+    return excerpt, column
+
+
+def _error_icon() -> QIcon:
+    """A small red disc with a white cross, drawn at the line edit's icon size."""
+    image = QPixmap(32, 32)
+    image.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(image)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(style.ERROR_COLOUR)
+    painter.drawEllipse(2, 2, 28, 28)
+    pen = QPen(Qt.GlobalColor.white, 4, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
+    painter.setPen(pen)
+    painter.drawLine(11, 11, 21, 21)
+    painter.drawLine(21, 11, 11, 21)
+    painter.end()
+    return QIcon(image)
 
 
 class ArgsPanel(QScrollArea):
@@ -100,6 +170,8 @@ class ArgsPanel(QScrollArea):
     changed = Signal()
     #: The device count changed (debounced): the engine must restart.
     devicesChanged = Signal(int)
+    #: The fault the line under the form shows, in one line ("" when every field is fine).
+    messageChanged = Signal(str)
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -120,8 +192,8 @@ class ArgsPanel(QScrollArea):
             edit.setClearButtonEnabled(True)
             edit.textEdited.connect(self._edited)
             self.edits[name] = edit
-            self.fields[name] = _Field(edit)
-            form.addRow(label, self.fields[name])
+            self.fields[name] = _Field(label, edit)
+            form.addRow(label, edit)
             if name == "args":
                 self.batch = QSpinBox()
                 self.batch.setObjectName("field_batch")
@@ -130,8 +202,8 @@ class ArgsPanel(QScrollArea):
                 self.batch.setToolTip("Batch size for vmap, pmap and sharding "
                                       "(default: the device count).")
                 self.batch.valueChanged.connect(self._edited)
-                self.fields["batch"] = _Field(self.batch)
-                form.addRow("Batch", self.fields["batch"])
+                self.fields["batch"] = _Field("Batch", self.batch)
+                form.addRow("Batch", self.batch)
         self.check_vma = QCheckBox("check_vma")
         self.check_vma.setObjectName("field_check_vma")
         self.check_vma.setChecked(True)
@@ -141,21 +213,34 @@ class ArgsPanel(QScrollArea):
             "to an argument replicated by P() sums its gradient over the mesh axis. Off: "
             "shard_map is traced as pmap traces it.")
         self.check_vma.toggled.connect(self._edited)
-        self.fields["check_vma"] = _Field(self.check_vma)
-        form.addRow("shard_map", self.fields["check_vma"])
+        self.fields["check_vma"] = _Field("shard_map", self.check_vma)
+        form.addRow("shard_map", self.check_vma)
         self.devices = QSpinBox()
         self.devices.setObjectName("field_devices")
         self.devices.setRange(1, 512)
         self.devices.setValue(8)
         self.devices.setToolTip("How many devices JAX starts with. Changing it restarts the "
                                 "engine (simulated CPU devices when there is no accelerator).")
-        self.fields["devices"] = _Field(self.devices)
-        form.addRow("Devices", self.fields["devices"])
+        self.fields["devices"] = _Field("Devices", self.devices)
+        form.addRow("Devices", self.devices)
+        # The line reserved for a fault's message: always this high, never wider than the
+        # form, so a message coming or going moves no field.
+        self.message = QLabel()
+        self.message.setObjectName("args_message")
+        self.message.setProperty("role", "field-error")
+        self.message.setTextFormat(Qt.TextFormat.RichText)
+        self.message.setWordWrap(True)
+        self.message.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self.message.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        form.addRow(self.message)
+        self._reserve_message_room()
+        self._default_args_placeholder = self.edits["args"].placeholderText()
         self.setWidget(inner)
         self._devices_timer = QTimer(self, singleShot=True, interval=700)
         self._devices_timer.timeout.connect(self._devices_settled)
         self.devices.valueChanged.connect(self._devices_edited)
         self._quiet = False
+        self._message_line = ""
         self._state: WindowState | None = None
 
     # ------------------------------------------------------------ binding
@@ -209,6 +294,7 @@ class ArgsPanel(QScrollArea):
             for name, edit in self.edits.items():
                 value = values.get(name)
                 edit.setText("" if value is None else str(value))
+                edit.setCursorPosition(0)  # a long spec shows its start, not its end
             self.batch.setValue(int(values.get("batch") or 0))
             self.check_vma.setChecked(values.get("check_vma") is not False)
             if devices is not None:
@@ -236,7 +322,8 @@ class ArgsPanel(QScrollArea):
         self._devices_timer.start()
 
     def validate(self) -> bool:
-        """Check every field; show each fault under its field. True when all are fine."""
+        """Check every field and mark each fault (see the module's docstring). True when
+        all are fine."""
         errors = self.find_errors()
         for name, field in self.fields.items():
             if name in errors:
@@ -245,6 +332,7 @@ class ArgsPanel(QScrollArea):
                 field.show_error(message, text, position)
             else:
                 field.clear_error()
+        self._show_message()
         return not errors
 
     def find_errors(self) -> dict[str, tuple[str, int | None]]:
@@ -260,17 +348,49 @@ class ArgsPanel(QScrollArea):
             return False
         text = self.edits[name].text() if name in self.edits else ""
         field.show_error(message, text, position)
+        self._show_message()
         return True
 
     def field_error(self, name: str) -> str:
-        """The error shown under a field, as plain text ('' when none)."""
-        field = self.fields[name]
-        if not field.error.isVisibleTo(self):
-            return ""
-        return QTextDocumentFragment.fromHtml(field.error.text()).toPlainText()
+        """A field's fault as plain text: the message, the text and a caret under the
+        fault ('' when the field is fine)."""
+        return self.fields[name].message_text()
+
+    @property
+    def message_line(self) -> str:
+        """The fault the line under the form shows, in one line ("" when none)."""
+        return self._message_line
+
+    def suggest_args(self, placeholder: str) -> None:
+        """What the empty Args field says: the function's parameters (``params, x: f32[8]``),
+        or the usual example when ``placeholder`` is empty."""
+        self.edits["args"].setPlaceholderText(placeholder or self._default_args_placeholder)
+
+    def _show_message(self) -> None:
+        """The line under the form: the fault of the field being typed in, else the first."""
+        at_fault = [f for f in self.fields.values() if f.fault is not None]
+        field = next(iter([f for f in at_fault if f.editor.hasFocus()] or at_fault), None)
+        mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        mono.setPointSizeF(self.message.font().pointSizeF())
+        columns = self.message.width() // max(1, QFontMetrics(mono).horizontalAdvance("m")) - 1
+        self.message.setText(field.message_html(columns) if field is not None else "")
+        self.message.setToolTip("\n".join(f"{f.label}: {f.fault[0]}" for f in at_fault
+                                          if f.fault is not None))
+        line = ""
+        if field is not None and field.fault is not None:
+            more = len(at_fault) - 1
+            line = f"Arguments ▸ {field.label}: {field.fault[0]}" + \
+                (f" (and {more} more field{'s' if more > 1 else ''})" if more else "")
+        if line != self._message_line:
+            self._message_line = line
+            self.messageChanged.emit(line)
+
+    def _reserve_message_room(self) -> None:
+        self.message.setFixedHeight(self.message.fontMetrics().lineSpacing() * MESSAGE_LINES + 6)
 
     def set_zoom(self, zoom: int) -> None:
-        """Fonts follow the application font; nothing to do beyond a relayout."""
+        """Fonts follow the application font: the message line keeps room for its lines."""
+        self._reserve_message_room()
         inner = self.widget()
         if inner is not None:
             inner.adjustSize()

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -65,6 +66,8 @@ class EditorPanel(QWidget):
         header.setProperty("role", "pane-header")
         self.file_label = QLabel("no file")
         self.file_label.setProperty("role", "pane-title")
+        # A long file name is cut (its tooltip has the path) rather than widening the window.
+        self.file_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.function = QComboBox()
         self.function.setObjectName("function_picker")
         self.function.setMinimumContentsLength(12)

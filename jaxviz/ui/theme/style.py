@@ -18,11 +18,14 @@ Text sizes follow one zoom step (Ctrl+= / Ctrl+-): :func:`ui_font` and
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from pygments.token import Token, _TokenType, string_to_tokentype
-from PySide6.QtGui import QColor, QFont, QFontDatabase, QPalette
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QIcon, QPalette
 from PySide6.QtWidgets import QApplication, QStyleFactory
 
 from jaxviz.model import palette
+from jaxviz.model.gallery import resources_dir
 
 #: Point sizes at zoom 0: big enough to read from the back of a lecture hall.
 BASE_UI_POINTS = 12
@@ -30,6 +33,16 @@ BASE_CODE_POINTS = 13
 #: The jaxpr and HLO panes use a slightly smaller code font: more of each equation fits.
 PANE_CODE_DELTA = -1
 MIN_ZOOM, MAX_ZOOM = -6, 16
+
+
+def icon_path() -> Path:
+    """jaxviz's icon, an SVG: four devices of a 2 x 2 mesh in the device view's colours."""
+    return resources_dir() / "icons" / "jaxviz.svg"
+
+
+def app_icon() -> QIcon:
+    """The window and application icon (drawn from :func:`icon_path` at any size)."""
+    return QIcon(str(icon_path()))
 
 
 def qcolor(colour: str) -> QColor:

@@ -80,8 +80,8 @@ class CompareMode(QObject):
         w = self.window
         if pair is None:
             if w.area.comparing:
+                self._give_back_room()  # first: the panes lay out for the width they get back
                 w.area.close_compare()
-                self._give_back_room()
             return
         if not w.area.comparing:
             self._make_room()
@@ -123,6 +123,10 @@ class CompareMode(QObject):
     def _give_back_room(self) -> None:
         for dock in self._hidden_docks:
             dock.show()
+        if self._hidden_docks:
+            layout = self.window.layout()
+            if layout is not None:
+                layout.activate()  # the docks take their width back before the split is set
         self._hidden_docks = []
         if self._saved_sizes is not None:
             self.window.splitter.setSizes(self._saved_sizes)

@@ -21,6 +21,7 @@ from typing import Any
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 
 from jaxviz.model import Example, TraceSettings, get_example, list_functions
+from jaxviz.model.entry_points import FunctionChoice, choose_function
 from jaxviz.model.gallery import GalleryError, declared_in
 from jaxviz.model.window_state import WindowState
 from jaxviz.ui.panels.editor_panel import EditorPanel
@@ -53,6 +54,15 @@ class Document:
         if self.example is not None:
             return f"example: {self.example.name}"
         return "untitled.py"
+
+    @property
+    def short_name(self) -> str:
+        """The window title's name: the example's, the file's, or ``untitled``."""
+        if self.path is not None:
+            return self.path.name
+        if self.example is not None:
+            return self.example.name
+        return "untitled"
 
     @property
     def filename(self) -> str:
@@ -91,6 +101,8 @@ class DocumentController(QObject):
         self.panel = panel
         self.editor = panel.editor
         self.doc = Document()
+        #: Which function the last file opened on, and why.
+        self.choice = FunctionChoice("", "")
         self.recovery = recovery or Recovery()
         self.watcher = QFileSystemWatcher(self)
         self.watcher.fileChanged.connect(self._file_changed)
@@ -143,8 +155,16 @@ class DocumentController(QObject):
         self._after_open()
         return ex
 
-    def open_file(self, path: str | Path, function: str = "") -> dict | None:
+    def open_file(self, path: str | Path, function: str = "",
+                  remembered: str = "") -> dict | None:
         """Open a Python file; returns its settings if it declares ``JAXVIZ = {...}``.
+
+        Args:
+            path: the file.
+            function: the function to open; "" for the file's default
+                (:func:`~jaxviz.model.entry_points.choose_function`, which sets
+                :attr:`choice`).
+            remembered: the function chosen last time for this file.
 
         Raises:
             OSError: the file cannot be read.
@@ -152,11 +172,10 @@ class DocumentController(QObject):
         path = Path(path).resolve()
         text = path.read_text(encoding="utf-8")
         self._unwatch()
-        names = list_functions(text)
         settings = declared_settings(text)
-        declared = (settings or {}).get("function")
-        chosen = function or (declared if declared in names else "") or (names[0] if names else "")
-        self.doc = Document(path=path, function=chosen)
+        self.choice = FunctionChoice(function, "asked for") if function else \
+            choose_function(text, remembered)
+        self.doc = Document(path=path, function=self.choice.name)
         self._set_text(text)
         self._disk_text = text
         self.watcher.addPath(str(path))

@@ -12,11 +12,14 @@ from pathlib import Path
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from jaxviz.model import VARIANTS
+from jaxviz.model.entry_points import argument_hint
 from jaxviz.model.gallery import GalleryError
+from jaxviz.model.screen_fit import panes_for
 from jaxviz.ui.window.document import Document
 from jaxviz.ui.window.parts import WindowParts
 
-#: Panes an example opens with: its variants in this priority, at most four.
+#: Panes an example opens with: its variants in this priority, at most four (two in a
+#: projector-sized window).
 PANE_PRIORITY = ("plain", "vmap", "pmap", "sharded", "shard_map", "jit")
 
 
@@ -41,6 +44,7 @@ class WindowFilesMixin(WindowParts):
     def open_example(self, name: str) -> None:
         if not self.confirm_leave():
             return
+        self._remember_fields()
         try:
             ex = self.document.open_example(name)
         except GalleryError as exc:
@@ -48,37 +52,63 @@ class WindowFilesMixin(WindowParts):
             return
         self.gallery.select(name)
         self.state.set_settings(ex.settings())
+        self.args_panel.suggest_args("")
         self.args_panel.validate()  # drops markers the engine set for the last document
-        wanted = [v for v in PANE_PRIORITY if v in ex.variants and v != "jit"][:4]
+        panes = panes_for(self.width(), self.height())  # two in a projector-sized window
+        wanted = [v for v in PANE_PRIORITY if v in ex.variants and v != "jit"][:panes]
         self.state.visible_variants = [v for v in VARIANTS if v in wanted] or ["plain"]
         self.session.trace_now()
 
     def open_file(self, path: str, function: str = "") -> None:
         if not self.confirm_leave():
             return
+        self._remember_fields()
+        remembered = self.settings.file_fields(str(Path(path).resolve()))
         try:
-            declared = self.document.open_file(path, function)
+            declared = self.document.open_file(path, function, remembered.get("function") or "")
         except OSError as exc:
             self.set_status(f"cannot open {path}: {exc.strerror or exc}", error=True)
             return
         doc = self.document.doc
-        remembered = self.settings.file_fields(str(doc.path))
-        if remembered.get("function") and not function and \
-                remembered["function"] in self.document.functions():
-            self.document.set_function(remembered["function"])
-            self.editor_panel.set_functions(self.document.functions(), doc.function)
-        fields = remembered.get("fields") or declared or {}
+        if remembered.get("fields") and remembered.get("function") == doc.function:
+            fields = dict(remembered["fields"])
+        elif declared and declared.get("function", doc.function) == doc.function:
+            fields = dict(declared)
+        else:
+            fields = {}
+        hint = argument_hint(self.document.text(), doc.function)
+        if not fields.get("args") and hint.spec:
+            fields["args"] = hint.spec
         self.state.set_settings(fields)
+        self.args_panel.suggest_args(hint.placeholder)
         self.args_panel.validate()
         self.gallery.select(None)
         self.recent_files_changed(self.settings.add_recent_file(str(doc.path)))
         self.session.trace_now()
+        self._say_why_opened(from_annotations=bool(hint.spec) and fields["args"] == hint.spec)
+
+    def _say_why_opened(self, from_annotations: bool) -> None:
+        """Which function a file opened on and why (status bar, the picker's tooltip),
+        with what its arguments still need."""
+        choice = self.document.choice
+        picker = self.editor_panel.function
+        picker.setToolTip(f"The function of this file to trace (opened on {choice.name}: "
+                          f"{choice.reason})" if choice.name else "The function to trace")
+        if not choice.name or choice.reason == "asked for":
+            return
+        said = f"; its arguments from the annotations: {self.state.settings.args}" \
+            if from_annotations else ""
+        fault = self.args_panel.message_line
+        self.set_status(f"opened {choice.name} ({choice.reason}){said}"
+                        + (f" — {fault}" if fault else ""), error=bool(fault))
 
     def new_file(self) -> None:
         if self.confirm_leave():
+            self._remember_fields()
             self.document.new_untitled("import jax\nimport jax.numpy as jnp\n\n\n"
                                        "def f(x):\n    return jnp.sin(x) * 2\n")
             self.state.set_settings({"args": "f32[8]"})
+            self.args_panel.suggest_args("")
             self.args_panel.validate()
             self.gallery.select(None)
             self.session.trace_now()
@@ -116,12 +146,41 @@ class WindowFilesMixin(WindowParts):
         self._remember_fields()
 
     def _on_document_opened(self, doc: Document) -> None:
-        self.setWindowTitle(f"jaxviz — {doc.display_name}")
+        # "convolve — jaxviz", with Qt's mark for unsaved edits at [*]; ending in the
+        # application's display name, Qt appends nothing more.
+        self.setWindowTitle(f"{doc.short_name}[*] — jaxviz")
+        self.setWindowModified(self.document.modified)
+        self._remember_target()
         self.linking.set_result(None)
 
     def _on_function_chosen(self, name: str) -> None:
+        """Another function of the file: its annotations' argument spec, if they give one
+        (the fields typed for the last function are kept otherwise); remembered."""
         self.document.set_function(name)
+        hint = argument_hint(self.document.text(), name)
+        self.args_panel.suggest_args(hint.placeholder)
+        if hint.spec:
+            self.state.set_setting("args", hint.spec)
+        self._remember_fields()
+        self._remember_target()
         self.session.trace_now()
+
+    def _remember_target(self) -> None:
+        """What ``jaxviz`` without a target opens next time: this example or file's function."""
+        doc = self.document.doc
+        if doc.path is not None and doc.function:
+            self.settings.last_target = f"{doc.path}:{doc.function}"
+        elif doc.example is not None:
+            self.settings.last_target = f"example:{doc.example.name}"
+
+    def last_target(self) -> str:
+        """The target to open when none is given: the function open last, if its file is
+        still there, else ``example:convolve``."""
+        target = self.settings.last_target
+        if target.startswith("example:") or (".py:" in target
+                                              and Path(target.rpartition(":")[0]).is_file()):
+            return target
+        return "example:convolve"
 
     def _on_visible_changed(self, variants: list[str]) -> None:
         """New panes need their variants traced (the menus follow the state themselves)."""

@@ -3,6 +3,13 @@
 A mixin for :class:`~jaxviz.ui.window.main_window.MainWindow`, kept apart so the
 window module stays about wiring. Everything here is read from and written
 to :class:`~jaxviz.ui.window.settings.Settings` (QSettings).
+
+On the first run the window is sized and laid out for the screen it opens on
+(:func:`~jaxviz.model.screen_fit.plan_window`: a projector-sized screen gets
+a maximized window with two panes and the tool dock in view); a remembered
+frame that no longer fits a screen is moved and shrunk back onto one when the
+window is shown, and again whenever a screen is added, removed or resized
+(:meth:`WindowStateMixin.keep_on_screen`).
 """
 
 from __future__ import annotations
@@ -10,19 +17,32 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction
+from PySide6.QtCore import QRect, Qt, QTimer
+from PySide6.QtGui import QAction, QGuiApplication, QShowEvent
 from PySide6.QtWidgets import QApplication
 
 from jaxviz.model import VARIANTS
+from jaxviz.model.screen_fit import Rect, WindowPlan, fit_frame, plan_window
 from jaxviz.ui.theme import style
 from jaxviz.ui.window.parts import WindowParts
+
+#: A window's frame beyond its content before the window manager has framed it (a title
+#: bar and thin borders; the check after it is framed corrects any difference).
+FRAME_ESTIMATE = (2, 32)
+#: When, after the window is shown, its frame is checked against the screens (ms).
+SCREEN_CHECKS_MS = (0, 400, 1500)
+
+
+def _rect(rect: QRect) -> Rect:
+    return Rect(rect.x(), rect.y(), rect.width(), rect.height())
 
 
 class WindowStateMixin(WindowParts):
     """Zoom, full screen, window layout, pane choice, recent files and crash recovery."""
 
     zoom = 0
+    #: The layout planned for the screen the window opened on.
+    plan: WindowPlan
 
     # ---------------------------------------------------------------- zoom
     def set_zoom(self, zoom: int) -> None:
@@ -77,25 +97,20 @@ class WindowStateMixin(WindowParts):
 
     # ------------------------------------------------------- save / restore
     def restore_window_state(self) -> None:
+        """The remembered layout, or on the first run the one planned for this screen
+        (:func:`~jaxviz.model.screen_fit.plan_window`)."""
         geometry, state, splitter = self.settings.window()
-        if geometry is None:
-            self.resize(1600, 950)
+        self.plan = plan_window(_rect(self._available_geometry()))
+        self._planned: WindowPlan | None = None
+        if geometry is None or state is None:
+            self.apply_plan(self.plan)
         else:
             self.restoreGeometry(geometry)
-        if state is not None:
             self.restoreState(state)
-        else:
-            self.resizeDocks([self.docks["Gallery"], self.docks["Arguments"]], [330, 470],
-                             Qt.Orientation.Vertical)
-            self.resizeDocks([self.docks["Gallery"]], [250], Qt.Orientation.Horizontal)
-            self.resizeDocks([self.docks["Console · Devices · Timing"]], [120],
-                             Qt.Orientation.Vertical)
         if splitter is not None:
             self.splitter.restoreState(splitter)
-        else:
-            editor = self.editor.fontMetrics().horizontalAdvance("m") * 54 + \
-                self.editor.gutter_width()
-            self.splitter.setSizes([editor, max(400, self.width() - editor)])
+        elif self._planned is None:
+            self._split_editor(self.plan.editor_share)
         variants = self.settings.visible_variants
         if variants:
             self.state.visible_variants = [v for v in VARIANTS if v in variants] or ["plain"]
@@ -104,6 +119,101 @@ class WindowStateMixin(WindowParts):
         if zoom:
             self.set_zoom(zoom)
         self.recent_files_changed(self.settings.recent_files())
+        self._watch_screens()
+
+    def apply_plan(self, plan: WindowPlan) -> None:
+        """Size and place the window, and lay its docks out, as ``plan`` says (again once
+        the window is shown: a window manager maximizes it after it is shown)."""
+        self.setWindowState(self.windowState() & ~Qt.WindowState.WindowMaximized)
+        self.resize(plan.frame.width - FRAME_ESTIMATE[0], plan.frame.height - FRAME_ESTIMATE[1])
+        self.move(plan.frame.x, plan.frame.y)
+        for dock in (self.docks["Gallery"], self.docks["Arguments"]):
+            dock.setVisible(plan.side_panels)
+        self._lay_out_docks(plan)
+        self._planned = plan
+        if plan.projector:
+            self.set_status("projector layout: Ctrl+B shows the gallery and the arguments")
+        if plan.maximized:
+            self.setWindowState(self.windowState() | Qt.WindowState.WindowMaximized)
+
+    def _lay_out_docks(self, plan: WindowPlan) -> None:
+        gallery, args = self.docks["Gallery"], self.docks["Arguments"]
+        height = self.height()
+        self.resizeDocks([gallery, args], [round(height * plan.gallery_height / plan.frame.height),
+                                           height], Qt.Orientation.Vertical)
+        self.resizeDocks([gallery], [plan.side_width], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.docks["Console · Devices · Timing"]],
+                         [round(height * plan.tools_height / plan.frame.height)],
+                         Qt.Orientation.Vertical)
+        self._split_editor(plan.editor_share)
+
+    def _split_editor(self, share: float | None) -> None:
+        """The editor as wide as ``share`` of the room beside it, else as its text needs."""
+        room = self.splitter.width() if self.splitter.isVisible() else \
+            self.width() - (self.plan.side_width if self.plan.side_panels else 0)
+        if share is not None:
+            editor = round(share * room)
+        else:
+            editor = self.editor.fontMetrics().horizontalAdvance("m") * 54 + \
+                self.editor.gutter_width()
+        self.splitter.setSizes([editor, max(400, room - editor)])
+
+    # ------------------------------------------------------ on the screen
+    def _available_geometry(self) -> QRect:
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        return screen.availableGeometry()
+
+    def keep_on_screen(self) -> bool:
+        """Move (and shrink) the window back onto a screen if its frame is not inside one
+        (remembered geometry from a larger screen, a projector unplugged); True if it moved.
+        A maximized or full-screen window is the window manager's to place."""
+        if not self.isVisible() or self.windowState() & (Qt.WindowState.WindowMaximized
+                                                         | Qt.WindowState.WindowFullScreen):
+            return False
+        frame = _rect(self.frameGeometry())
+        extra = (frame.width - self.width(), frame.height - self.height())
+        smallest = self.minimumSizeHint().expandedTo(self.minimumSize())
+        fitted = fit_frame(frame, [_rect(s.availableGeometry()) for s in QGuiApplication.screens()],
+                           (smallest.width() + extra[0], smallest.height() + extra[1]))
+        if fitted == frame:
+            return False
+        self.resize(fitted.width - extra[0], fitted.height - extra[1])
+        self.move(fitted.x, fitted.y)
+        return True
+
+    def _watch_screens(self) -> None:
+        """Check the window's place after it is shown and framed, and whenever screens change."""
+        app = QGuiApplication.instance()
+        if isinstance(app, QGuiApplication):
+            app.screenAdded.connect(self._screens_changed)
+            app.screenRemoved.connect(self._screens_changed)
+            for screen in app.screens():
+                screen.availableGeometryChanged.connect(self._screens_changed)
+
+    def _screens_changed(self, *_args: object) -> None:
+        app = QGuiApplication.instance()
+        if isinstance(app, QGuiApplication):
+            for screen in app.screens():  # a new screen's changes count too (connected once)
+                screen.availableGeometryChanged.connect(
+                    self._screens_changed, Qt.ConnectionType.UniqueConnection)
+        QTimer.singleShot(0, self, self.keep_on_screen)
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
+        super().showEvent(event)
+        if not event.spontaneous():
+            # The window manager frames (and maximizes) the window after it is shown.
+            for n, delay in enumerate(SCREEN_CHECKS_MS, 1):
+                last = n == len(SCREEN_CHECKS_MS)
+                QTimer.singleShot(delay, self, lambda last=last: self._after_shown(last))
+
+    def _after_shown(self, last: bool) -> None:
+        """A first window planned maximized gets its docks laid out again at the size the
+        window manager gave it (until the last check); any window is kept on screen."""
+        if self._planned is not None and self._planned.maximized and self.isMaximized():
+            self._lay_out_docks(self._planned)
+        if last:
+            self._planned = None
+        self.keep_on_screen()
 
     def save_window_state(self) -> None:
         self.settings.save_window(self.saveGeometry(), self.saveState(),

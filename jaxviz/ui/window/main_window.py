@@ -71,7 +71,8 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         self.session = TraceSession(self.engine, self)
         self.state = WindowState(devices=devices)
         self.bound = StateBinding(self.state, self)
-        self.setWindowTitle("jaxviz")
+        self.setWindowTitle("jaxviz[*]")
+        self.setWindowIcon(style.app_icon())
         self._build_widgets()
         self.linking = LinkController(self.editor, self.area, self)
         self.presenter = ResultPresenter(self, self.state, self)
@@ -163,9 +164,11 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         self.engine.event.connect(self._on_engine_event)
         self.editor.textChanged.connect(self._on_text_edited)
         self.args_panel.changed.connect(self.session.schedule)
+        self.args_panel.messageChanged.connect(self._on_fields_message)
         self.gallery.exampleChosen.connect(self.open_example)
         self.document.opened.connect(self._on_document_opened)
         self.document.saved.connect(self._on_saved)
+        self.editor.document().modificationChanged.connect(self.setWindowModified)
         self.document.message.connect(self.set_status)
         self.presenter.statusChanged.connect(self.set_status)
         self.editor_panel.functionChosen.connect(self._on_function_chosen)
@@ -262,7 +265,8 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         if not self.args_panel.validate() or (problem is not None and problem.kind == "fields"):
             self.presenter.dim_panes("Not traced: fix the marked field in Arguments — this is "
                                      "the last good result.")
-            self.set_status("not traced: a field in Arguments is marked", error=True)
+            fault = self.args_panel.message_line or "a field in Arguments is marked"
+            self.set_status(f"not traced: {fault}", error=True)
             return None
         if problem is not None:  # "args": the function takes arguments and none are given
             self.args_panel.set_field_error(problem.field or "args", problem.message)
@@ -311,6 +315,13 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         elif self._status_before_busy is not None:
             self.set_status(*self._status_before_busy)
             self._status_before_busy = None
+
+    def _on_fields_message(self, line: str) -> None:
+        """A field's fault goes to the status bar too; its fix takes it away."""
+        if line:
+            self.set_status(line, error=True)
+        elif self._status_is_error and "Arguments ▸" in self.status_text.text():
+            self.set_status("")
 
     def device_variant(self) -> str:
         """The variant the device view shows: the last pane clicked, else the most parallel."""

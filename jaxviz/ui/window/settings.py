@@ -1,11 +1,13 @@
 """What the window remembers between runs (QSettings) and where it keeps recovery copies.
 
 Remembered: zoom, window geometry and dock layout, visible panes and their
-layout, the device count, recent files (newest first), and per file the
-function and argument fields last used with it. Unsaved editor text is copied
-to the user's data folder (``QStandardPaths.AppDataLocation``/recovery) while
-the user types, and removed when it is saved or deliberately discarded; a
-crash leaves it there for the next start to offer back.
+layout, the device count, recent files (newest first), the function open last
+(``jaxviz`` started without a target, e.g. from the applications menu, opens
+it again), and per file the function and argument fields last used with it.
+Unsaved editor text is copied to the user's data folder
+(``QStandardPaths.AppDataLocation``/recovery) while the user types, and removed
+when it is saved or deliberately discarded; a crash leaves it there for the
+next start to offer back.
 """
 
 from __future__ import annotations
@@ -62,6 +64,15 @@ class Settings:
     @pane_layout.setter
     def pane_layout(self, mode: str) -> None:
         self.q.setValue("view/pane_layout", mode)
+
+    @property
+    def last_target(self) -> str:
+        """The function open last, as a target (``example:NAME``, ``path.py:function``)."""
+        return str(self.q.value("session/last_target", "") or "")
+
+    @last_target.setter
+    def last_target(self, target: str) -> None:
+        self.q.setValue("session/last_target", target)
 
     # ----------------------------------------------------------- window state
     def save_window(self, geometry: QByteArray, state: QByteArray, splitter: QByteArray) -> None:
