@@ -42,6 +42,7 @@ class JaxprArea(QStackedWidget):
         self.addWidget(self._tabs)
         self.addWidget(self.compare)
         self._comparing = False
+        self._panes_need_room(True)
         self._visible: list[str] = ["plain", "vmap", "pmap", "sharded"]
         self._layout = "auto"
         self._current: tuple | None = None
@@ -94,11 +95,13 @@ class JaxprArea(QStackedWidget):
         self._relayout()
 
     def _panes_need_room(self, need: bool) -> None:
-        """Hidden under the comparison, the panes do not hold the window wide (a stack is
-        as wide as its widest page, unless that page's size is ignored)."""
-        policy = QSizePolicy.Policy.Preferred if need else QSizePolicy.Policy.Ignored
+        """Only the pages in use hold the window's size (a stack is as large as its largest
+        page unless that page's size is ignored): the panes, or the comparison."""
+        shown = QSizePolicy.Policy.Preferred
+        hidden = QSizePolicy.Policy.Ignored
         for page in (self._splitter, self._tabs):
-            page.setSizePolicy(policy, page.sizePolicy().verticalPolicy())
+            page.setSizePolicy(shown if need else hidden, shown if need else hidden)
+        self.compare.setSizePolicy(hidden if need else shown, hidden if need else shown)
 
     # --------------------------------------------------------------- layout
     @property
