@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+import typing
 
 #: Subcommand name -> module (under jaxviz.cli) that implements it.
 SUBCOMMANDS = {
@@ -26,12 +27,22 @@ SUBCOMMANDS = {
 }
 
 
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose complaints are one line: ``jaxviz: error: ...``.
+
+    The subcommands' parsers are of this class too (argparse makes them so).
+    """
+
+    def error(self, message: str) -> typing.NoReturn:
+        self.exit(2, f"jaxviz: error: {message} (see `{self.prog} --help`)\n")
+
+
 #: ``jaxviz --install-desktop-entry`` / ``--uninstall-desktop-entry`` (cli.desktop_entry).
 DESKTOP_FLAGS = ("--install-desktop-entry", "--uninstall-desktop-entry")
 
 
 def make_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="jaxviz",
         description="See JAX parallelism: jaxprs, vmap/pmap/sharded variants, shards on "
                     "devices, and dispatch-versus-completion timings.",

@@ -21,7 +21,17 @@ import sys
 from pathlib import Path
 
 from jaxviz.cli.common import trace_one
-from jaxviz.cli.options import EXIT_FAILED, add_target_options, usage_error
+from jaxviz.cli.options import (
+    EXIT_FAILED,
+    EXIT_USAGE,
+    add_target_options,
+    image_size,
+    number,
+    output_path,
+    usage_error,
+)
+from jaxviz.model.limits import FONT_SCALE, FPS, FRAMES_PER_PHASE, PHASE, PROCESSES
+from jaxviz.model.sizes import ANIMATION_SIZES
 
 #: Variants that make the most of the device view, in preference order.
 PREFERRED = ("pmap", "sharded", "shard_map", "vmap")
@@ -39,30 +49,33 @@ def add_parser(sub) -> None:
                     "(FILE.png / FILE.svg become FILE-01.png, FILE-02.png, ...). "
                     "Works without a display.")
     add_target_options(p)
-    p.add_argument("--out", required=True, metavar="FILE",
+    p.add_argument("--out", required=True, metavar="FILE", type=output_path,
                    help="output file: .mp4 or .webm (video), .gif or .apng (animated image), "
                         ".pdf (one vector page per phase), .png or .svg (one image per "
                         "phase), .json for the storyboard (tiles with their holders, "
                         "every step with its groups and per-device shapes)")
-    p.add_argument("--size", default="1280x720", metavar="WxH",
-                   help="picture size in pixels (default 1280x720)")
+    p.add_argument("--size", default="1280x720", metavar="WxH", type=image_size(ANIMATION_SIZES),
+                   help=f"picture size in pixels (default 1280x720; {ANIMATION_SIZES})")
     p.add_argument("--theme", choices=("light", "dark"), default="light",
                    help="colour theme (default light; dark suits many projectors)")
-    p.add_argument("--frames-per-phase", type=int, default=6, metavar="N",
+    p.add_argument("--frames-per-phase", type=number(FRAMES_PER_PHASE), default=6, metavar="N",
                    help="GIF/APNG frames per phase, the last held longer (default 6; 1 = "
-                        "one still per phase)")
-    p.add_argument("--fps", type=float, default=30.0, metavar="N",
-                   help="video frames per second (MP4, WebM; default 30): each phase moves "
-                        "as long as in the window, then holds its result for 1.5 s")
-    p.add_argument("--font-scale", type=float, default=1.0, metavar="X",
-                   help="multiply the text size (default 1.0)")
-    p.add_argument("--phase", type=int, metavar="K",
+                        f"one still per phase; at most {FRAMES_PER_PHASE.high:g})")
+    p.add_argument("--fps", type=number(FPS), default=30.0, metavar="N",
+                   help=f"video frames per second (MP4, WebM; default 30, {FPS.low:g} to "
+                        f"{FPS.high:g}): each phase moves as long as in the window, then holds "
+                        f"its result for 1.5 s")
+    p.add_argument("--font-scale", type=number(FONT_SCALE), default=1.0, metavar="X",
+                   help=f"multiply the text size (default 1.0; {FONT_SCALE.low:g} to "
+                        f"{FONT_SCALE.high:g})")
+    p.add_argument("--phase", type=number(PHASE), metavar="K",
                    help="with .png, .svg or .pdf: write only phase K (1 = the first) to FILE "
                         "itself")
-    p.add_argument("--processes", type=int, metavar="P",
+    p.add_argument("--processes", type=number(PROCESSES), metavar="P",
                    help="play a real run in P JAX processes joined by jax.distributed on this "
                         "machine (the shard_map variant; --devices counts them all); default: "
-                        "the example's own (2 for example:multi_host), else 1")
+                        f"the example's own (2 for example:multi_host), else 1; at most "
+                        f"{PROCESSES.high:g}")
 
 
 def _defaults(ns) -> str | None:
@@ -77,8 +90,6 @@ def _defaults(ns) -> str | None:
     if ns.processes is None:
         declared = defaults.get("processes") or 1
         ns.processes = declared if ns.variant in (None, "shard_map") else 1
-    if ns.processes < 1:
-        return f"--processes must be at least 1, not {ns.processes}"
     if ns.processes > 1:
         if ns.variant not in (None, "shard_map"):
             return (f"--processes {ns.processes} plays the shard_map variant of a "
@@ -112,7 +123,6 @@ def _trace(ns, want: list[str]):
 
 def run(ns) -> int:
     from jaxviz.model.exports import exporters
-    from jaxviz.model.sizes import ANIMATION_SIZES, parse_size
     from jaxviz.ui.exporters import for_suffix
 
     out = Path(ns.out)
@@ -124,23 +134,16 @@ def run(ns) -> int:
         images = " or ".join(e.extension for e in exporters("frame"))
         return usage_error(f"--out {ns.out}: use a {movies} (animation), {images} file, "
                            f"or .json for the storyboard")
-    try:
-        width, height = parse_size(ns.size, ANIMATION_SIZES, "--size")
-    except ValueError as exc:
-        return usage_error(str(exc))
+    width, height = ns.size  # checked by its type, like every number here
     if ns.phase is not None and frame is None:
         *most, last = [e.extension for e in exporters("frame")]
         return usage_error(f"--phase picks one image: use a {', '.join(most)} or {last} "
                            f"--out, not {ns.out}")
-    if ns.frames_per_phase < 1:
-        return usage_error(f"--frames-per-phase must be at least 1, not {ns.frames_per_phase}")
-    if not 1 <= ns.fps <= 120:
-        return usage_error(f"--fps must be between 1 and 120, not {ns.fps:g}")
     from jaxviz.ui.exporters.video import size_problem
 
     problem = size_problem(out.suffix, width, height)
     if problem:
-        return usage_error(f"--size {ns.size}: {problem}")
+        return usage_error(f"--size {ns.size[0]}x{ns.size[1]}: {problem}")
     if not out.parent.is_dir():
         return usage_error(f"--out {ns.out}: the folder {out.parent} does not exist")
     problem = _defaults(ns)
@@ -161,7 +164,7 @@ def run(ns) -> int:
     scene = build_scene(result, variant.variant)
     if scene.error:
         print(f"jaxviz: error: cannot animate {variant.variant}: {scene.error}", file=sys.stderr)
-        return EXIT_FAILED
+        return EXIT_USAGE if not variant.outvars else EXIT_FAILED
     renderer = Renderer(scene, width, height, ns.theme, ns.font_scale)
     kinds = ", ".join(p.kind for p in scene.phases)
     try:
@@ -210,6 +213,11 @@ def _write_storyboard(ns, out: Path) -> int:
     if story is None:
         print(f"jaxviz: error: {variant.variant} has no storyboard", file=sys.stderr)
         return EXIT_FAILED
+    if not variant.outvars:
+        from jaxviz.scene.build import nothing_to_lay_out
+
+        return usage_error(f"cannot write the storyboard of {variant.variant}: "
+                           f"{nothing_to_lay_out(result.function, variant.variant)}")
     story.phases = [p.to_story() for p in build_scene(result, variant.variant).phases]
     try:
         out.write_text(json.dumps(to_plain(story), indent=1) + "\n", encoding="utf-8")

@@ -6,7 +6,7 @@ import dataclasses
 import json
 import os
 
-from jaxviz.cli.options import EXIT_OK, add_device_options, usage_error
+from jaxviz.cli.options import EXIT_OK, add_device_options
 
 
 def add_parser(sub) -> None:
@@ -21,8 +21,6 @@ def add_parser(sub) -> None:
 
 
 def run(ns) -> int:
-    if ns.devices < 1:
-        return usage_error(f"--devices must be at least 1, not {ns.devices}")
     from jaxviz.cli.common import report
     from jaxviz.cli.runner import EngineError, run_request
     from jaxviz.model import DevicesRequest

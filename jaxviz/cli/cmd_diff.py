@@ -7,8 +7,16 @@ import os
 import shutil
 import sys
 
-from jaxviz.cli.options import EXIT_USAGE, add_target_options, build_request, usage_error
+from jaxviz.cli.options import (
+    EXIT_USAGE,
+    add_target_options,
+    build_request,
+    number,
+    one_line,
+    usage_error,
+)
 from jaxviz.model import VARIANTS
+from jaxviz.model.limits import WIDTH
 
 
 def add_parser(sub) -> None:
@@ -19,7 +27,7 @@ def add_parser(sub) -> None:
                     "names), and each pair says what changed (a gained batch axis, a "
                     "per-device shape, a parameter) or that only one side has it.")
     add_target_options(p, variant=False)
-    p.add_argument("--variants", metavar="A,B",
+    p.add_argument("--variants", type=one_line, metavar="A,B",
                    help="the two variants to compare, e.g. plain,vmap or vmap,pmap "
                         f"(from: {', '.join(VARIANTS)}; default: plain and vmap, or the "
                         "example's first two)")
@@ -29,8 +37,9 @@ def add_parser(sub) -> None:
     p.add_argument("--layout", choices=("auto", "columns", "unified"), default="auto",
                    help="text layout: two columns side by side, or one column of -/+ lines "
                         "(default: columns when the terminal is wide enough)")
-    p.add_argument("--width", type=int, metavar="N",
-                   help="text width in characters (default: the terminal's)")
+    p.add_argument("--width", type=number(WIDTH), metavar="N",
+                   help=f"text width in characters (default: the terminal's; "
+                        f"{WIDTH.low:g} to {WIDTH.high:g})")
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                    help="colour the changes (default: when printing to a terminal and "
                         "NO_COLOR is not set)")
@@ -69,8 +78,6 @@ def run(ns) -> int:
     chosen = _pick_variants(ns.variants, declared)
     if isinstance(chosen, str):
         return usage_error(chosen)
-    if ns.width is not None and ns.width < 40:
-        return usage_error(f"--width {ns.width} is too narrow: give 40 or more")
     try:
         req, _ = build_request(ns, ["jaxpr"], variants=chosen)
     except UserError as exc:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-import sys
 
-from jaxviz.cli.options import EXIT_FAILED, EXIT_USAGE
+from jaxviz.cli.options import axis_name, number
+from jaxviz.model.limits import DEVICES, PROCESSES, TIMEOUT
 
 
 def add_parser(sub) -> None:
@@ -18,25 +18,28 @@ def add_parser(sub) -> None:
     p.add_argument("target", nargs="?", default="example:multi_host",
                    help="a function of one scalar that uses the axis name (default "
                         "example:multi_host)")
-    p.add_argument("--processes", type=int, default=2, help="number of processes (default 2)")
-    p.add_argument("--devices", type=int, default=4,
+    p.add_argument("--processes", type=number(PROCESSES), default=2,
+                   help=f"number of processes (default 2, at most {PROCESSES.high:g})")
+    p.add_argument("--devices", type=number(DEVICES), default=4,
                    help="simulated CPU devices per process (default 4)")
-    p.add_argument("--axis-name", default="hosts", help="mesh axis name (default hosts)")
-    p.add_argument("--timeout", type=float, default=120.0, metavar="SECONDS")
+    p.add_argument("--axis-name", type=axis_name, default="hosts",
+                   help="mesh axis name (default hosts)")
+    p.add_argument("--timeout", type=number(TIMEOUT), default=120.0, metavar="SECONDS",
+                   help="give up after this long (default 120)")
     p.add_argument("--json", action="store_true", help="print the reports as JSON")
     p.add_argument("--jaxpr", action="store_true", help="also print the jaxpr of the step")
     p.add_argument("--debug", action="store_true", help="show a failing worker's stderr")
 
 
 def run(ns) -> int:
+    from jaxviz.cli.common import report
     from jaxviz.engine.multihost import run_multihost
-    from jaxviz.model.errors import UserError, format_error
+    from jaxviz.model.errors import UserError
 
     try:
         reports = run_multihost(ns.target, ns.processes, ns.devices, ns.axis_name, ns.timeout)
     except UserError as exc:
-        print(f"jaxviz: error: {format_error(exc.info, ns.debug)}", file=sys.stderr)
-        return EXIT_USAGE if exc.info.kind == "option" else EXIT_FAILED
+        return report(exc.info, ns.debug)
     if ns.json:
         print(json.dumps([{k: v for k, v in r.__dict__.items() if k not in ("result", "hlo")}
                           for r in reports], indent=1))

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
 
 from jaxviz.cli.common import report
-from jaxviz.cli.options import add_target_options
+from jaxviz.cli.options import add_target_options, number, usage_error
+from jaxviz.model.limits import LINE, RECORD_LIMIT, SEED, VALUE_LIMIT
 from jaxviz.model.records import ErrorInfo, VarInfo
 from jaxviz.model.stepping import (
     DEFAULT_RECORD_LIMIT_MB,
@@ -24,13 +24,6 @@ from jaxviz.model.value_text import format_value
 LINE_WIDTH = 100
 
 
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
-
-
 def add_parser(sub) -> None:
     p = sub.add_parser(
         "step", help="run a variant equation by equation and print the values",
@@ -40,22 +33,25 @@ def add_parser(sub) -> None:
                     "across the devices. Arguments given only as shapes (f32[8,3]) get "
                     "random values with a fixed seed, and the output says how.")
     add_target_options(p)
-    p.add_argument("--until", type=_positive, metavar="LINE",
+    p.add_argument("--until", type=number(LINE), metavar="LINE",
                    help="stop after the first equation that comes from this line of the file")
     p.add_argument("--format", choices=("text", "json"), default="text",
                    help="text: per equation, its source line and values (default); json: "
                         "the stepping records")
-    p.add_argument("--value-limit", type=_positive, default=DEFAULT_VALUE_LIMIT, metavar="N",
+    p.add_argument("--value-limit", type=number(VALUE_LIMIT), default=DEFAULT_VALUE_LIMIT,
+                   metavar="N",
                    help=f"print values with at most N elements whole, summarise larger ones "
-                        f"(default {DEFAULT_VALUE_LIMIT})")
+                        f"(default {DEFAULT_VALUE_LIMIT}, at most {VALUE_LIMIT.high:,.0f})")
     p.add_argument("--summary", action="store_true",
                    help="summary mode: keep every value as its shape, dtype, min, max and "
                         "mean only (for programs too large to record whole)")
-    p.add_argument("--seed", type=int, default=0,
-                   help="seed of the random values for arguments given as shapes (default 0)")
-    p.add_argument("--record-limit", type=float, default=DEFAULT_RECORD_LIMIT_MB, metavar="MB",
+    p.add_argument("--seed", type=number(SEED), default=0,
+                   help=f"seed of the random values for arguments given as shapes (default 0, "
+                        f"at most {SEED.high:.0f})")
+    p.add_argument("--record-limit", type=number(RECORD_LIMIT), default=DEFAULT_RECORD_LIMIT_MB,
+                   metavar="MB",
                    help=f"the most megabytes of recorded values (default "
-                        f"{DEFAULT_RECORD_LIMIT_MB:g})")
+                        f"{DEFAULT_RECORD_LIMIT_MB:g}, at most {RECORD_LIMIT.high:g})")
 
 
 def run(ns) -> int:
@@ -69,6 +65,10 @@ def run(ns) -> int:
         trace, _ = build_request(ns, want=[])
     except UserError as exc:
         return report(exc.info, ns.debug)
+    lines = len(trace.target.source.splitlines())
+    if ns.until is not None and ns.until > lines:
+        return usage_error(f"--until {ns.until}: {os.path.basename(trace.target.filename)} "
+                           f"has {lines} lines")
     req = StepRequest(trace=trace, variant=trace.variants[0], until_line=ns.until,
                       value_limit=ns.value_limit, summary=ns.summary, seed=ns.seed,
                       record_limit_mb=ns.record_limit)
@@ -81,6 +81,9 @@ def run(ns) -> int:
                       ns.debug)
     if result.error is not None:
         return report(result.error, ns.debug)
+    if ns.until is not None and result.complete:
+        sys.stderr.write(f"note: line {ns.until} made no equation of {trace.target.function}; "
+                         f"stepped to the end\n")
     if ns.format == "json":
         from jaxviz.model import to_plain
 

@@ -21,8 +21,20 @@ import time
 from pathlib import Path
 
 from jaxviz.cli.common import USAGE_KINDS
-from jaxviz.cli.options import EXIT_FAILED, EXIT_OK, EXIT_USAGE, add_target_options, usage_error
-from jaxviz.model.sizes import PLOT_SIZES, parse_size
+from jaxviz.cli.options import (
+    EXIT_FAILED,
+    EXIT_OK,
+    EXIT_USAGE,
+    add_target_options,
+    function_name,
+    image_size,
+    number,
+    one_line,
+    output_path,
+    usage_error,
+)
+from jaxviz.model.limits import PIPELINE, RUNS, WARMUP
+from jaxviz.model.sizes import PLOT_SIZES
 from jaxviz.model.timing_stats import CAPTIONS
 
 
@@ -41,26 +53,26 @@ def add_parser(sub) -> None:
             action.help = "give up after this long; what was measured is still written " \
                           "(default 600)"
     g = p.add_argument_group("timing")
-    g.add_argument("--variants", metavar="LIST",
+    g.add_argument("--variants", type=one_line, metavar="LIST",
                    help="comma-separated timing variants: numpy, op-by-op (or plain), jit, "
                         "jit-sync (jit with async dispatch off), loop, vmap, jit-vmap, pmap, "
                         "sharded, shard_map (default: the example's, else jit)")
-    g.add_argument("--runs", type=int, default=20, metavar="R",
+    g.add_argument("--runs", type=number(RUNS), default=20, metavar="R",
                    help="measured calls per variant (default 20)")
-    g.add_argument("--warmup", type=int, default=3, metavar="W",
+    g.add_argument("--warmup", type=number(WARMUP), default=3, metavar="W",
                    help="calls before the measured ones (default 3)")
-    g.add_argument("--pipeline", type=int, default=8, metavar="K",
+    g.add_argument("--pipeline", type=number(PIPELINE), default=8, metavar="K",
                    help="calls dispatched back to back without waiting, then awaited in order "
                         "(default 8; 0: none)")
-    g.add_argument("--pipeline-variant", metavar="NAME",
+    g.add_argument("--pipeline-variant", type=one_line, metavar="NAME",
                    help="the variant to pipeline (default: pmap/sharded if timed, else jit)")
-    g.add_argument("--sweep", metavar="NAME=SIZES",
+    g.add_argument("--sweep", type=one_line, metavar="NAME=SIZES",
                    help="size sweep, e.g. \"n=256,512,1024\" (default: none; the example's "
                         "sizes with --sweep example)")
-    g.add_argument("--sweep-args", metavar="SPEC",
+    g.add_argument("--sweep-args", type=one_line, metavar="SPEC",
                    help="argument spec using the sweep name, e.g. \"f32[n,n], f32[n,n]\" "
                         "(default: the example's, else --args)")
-    g.add_argument("--baseline", metavar="NAME",
+    g.add_argument("--baseline", metavar="NAME", type=function_name,
                    help="the NumPy function of the file timed as the numpy variant "
                         "(default: the example's)")
     g.add_argument("--no-async", dest="async_dispatch", action="store_false",
@@ -69,15 +81,16 @@ def add_parser(sub) -> None:
     g.add_argument("--no-per-device", dest="per_device", action="store_false",
                    help="do not poll when each device's shard is ready")
     o = p.add_argument_group("output")
-    o.add_argument("--out", required=True, metavar="DIR|FILE",
+    o.add_argument("--out", required=True, metavar="DIR|FILE", type=output_path,
                    help="directory for the data and plots (created if missing); or a file "
                         "for the plots alone: FILE.pdf (one vector page per plot, for "
                         "LaTeX/Beamer), FILE.png or FILE.svg (FILE-KIND.png per plot)")
     o.add_argument("--plot", choices=list(CAPTIONS), metavar="KIND",
                    help="write only this plot: " + ", ".join(CAPTIONS) + " (timeline needs "
                         "--pipeline, sweep needs --sweep)")
-    o.add_argument("--size", default="1920x1080", metavar="WxH",
-                   help="plot size in pixels (default 1920x1080, for a projector)")
+    o.add_argument("--size", default="1920x1080", metavar="WxH", type=image_size(PLOT_SIZES),
+                   help=f"plot size in pixels (default 1920x1080, for a projector; "
+                        f"{PLOT_SIZES})")
     o.add_argument("--theme", choices=("light", "dark"), default="light",
                    help="plot colours (default light)")
     o.add_argument("--no-plots", dest="plots", action="store_false",
@@ -95,7 +108,8 @@ def plot_file(out: Path) -> bool:
 
 def out_problem(out: Path, plots: bool) -> str | None:
     """A message when ``--out`` cannot be used: a data file's name (the data files go
-    into a folder together), a plot file without plots or in a missing folder."""
+    into a folder together), a plot file without plots or in a missing folder. (A
+    folder is created, by :func:`check_writable`, only for a request that can run.)"""
     from jaxviz.model.exports import exporters
 
     if plot_file(out):
@@ -108,7 +122,7 @@ def out_problem(out: Path, plots: bool) -> str | None:
         return (f"--out {str(out)!r}: the data files (timings.csv, timings.json, trace.json) "
                 f"go into a folder together (e.g. --out {str(out.with_suffix(''))!r}); a "
                 f".pdf, .png or .svg --out writes the plots alone")
-    return check_writable(out)
+    return None
 
 
 def plot_problem(plot: str | None, request) -> str | None:
@@ -141,6 +155,7 @@ class Progress:
         self.tty = self.stream.isatty()
         self._last = 0.0
         self._shown = ""
+        self._said: set[tuple[str | None, str | None, int | None, str]] = set()
 
     def __call__(self, record) -> None:
         from jaxviz.model import ErrorInfo
@@ -150,10 +165,18 @@ class Progress:
         if isinstance(record, TimingStatus):
             self.show(record)
         elif isinstance(record, ErrorInfo):
-            from jaxviz.model.errors import format_error
+            self.say(record)
 
-            self.clear()
-            print(f"jaxviz: error: {format_error(record, self.debug)}", file=self.stream)
+    def say(self, error) -> None:
+        """Print an error once (a variant's failure repeated by its pipeline is not news)."""
+        from jaxviz.model.errors import format_error
+
+        key = (error.variant, error.file, error.line, error.message)
+        if key in self._said:
+            return
+        self._said.add(key)
+        self.clear()
+        print(f"jaxviz: error: {format_error(error, self.debug)}", file=self.stream)
 
     def show(self, status) -> None:
         pct = 100 * status.done / status.total if status.total else 0
@@ -183,6 +206,16 @@ def build_timing_request(ns):
     from jaxviz.model.timing import TimingRequest
 
     trace, defaults = build_request(ns, want=[], variants=["plain"])
+    if ns.baseline is not None:  # a name the file must define (read, not run)
+        from jaxviz.model.errors import UserError
+        from jaxviz.model.sources import check_function
+
+        shown = ns.target.rpartition(":")[0] if ".py:" in ns.target else ns.target
+        try:
+            check_function(trace.target.source, ns.baseline, shown, trace.target.filename)
+        except UserError as exc:
+            exc.info.message = f"--baseline: {exc.info.message}"
+            raise
     timing = defaults.get("timing") or {}
     variants = ([v for v in ns.variants.split(",") if v.strip()] if ns.variants is not None
                 else list(timing.get("variants") or ["jit"]))
@@ -202,12 +235,12 @@ def run(ns) -> int:
     from jaxviz.model.errors import UserError
     from jaxviz.model.timing import TimingRun, validate
 
-    try:
-        size = parse_size(ns.size, PLOT_SIZES, "--size")
-    except ValueError as exc:
-        return usage_error(str(exc))
+    size = ns.size  # checked by its type
     if ns.sweep == "example" and not ns.target.startswith("example:"):
         return usage_error("--sweep example needs an example target (example:NAME)")
+    if ns.sweep_args is not None and ns.sweep is None:
+        return usage_error("--sweep-args is the argument spec of a size sweep: give --sweep "
+                           "too (e.g. --sweep n=256,512 --sweep-args \"f32[n,n]\")")
     out = Path(ns.out)
     problem = out_problem(out, ns.plots)
     if problem:
@@ -224,6 +257,9 @@ def run(ns) -> int:
         for info in problems:
             report(info, ns.debug)
         return EXIT_USAGE
+    problem = None if plot_file(out) else check_writable(out)  # only for a request that runs
+    if problem:
+        return usage_error(problem)
     from jaxviz.cli.runner import EngineError, prestart, run_request
 
     prestart(ns.devices)
@@ -253,7 +289,7 @@ def run(ns) -> int:
     else:
         written, out = write_outputs(run_, out, size, ns.theme, ns.plots, ns.debug, kinds)
         drawn = any(p.suffix == ".png" for p in written)
-    if run_.header is not None:
+    if run_.header is not None and (run_.calls or run_.first_calls):
         print(summary(run_))
     if written:
         files = "1 file" if len(written) == 1 else f"{len(written)} files"

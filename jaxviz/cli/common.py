@@ -7,10 +7,14 @@ import sys
 from jaxviz.cli.options import EXIT_FAILED, EXIT_USAGE, build_request
 from jaxviz.model import ErrorInfo, TraceResult, VariantResult
 
-#: Error kinds that come from what was typed (exit 2, as the README says): the code or
-#: file that does not parse or load, a name or a field that does not fit, a program
-#: too large to step within the asked-for record limit.
-USAGE_KINDS = {"syntax", "spec", "option", "lookup", "load", "batch", "mesh", "size"}
+#: Error kinds that come from what was given (exit 2, the README's rule): an option or
+#: a field that does not parse or fit (batch, mesh, a collective's unbound axis, a
+#: program too large to step within the asked-for record limit), a file that cannot be
+#: read or loaded (syntax, an exception at its top level), an unknown name. Everything
+#: else (the function raised while JAX traced or ran it, a timeout, a crash, a forged
+#: reply) exits 1.
+USAGE_KINDS = {"syntax", "spec", "option", "lookup", "load", "batch", "mesh", "collective",
+               "size"}
 
 
 def report(info: ErrorInfo, debug: bool) -> int:

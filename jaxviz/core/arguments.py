@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import jax
@@ -46,13 +47,59 @@ def _build(spec: Spec, ns: dict[str, Any], text: str, filename: str, field: str)
         return {k: _build(v, ns, text, filename, field) for k, v in spec.items}
     assert isinstance(spec, Expr)
     try:
-        return eval(compile(spec.source, f"<{field}>", "eval"), ns)  # noqa: S307 - user's own code
+        value = eval(compile(spec.source, f"<{field}>", "eval"), ns)  # noqa: S307 - user's own code
     except Exception as exc:  # noqa: BLE001
         info = from_exception(exc, filename, kind="spec")
         info.field = field
         info.position = max(text.find(spec.source), 0)
         info.message = f"evaluating {spec.source!r} in the {field} spec failed: {info.message}"
         raise UserError(info) from None
+    _check_traceable(value, spec.source, text, field)
+    return value
+
+
+def _check_traceable(value: Any, source: str, text: str, field: str) -> None:
+    """Refuse a value JAX cannot take as an argument (a string, an int beyond int32...).
+
+    Raises:
+        UserError: (``kind="spec"``) naming the expression and why, at its position.
+    """
+    for leaf in jax.tree.leaves(value):
+        if isinstance(leaf, (jax.Array, np.ndarray, jax.ShapeDtypeStruct)):
+            continue
+        try:
+            jnp.asarray(leaf)
+        except (TypeError, ValueError, OverflowError) as exc:
+            raise UserError(ErrorInfo(
+                kind="spec", field=field, position=max(text.find(source), 0),
+                message=f"{source!r} in the {field} spec is not a value JAX can trace: "
+                        f"{type(exc).__name__}: {str(exc).splitlines()[0]}")) from None
+
+
+def check_count(fn: Any, name: str, count: int) -> None:
+    """Refuse an argument spec that gives ``fn`` the wrong number of arguments.
+
+    Raises:
+        UserError: (``kind="spec"``, field ``args``) saying what ``fn`` takes.
+    """
+    try:
+        signature = inspect.signature(fn)
+    except (TypeError, ValueError):  # a builtin or C function: JAX will say
+        return
+    try:
+        signature.bind(*range(count))
+    except TypeError:
+        params = [p for p in signature.parameters.values()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        required = [p.name for p in params if p.default is p.empty]
+        takes = (f"{len(required)} argument{'s' if len(required) != 1 else ''}"
+                 if len(required) == len(params) else
+                 f"{len(required)} to {len(params)} arguments")
+        names = f" ({', '.join(p.name for p in params)})" if params else ""
+        raise UserError(ErrorInfo(
+            kind="spec", field="args", position=0,
+            message=f"{name} takes {takes}{names}, but the argument spec gives "
+                    f"{count}")) from None
 
 
 def concrete(value: Any, seed: int = 0) -> Any:
@@ -89,6 +136,32 @@ def _batch_leaf(leaf: Any, axis: int, batch: int, argno: int) -> Any:
         return jax.ShapeDtypeStruct(new_shape, leaf.dtype)
     value = jnp.asarray(leaf)
     return jnp.broadcast_to(jnp.expand_dims(value, pos), new_shape)
+
+
+def check_batched(args: list[Any], in_axes: list[int | None], names: list[str]) -> None:
+    """Refuse batched arguments that lack the batch axis ``in_axes`` names, or whose batch
+    axes differ in size (``vmap`` would raise about ranks or "inconsistent sizes").
+
+    Raises:
+        UserError: (``kind="spec"``, field ``batched_args``) naming the argument.
+    """
+    sizes: dict[int, str] = {}
+    for i, (arg, axis) in enumerate(zip(args, in_axes)):
+        if axis is None:
+            continue
+        for leaf in jax.tree.leaves(arg):
+            shape = tuple(leaf.shape) if hasattr(leaf, "shape") else np.shape(leaf)
+            if not -len(shape) <= axis < len(shape):
+                raise UserError(ErrorInfo(
+                    kind="spec", field="batched_args", message=(
+                        f"batched argument {i + 1} ({names[i]}) has shape {shape}: in_axes "
+                        f"{axis} needs a batch axis there (a batched argument has one more "
+                        f"axis than the argument of one call)")))
+            sizes.setdefault(int(shape[axis]), f"{names[i]}: {shape[axis]}")
+    if len(sizes) > 1:
+        raise UserError(ErrorInfo(kind="spec", field="batched_args", message=(
+            f"the batched arguments have batch axes of different sizes "
+            f"({', '.join(sizes.values())}): give them one batch size")))
 
 
 def batch_size_of(args: list[Any], in_axes: list[int | None]) -> int | None:

@@ -17,7 +17,8 @@ What it provides:
   -- an equation's parts, how its nested jaxprs run, the collective it performs,
   and running it on concrete values;
 * for the storyboard: :func:`hlo_schedule`, :func:`device_assignment` -- the
-  compiled program's instruction order and its devices.
+  compiled program's instruction order and its devices;
+* :func:`gloo_on_loopback` -- gloo's CPU collectives listening on loopback only.
 """
 
 from __future__ import annotations
@@ -163,6 +164,31 @@ def backends_started() -> bool:
         return bool(xla_bridge.backends_are_initialized())
     except (ImportError, AttributeError):
         return True
+
+
+def gloo_on_loopback() -> bool:
+    """Make gloo's CPU collectives listen on 127.0.0.1 only (call before JAX's backends start).
+
+    JAX creates gloo's TCP transport without a host name, and gloo then binds to
+    whatever this machine's name resolves to -- a LAN address on many hosts.
+    Multi-host runs on one machine (:mod:`jaxviz.engine.multihost_worker`) need
+    only loopback. Returns False (and changes nothing) when the private hook
+    moved; the coordinator's own bind address is public API and set elsewhere.
+    """
+    try:
+        from jax._src.lib import _jax
+    except ImportError:
+        return False
+    make = getattr(_jax, "make_gloo_tcp_collectives", None)
+    if make is None:
+        return False
+
+    def on_loopback(*args: Any, **kwargs: Any) -> Any:
+        kwargs.setdefault("hostname", "127.0.0.1")
+        return make(*args, **kwargs)
+
+    _jax.make_gloo_tcp_collectives = on_loopback
+    return True
 
 
 def is_literal(var: Any) -> bool:

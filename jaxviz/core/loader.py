@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from jaxviz.model import ErrorInfo, Target, list_functions
-from jaxviz.model.errors import UserError, from_exception
+from jaxviz.model.errors import UserError, from_exception, syntax_error
 
 _module_ids = count()
 
@@ -35,11 +35,8 @@ def load_namespace(target: Target) -> dict[str, Any]:
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     try:
         code = compile(source, filename, "exec", dont_inherit=True)
-    except SyntaxError as exc:
-        line = exc.text.rstrip("\n") if exc.text else linecache.getline(filename, exc.lineno or 0)
-        raise UserError(ErrorInfo(kind="syntax", message=f"SyntaxError: {exc.msg}",
-                                  file=filename, line=exc.lineno, column=exc.offset,
-                                  source_line=line)) from None
+    except (SyntaxError, ValueError) as exc:  # ValueError: a NUL character
+        raise syntax_error(exc, filename, source) from None
     name = f"jaxviz_user_{next(_module_ids)}"
     module = types.ModuleType(name)
     module.__file__ = filename

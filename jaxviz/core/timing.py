@@ -183,8 +183,11 @@ class _Session:
             self.measure_pipeline(batched_numpy)
         for size in sweep_sizes:
             self.measure_size(size, batched_numpy)
-        self.done = self.total
-        self.status("done", force=True)
+        if self.run.calls or self.run.first_calls:
+            self.done = self.total
+            self.status("done", force=True)
+        else:  # every variant failed: their errors were sent; no "done, 100%" after them
+            self.status("nothing was measured", force=True)
         self.run.complete = True
 
     def main_variant(self, order: tuple[str, ...] = PIPELINE_ORDER) -> str:
@@ -324,6 +327,8 @@ class _Session:
         variant = self.main_variant(PIPELINE_ORDER)
         if variant == "jit-sync":
             variant = "jit"
+        if variant in self.failed:
+            return  # its error was reported once; pipelining it would only repeat it
         timed = self.build(self.loaded_function(), variant, batched_numpy, where="pipeline")
         if timed is None:
             return

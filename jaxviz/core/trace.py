@@ -70,6 +70,7 @@ def load(req: TraceRequest) -> Loaded:
     fn = find_function(namespace, target)
     specs = arguments.parse(req.args)
     single = arguments.build(specs, namespace, req.args, target.filename)
+    arguments.check_count(fn, target.function, len(single))
     settings = Settings.from_request(req, len(single))
     bspecs = arguments.parse(req.batched_args, field="batched_args") if req.batched_args \
         else None
@@ -85,6 +86,8 @@ def load(req: TraceRequest) -> Loaded:
                     kind="spec", field="batched_args",
                     message=f"the batched arguments give {len(values)} values but the "
                             f"function takes {len(single)}"))
+            arguments.check_batched(values, settings.in_axes,
+                                    arg_names(fn, len(single)))
             return values
         return arguments.add_batch_axis(single, settings.in_axes, size)
 
@@ -198,10 +201,19 @@ def explain(exc: Exception, filename: str, variant: str, loaded: Loaded) -> Erro
     """Turn a JAX error into a message that says what to change."""
     info = from_exception(exc, filename, variant=variant)
     text = str(exc)
+    if isinstance(exc, AssertionError) and variant in ("sharded", "shard_map"):
+        # Inside shard_map, JAX asserts (without a message) when a collective names an
+        # axis the mesh lacks; the plain trace names the axis.
+        text = _unbound_axis_in_plain(loaded) or text
     if "unbound axis name" in text:
         axis = text.split("unbound axis name:", 1)[-1].split(".")[0].strip()
         info.kind = "collective"
-        if variant in BATCHED_VARIANTS:
+        if variant in ("sharded", "shard_map"):
+            mesh_axes = ", ".join(name for name, _ in loaded.settings.mesh_axes)
+            info.message = (f"the function uses a collective over axis {axis!r}, but the "
+                            f"{variant} mesh has axes {mesh_axes}: name a mesh axis {axis!r} "
+                            f"(--axis-name {axis}, or --mesh {axis}=N)")
+        elif variant in BATCHED_VARIANTS:
             info.message = (f"the function uses a collective over axis {axis!r}, which the "
                             f"{variant} variant does not bind: set the axis name to {axis!r} "
                             f"(--axis-name {axis}) or name a mesh axis {axis!r}")
@@ -215,6 +227,23 @@ def explain(exc: Exception, filename: str, variant: str, loaded: Loaded) -> Erro
 # --------------------------------------------------------------------------- #
 # helpers
 # --------------------------------------------------------------------------- #
+
+
+def _unbound_axis_in_plain(loaded: Loaded) -> str | None:
+    """JAX's "unbound axis name" message from tracing the function alone, if it gives one."""
+    axis = unbound_axis(loaded.fn, loaded.single)
+    return None if axis is None else f"unbound axis name: {axis}"
+
+
+def unbound_axis(fn: Callable, args: list[Any]) -> str | None:
+    """The axis a collective in ``fn`` names when nothing binds it (traced alone), or None."""
+    try:
+        jax.make_jaxpr(fn)(*args)
+    except Exception as exc:  # noqa: BLE001 - only the message matters
+        text = str(exc)
+        if "unbound axis name" in text:
+            return text.split("unbound axis name:", 1)[-1].split(".")[0].strip()
+    return None
 
 
 def _var(var: Any, context: Any) -> VarInfo:

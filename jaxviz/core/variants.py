@@ -27,6 +27,7 @@ from jaxviz.model.errors import UserError, spec_error
 from jaxviz.model.notes import VariantNote
 from jaxviz.model.specs import (
     SpecError,
+    axis_name_problem,
     batched_args_problem,
     format_mesh,
     format_partition_spec,
@@ -65,9 +66,9 @@ class Settings:
             in_axes = parse_in_axes(req.in_axes, nargs)
         except SpecError as exc:
             raise spec_error(exc, "in_axes", "in_axes") from None
-        if not req.axis_name.isidentifier():
-            raise UserError(ErrorInfo(kind="option", field="axis_name",
-                                      message=f"axis name {req.axis_name!r} must be an identifier"))
+        axis_problem = axis_name_problem(req.axis_name)
+        if axis_problem:
+            raise UserError(ErrorInfo(kind="option", field="axis_name", message=axis_problem))
         mesh_text = req.mesh or f"{req.axis_name}={n}"
         try:
             mesh_axes = parse_mesh(mesh_text)
@@ -221,38 +222,45 @@ class VariantBuilder:
                                 f"has axes {', '.join(mesh.axis_names)}"))
         return [P(*spec) for spec in specs]
 
-    def check_divisible(self, mesh: Mesh, specs: list[P], args: list[Any],
-                        variant: str) -> None:
-        """Every dimension a spec splits must divide evenly over its mesh axes.
+    def check_divisible(self, args: list[Any], specs: list[P], mesh: Mesh, variant: str) -> None:
+        """Refuse shards that would not be even, saying what to change (JAX would raise
+        ``IndivisibleError`` with a sharding repr instead).
 
         Raises:
-            UserError: naming the argument, the dimension and what to change
-                (the batch, when it is the batch dimension that does not divide).
+            UserError: ``kind="batch"`` (field ``batch``) when the batch axis does not
+                split over the mesh axes its spec names, else ``kind="mesh"``
+                (field ``specs``).
         """
-        sizes = dict(mesh.shape)
-        for i, (spec, arg, axis) in enumerate(zip(specs, args, self.settings.in_axes)):
+        s = self.settings
+        for i, (arg, spec) in enumerate(zip(args, specs)):
             for leaf in jax.tree.leaves(arg):
-                shape = tuple(np.shape(leaf))
-                for d, entry in enumerate(tuple(spec)[:len(shape)]):
-                    names = entry if isinstance(entry, tuple) else (entry,) if entry else ()
-                    parts = int(np.prod([sizes[n] for n in names] or [1]))
-                    if shape[d] % parts == 0:
+                shape = tuple(np.shape(leaf)) if not hasattr(leaf, "shape") else leaf.shape
+                for dim, entry in enumerate(tuple(spec)[:len(shape)]):
+                    names = (entry,) if isinstance(entry, str) else tuple(entry or ())
+                    parts = int(np.prod([mesh.shape[n] for n in names])) if names else 1
+                    if shape[dim] % parts == 0:
                         continue
-                    over = " x ".join(f"{n!r} ({sizes[n]})" for n in names)
-                    if self.settings.batched and axis is not None and d == axis % len(shape):
-                        fits = sorted({parts * k for k in (1, 2, 4)})
+                    over = " x ".join(f"{n}={mesh.shape[n]}" for n in names)
+                    what = (f"argument {i + 1} ({self.names[i]}) has size {shape[dim]} along "
+                            f"axis {dim}, which {spec} splits over {over}: {parts} devices "
+                            f"cannot share {shape[dim]} evenly")
+                    axis = s.in_axes[i]
+                    if s.batched and axis is not None and dim == axis % len(shape):
+                        divisors = [d for d in range(1, shape[dim] + 1) if shape[dim] % d == 0]
+                        fits = -(-shape[dim] // parts) * parts
                         raise UserError(ErrorInfo(
                             kind="batch", field="batch", variant=variant,
-                            message=f"a batch of {shape[d]} does not split over mesh axis "
-                                    f"{over}: use a batch that is a multiple of {parts} "
-                                    f"(e.g. --batch {fits[0]} or {fits[-1]}), or a mesh "
-                                    f"whose batch axis divides {shape[d]}"))
+                            message=f"a batch of {shape[dim]} does not split over {over} "
+                                    f"(argument {i + 1}, {self.names[i]}, axis {dim}, by "
+                                    f"{spec}): {parts} devices cannot share {shape[dim]} "
+                                    f"evenly: use a batch that is a multiple of {parts} "
+                                    f"(--batch {fits}), or a mesh axis that divides "
+                                    f"{shape[dim]} (--mesh {names[0]}="
+                                    f"{max(d for d in divisors if d <= parts)})"))
                     raise UserError(ErrorInfo(
                         kind="mesh", field="specs", variant=variant,
-                        message=f"argument {i + 1} ({self.names[i]}) has shape {shape}: its "
-                                f"dimension {d} ({shape[d]}) does not split evenly over mesh "
-                                f"axis {over}; change its partition spec "
-                                f"({format_partition_spec(tuple(spec))}) or the mesh"))
+                        message=f"{what}: change the partition spec (--specs) or the mesh "
+                                f"(--mesh) so that {parts} divides {shape[dim]}"))
 
     def _code(self, wrapped: str, batched: bool, mesh: bool = False,
               args: str | None = None) -> CallCode:
@@ -332,7 +340,7 @@ class VariantBuilder:
         mesh = self.mesh()
         specs = self.partition_specs(mesh)
         base, args, text = self._sharded_base()
-        self.check_divisible(mesh, specs, args, "sharded")
+        self.check_divisible(args, specs, mesh, "sharded")
         shardings = tuple(NamedSharding(mesh, spec) for spec in specs)
         fn = jax.jit(base, in_shardings=shardings)
         code = self._code(f"jax.jit({text}, in_shardings={self.writer.shardings_text(specs)})",
@@ -349,7 +357,7 @@ class VariantBuilder:
             args = self.batched_args()
         else:
             local, local_text, args = self.fn, self.name, self.single
-        self.check_divisible(mesh, specs, args, "shard_map")
+        self.check_divisible(args, specs, mesh, "shard_map")
         outs = self._out_specs(mesh, specs, local, args)
         shardings = tuple(NamedSharding(mesh, spec) for spec in specs)
         fn = jax.jit(jax.shard_map(local, mesh=mesh, in_specs=tuple(specs), out_specs=outs,

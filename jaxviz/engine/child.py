@@ -28,12 +28,18 @@ ORPHAN_EXIT = 3
 
 
 class Channel:
-    """The protocol's private ends: messages in, messages out (thread-safe sends).
+    """The protocol's private ends: messages in, messages out (thread-safe, signed sends).
+
+    Reads the parent's ``hello`` line first: every message sent carries its
+    token (see :mod:`jaxviz.engine.protocol`).
 
     Args:
         stdout_to_stderr: also point fd 1 at fd 2, so what the process prints
             lands with its errors (the server points fds 1 and 2 at capture
             files itself).
+
+    Raises:
+        ProtocolError: the parent's first line is not a ``hello`` with a token.
     """
 
     def __init__(self, stdout_to_stderr: bool = False) -> None:
@@ -47,11 +53,16 @@ class Channel:
         if stdout_to_stderr:
             os.dup2(2, 1)
         self._lock = threading.Lock()
+        first = protocol.receive(self.incoming)
+        token = first.get("token") if first is not None else None
+        if first is None or first.get("op") != protocol.HELLO or not isinstance(token, str):
+            raise protocol.ProtocolError("the parent did not start with a hello and a token")
+        self._token = token
 
     def send(self, message: dict[str, Any]) -> None:
-        """Write one message to the parent."""
+        """Write one message to the parent, signed with the token."""
         with self._lock:
-            protocol.send(self.outgoing, message)
+            protocol.send(self.outgoing, {**message, "token": self._token})
 
     def receive(self) -> dict[str, Any] | None:
         """The parent's next message; None at the end of its input."""

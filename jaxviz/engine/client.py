@@ -333,10 +333,14 @@ class EngineClient:
                 self._fail_start(faults.start_failure(engine, returncode, stderr))
                 return
             request, self._inflight = self._inflight, None
-            error = faults.crash(returncode, request.record if request else None, stderr)
+            record = request.record if request else None
+            if engine.forgery is not None:
+                error = faults.forged(engine.forgery, record)
+            else:
+                error = faults.crash(returncode, record, stderr)
             self._emit("crashed", error.message)
             if request is not None:
-                if request.begun or request.attempts >= 2:
+                if request.begun or request.attempts >= 2 or engine.forgery is not None:
                     self._finish(request, error, stdout, stderr)
                 else:  # the engine died before it started on this request: retry once
                     self._queue.appendleft(request)
@@ -402,8 +406,9 @@ class EngineClient:
                 stderr: str = "") -> None:
         """End a request (holding the lock): resolve its handle, queue its callback."""
         if isinstance(outcome, ErrorInfo):
+            # A dying engine's stack dump is in the error's details, not in what was printed.
             outcome = Reply(id=request.id, ok=False, error=outcome, stdout=stdout,
-                            stderr=stderr)
+                            stderr=faults.without_dump(stderr))
         outcome.elapsed_s = (0.0 if request.sent_at is None
                              else time.perf_counter() - request.sent_at)
         self._requests.pop(request.id, None)

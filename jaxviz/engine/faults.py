@@ -20,10 +20,19 @@ from jaxviz.model import ErrorInfo
 VERBS = {"TraceRequest": "tracing", "TimingRequest": "timing"}
 
 
+def target_of(record: Any) -> Any:
+    """The :class:`~jaxviz.model.Target` a request works on (a timing request's is in its
+    trace request), or None."""
+    target = getattr(record, "target", None)
+    if target is None:
+        target = getattr(getattr(record, "trace", None), "target", None)
+    return target
+
+
 def doing(record: Any) -> str:
     """What the engine was doing with a request: ``tracing `f```, ``handling a DevicesRequest``."""
     name = type(record).__name__
-    function = getattr(getattr(record, "target", None), "function", None)
+    function = getattr(target_of(record), "function", None)
     if function:
         return f"{VERBS.get(name, 'running')} `{function}`"
     return f"handling a {name}"
@@ -47,7 +56,7 @@ def timed_out(record: Any, seconds: float, stderr: str = "") -> ErrorInfo:
     info = ErrorInfo(kind="timeout", message=(
         f"timed out after {seconds:g} s while {doing(record)}; the engine was restarted"),
         details=stderr.strip() or None)
-    target = getattr(record, "target", None)
+    target = target_of(record)
     if target is not None and stderr:
         _locate_in_traceback(info, target, stderr)
     return _located(info, record)
@@ -69,10 +78,25 @@ def crash(returncode: int | None, record: Any, stderr: str) -> ErrorInfo:
     where = f"while {doing(record)}" if record is not None else "while idle"
     info = ErrorInfo(kind="crash", message=f"engine crashed: {reason} {where}",
                      details=stderr.strip() or None)
-    target = getattr(record, "target", None)
+    target = target_of(record)
     if target is not None and stderr:
         _locate_in_traceback(info, target, stderr)
     return _located(info, record)
+
+
+def forged(message: str, record: Any) -> ErrorInfo:
+    """The engine was killed because its channel carried a line it did not write.
+
+    Args:
+        message: what was refused (:func:`jaxviz.engine.protocol.forged`).
+        record: the request in flight, or None.
+    """
+    where = f"while {doing(record)}" if record is not None else "while idle"
+    return _located(ErrorInfo(kind="forgery", message=(
+        f"refused a forged reply {where}: a line on the engine's private channel did not "
+        f"carry the engine's token, so jaxviz did not write it (did the code being run "
+        f"write into a file descriptor it did not open?); the engine was restarted"),
+        details=message), record)
 
 
 def start_failure(engine: EngineProcess, returncode: int | None, stderr: str) -> ErrorInfo:
@@ -92,8 +116,12 @@ def start_failure(engine: EngineProcess, returncode: int | None, stderr: str) ->
 def refusal(ready: dict[str, Any], schema: int, version: str, python: str | None) -> str | None:
     """Why an engine's ready message is unacceptable (another record schema), or None."""
     theirs = ready.get("schema")
-    if theirs == schema:
+    if theirs == schema and "token" in ready:
         return None
+    if theirs == schema:
+        return (f"refused the engine started with {python or sys.executable}: its jaxviz "
+                f"{ready.get('jaxviz', '?')} does not sign its messages as this jaxviz "
+                f"{version} expects; install the same jaxviz version for both")
     return (f"refused the engine started with {python or sys.executable}: it speaks record "
             f"schema {theirs!r} (jaxviz {ready.get('jaxviz', '?')}) but this jaxviz {version} "
             f"speaks schema {schema}; install the same jaxviz version for both")
@@ -106,8 +134,25 @@ def ready_message(info: Any) -> str:
             f"(pid {info.pid}, started in {info.start_seconds:.2f} s)")
 
 
+#: Lines that start the engine's last words (a faulthandler dump), not what user code printed.
+_DUMP_START = re.compile(r"^(Fatal Python error: |Stack \(most recent call first\):|"
+                         r"(Current thread|Thread) 0x[0-9a-f]+ \(most recent call first\):)",
+                         re.MULTILINE)
+
+
+def without_dump(stderr: str) -> str:
+    """What the code printed to fd 2, without the engine's faulthandler dump after it.
+
+    A timeout asks the engine for its stack, and a crash makes it write one
+    (with the extension module list): both go to ``ErrorInfo.details``, shown
+    with ``--debug``; the one-line error already names the user's line.
+    """
+    found = _DUMP_START.search(stderr)
+    return stderr if found is None else stderr[:found.start()]
+
+
 def _located(info: ErrorInfo, record: Any) -> ErrorInfo:
-    target = getattr(record, "target", None)
+    target = target_of(record)
     if target is not None and info.file is None:
         info.file = getattr(target, "filename", None)
     return info

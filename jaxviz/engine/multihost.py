@@ -2,7 +2,8 @@
 
 :func:`run_multihost` starts ``processes`` child processes (each with
 ``local_devices`` simulated CPU devices) that find each other through a
-coordinator on the loopback interface, as hosts of a cluster do through
+coordinator on the loopback interface (it listens on 127.0.0.1, nowhere
+else), as hosts of a cluster do through
 ``jax.distributed.initialize``. Together they form one global mesh; a
 collective such as ``psum`` crosses process boundaries (gloo CPU collectives).
 
@@ -14,16 +15,20 @@ protocol on its stdout. This module itself never imports JAX.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import socket
 import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from jaxviz.engine import protocol
-from jaxviz.engine.process import exit_reason
+from jaxviz.engine.process import exit_reason, kill_group
 from jaxviz.model import ErrorInfo, SchemaMismatch, TraceResult, from_plain
-from jaxviz.model.errors import UserError
+from jaxviz.model.errors import UserError, check_syntax
+from jaxviz.model.sources import resolve_target
 
 
 @dataclass
@@ -56,50 +61,101 @@ def run_multihost(target: str = "example:multi_host", processes: int = 2,
                   timeout: float = 120.0) -> list[ProcessReport]:
     """Run the target function across ``processes`` cooperating JAX processes.
 
+    The target is read and compiled here first (nothing runs), so a missing
+    file, an unknown example or function, bytes that are not UTF-8 and syntax
+    errors are reported before any process starts. The coordinator listens on
+    127.0.0.1 only. Every worker runs in its own process group, which is
+    killed once the run is over, however it ended: nothing the function
+    started outlives the run.
+
     Returns:
         One report per process, in process order.
 
     Raises:
-        UserError: bad counts, a worker that failed (with its signal or exit
-            code and the end of its stderr), or a run that timed out.
+        UserError: bad counts or target; the first cause a worker reported
+            (an exception in the function, with its line), or how a worker
+            ended without one (signal or exit code, the end of its stderr);
+            a run that timed out; a worker whose report was malformed or
+            forged.
     """
     if processes < 1 or local_devices < 1:
         raise UserError(ErrorInfo(kind="option", message="--processes and --devices must be "
                                                          "at least 1"))
+    resolved, _ = resolve_target(target)
+    check_syntax(resolved.source, resolved.filename)
     coordinator = f"127.0.0.1:{_free_loopback_port()}"
     cmd = [sys.executable, "-m", "jaxviz.engine.multihost_worker", "--coordinator", coordinator,
            "--num-processes", str(processes), "--local-devices", str(local_devices),
            "--target", target, "--axis-name", axis_name]
-    workers = [subprocess.Popen(cmd + ["--process-id", str(i)], stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE)
-               for i in range(processes)]
-    deadline = time.monotonic() + timeout
-    outputs: list[tuple[bytes, bytes]] = [(b"", b"")] * processes
+    tokens = [protocol.new_token() for _ in range(processes)]
+    workers: list[subprocess.Popen[bytes]] = []
     try:
-        for i, w in enumerate(workers):
-            remaining = max(deadline - time.monotonic(), 0.1)
-            outputs[i] = w.communicate(timeout=remaining)
-    except subprocess.TimeoutExpired:
-        raise UserError(ErrorInfo(kind="timeout", message=f"the {processes} processes did not "
-                                  f"finish within {timeout:g} s")) from None
+        for i, token in enumerate(tokens):
+            worker = subprocess.Popen(cmd + ["--process-id", str(i)], stdin=subprocess.PIPE,
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                      start_new_session=True)
+            workers.append(worker)
+            stdin, worker.stdin = worker.stdin, None  # communicate() must not touch it
+            assert stdin is not None  # a PIPE
+            with contextlib.suppress(OSError):  # a worker that died at once says why later
+                stdin.write(protocol.hello(token))
+                stdin.close()
+        outputs = _collect(workers, timeout)
     finally:
+        for worker in workers:
+            kill_group(worker.pid)  # the worker, if still running, and what it started
+            worker.wait()
+    return _reports(workers, outputs, tokens)
+
+
+def _collect(workers: list[subprocess.Popen[bytes]], timeout: float) -> list[tuple[bytes, bytes]]:
+    """Every worker's stdout and stderr, once all have ended.
+
+    Raises:
+        UserError: (``kind="timeout"``) they did not end within ``timeout`` seconds.
+    """
+    deadline = time.monotonic() + timeout
+    outputs: list[tuple[bytes, bytes]] = []
+    try:
         for w in workers:
-            if w.poll() is None:
-                w.kill()
-                w.wait()
+            remaining = max(deadline - time.monotonic(), 0.1)
+            outputs.append(w.communicate(timeout=remaining))
+    except subprocess.TimeoutExpired:
+        raise UserError(ErrorInfo(kind="timeout", message=(
+            f"the {len(workers)} processes did not finish within {timeout:g} s "
+            f"(--timeout); they were stopped"))) from None
+    return outputs
+
+
+def _reports(workers: list[subprocess.Popen[bytes]], outputs: list[tuple[bytes, bytes]],
+             tokens: list[str]) -> list[ProcessReport]:
+    """The workers' reports in process order, or the first cause of a failure."""
+    replies = [_reply(i, out, token) for i, ((out, _), token) in
+               enumerate(zip(outputs, tokens))]
+    # A worker whose function raised says why; its peers then fail only because it left.
+    for i, message in enumerate(replies):
+        if message is not None and message.get("error") is not None:
+            info = _error_of(message["error"], i)
+            raise UserError(info)
     reports = []
-    for i, (w, (out, err)) in enumerate(zip(workers, outputs)):
-        data = _report(out)
-        if w.returncode != 0 or data is None:
-            raise UserError(ErrorInfo(kind="crash", message=f"process {i} failed "
-                                      f"({exit_reason(w.returncode)})",
-                                      details=err[-3000:].decode("utf-8", "replace")))
-        reports.append(ProcessReport(process_index=data["process_index"],
-                                     local_device_ids=data["local_device_ids"],
-                                     shards=data["shards"],
-                                     global_devices=data["global_devices"],
-                                     jaxpr=data["jaxpr"], hlo=data.get("hlo", ""),
-                                     result=data.get("result")))
+    for i, (w, (_, err), message) in enumerate(zip(workers, outputs, replies)):
+        data = message.get("report") if message is not None else None
+        if w.returncode != 0 or not isinstance(data, dict):
+            tail = err[-3000:].decode("utf-8", "replace").strip()
+            last = tail.splitlines()[-1] if tail else ""
+            raise UserError(ErrorInfo(kind="crash", details=tail or None, message=(
+                f"process {i} failed ({exit_reason(w.returncode)}) without a report"
+                + (f": {last}" if last else ""))))
+        result = data.get("result")
+        try:
+            reports.append(ProcessReport(
+                process_index=int(data["process_index"]),
+                local_device_ids=list(data["local_device_ids"]), shards=list(data["shards"]),
+                global_devices=list(data["global_devices"]), jaxpr=str(data["jaxpr"]),
+                hlo=str(data.get("hlo", "")), result=result if isinstance(result, dict) else None))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise UserError(ErrorInfo(kind="crash", message=(
+                f"process {i} sent a malformed report ({type(exc).__name__}: {exc})"))) from None
     return sorted(reports, key=lambda r: r.process_index)
 
 
@@ -127,13 +183,30 @@ def multihost_trace(target: str = "example:multi_host", processes: int = 2,
     return result
 
 
-def _report(stdout: bytes) -> dict | None:
-    """The report in a worker's protocol messages; None if it sent none (or garbage)."""
-    for line in stdout.splitlines():
-        try:
-            message = protocol.decode(line)
-        except protocol.ProtocolError:
-            return None
-        if message["op"] == protocol.REPLY:
-            return message.get("report")
+def _reply(index: int, stdout: bytes, token: str) -> dict[str, Any] | None:
+    """The reply in a worker's protocol messages; None if it sent none.
+
+    Raises:
+        UserError: (``kind="forgery"``) a line that does not carry the worker's token.
+    """
+    stream = io.BytesIO(stdout)
+    try:
+        while (message := protocol.receive_signed(stream, token)) is not None:
+            if message.get("op") == protocol.REPLY:
+                return message
+    except protocol.ForgedMessage as exc:
+        raise UserError(ErrorInfo(kind="forgery", message=f"process {index}: {exc}")) from None
     return None
+
+
+def _error_of(plain: Any, index: int) -> ErrorInfo:
+    """The :class:`ErrorInfo` a worker sent, its message naming the process."""
+    try:
+        info = from_plain(plain)
+    except (SchemaMismatch, KeyError, TypeError):
+        info = None
+    if not isinstance(info, ErrorInfo):
+        return ErrorInfo(kind="crash", message=f"process {index} failed with an unreadable "
+                                               f"error report")
+    info.message = f"process {index}: {info.message}"
+    return info

@@ -15,6 +15,7 @@ It exits when its parent is gone.
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from jaxviz.engine import protocol
 from jaxviz.engine.child import Channel, watch_parent
@@ -31,13 +32,58 @@ def main(argv: list[str] | None = None) -> int:
     ns = p.parse_args(argv)
     watch_parent()
     channel = Channel(stdout_to_stderr=True)
-
+    try:
+        report = run_process(ns)
+    except BaseException as exc:  # noqa: BLE001 - say why, whatever the user's code raised
+        channel.send({"op": protocol.REPLY, "id": ns.process_id, "error": _error(exc, ns)})
+        return 1
+    channel.send({"op": protocol.REPLY, "id": ns.process_id, "report": report})
     import jax
+
+    jax.distributed.shutdown()
+    return 0
+
+
+def _error(exc: BaseException, ns: argparse.Namespace) -> dict[str, Any]:
+    """The failure as a plain :class:`~jaxviz.model.ErrorInfo`, located in the user's file.
+
+    A collective over an axis other than ``--axis-name`` is named as such
+    (inside ``shard_map`` JAX only asserts).
+    """
+    from jaxviz.model import to_plain
+    from jaxviz.model.errors import from_exception
+
+    info = from_exception(exc, _LOADED.get("filename", ""), kind="trace")
+    fn = _LOADED.get("fn")
+    if fn is not None and isinstance(exc, (AssertionError, NameError)):
+        from jaxviz.core.trace import unbound_axis
+
+        axis = unbound_axis(fn, [0.0])
+        if axis is not None and axis != ns.axis_name:
+            info.kind = "collective"
+            info.message = (f"the function uses a collective over axis {axis!r}, but the "
+                            f"processes' mesh axis is {ns.axis_name!r}: use --axis-name {axis}")
+    return to_plain(info)
+
+
+#: What :func:`run_process` loaded, for :func:`_error` to locate a failure.
+_LOADED: dict[str, Any] = {}
+
+
+def run_process(ns: argparse.Namespace) -> dict[str, Any]:
+    """Join the other processes, run the step on this process's slice, describe what it saw."""
+    import jax
+
+    from jaxviz.core import jax_internals
 
     jax.config.update("jax_num_cpu_devices", ns.local_devices)
     jax.config.update("jax_cpu_collectives_implementation", "gloo")
+    jax_internals.gloo_on_loopback()  # its peers' listeners: loopback, not the LAN address
+    # The coordinator (on process 0) listens where the others reach it: loopback, not
+    # every interface (JAX's default bind address is [::]:port).
     jax.distributed.initialize(ns.coordinator, num_processes=ns.num_processes,
-                               process_id=ns.process_id, initialization_timeout=60)
+                               process_id=ns.process_id, initialization_timeout=60,
+                               coordinator_bind_address=ns.coordinator)
     import numpy as np
     from jax.sharding import AxisType, Mesh, NamedSharding
     from jax.sharding import PartitionSpec as P
@@ -47,7 +93,9 @@ def main(argv: list[str] | None = None) -> int:
     from jaxviz.model.sources import resolve_target
 
     target, _ = resolve_target(ns.target)
+    _LOADED["filename"] = target.filename
     fn = find_function(load_namespace(target), target)
+    _LOADED["fn"] = fn
     devices = jax.devices()
     mesh = Mesh(np.array(devices), (ns.axis_name,), axis_types=(AxisType.Auto,))
     sharding = NamedSharding(mesh, P(ns.axis_name))
@@ -60,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
                                  out_specs=P(ns.axis_name)))
     y = step(x)
     y.block_until_ready()
-    report = {
+    return {
         "process_index": jax.process_index(),
         "process_count": jax.process_count(),
         "global_devices": [{"id": int(d.id), "platform": d.platform, "kind": d.device_kind,
@@ -75,9 +123,6 @@ def main(argv: list[str] | None = None) -> int:
         "hlo": step.lower(x).compile().as_text(),
         "result": to_plain(_traced(step, x, target, ns)),
     }
-    channel.send({"op": protocol.REPLY, "id": ns.process_id, "report": report})
-    jax.distributed.shutdown()
-    return 0
 
 
 def _traced(step, x, target, ns):

@@ -70,6 +70,8 @@ class EngineProcess:
         self.info: Any = None            # the EngineInfo, once ready
         self.failure: tuple[str, str] | None = None  # (message, details) it reported
         self.refusal: str | None = None  # why the client refused it
+        self.forgery: str | None = None  # a line it did not write, seen on its channel
+        self.token = protocol.new_token()
         self.started = time.perf_counter()
         self._on_message = on_message
         self._on_exit = on_exit
@@ -90,6 +92,7 @@ class EngineProcess:
         self._stdin: IO[bytes] = self.popen.stdin
         self._stdout: IO[bytes] = self.popen.stdout
         self.pid = self.popen.pid
+        self.send(protocol.hello(self.token))  # the engine signs every message with it
         self._reader = threading.Thread(target=self._read, daemon=True,
                                         name=f"jaxviz-engine-reader-{self.pid}")
         self._reader.start()
@@ -128,10 +131,8 @@ class EngineProcess:
         return STACK_MARK in self.output()[1]
 
     def kill(self) -> None:
-        """Kill the engine and every process it started (its whole session), at once."""
-        if self.popen.poll() is None:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self.pid, signal.SIGKILL)
+        """Kill the engine and every process it started (its process group), at once."""
+        kill_group(self.pid)
 
     def close(self, grace: float) -> None:
         """Ask the engine to exit (end of its input); kill it if it has not after ``grace`` s."""
@@ -149,9 +150,15 @@ class EngineProcess:
     def _read(self) -> None:
         stream = self._stdout
         try:
-            while (message := protocol.receive(stream)) is not None:
+            while (message := self._receive(stream)) is not None:
                 self._on_message(self, message)
-        except (OSError, ValueError) as exc:  # ProtocolError is a ValueError
+        except protocol.ForgedMessage as exc:
+            if self.ready:
+                self.forgery = str(exc)
+            else:
+                self.failure = self.failure or (f"the engine sent garbage: {exc}", "")
+            self.kill()
+        except (OSError, ValueError) as exc:  # a broken pipe, a line that is not UTF-8...
             self.failure = self.failure or (f"the engine sent garbage: {exc}", "")
             self.kill()
         try:
@@ -159,6 +166,9 @@ class EngineProcess:
         except subprocess.TimeoutExpired:
             self.kill()
             returncode = self.popen.wait()
+        # Whatever the engine's code started (a `sleep 300`, a server) is in its
+        # process group: it goes with the engine, however the engine ended.
+        kill_group(self.pid)
         stdout, stderr = self.output()
         try:
             self._on_exit(self, returncode, stdout, stderr)
@@ -167,6 +177,36 @@ class EngineProcess:
                 with contextlib.suppress(OSError):
                     pipe.close()
             shutil.rmtree(self.capture, ignore_errors=True)
+
+
+    def _receive(self, stream: IO[bytes]) -> dict[str, Any] | None:
+        """The engine's next message, checked against its token.
+
+        An engine of a jaxviz without tokens says ``ready`` unsigned: that
+        message goes through, for the client to refuse as another version.
+        """
+        line = stream.readline()
+        if not line:
+            return None
+        try:
+            message = protocol.decode(line)
+        except protocol.ProtocolError:
+            raise protocol.forged(line) from None
+        if protocol.signed(message, self.token):
+            return message
+        if message.get("op") == protocol.READY and "token" not in message and not self.ready:
+            return message
+        raise protocol.forged(line)
+
+
+def kill_group(pid: int) -> None:
+    """SIGKILL the process group led by ``pid`` (a child started with its own session).
+
+    Does nothing when the group is gone. Safe after the leader was reaped: a
+    group id is not given to a new process while any member of the group lives.
+    """
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
 
 
 def _environment(python: str | None) -> dict[str, str]:

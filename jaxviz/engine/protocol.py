@@ -6,8 +6,8 @@ encoded with :func:`jaxviz.model.to_plain`, which tags them with the record
 schema version. Messages:
 
 client -> engine
-    ``{"op": "request", "id": N, "record": PLAIN}``; end of input asks the
-    engine to exit.
+    ``{"op": "hello", "token": T}`` first, then ``{"op": "request", "id": N,
+    "record": PLAIN}``; end of input asks the engine to exit.
 
 engine -> client
     ``{"op": "ready", "schema": S, "jaxviz": V, "info": PLAIN, "log": TEXT}`` once,
@@ -27,14 +27,27 @@ and the multi-host workers (:mod:`jaxviz.engine.multihost_worker`: one
 The handshake's ``schema`` and ``jaxviz`` fields are plain values on purpose:
 a client reads them before it trusts anything else the engine sends.
 
+Every message a child sends carries ``"token": T``: a random token its parent
+made for that one process and sent in the ``hello`` line on its stdin (never
+on the command line or in the environment, which other processes can read).
+The parent refuses any line without it (:func:`receive_signed` raises
+:class:`ForgedMessage`): user code that writes into the channel's file
+descriptors cannot pass its lines off as jaxviz's. (Code running inside the
+child could still read the token from that process's memory; the token
+stops lines written blindly, by a subprocess or by mistake, not a
+deliberate attack from within -- the engine runs the user's own code.)
+
 This module imports nothing from JAX: both sides use it.
 """
 
 from __future__ import annotations
 
+import hmac
 import json
+import secrets
 from typing import IO, Any
 
+HELLO = "hello"
 REQUEST = "request"
 READY = "ready"
 FAILED = "failed"
@@ -45,6 +58,35 @@ REPLY = "reply"
 
 class ProtocolError(ValueError):
     """A line from the other side is not a protocol message."""
+
+
+class ForgedMessage(ProtocolError):
+    """A line on a child's channel that the child's jaxviz did not write (no valid token)."""
+
+
+def new_token() -> str:
+    """A fresh random token for one child process."""
+    return secrets.token_hex(16)
+
+
+def hello(token: str) -> bytes:
+    """The first line a parent sends a child: the token the child signs its messages with."""
+    return encode({"op": HELLO, "token": token})
+
+
+def signed(message: dict[str, Any], token: str) -> bool:
+    """True when ``message`` carries ``token`` (compared in constant time)."""
+    theirs = message.get("token")
+    return isinstance(theirs, str) and hmac.compare_digest(theirs, token)
+
+
+def forged(line: bytes) -> ForgedMessage:
+    """The error for a line that did not carry the child's token (quoting its start)."""
+    text = line[:200].rstrip(b"\n")
+    return ForgedMessage(
+        f"refused a forged message: a line on jaxviz's private channel did not carry the "
+        f"process's token, so jaxviz did not write it (code running there wrote into the "
+        f"channel?): {text!r}")
 
 
 def encode(message: dict[str, Any]) -> bytes:
@@ -84,3 +126,21 @@ def receive(stream: IO[bytes]) -> dict[str, Any] | None:
     if not line:
         return None
     return decode(line)
+
+
+def receive_signed(stream: IO[bytes], token: str) -> dict[str, Any] | None:
+    """Read one message from a child and check its token; None at end of input.
+
+    Raises:
+        ForgedMessage: the line is not a protocol message, or lacks the token.
+    """
+    line = stream.readline()
+    if not line:
+        return None
+    try:
+        message = decode(line)
+    except ProtocolError:
+        raise forged(line) from None
+    if not signed(message, token):
+        raise forged(line)
+    return message

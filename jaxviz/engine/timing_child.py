@@ -44,19 +44,25 @@ def run_in_child(req: TimingRequest, progress: Callable[[Any], None],
     request = {"op": protocol.REQUEST, "id": 0, "record": to_plain(req),
                "devices": len(devices.active_devices()), "origin_ns": origin_ns}
     reply: Reply | None = None
+    forged: str | None = None
+    token = protocol.new_token()
     with tempfile.TemporaryFile() as errors:
         proc = subprocess.Popen([sys.executable, "-m", "jaxviz.engine.timing_child"],
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors)
         assert proc.stdin is not None and proc.stdout is not None
         try:
+            proc.stdin.write(protocol.hello(token))
             protocol.send(proc.stdin, request)
             proc.stdin.close()
-            while (message := protocol.receive(proc.stdout)) is not None:
+            while (message := protocol.receive_signed(proc.stdout, token)) is not None:
                 if message["op"] == protocol.PROGRESS:
                     progress(from_plain(message["record"]))
                 elif message["op"] == protocol.REPLY:
                     reply = from_plain(message["reply"])
-        except (OSError, ValueError):  # a broken pipe, or garbage instead of a message
+        except protocol.ForgedMessage as exc:
+            forged = str(exc)
+            proc.kill()
+        except (OSError, ValueError):  # a broken pipe, or a record of another schema
             proc.kill()
         finally:
             code = proc.wait()
@@ -65,6 +71,9 @@ def run_in_child(req: TimingRequest, progress: Callable[[Any], None],
     if reply is not None and reply.ok and isinstance(reply.result, TimingRun):
         return reply.result
     run = TimingRun(request=req)
+    if forged is not None:
+        run.error = ErrorInfo(kind="forgery", message=forged)
+        return run
     if reply is not None and reply.error is not None:
         run.error = reply.error
         return run

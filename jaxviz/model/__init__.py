@@ -5,8 +5,9 @@ The public surface is re-exported here. The modules behind it:
 * records, engine, timing: requests and results (with a versioned plain-data
   codec), the engine's records, the timing records; :class:`TraceSettings`,
   declared once for examples, requests and the window;
-* specs, sizes, sources, errors: parsers for what users type, target
-  resolution (reading files, never running them), errors that say what and where;
+* specs, sizes, limits, sources, errors: parsers for what users type (and the
+  range of every number), target resolution (reading files, never running
+  them), errors that say what and where;
 * gallery: the example gallery, read without executing it;
 * timing_stats, timing_export, timing_options, exports: captions and figures from
   a timing run, its data files, the timing view's settings, the export registry;

@@ -10,6 +10,8 @@ module imports none of them, so any record module can use it).
 from __future__ import annotations
 
 import dataclasses
+import functools
+import types
 import typing
 from typing import Any
 
@@ -69,20 +71,69 @@ def _encode(obj: Any) -> Any:
     raise TypeError(f"cannot encode {type(obj).__name__} as plain data")
 
 
-def _decode(data: Any) -> Any:
+def _decode(data: Any, check: bool) -> Any:
     if isinstance(data, dict):
         name = data.get("__type__")
         if name is None:
-            return {k: _decode(v) for k, v in data.items()}
+            return {k: _decode(v, check) for k, v in data.items()}
         cls = _REGISTRY.get(name)
         if cls is None:
             raise SchemaMismatch(f"unknown record type {name!r}")
         names = {f.name for f in dataclasses.fields(cls)}
-        kwargs = {k: _decode(v) for k, v in data.items() if k in names}
+        kwargs = {k: _decode(v, check) for k, v in data.items() if k in names}
+        if check:
+            hints = _hints(cls)
+            for key, value in kwargs.items():
+                if not _fits(value, hints[key]):
+                    raise SchemaMismatch(f"a malformed jaxviz record: {name}.{key} should be "
+                                         f"{_hint_text(hints[key])}, not {_short(value)}")
         return cls(**kwargs)
     if isinstance(data, list):
-        return [_decode(x) for x in data]
+        return [_decode(x, check) for x in data]
     return data
+
+
+@functools.cache
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+def _fits(value: Any, hint: Any) -> bool:
+    """True when decoded ``value`` is what the annotation ``hint`` says (as JSON carries it:
+    a tuple or set as a list, an int where a float is meant)."""
+    if hint is Any or hint is object:
+        return True
+    if hint is None or hint is type(None):
+        return value is None
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        return any(_fits(value, h) for h in args)
+    if origin is typing.Literal:
+        return value in args
+    if hint in (int, float):
+        kinds = (int,) if hint is int else (int, float)
+        return isinstance(value, kinds) and not isinstance(value, bool)
+    if origin in (list, tuple, set, frozenset) or hint in (list, tuple, set, frozenset):
+        if not isinstance(value, (list, tuple)):
+            return False
+        if origin is tuple and args and args[-1] is not Ellipsis:
+            return len(value) == len(args) and all(_fits(v, h) for v, h in zip(value, args))
+        return not args or all(_fits(v, args[0]) for v in value)
+    if origin is dict or hint is dict:
+        return isinstance(value, dict) and (not args or all(
+            _fits(k, args[0]) and _fits(v, args[1]) for k, v in value.items()))
+    if isinstance(hint, type):
+        return isinstance(value, hint)
+    return True  # an annotation of another kind is not checked
+
+
+def _hint_text(hint: Any) -> str:
+    return hint.__name__ if isinstance(hint, type) else str(hint).replace("typing.", "")
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def to_plain(record: Any) -> dict[str, Any]:
@@ -90,15 +141,29 @@ def to_plain(record: Any) -> dict[str, Any]:
     return {"schema": SCHEMA_VERSION, "record": _encode(record)}
 
 
-def from_plain(data: dict[str, Any]) -> Any:
+def from_plain(data: dict[str, Any], check_types: bool = False) -> Any:
     """Decode data made by :func:`to_plain`.
 
+    Args:
+        data: what :func:`to_plain` made (after a trip through JSON).
+        check_types: check every field against its annotation -- for data from a
+            file, which anyone may have written; messages between jaxviz's own
+            processes are signed and skip the cost.
+
     Raises:
-        SchemaMismatch: the data was written under another schema version.
+        SchemaMismatch: the data was not written by :func:`to_plain` (it says so:
+            not jaxviz data at all, another jaxviz version, or a malformed record).
     """
-    version = data.get("schema") if isinstance(data, dict) else None
+    if not isinstance(data, dict) or "record" not in data or not isinstance(
+            data.get("schema"), int) or isinstance(data.get("schema"), bool):
+        raise SchemaMismatch("this is not jaxviz data (jaxviz writes an object with a "
+                             "record schema number and a record)")
+    version = data["schema"]
     if version != SCHEMA_VERSION:
         raise SchemaMismatch(
             f"record schema {version!r} does not match this jaxviz's schema "
             f"{SCHEMA_VERSION}: it was written by another jaxviz version")
-    return _decode(data["record"])
+    try:
+        return _decode(data["record"], check_types)
+    except (TypeError, ValueError, AttributeError) as exc:  # fields missing or of a wrong kind
+        raise SchemaMismatch(f"a malformed jaxviz record: {exc}") from None

@@ -46,6 +46,34 @@ def from_exception(exc: BaseException, filename: str, kind: str = "trace",
     return info
 
 
+def syntax_error(exc: SyntaxError | ValueError, filename: str, source: str) -> UserError:
+    """A :class:`UserError` for source that does not compile: the file, line, column and text.
+
+    ``compile`` raises ValueError for source holding a NUL character.
+    """
+    if not isinstance(exc, SyntaxError):
+        return UserError(ErrorInfo(kind="syntax", message=f"SyntaxError: {exc}", file=filename))
+    if exc.text:
+        line = exc.text.rstrip("\n")
+    else:
+        lines = source.splitlines()
+        line = lines[exc.lineno - 1] if exc.lineno and 0 < exc.lineno <= len(lines) else ""
+    return UserError(ErrorInfo(kind="syntax", message=f"SyntaxError: {exc.msg}", file=filename,
+                               line=exc.lineno, column=exc.offset, source_line=line))
+
+
+def check_syntax(source: str, filename: str) -> None:
+    """Compile ``source`` without running it.
+
+    Raises:
+        UserError: (``kind="syntax"``) it does not compile.
+    """
+    try:
+        compile(source, filename, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError) as exc:
+        raise syntax_error(exc, filename, source) from None
+
+
 def spec_error(exc: SpecError, field: str, what: str) -> UserError:
     return UserError(ErrorInfo(kind="spec" if field == "args" else "option", field=field,
                                position=exc.position,

@@ -63,9 +63,17 @@ def examples_dir() -> Path:
 
 
 def load_example(path: Path) -> Example:
-    """Read one example's settings and explanation without executing it."""
-    source = path.read_text(encoding="utf-8")
-    tree = ast.parse(source, filename=str(path))
+    """Read one example's settings and explanation without executing it.
+
+    Raises:
+        GalleryError: the file cannot be read or parsed, or its ``JAXVIZ``
+            dict is missing, lacks a required key or has an unknown one.
+    """
+    try:
+        source = path.read_text(encoding="utf-8")
+        tree = ast.parse(source, filename=str(path))
+    except (OSError, ValueError, SyntaxError) as exc:  # UnicodeDecodeError is a ValueError
+        raise GalleryError(f"{path}: cannot read the example: {exc}") from None
     doc = ast.get_docstring(tree) or ""
     meta = declared_in(tree)
     if meta is None:
@@ -75,25 +83,36 @@ def load_example(path: Path) -> Example:
     unknown = set(meta) - known
     if unknown:
         raise GalleryError(f"{path}: unknown JAXVIZ keys {sorted(unknown)}")
-    return Example(name=path.stem, path=str(path), title=title.strip(),
-                   explanation=explanation.strip(), **meta)
+    missing = sorted(k for k in ("topic", "function") if k not in meta)
+    if missing:
+        raise GalleryError(f"{path}: the JAXVIZ dict lacks {', '.join(missing)}")
+    try:
+        return Example(name=path.stem, path=str(path), title=title.strip(),
+                       explanation=explanation.strip(), **meta)
+    except TypeError as exc:
+        raise GalleryError(f"{path}: bad JAXVIZ settings: {exc}") from None
+
+
+def example_paths() -> dict[str, Path]:
+    """The gallery's files by example name (the ``.py`` files of the examples folder)."""
+    return {p.stem: p for p in sorted(examples_dir().glob("*.py"))
+            if not p.name.startswith("_")}
 
 
 def list_examples() -> list[Example]:
     """All gallery examples, in lecture order."""
-    examples = [load_example(p) for p in sorted(examples_dir().glob("*.py"))
-                if not p.name.startswith("_")]
+    examples = [load_example(p) for p in example_paths().values()]
     return sorted(examples, key=lambda e: (e.order, e.name))
 
 
 def get_example(name: str) -> Example:
-    """One example by name.
+    """One example by name: only the gallery's own examples, never a path.
 
     Raises:
         GalleryError: naming the examples that exist.
     """
-    path = examples_dir() / f"{name}.py"
-    if not path.is_file():
+    path = example_paths().get(name)
+    if path is None:
         names = ", ".join(e.name for e in list_examples())
         raise GalleryError(f"no example named {name!r}; the gallery has: {names}")
     return load_example(path)
@@ -115,6 +134,51 @@ def list_functions(source: str) -> list[str]:
         elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda):
             names.extend(t.id for t in node.targets if isinstance(t, ast.Name))
     return names
+
+
+def bound_names(source: str) -> set[str] | None:
+    """Every name the module's top level may bind (static, via ast; nothing runs).
+
+    Definitions, classes, assignments (also unpacked, annotated, augmented and
+    walrus targets), imports, and the targets of top-level ``for``/``with``/
+    ``try``/``if`` blocks count.
+
+    Returns:
+        The names; None when they cannot be known without running the code
+        (the source does not parse, or it has a ``from m import *``).
+    """
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+    names: set[str] = set()
+    for node in _top_level(tree.body):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                if alias.name == "*":
+                    return None
+                names.add(alias.asname or alias.name.split(".")[0])
+        else:
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+                    names.add(sub.id)
+    return names
+
+
+def _top_level(body: list[ast.stmt]) -> list[ast.stmt]:
+    """The statements that run at module level, nested blocks flattened (not def bodies)."""
+    out: list[ast.stmt] = []
+    for node in body:
+        out.append(node)
+        if isinstance(node, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With,
+                             ast.AsyncWith, ast.Try, ast.TryStar)):
+            blocks = [getattr(node, name, []) for name in ("body", "orelse", "finalbody")]
+            blocks += [h.body for h in getattr(node, "handlers", [])]
+            for block in blocks:
+                out.extend(_top_level(block))
+    return out
 
 
 def declared_in(source: str | ast.Module) -> dict[str, Any] | None:

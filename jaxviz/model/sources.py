@@ -13,12 +13,76 @@ Example:
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 from jaxviz.model.errors import UserError
-from jaxviz.model.gallery import GalleryError, get_example, list_functions
+from jaxviz.model.gallery import GalleryError, bound_names, get_example, list_functions
 from jaxviz.model.records import ErrorInfo, Target
+
+
+def read_source(path: str | os.PathLike[str], shown: str | None = None) -> str:
+    """The text of a Python file, or a message that says why it is not one.
+
+    Args:
+        path: the file.
+        shown: how messages name it (default: ``path`` as given).
+
+    Raises:
+        UserError: (``kind="load"``) the file cannot be read, is not UTF-8
+            (the byte, its offset, line and column are named), or is binary
+            (holds a NUL byte).
+    """
+    name = str(path) if shown is None else shown
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise UserError(ErrorInfo(kind="load", file=name, message=(
+            f"cannot read {name}: {exc.strerror or exc}"))) from None
+    nul = data.find(b"\0")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if 0 <= nul < exc.start:
+            raise _binary(name, nul) from None
+        line, column = _line_and_column(data, exc.start)
+        raise UserError(ErrorInfo(kind="load", file=name, message=(
+            f"cannot read {name}: it is not UTF-8 text (byte 0x{data[exc.start]:02x} at "
+            f"offset {exc.start}, line {line}, column {column}); save it as UTF-8"))) from None
+    if nul >= 0:
+        raise _binary(name, nul)
+    return text
+
+
+def _binary(name: str, offset: int) -> UserError:
+    return UserError(ErrorInfo(kind="load", file=name, message=(
+        f"cannot read {name}: it is a binary file, not Python source (a NUL byte at "
+        f"offset {offset})")))
+
+
+def _line_and_column(data: bytes, offset: int) -> tuple[int, int]:
+    """1-based line and column (in bytes) of ``offset`` in ``data``."""
+    line_start = data.rfind(b"\n", 0, offset) + 1
+    return data.count(b"\n", 0, offset) + 1, offset - line_start + 1
+
+
+def check_function(source: str, function: str, shown: str, filename: str) -> None:
+    """Refuse a function name the source never binds, listing its functions (nothing runs).
+
+    A name that may be bound (by an assignment, an import, ...) passes: the
+    engine finds out what it is. Source that does not parse passes too: the
+    engine reports the syntax error (compiling it runs nothing).
+
+    Raises:
+        UserError: (``kind="lookup"``) listing the functions the file defines.
+    """
+    names = bound_names(source)
+    if names is None or function in names:
+        return
+    listing = ", ".join(list_functions(source)) or "none"
+    raise UserError(ErrorInfo(kind="lookup", file=filename, message=(
+        f"no function {function!r} in {shown}; it defines: {listing}")))
 
 
 def resolve_target(text: str) -> tuple[Target, dict[str, Any]]:
@@ -28,10 +92,16 @@ def resolve_target(text: str) -> tuple[Target, dict[str, Any]]:
         ``(target, defaults)``: ``defaults`` holds an example's settings
         (args, variants, in_axes, mesh, ...), empty for a file.
 
+    Nothing is executed: the file is read and parsed, and a function name it
+    never binds is refused with the list of the functions it defines.
+
     Raises:
-        UserError: unknown example, unreadable file, or a file without a
-            function to pick.
+        UserError: unknown example, unreadable file (not UTF-8, binary), a
+            function the file does not define, or a file without a function to pick.
     """
+    if not text.strip():
+        raise UserError(ErrorInfo(kind="lookup", message=(
+            "the target is empty: give path/to/file.py:function or example:NAME")))
     if text.startswith("example:"):
         rest = text[len("example:"):]
         name, _, function = rest.partition(":")
@@ -39,7 +109,9 @@ def resolve_target(text: str) -> tuple[Target, dict[str, Any]]:
             ex = get_example(name)
         except GalleryError as exc:
             raise UserError(ErrorInfo(kind="lookup", message=str(exc))) from None
-        source = Path(ex.path).read_text(encoding="utf-8")
+        source = read_source(ex.path)
+        if function:
+            check_function(source, function, f"example:{ex.name}", ex.path)
         defaults = {**ex.settings(), "variants": ex.variants, "baseline": ex.baseline,
                     "timing": ex.timing, "processes": ex.processes}
         if function and function != ex.function:
@@ -49,13 +121,11 @@ def resolve_target(text: str) -> tuple[Target, dict[str, Any]]:
     if ".py:" in text:
         path_text, _, function = text.rpartition(":")
     path = Path(path_text)
-    try:
-        source = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise UserError(ErrorInfo(kind="load", message=f"cannot read {path_text}: "
-                                  f"{exc.strerror or exc}", file=path_text)) from None
+    source = read_source(path, path_text)
     filename = str(path.resolve())
-    if not function:
+    if function:
+        check_function(source, function, path_text, filename)
+    else:
         names = list_functions(source)
         if len(names) != 1:
             listing = ", ".join(names) if names else "none"

@@ -23,6 +23,7 @@ Example:
 from __future__ import annotations
 
 import ast
+import keyword
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -345,22 +346,48 @@ def parse_in_axes(text: str | None, nargs: int) -> list[int | None]:
     if len(values) == 1 and nargs != 1:
         return values * nargs
     if len(values) != nargs:
-        raise SpecError(f"in_axes has {len(values)} entries but the function takes "
-                        f"{nargs} argument{'s' if nargs != 1 else ''}", text, 0)
+        raise SpecError(f"in_axes has {len(values)} entries for {nargs} "
+                        f"argument{'s' if nargs != 1 else ''}: give one per argument", text, 0)
     return values
 
 
+def axis_name_problem(text: str) -> str | None:
+    """Why ``text`` cannot name a mapped axis (``--axis-name``, the Axis field); None if it can.
+
+    An axis name is a Python identifier that is not a keyword (``i``,
+    ``batch``, ``données``), as ``lax.psum(x, 'i')`` and ``P('i')`` use it.
+    """
+    if not text.isidentifier() or keyword.iskeyword(text):
+        return (f"the axis name must be a Python identifier, e.g. i or batch, "
+                f"not {text!r}")
+    return None
+
+
 def parse_mesh(text: str) -> list[tuple[str, int]]:
-    """Parse ``"data=4,model=2"`` (or ``"data:4 model:2"``) into named axis sizes."""
+    """Parse ``"data=4,model=2"`` (or ``"data:4 model:2"``) into named axis sizes.
+
+    Raises:
+        SpecError: an item that is not ``name=size``, an empty item between
+            commas, a size below 1, a name given twice, a character that does
+            not belong on one line (a newline, a tab...), or no axis at all.
+    """
+    for i, char in enumerate(text):
+        if not char.isprintable():
+            raise SpecError(f"the mesh is one line of name=size items; {char!r} does not "
+                            f"belong in it", text, i)
     axes: list[tuple[str, int]] = []
-    pos = 0
-    for part in re.split(r"[,\s]+", text):
-        where = text.find(part, pos) if part else pos
-        pos = where + len(part)
-        if not part:
+    after_comma = True  # at the start, or right after a comma: an item must come
+    for found in re.finditer(r",|[^,\s]+", text):
+        part, where = found.group(), found.start()
+        if part == ",":
+            if after_comma:
+                raise SpecError("an empty mesh axis: give name=size before this comma",
+                                text, where)
+            after_comma = True
             continue
-        m = re.fullmatch(r"([A-Za-z_]\w*)\s*[=:]\s*(\d+)", part)
-        if not m:
+        after_comma = False
+        m = re.fullmatch(r"(\w+)\s*[=:]\s*(\d+)", part)
+        if not m or not m.group(1).isidentifier():
             raise SpecError(f"mesh axis {part!r} should look like name=size, e.g. data=4",
                             text, where)
         name, size = m.group(1), int(m.group(2))
@@ -397,6 +424,7 @@ def parse_partition_specs(text: str) -> list[tuple[PartitionEntry, ...]]:
     except SyntaxError as exc:
         raise SpecError(_syntax_message(exc), text,
                         _offset_of(wrapped, exc) - len(_CALL_PREFIX)) from None
+    _refuse_keywords(call, text, wrapped, "partition specs")
     out = []
     for node in call.args:
         where = _node_offset(wrapped, node) - len(_CALL_PREFIX)
@@ -442,6 +470,7 @@ def _literal_list(text: str, what: str) -> list[Any]:
     except SyntaxError as exc:
         raise SpecError(_syntax_message(exc), text,
                         _offset_of(wrapped, exc) - len(_CALL_PREFIX)) from None
+    _refuse_keywords(call, text, wrapped, what)
     values = []
     for node in call.args:
         try:
@@ -450,6 +479,15 @@ def _literal_list(text: str, what: str) -> list[Any]:
             raise SpecError(f"{what} entries must be integers or None", text,
                             _node_offset(wrapped, node) - len(_CALL_PREFIX)) from None
     return values
+
+
+def _refuse_keywords(call: ast.Call, text: str, wrapped: str, what: str) -> None:
+    """A ``name=value`` item would be silently dropped: refuse it where it is."""
+    if call.keywords:
+        kw = call.keywords[0]
+        raise SpecError(f"keyword items are not supported in {what}; give one entry per "
+                        f"argument, in order", text,
+                        _node_offset(wrapped, kw) - len(_CALL_PREFIX))
 
 
 def _nth_item_offset(text: str, n: int) -> int:

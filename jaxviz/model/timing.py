@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from jaxviz.model.call_code import CallCode
+from jaxviz.model.limits import SWEEP_SIZE
 from jaxviz.model.notes import VariantNote
 from jaxviz.model.records import DeviceInfo, ErrorInfo, TraceRequest, register
 from jaxviz.model.specs import SpecError
@@ -127,9 +128,12 @@ def parse_sweep(text: str) -> tuple[str, list[int]]:
     sizes, pos = [], len(name) + 1
     for part in rest.split(","):
         stripped = part.strip()
+        where = pos + len(part) - len(part.lstrip())
         if not re.fullmatch(r"\d+", stripped):
-            where = pos + len(part) - len(part.lstrip())
             raise SpecError(f"sweep size {stripped!r} is not a whole number", text, where)
+        if not SWEEP_SIZE.contains(int(stripped)):
+            raise SpecError(f"sweep size {stripped} is out of range: {SWEEP_SIZE.what} is "
+                            f"{SWEEP_SIZE.describe()}", text, where)
         sizes.append(int(stripped))
         pos += len(part) + 1
     return name.strip(), sizes
@@ -162,7 +166,9 @@ def validate(req: TimingRequest) -> list[ErrorInfo]:
         if normalize_variant(name) not in TIMING_VARIANTS:
             bad("variants", f"unknown timing variant {name!r}; choose from "
                             f"{', '.join(TIMING_VARIANTS)}")
-    if req.sweep:
+    if req.sweep is not None and not req.sweep.strip():
+        bad("sweep", "say which sizes to sweep, e.g. n=256,512,1024 (or turn the sweep off)")
+    elif req.sweep:
         try:
             sweep_name, _ = parse_sweep(req.sweep)
         except SpecError as exc:

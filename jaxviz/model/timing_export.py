@@ -27,6 +27,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from jaxviz.model.limits import SWEEP_SIZE
 from jaxviz.model.records import from_plain, to_plain
 from jaxviz.model.timing import TimingRun, variant_label
 
@@ -84,12 +85,29 @@ def read_json(path: str | Path) -> TimingRun:
     """Load a run written by :func:`write_json`.
 
     Raises:
-        ValueError: the file is not a jaxviz timing recording (or of another schema).
+        OSError: the file cannot be read.
+        ValueError: the file is not a jaxviz timing recording (not UTF-8, not
+            JSON, not jaxviz data, another schema, another kind of record); the
+            message says which.
     """
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
-    run = from_plain(data)
+    raw = Path(path).read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"it is not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset "
+                         f"{exc.start})") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"it is not JSON ({exc.msg} at line {exc.lineno}, column "
+                         f"{exc.colno})") from None
+    run = from_plain(data, check_types=True)
     if not isinstance(run, TimingRun):
         raise ValueError(f"{path} holds a {type(run).__name__}, not a timing run")
+    for number, call in enumerate(run.calls):
+        if call.size is not None and not SWEEP_SIZE.contains(call.size):
+            raise ValueError(f"a malformed jaxviz record: call {number} has the sweep size "
+                             f"{call.size}; {SWEEP_SIZE.what} is {SWEEP_SIZE.describe()}")
     return run
 
 

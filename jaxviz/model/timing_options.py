@@ -130,7 +130,7 @@ def options_of(request: TimingRequest) -> RunOptions:
 def build_request(trace: TraceRequest, options: RunOptions,
                   declared: dict[str, Any]) -> TimingRequest:
     """The timing request for the function and the controls (check it with ``validate``)."""
-    sweep = options.sweep.strip() if options.sweep_on and options.sweep.strip() else None
+    sweep = options.sweep.strip() if options.sweep_on else None  # "" ticked but empty
     return TimingRequest(
         trace=trace, variants=list(options.variants), runs=options.runs,
         warmup=options.warmup, pipeline=options.pipeline, sweep=sweep,

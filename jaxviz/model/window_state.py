@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import ast
 import math
-import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
@@ -41,7 +40,6 @@ from jaxviz.model.specs import SpecError
 FieldError = tuple[str, int | None]
 #: Variants the device view prefers to show, most parallel first.
 DEVICE_PREFERENCE = ("pmap", "sharded", "shard_map", "vmap", "jit", "plain")
-_IDENTIFIER = re.compile(r"^[A-Za-z_]\w*$")
 
 
 class Event:
@@ -205,6 +203,10 @@ class WindowState(EventedState):
         if not self.function:
             return RequestProblem("function", "pick the function to trace (or define one)")
         errors = self.field_errors()
+        if self.settings.args and "args" not in errors:  # a wrong count explains the rest
+            wrong = arity_problem(tree, self.function, len(specs.parse_args(self.settings.args)))
+            if wrong:
+                return RequestProblem("fields", wrong, field="args")
         if errors:
             name = next(iter(errors))
             return RequestProblem("fields", errors[name][0], field=name)
@@ -236,6 +238,27 @@ def settings_from(values: Mapping[str, Any]) -> TraceSettings:
     known["args"] = known.get("args") or ""
     known["axis_name"] = known.get("axis_name") or "i"
     return TraceSettings(**known)
+
+
+def arity_problem(tree: ast.Module, function: str, count: int) -> str | None:
+    """Why ``count`` arguments cannot call ``function`` as the source defines it; None if
+    they can, or if that cannot be told by reading it (a decorated or unknown function)."""
+    node = next((n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                 and n.name == function), None)
+    if node is None or node.decorator_list:
+        return None
+    params = [*node.args.posonlyargs, *node.args.args]
+    required = len(params) - len(node.args.defaults)
+    if required <= count and (node.args.vararg is not None or count <= len(params)):
+        return None
+    if node.args.vararg is not None:
+        takes = f"at least {required} argument{'s' if required != 1 else ''}"
+    elif required == len(params):
+        takes = f"{required} argument{'s' if required != 1 else ''}"
+    else:
+        takes = f"{required} to {len(params)} arguments"
+    names = f" ({', '.join(p.arg for p in params)})" if params else ""
+    return f"{function} takes {takes}{names}, but the arguments give {count}"
 
 
 def required_params(tree: ast.Module, function: str) -> int:
@@ -270,7 +293,7 @@ def find_field_errors(texts: Mapping[str, str], devices: int) -> dict[str, Field
     nargs = len(parsed) if parsed is not None else None
     if v["batched_args"].strip():
         batched = check("batched_args", specs.parse_args)
-        if batched is not None and nargs is not None and len(batched) != nargs:
+        if batched is not None and nargs and len(batched) != nargs:  # no args: said there
             errors["batched_args"] = (f"{len(batched)} batched arguments for "
                                       f"{nargs} arguments", 0)
     if v["in_axes"].strip() and nargs is not None:
@@ -279,14 +302,15 @@ def find_field_errors(texts: Mapping[str, str], devices: int) -> dict[str, Field
         if problem and "batched_args" not in errors:
             errors["batched_args"] = (problem, 0)
     axis = v["axis_name"].strip()
-    if axis and not _IDENTIFIER.match(axis):
-        errors["axis_name"] = ("the axis name must be a Python identifier, e.g. i or batch", 0)
+    axis_problem = specs.axis_name_problem(axis) if axis else None
+    if axis_problem:
+        errors["axis_name"] = (axis_problem, 0)
     mesh = check("mesh", specs.parse_mesh) if v["mesh"].strip() else None
     if mesh:
         need = math.prod(size for _, size in mesh)
         if need > devices:
-            errors["mesh"] = (f"this mesh needs {need} devices but the engine has "
-                              f"{devices}; raise Devices or shrink the mesh", 0)
+            errors["mesh"] = (f"this mesh needs {need} devices but there are {devices}: "
+                              f"shrink the mesh or use more devices", 0)
     names = [n for n, _ in mesh] if mesh else [axis or "i"]
     for key in ("specs", "out_specs"):
         if not v[key].strip():

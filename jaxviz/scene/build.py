@@ -28,6 +28,12 @@ from jaxviz.scene.tiles import TileGrid, tile_grid
 MAX_TRIPS = 16
 
 
+def nothing_to_lay_out(function: str, variant: str) -> str:
+    """Why a function that returns no arrays (None, say) cannot be shown on devices."""
+    return (f"{function} returns no arrays (None?), so the {variant} program has nothing "
+            f"to lay out on devices: return the arrays you want to see")
+
+
 def build_scene(result: TraceResult, variant: str) -> Scene:
     """The scene of ``variant`` in ``result``, drawn from its storyboard.
 
@@ -45,6 +51,8 @@ def build_scene(result: TraceResult, variant: str) -> Scene:
         return _empty(result, variant, vr.error.message, vr)
     story = vr.storyboard
     if story is None or not story.arrays:
+        if not vr.outvars:
+            return _empty(result, variant, nothing_to_lay_out(result.function, variant), vr)
         return _empty(result, variant, "this result has no storyboard: trace it with "
                                        "want=['jaxpr', 'story']", vr)
     info = {d.id: d for d in result.devices}

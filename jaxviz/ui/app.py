@@ -17,8 +17,11 @@ import argparse
 import os
 import sys
 import time
+import typing
 from collections.abc import Callable, Mapping
 from typing import cast
+
+from jaxviz.model.limits import DEVICES, argument_type
 
 #: Set when this module is imported: the benchmark's and the log's reference time.
 IMPORTED_AT = time.perf_counter()
@@ -43,13 +46,18 @@ def display_problem(env: Mapping[str, str] | None = None,
             "(`jaxviz examples`, `jaxviz jaxpr example:convolve`; see `jaxviz --help`)")
 
 
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> typing.NoReturn:
+        self.exit(2, f"jaxviz: error: {message} (see `jaxviz --help`)\n")
+
+
 def make_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="jaxviz", description="Open the jaxviz window (see `jaxviz --help` for the "
                                    "command-line subcommands).")
     parser.add_argument("target", nargs="?", help="example:NAME, path/to/file.py[:function] "
                                                   "or a timing recording .json")
-    parser.add_argument("--devices", type=int, metavar="N",
+    parser.add_argument("--devices", type=argument_type(DEVICES), metavar="N",
                         help="start JAX with N devices (default: as last time, 8 at first)")
     return parser
 
@@ -67,9 +75,6 @@ def main(argv: list[str] | None = None,
     if problem:
         print(problem, file=sys.stderr)
         return 3
-    if ns.devices is not None and ns.devices < 1:
-        print("jaxviz: error: --devices must be at least 1", file=sys.stderr)
-        return 2
     from PySide6.QtCore import QCoreApplication, QEvent, QTimer
     from PySide6.QtWidgets import QApplication
 
@@ -92,10 +97,12 @@ def main(argv: list[str] | None = None,
 
     def after_shown() -> None:
         window.start_engine()
-        window.open_target(ns.target or window.last_target())
-        window.offer_recovery()
-        if on_shown is not None:
-            on_shown(window)
+        try:
+            window.open_target(ns.target or window.last_target())
+        finally:  # whatever the target did, unsaved work from a crash is offered back
+            window.offer_recovery()
+            if on_shown is not None:
+                on_shown(window)
 
     QTimer.singleShot(0, after_shown)
     code = app.exec()

@@ -93,7 +93,7 @@ def test_run_reproduces_the_lecture_output():
      "does not split across 8 devices"),
     (["layout", "example:tensor_parallel", "--variant", "sharded", "--mesh", "a=16"], 2,
      "needs 16 devices"),
-    (["jaxpr", "example:normalize", "--variant", "plain"], 1, "collective over axis 'p'"),
+    (["jaxpr", "example:normalize", "--variant", "plain"], 2, "collective over axis 'p'"),
 ])
 def test_bad_input_gets_a_clear_message_without_traceback(args, code, words):
     out = jaxviz(*args)

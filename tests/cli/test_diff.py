@@ -125,7 +125,7 @@ def test_works_on_a_user_file(tmp_path):
     (["--variants", "vmap"], "--variants takes two variants to compare"),
     (["--variants", "plain,vmap,pmap"], "--variants takes two variants to compare"),
     (["--variants", "vmap,vmap"], "compare two different variants"),
-    (["--width", "10"], "--width 10 is too narrow"),
+    (["--width", "10"], "argument --width: the width must be a whole number from 40 to 1000"),
 ])
 def test_bad_variants_are_one_clear_message(args, words):
     out = jaxviz("diff", "example:convolve", *args)

@@ -67,11 +67,13 @@ def test_bad_input_exits_2_with_one_message(tmp_path):
     path.write_text("def f(x):\n    return x\n")
     out = jaxviz("step", f"{path}:f", "--args", "f32[3")
     assert out.returncode == 2 and out.stdout == ""
-    # One message: the error, then the spec with a caret under the unclosed bracket.
-    assert out.stderr.splitlines() == ["jaxviz: error: bad argument spec: '[' is never closed "
-                                       "(at column 4)", "  f32[3", "     ^"]
+    # One message naming the option (as every command says it, before any engine starts),
+    # then the spec with a caret under the unclosed bracket.
+    assert out.stderr.splitlines() == ["jaxviz: error: --args: '[' is never closed",
+                                       "  f32[3", "     ^"]
     out = jaxviz("step", f"{path}:f", "--args", "f32[3]", "--until", "0")
-    assert out.returncode == 2 and "--until: must be at least 1" in out.stderr
+    assert out.returncode == 2
+    assert "argument --until: the line number must be a whole number from 1" in out.stderr
 
 
 def test_too_large_exits_2_and_offers_summary_mode():

@@ -110,11 +110,11 @@ def test_unsupported_variant_and_bad_sweep_still_write_what_was_measured(tmp_pat
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--runs", "0"], "the number of runs must be at least 1, not 0"),
+    (["--runs", "0"], "argument --runs: the number of runs must be a whole number from 1"),
     (["--variants", "jit,warp"], "unknown timing variant 'warp'"),
     (["--sweep", "n=16,x"], "sweep size 'x' is not a whole number"),
     (["--sweep", "m=16"], "the sweep name 'm' does not appear"),
-    (["--size", "big"], "--size 'big' is not WIDTHxHEIGHT"),
+    (["--size", "big"], "argument --size: the size 'big' is not WIDTHxHEIGHT"),
 ])
 def test_bad_options_are_usage_errors(tmp_path, args, message):
     proc = jaxviz_time("example:async_dispatch", "--out", str(tmp_path), *args)

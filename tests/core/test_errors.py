@@ -31,8 +31,15 @@ def test_syntax_error_names_file_line_and_the_line(user_file):
 
 
 def test_unknown_function_lists_the_functions(user_file):
-    req = _request(user_file, GOOD, function="h")
-    err = core.trace_request(req).error
+    # Named on the command line: refused by reading the file, before anything runs.
+    with pytest.raises(UserError) as refused:
+        _request(user_file, GOOD, function="h")
+    assert refused.value.info.kind == "lookup"
+    assert "'h'" in refused.value.info.message and "f, g" in refused.value.info.message
+    # In the engine (a name the window sends): the same message, from the module it ran.
+    target, _ = resolve_target(user_file(GOOD, "f"))
+    target.function = "h"
+    err = core.trace_request(TraceRequest(target=target, args="f32[3]")).error
     assert err.kind == "lookup"
     assert "'h'" in err.message and "f, g" in err.message
 

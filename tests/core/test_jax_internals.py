@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import inspect
+
 import jax
 import jax.numpy as jnp
 from jax import lax
@@ -168,3 +170,18 @@ def test_device_assignment_is_the_meshs_device_order():
     # partition p computes block p: the device holding block p is order[p]
     held = {s.device.id: s.index[0].start for s in out.addressable_shards}
     assert [held[d] for d in order] == list(range(8))
+
+
+def test_gloo_is_asked_to_listen_on_loopback(monkeypatch):
+    from jax._src import xla_bridge
+    from jax._src.lib import _jax
+
+    # The real factory takes the host name its TCP transport binds to ...
+    assert "hostname: str | None" in _jax.make_gloo_tcp_collectives.__doc__
+    # ... and JAX's CPU backend looks it up on _jax when it starts, without one.
+    assert "_jax.make_gloo_tcp_collectives(" in inspect.getsource(xla_bridge.make_cpu_client)
+    seen = []
+    monkeypatch.setattr(_jax, "make_gloo_tcp_collectives", lambda **kw: seen.append(kw))
+    assert ji.gloo_on_loopback()
+    _jax.make_gloo_tcp_collectives(distributed_client="client")
+    assert seen == [{"distributed_client": "client", "hostname": "127.0.0.1"}]

@@ -111,7 +111,7 @@ def test_in_axes():
     assert parse_in_axes("0, None", 2) == [0, None]
     assert parse_in_axes(None, 3) == [0, 0, 0]
     assert parse_in_axes("1", 2) == [1, 1]
-    with pytest.raises(SpecError, match="2 entries but the function takes 3"):
+    with pytest.raises(SpecError, match="2 entries for 3 arguments"):
         parse_in_axes("0, 0", 3)
     with pytest.raises(SpecError, match="integer or None"):
         parse_in_axes("0, 'a'", 2)
@@ -141,3 +141,19 @@ def test_partition_specs_round_trip():
     with pytest.raises(SpecError) as info:
         parse_partition_specs("P('data'), Q()")
     assert info.value.position == 11
+
+
+@pytest.mark.parametrize("parse, text, position, words", [
+    (parse_mesh, "\n,Nodata=4", 0, "the mesh is one line of name=size items; '\\n' does not"),
+    (parse_mesh, "data=4,,model=2", 7, "an empty mesh axis: give name=size before this comma"),
+    (parse_mesh, ",data=4", 0, "an empty mesh axis"),
+    (parse_mesh, "data=4\tmodel=2", 6, "'\\t' does not belong"),
+    (lambda text: parse_in_axes(text, 2), "0, y=None", 3,
+     "keyword items are not supported in in_axes"),
+    (parse_partition_specs, "P('i'), y=P()", 8,
+     "keyword items are not supported in partition specs"),
+])
+def test_settings_refuse_what_they_would_drop_or_misread(parse, text, position, words):
+    with pytest.raises(SpecError) as caught:
+        parse(text)
+    assert caught.value.position == position and words in caught.value.message

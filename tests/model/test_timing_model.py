@@ -80,6 +80,13 @@ def test_parse_sweep_and_substitution():
     assert err.value.position == 6 and "big" in err.value.message
     with pytest.raises(SpecError):
         parse_sweep("256,512")
+    # 0 has no place on the sweep plot's log axis (it drew nothing: "Cannot set range");
+    # a size beyond the bound is an array no machine holds.
+    for text, position in (("n=0,8", 2), ("n=8, 99999999999", 5)):
+        with pytest.raises(SpecError) as err:
+            parse_sweep(text)
+        assert err.value.position == position
+        assert "a sweep size is a whole number from 1 to 16777216" in err.value.message
 
 
 def test_validate_names_the_field_at_fault():
@@ -177,6 +184,47 @@ def test_json_reloads_the_run(tmp_path):
     (tmp_path / "other.json").write_text(json.dumps(to_plain(run.request)))
     with pytest.raises(ValueError, match="not a timing run"):
         read_json(tmp_path / "other.json")
+
+
+@pytest.mark.parametrize("content, words", [
+    ('{"name": "my notes", "items": [1, 2]}', "this is not jaxviz data"),
+    ("[1, 2, 3]", "this is not jaxviz data"),
+    ('{"schema": true, "record": {}}', "this is not jaxviz data"),
+    ('{"schema": %d, "record": {"__type__": "TimingRun", "request": 3}}',
+     "a malformed jaxviz record: TimingRun.request should be TimingRequest, not 3"),
+    ("{ this is not json", "it is not JSON (Expecting property name enclosed in double quotes "
+                           "at line 1, column 3)"),
+    (b"\x89PNG\r\n\x1a\n", "it is not UTF-8 text (byte 0x89 at offset 0)"),
+])
+def test_a_file_that_is_not_a_recording_is_called_what_it_is(tmp_path, content, words):
+    """Issue 14 (9): JSON that jaxviz never wrote was 'written by another jaxviz version'."""
+    from jaxviz.model.codec import SCHEMA_VERSION
+
+    path = tmp_path / "other.json"
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content.replace("%d", str(SCHEMA_VERSION)))
+    with pytest.raises(ValueError) as caught:
+        read_json(path)
+    assert words in str(caught.value) and "another jaxviz version" not in str(caught.value)
+
+
+@pytest.mark.parametrize("path, value", [
+    (("calls", 0, "run"), "x"), (("calls", 0, "devices"), 5), (("header",), [1]),
+    (("variants", 1, "devices", 0), None), (("calls", 11, "size"), 0),
+    (("calls", 11, "size"), -1), (("calls", 11, "size"), 10**30)])
+def test_a_recording_with_a_field_of_the_wrong_kind_is_refused(tmp_path, path, value):
+    """Every field is checked against its record's annotation (a hand-edited or hostile
+    timings.json built records the plots then failed on), sweep sizes against their range."""
+    data = to_plain(make_run())
+    where = data["record"]
+    for key in path[:-1]:
+        where = where[key]
+    where[path[-1]] = value
+    (tmp_path / "t.json").write_text(json.dumps(data))
+    with pytest.raises(ValueError, match="a malformed jaxviz record: "):
+        read_json(tmp_path / "t.json")
 
 
 def test_chrome_trace_tracks_do_not_overlap():

@@ -125,4 +125,4 @@ def test_field_errors_point_into_the_text_as_typed():
     assert set(find_field_errors({"args": "f32[3", "axis_name": "2x"}, 8)) == {
         "args", "axis_name"}
     assert find_field_errors({"args": "f32[3]", "mesh": "i=16"}, 8)["mesh"][0].startswith(
-        "this mesh needs 16 devices but the engine has 8")
+        "this mesh needs 16 devices but there are 8")

@@ -196,6 +196,9 @@ def test_annotated_arguments_are_filled_in_and_trace(qtbot, window, tmp_path):
     assert window.document.doc.function == "predict"
     assert window.args_panel.edits["args"].text() == "f32[4,3], f32[8,4]"
     assert "its arguments from the annotations: f32[4,3], f32[8,4]" in window.status_text.text()
+    # a file opened from disk runs once the user says so (the trust rule): Trace, F5
+    assert "annotated.py is shown, not run: press Trace (F5)" in window.status_text.text()
+    window.retrace()
     wait_for_panes(qtbot, window, lambda: window.presenter.result is not None
                    and window.presenter.result.function == "predict")
     plain = window.area.panes["plain"].jaxpr_view.toPlainText()

@@ -250,6 +250,7 @@ def test_a_stepping_that_fails_marks_the_users_line_and_the_engine_survives(
     path = tmp_path / "failing.py"
     path.write_text(FAILING)
     window.open_target(f"{path}:f")
+    window.retrace()  # a file opened from disk runs once the user says so (Trace, F5)
     wait_for_panes(qtbot, window, lambda: window.presenter.result is not None
                    and window.presenter.result.function == "f")
     errors: list = []

@@ -193,7 +193,9 @@ def test_reopening_the_exported_json_reproduces_the_plots(live, qtbot, tmp_path,
     path = write_json(live.run, tmp_path / "timings.json")
     again = make_view(shared_engine)
     qtbot.addWidget(again)
-    assert again.open_recording(str(path))
+    with qtbot.waitSignal(again.sourceOffered) as offered:
+        assert again.open_recording(str(path))
+    assert offered.args[0] == live.run.request.trace  # the recorded code, for the host to show
     assert to_plain(again.run) == to_plain(live.run)
     again.plots.refresh(everything=True)
     live.plots.refresh(everything=True)
@@ -205,10 +207,18 @@ def test_reopening_the_exported_json_reproduces_the_plots(live, qtbot, tmp_path,
     assert info.startswith("Recording timings.json, shown as recorded (not rerun): measured")
     assert h.host_cpu in info and h.date[:10] in info and f"jaxlib {h.jaxlib}" in info
     assert f"date: {h.date}" in again.info_label.toolTip()
-    # the controls show how it was measured, and Run would measure that function again
+    # the controls show how it was measured; Run measures the recorded code only once the
+    # host has shown it and handed it back (the window opens it as a document)
     assert again.controls.checked_variants() == ["numpy", "jit"]
     assert again.controls.runs.value() == 6 and again.controls.sweep.text() == "n=32,64"
-    assert again.controls.run_button.isEnabled()
+    assert not again.controls.run_button.isEnabled()
+    shown = make_view(shared_engine)  # a host that shows the code and hands it back
+    qtbot.addWidget(shown)
+    shown.sourceOffered.connect(shown.set_target)
+    assert shown.open_recording(str(path))
+    assert shown.controls.run_button.isEnabled() and shown.controls.runs.value() == 6
+    shown.set_target(offered.args[0])  # traced again: the recorded settings stay
+    assert shown.controls.runs.value() == 6 and shown.controls.sweep.text() == "n=32,64"
 
 
 def test_an_unwritable_place_says_so_and_keeps_the_plot(live, tmp_path):

@@ -29,6 +29,7 @@ def test_an_opened_file_is_traced_and_re_traced_when_saved_elsewhere(qtbot, wind
     path = tmp_path / "lecture.py"
     path.write_text(SOURCE)
     window.open_target(f"{path}:double")
+    window.retrace()  # F5: the user's say that the file may run (see test_trust)
     wait_for_panes(qtbot, window, lambda: "mul" in _plain(window))
     assert window.editor_panel.function.currentText() == "double"
     assert window.args_panel.edits["args"].text() == "f32[4]"   # its JAXVIZ settings

@@ -102,8 +102,8 @@ def test_python_highlighting_follows_a_string_opened_above(qapp):
 
 @pytest.mark.parametrize("field,text,needle", [
     ("args", "f32[5], bf17[3]", "unknown dtype"),
-    ("in_axes", "0, 0, 0", "3 entries but the function takes 2"),
-    ("mesh", "data=4,model=4", "needs 16 devices but the engine has 8"),
+    ("in_axes", "0, 0, 0", "3 entries for 2 arguments"),
+    ("mesh", "data=4,model=4", "needs 16 devices but there are 8"),
     ("specs", "P('data', None), P()", "'data' is not an axis of the mesh"),
     ("axis_name", "my axis", "Python identifier"),
 ])

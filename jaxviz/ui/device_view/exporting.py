@@ -123,7 +123,9 @@ class ViewExports(QObject):
         thread.started.connect(job.run)
         job.progress.connect(self._progress)
         job.finished.connect(self._done)
-        job.failed.connect(lambda message: self._ended(message, error=True))
+        # a bound method, not a lambda: a lambda would run in the worker thread, before
+        # the progress already queued here, which would then overwrite the failure
+        job.failed.connect(self._failed)
         for signal in (job.finished, job.failed):  # quit from the worker itself (thread-safe)
             signal.connect(thread.quit, Qt.ConnectionType.DirectConnection)
         thread.finished.connect(self._cleanup)
@@ -155,6 +157,9 @@ class ViewExports(QObject):
     def _done(self, path: str, frames: int) -> None:
         what = "pages" if path.lower().endswith(".pdf") else "frames"
         self._ended(f"Wrote {Path(path).name} ({frames} {what}) into {Path(path).parent}")
+
+    def _failed(self, message: str) -> None:
+        self._ended(message, error=True)
 
     def _ended(self, message: str, error: bool = False) -> bool:
         self.controls.show_export(message, running=False, error=error)

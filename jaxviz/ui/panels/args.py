@@ -42,6 +42,7 @@ from PySide6.QtWidgets import (
 )
 
 from jaxviz.model import TraceSettings
+from jaxviz.model.limits import BATCH, DEVICES
 from jaxviz.model.window_state import WindowState, find_field_errors, settings_from
 from jaxviz.ui.theme import style
 
@@ -197,7 +198,7 @@ class ArgsPanel(QScrollArea):
             if name == "args":
                 self.batch = QSpinBox()
                 self.batch.setObjectName("field_batch")
-                self.batch.setRange(0, 1 << 16)
+                self.batch.setRange(0, int(BATCH.high))  # 0: the default
                 self.batch.setSpecialValueText("= devices")
                 self.batch.setToolTip("Batch size for vmap, pmap and sharding "
                                       "(default: the device count).")
@@ -217,7 +218,7 @@ class ArgsPanel(QScrollArea):
         form.addRow("shard_map", self.check_vma)
         self.devices = QSpinBox()
         self.devices.setObjectName("field_devices")
-        self.devices.setRange(1, 512)
+        self.devices.setRange(int(DEVICES.low), int(DEVICES.high))
         self.devices.setValue(8)
         self.devices.setToolTip("How many devices JAX starts with. Changing it restarts the "
                                 "engine (simulated CPU devices when there is no accelerator).")

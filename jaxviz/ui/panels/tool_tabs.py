@@ -21,7 +21,11 @@ Docking contract (what this module calls; everything else is up to the view):
     ``set_engine(engine: QtEngine)`` (called once, when it is built: it
     measures in the window's engine) and ``set_target(request: TraceRequest)``,
     called when the traced function or its settings change, so Run measures
-    what the window shows.
+    what the window shows; and optionally the signals ``measuring(request)``
+    (Run was pressed on that request: the user's say that it may run) and
+    ``sourceOffered(request)`` (a recording was opened: the window shows its
+    source as a document that has not run), relayed as
+    :attr:`ToolTabs.timingRequested` and :attr:`ToolTabs.recordedSourceOffered`.
 
 Either view may also have ``set_engine``; it is called the same way.
 
@@ -95,6 +99,10 @@ class ToolTabs(QTabWidget):
 
     #: ``[(variant, first_line, last_line)]`` the device view wants lit up in the panes.
     highlightRequested = Signal(list)
+    #: The timing view is about to measure this :class:`TraceRequest` (its Run was pressed).
+    timingRequested = Signal(object)
+    #: A recording was opened: its source (:class:`TraceRequest`), for the window to show.
+    recordedSourceOffered = Signal(object)
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -172,6 +180,11 @@ class ToolTabs(QTabWidget):
                 view.set_engine(self._engine)
             if self._request is not None and hasattr(view, "set_target"):
                 view.set_target(self._request)
+            for name, relay in (("measuring", self.timingRequested),
+                                ("sourceOffered", self.recordedSourceOffered)):
+                signal = getattr(view, name, None)
+                if signal is not None:
+                    signal.connect(relay.emit)
         return view
 
     # ------------------------------------------------------------ feeding

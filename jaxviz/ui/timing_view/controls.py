@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from jaxviz.model.limits import PIPELINE, RUNS, WARMUP, Limit
 from jaxviz.model.timing import TimingStatus, variant_label
 from jaxviz.model.timing_options import VARIANT_HELP, RunOptions
 
@@ -105,10 +106,10 @@ class RunControls(QWidget):
         grid = QGridLayout()
         grid.setColumnStretch(1, 1)
         grid.setVerticalSpacing(4)
-        self.runs = self._spin(1, 100_000, 20, "measured calls per variant, after the warm-up")
-        self.warmup = self._spin(0, 10_000, 3, "calls before the measured ones (not in the "
-                                               "statistics): caches warm, arrays placed")
-        self.pipeline = self._spin(0, 1_000, 8, "calls dispatched back to back without "
+        self.runs = self._spin(RUNS, 20, "measured calls per variant, after the warm-up")
+        self.warmup = self._spin(WARMUP, 3, "calls before the measured ones (not in the "
+                                            "statistics): caches warm, arrays placed")
+        self.pipeline = self._spin(PIPELINE, 8, "calls dispatched back to back without "
                                                 "waiting, then awaited in order (0: none)")
         for row, (text, spin) in enumerate((("Repetitions", self.runs),
                                             ("Warm-up", self.warmup),
@@ -156,9 +157,9 @@ class RunControls(QWidget):
         self._settings = settings
         self._sync_sweep()
 
-    def _spin(self, lo: int, hi: int, value: int, tip: str) -> QSpinBox:
+    def _spin(self, limit: Limit, value: int, tip: str) -> QSpinBox:
         spin = QSpinBox()
-        spin.setRange(lo, hi)
+        spin.setRange(int(limit.low), int(limit.high))  # the command line's ranges
         spin.setValue(value)
         spin.setToolTip(tip)
         spin.setAccelerated(True)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QFontInfo, QGuiApplication, QKeyEvent
 from PySide6.QtWidgets import QFileDialog, QSplitter, QVBoxLayout, QWidget
 
@@ -58,7 +58,17 @@ FOLLOW = {"warmup": "dispatch_vs_complete", "steady": "dispatch_vs_complete",
 
 
 class TimingView(QWidget):
-    """The timing tab: run controls, live plots, exports and recordings."""
+    """The timing tab: run controls, live plots, exports and recordings.
+
+    Signals:
+        measuring(TraceRequest): Run was pressed; this is what is about to run.
+        sourceOffered(TraceRequest): a recording was opened; this is the code it
+            measured. Run measures it only once the host shows it and hands it
+            back with :meth:`set_target` (the window opens it as a document).
+    """
+
+    measuring = Signal(object)
+    sourceOffered = Signal(object)
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -173,6 +183,7 @@ class TimingView(QWidget):
             self.banner.show_message("Not run: " + "; ".join(p.message for p in problems))
             return False
         self.banner.hide()
+        self.measuring.emit(self._trace)
         self.runner.start(request)
         return True
 
@@ -270,10 +281,12 @@ class TimingView(QWidget):
             return False
         self.run, self.recording = run, str(path)
         self._last_dir = str(Path(path).resolve().parent)
-        self._trace = run.request.trace  # Run measures the recorded function again, here
+        # The recorded code runs only once it is in front of the user: the host shows
+        # it (the window: an untitled document) and hands it back with set_target.
+        self._trace = None
+        self.sourceOffered.emit(run.request.trace)
         target = run.request.trace.target
         self._declared = declared_settings(target.source, target.function)
-        self._target_key = (target.filename, target.function, repr(self._declared))
         self.controls.set_options(options_of(run.request),
                                   supported_variants(run.request.trace, self._declared))
         self.controls.set_target_text(describe_target(run.request.trace))

@@ -22,10 +22,12 @@ from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 
 from jaxviz.model import Example, TraceSettings, get_example, list_functions
 from jaxviz.model.entry_points import FunctionChoice, choose_function
+from jaxviz.model.errors import UserError
 from jaxviz.model.gallery import GalleryError, declared_in
+from jaxviz.model.sources import read_source
 from jaxviz.model.window_state import WindowState
 from jaxviz.ui.panels.editor_panel import EditorPanel
-from jaxviz.ui.window.settings import Recovery
+from jaxviz.ui.window.settings import Recovery, TrustedFiles
 
 #: The settings a file may declare in ``JAXVIZ = {...}`` that the window uses.
 FIELDS = ("function", "variants", *TraceSettings.names())
@@ -41,11 +43,19 @@ def declared_settings(source: str) -> dict[str, Any] | None:
 
 @dataclass
 class Document:
-    """What the editor holds."""
+    """What the editor holds.
+
+    ``trusted``: the user said this code may run (see the README's trust rule):
+    an example, text typed in a new document, a file they ran before with this
+    content; a file just opened, or a recording's source, waits for Trace (F5).
+    """
 
     path: Path | None = None
     example: Example | None = None
     function: str = ""
+    trusted: bool = True
+    #: Where untitled text came from, for its name ("recorded in timings.json").
+    origin: str = ""
 
     @property
     def display_name(self) -> str:
@@ -53,7 +63,7 @@ class Document:
             return self.path.name
         if self.example is not None:
             return f"example: {self.example.name}"
-        return "untitled.py"
+        return f"untitled.py ({self.origin})" if self.origin else "untitled.py"
 
     @property
     def short_name(self) -> str:
@@ -94,8 +104,11 @@ class DocumentController(QObject):
     message = Signal(str)
 
     def __init__(self, panel: EditorPanel, recovery: Recovery | None = None,
-                 parent: QObject | None = None, state: WindowState | None = None):
+                 parent: QObject | None = None, state: WindowState | None = None,
+                 trusted: TrustedFiles | None = None):
         super().__init__(parent)
+        #: The files the user has run (None: remember nothing, trust no file).
+        self.trusted_files = trusted
         #: Where the document's text, traced file name and function are written.
         self.state = state or WindowState()
         self.panel = panel
@@ -151,7 +164,11 @@ class DocumentController(QObject):
         ex = get_example(name)
         self._unwatch()
         self.doc = Document(example=ex, function=ex.function)
-        self._set_text(Path(ex.path).read_text(encoding="utf-8"))
+        try:
+            text = read_source(ex.path)
+        except UserError as exc:
+            raise GalleryError(exc.info.message) from None
+        self._set_text(text)
         self._after_open()
         return ex
 
@@ -167,26 +184,37 @@ class DocumentController(QObject):
             remembered: the function chosen last time for this file.
 
         Raises:
-            OSError: the file cannot be read.
+            UserError: the file cannot be read, is not UTF-8 or is binary (the
+                message names the file and, for bad bytes, their offset); the
+                open document is unchanged.
         """
         path = Path(path).resolve()
-        text = path.read_text(encoding="utf-8")
+        text = read_source(path)
         self._unwatch()
         settings = declared_settings(text)
         self.choice = FunctionChoice(function, "asked for") if function else \
             choose_function(text, remembered)
-        self.doc = Document(path=path, function=self.choice.name)
+        known = self.trusted_files is not None and self.trusted_files.knows(path, text)
+        self.doc = Document(path=path, function=self.choice.name, trusted=known)
         self._set_text(text)
         self._disk_text = text
         self.watcher.addPath(str(path))
         self._after_open()
         return settings
 
-    def new_untitled(self, text: str = "") -> None:
+    def new_untitled(self, text: str = "", function: str = "f", trusted: bool = True,
+                     origin: str = "") -> None:
+        """Start an untitled document (``trusted=False``: it waits for Trace before it runs)."""
         self._unwatch()
-        self.doc = Document(function="f")
+        self.doc = Document(function=function, trusted=trusted, origin=origin)
         self._set_text(text)
         self._after_open()
+
+    def trust(self) -> None:
+        """The user said the document may run (Trace, F5, Run): remember its file's content."""
+        self.doc.trusted = True
+        if self.doc.path is not None and self.trusted_files is not None:
+            self.trusted_files.remember(self.doc.path, self._disk_text)
 
     def set_function(self, name: str) -> None:
         self.doc.function = name
@@ -217,8 +245,10 @@ class DocumentController(QObject):
         self._unwatch()
         path.write_text(text, encoding="utf-8")
         old_key = self.doc.key
-        self.doc = Document(path=path, function=self.doc.function)
+        self.doc = Document(path=path, function=self.doc.function, trusted=self.doc.trusted)
         self._disk_text = text
+        if self.doc.trusted and self.trusted_files is not None:
+            self.trusted_files.remember(path, text)  # saved from here: the user's own code
         self.editor.document().setModified(False)
         self.recovery.discard(old_key)
         self.recovery.discard(self.doc.key)
@@ -236,9 +266,9 @@ class DocumentController(QObject):
         if self.doc.path is None or file != self.doc.path:
             return
         try:
-            text = file.read_text(encoding="utf-8")
-        except OSError:
-            self.message.emit(f"{file.name} was removed or cannot be read; your text is kept")
+            text = read_source(file)
+        except UserError as exc:
+            self.message.emit(f"{exc.info.message}; your text is kept")
             return
         if text == self._disk_text or text == self.text():
             self._disk_text = text
@@ -256,8 +286,15 @@ class DocumentController(QObject):
         if self.doc.path is None:
             return
         if text is None:
-            text = self.doc.path.read_text(encoding="utf-8")
+            try:
+                text = read_source(self.doc.path)
+            except UserError as exc:
+                self.message.emit(f"{exc.info.message}; your text is kept")
+                return
         self._disk_text = text
+        if self.doc.trusted and self.trusted_files is not None:
+            # The user runs this file and edits it in their own editor: keep up with it.
+            self.trusted_files.remember(self.doc.path, text)
         cursor = self.editor.textCursor()
         position = cursor.position()
         cursor.beginEditBlock()
@@ -278,7 +315,8 @@ class DocumentController(QObject):
             self.recovery.save(self.doc.key, self.text(), {
                 "path": str(self.doc.path) if self.doc.path else None,
                 "example": self.doc.example.name if self.doc.example else None,
-                "function": self.doc.function})
+                "function": self.doc.function, "trusted": self.doc.trusted,
+                "origin": self.doc.origin})
         else:
             self.recovery.discard(self.doc.key)
 
@@ -287,17 +325,23 @@ class DocumentController(QObject):
         self.recovery.discard(self.doc.key)
 
     def restore(self, meta: dict, text: str) -> None:
-        """Put recovered text into the editor as unsaved edits of its document."""
+        """Put recovered text into the editor as unsaved edits of its document.
+
+        It may run if it could when it was written (``meta["trusted"]``: the
+        recovery folder is the user's alone); else it waits for Trace.
+        """
         path, example = meta.get("path"), meta.get("example")
+        trusted = meta.get("trusted") is True
         try:
             if path and Path(path).exists():
                 self.open_file(path, meta.get("function") or "")
             elif example:
                 self.open_example(example)
             else:
-                self.new_untitled()
-        except (OSError, GalleryError):
-            self.new_untitled()
+                self.new_untitled(trusted=trusted, origin=str(meta.get("origin") or ""))
+        except (UserError, GalleryError):
+            self.new_untitled(trusted=trusted)
+        self.doc.trusted = trusted
         cursor = self.editor.textCursor()
         cursor.select(cursor.SelectionType.Document)
         cursor.insertText(text)

@@ -11,8 +11,9 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from jaxviz.model import VARIANTS
+from jaxviz.model import VARIANTS, TraceRequest, TraceSettings
 from jaxviz.model.entry_points import argument_hint
+from jaxviz.model.errors import UserError
 from jaxviz.model.gallery import GalleryError
 from jaxviz.model.screen_fit import panes_for
 from jaxviz.ui.window.document import Document
@@ -66,8 +67,8 @@ class WindowFilesMixin(WindowParts):
         remembered = self.settings.file_fields(str(Path(path).resolve()))
         try:
             declared = self.document.open_file(path, function, remembered.get("function") or "")
-        except OSError as exc:
-            self.set_status(f"cannot open {path}: {exc.strerror or exc}", error=True)
+        except UserError as exc:
+            self.set_status(exc.info.message, error=True)
             return
         doc = self.document.doc
         if remembered.get("fields") and remembered.get("function") == doc.function:
@@ -99,8 +100,10 @@ class WindowFilesMixin(WindowParts):
         said = f"; its arguments from the annotations: {self.state.settings.args}" \
             if from_annotations else ""
         fault = self.args_panel.message_line
+        waiting = self.waiting_for_say()  # the trust rule's word stays in the status bar
+        not_run = f" — {waiting} is shown, not run: press Trace (F5) to run it" if waiting else ""
         self.set_status(f"opened {choice.name} ({choice.reason}){said}"
-                        + (f" — {fault}" if fault else ""), error=bool(fault))
+                        + (f" — {fault}" if fault else "") + not_run, error=bool(fault))
 
     def new_file(self) -> None:
         if self.confirm_leave():
@@ -112,6 +115,23 @@ class WindowFilesMixin(WindowParts):
             self.args_panel.validate()
             self.gallery.select(None)
             self.session.trace_now()
+
+    def open_recorded_source(self, request: TraceRequest) -> None:
+        """A recording's source: shown as an untitled document that runs only on Trace or Run.
+
+        The recording holds the code that was measured, which may differ from
+        any file on disk: it is put where the user can read it, not run.
+        """
+        if not self.confirm_leave():
+            return
+        origin = f"recorded in {Path(request.target.filename).name}"
+        self.document.new_untitled(request.target.source, function=request.target.function,
+                                   trusted=False, origin=origin)
+        self.state.set_settings({name: getattr(request, name)
+                                 for name in TraceSettings.names()})
+        self.args_panel.validate()
+        self.gallery.select(None)
+        self.session.trace_now()  # not run: it shows why and sets the timing view's target
 
     def open_file_dialog(self) -> None:
         start = str(self.document.doc.path.parent) if self.document.doc.path else str(Path.cwd())

@@ -76,7 +76,8 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         self._build_widgets()
         self.linking = LinkController(self.editor, self.area, self)
         self.presenter = ResultPresenter(self, self.state, self)
-        self.document = DocumentController(self.editor_panel, parent=self, state=self.state)
+        self.document = DocumentController(self.editor_panel, parent=self, state=self.state,
+                                           trusted=self.settings.trusted)
         self.step_mode = StepMode(self, self.engine, self)
         self.compare_mode = CompareMode(self, self.bound, self)
         self.actions_by_name, self.recent_menu = build_menus(
@@ -173,6 +174,8 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         self.presenter.statusChanged.connect(self.set_status)
         self.editor_panel.functionChosen.connect(self._on_function_chosen)
         self.tools.highlightRequested.connect(self.linking.show_lines)
+        self.tools.timingRequested.connect(self._on_timing_requested)
+        self.tools.recordedSourceOffered.connect(self.open_recorded_source)
         self.tools.currentChanged.connect(
             lambda i: self.grow_tools() if self.tools.widget(i) is not self.tools.console else None)
         # The views follow the state; what the user does to them goes into it.
@@ -262,7 +265,10 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
             self.editor_panel.show_error(0, problem.message)
             return None
         # The panel shows each field's fault (and knows a device count not yet applied).
-        if not self.args_panel.validate() or (problem is not None and problem.kind == "fields"):
+        fields_ok = self.args_panel.validate()
+        if problem is not None and problem.kind == "fields" and problem.field == "args":
+            self.args_panel.set_field_error("args", problem.message)  # a wrong count
+        if not fields_ok or (problem is not None and problem.kind == "fields"):
             self.presenter.dim_panes("Not traced: fix the marked field in Arguments — this is "
                                      "the last good result.")
             fault = self.args_panel.message_line or "a field in Arguments is marked"
@@ -273,11 +279,37 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
             return None
         req = self.state.to_request()
         if req is not None:
-            self.tools.set_request(req)
+            self.tools.set_request(req)  # the timing view's Run is the user's say too
+            if not self.document.doc.trusted:
+                self._wait_for_say()
+                return None
         return req
 
+    def _wait_for_say(self) -> None:
+        """An opened file (or a recording's source) runs only once the user says so."""
+        name = self.document.doc.display_name
+        self.editor_panel.notice.ask(
+            f"{name} has not run: jaxviz runs a file you open only when you say so. Read it, "
+            f"then press Trace (F5) to run it.", [("Trace (run it)", self.retrace)])
+        self.presenter.dim_panes(f"Not run yet: {name} waits for Trace (F5) — this is the "
+                                 f"last result.")
+        self.set_status(f"{name} is shown, not run: press Trace (F5) to run it")
+
+    def waiting_for_say(self) -> str | None:
+        """The name of a document not yet run (the trust rule: Trace runs it), else None."""
+        return None if self.document.doc.trusted else self.document.doc.display_name
+
     def retrace(self) -> None:
+        """Trace now (F5): the user's say that the document may run."""
+        if not self.document.doc.trusted:
+            self.document.trust()
+            self.editor_panel.notice.hide()
         self.session.trace_now()
+
+    def _on_timing_requested(self, request: TraceRequest) -> None:
+        """Run in the timing view measures the document: as good as pressing Trace."""
+        if not self.document.doc.trusted and request.target.source == self.state.source:
+            self.retrace()
 
     def stop(self) -> None:
         if self.session.stop():

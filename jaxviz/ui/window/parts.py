@@ -55,3 +55,7 @@ class WindowParts(QMainWindow):
     def recent_files_changed(self, files: list[str]) -> None:
         """Show ``files`` in File ▸ Open Recent."""
         raise NotImplementedError
+
+    def waiting_for_say(self) -> str | None:
+        """The name of a document not yet run (the trust rule: Trace runs it), else None."""
+        raise NotImplementedError

@@ -3,7 +3,8 @@
 Remembered: zoom, window geometry and dock layout, visible panes and their
 layout, the device count, recent files (newest first), the function open last
 (``jaxviz`` started without a target, e.g. from the applications menu, opens
-it again), and per file the function and argument fields last used with it.
+it again), per file the function and argument fields last used with it, and
+the files the user has run (path and content hash: :class:`TrustedFiles`).
 Unsaved editor text is copied to the user's data folder
 (``QStandardPaths.AppDataLocation``/recovery) while the user types, and removed
 when it is saved or deliberately discarded; a crash leaves it there for the
@@ -15,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import os
 import time
 from pathlib import Path
 
@@ -23,11 +25,39 @@ from PySide6.QtCore import QByteArray, QSettings, QStandardPaths
 MAX_RECENT = 10
 
 
+class TrustedFiles:
+    """Files the user has run in jaxviz, each with the SHA-256 of the content they ran.
+
+    The trust rule (README, "What runs, and when"): a file opened in the
+    window runs only once the user says so (Trace, F5, or Run in the timing
+    view); jaxviz then remembers its path and content here, so it traces at
+    once when it is opened again unchanged. Changed elsewhere since, it waits
+    for the user's say again.
+    """
+
+    def __init__(self, q: QSettings):
+        self.q = q
+
+    def knows(self, path: str | Path, text: str) -> bool:
+        """True when the user ran ``path`` with exactly this content before."""
+        return self.q.value(f"trusted/{_key(str(path))}") == _digest(text)
+
+    def remember(self, path: str | Path, text: str) -> None:
+        """The user ran ``path`` with this content: trace it at once next time."""
+        self.q.setValue(f"trusted/{_key(str(path))}", _digest(text))
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 class Settings:
     """Typed access to the window's QSettings (organisation and application ``jaxviz``)."""
 
     def __init__(self, qsettings: QSettings | None = None):
         self.q = qsettings or QSettings("jaxviz", "jaxviz")
+        #: Files the user has run, by path and content (see :class:`TrustedFiles`).
+        self.trusted = TrustedFiles(self.q)
 
     # ----------------------------------------------------------- plain values
     @property
@@ -132,6 +162,16 @@ def _key(path: str) -> str:
 # --------------------------------------------------------------------------- #
 
 
+def _write_private(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` as a file only its owner can read (0600), atomically."""
+    tmp = path.with_name(path.name + ".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        os.fchmod(f.fileno(), 0o600)  # an old .tmp may have had other bits
+        f.write(text)
+    tmp.replace(path)
+
+
 def recovery_dir() -> Path:
     """Where unsaved editor text is kept: ``<AppDataLocation>/recovery``."""
     base = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
@@ -150,15 +190,18 @@ class Recovery:
         self.dir = directory or recovery_dir()
 
     def save(self, key: str, text: str, meta: dict) -> Path:
-        """Write (or overwrite) the copy for ``key``; returns its path."""
-        self.dir.mkdir(parents=True, exist_ok=True)
+        """Write (or overwrite) the copy for ``key``; returns its path.
+
+        The copies are the user's unsaved code: readable by the user alone
+        (files 0600 in a folder 0700, whatever the umask or an older jaxviz left).
+        """
+        self.dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        self.dir.chmod(0o700)
         name = _key(key)
         path = self.dir / f"{name}.py"
-        tmp = path.with_suffix(".py.tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(path)
+        _write_private(path, text)
         info = dict(meta, key=key, saved=time.time())
-        (self.dir / f"{name}.json").write_text(json.dumps(info), encoding="utf-8")
+        _write_private(self.dir / f"{name}.json", json.dumps(info))
         return path
 
     def discard(self, key: str) -> None:

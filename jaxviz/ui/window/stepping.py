@@ -136,6 +136,10 @@ class StepModeWindow(Protocol):
         """The window's trace request, or None (with the problem marked)."""
         ...
 
+    def waiting_for_say(self) -> str | None:
+        """The name of a document not yet run (the trust rule: Trace runs it), else None."""
+        ...
+
     def set_status(self, text: str, error: bool = False) -> None:
         """A message in the status bar."""
         ...
@@ -186,8 +190,13 @@ class StepMode(QObject):
         """Step ``variant`` of what the window shows; False (status says why) if it cannot."""
         request = self.w.build_request()
         if request is None:
-            self.w.set_status("cannot step: the code or a field has a problem (it is marked)",
-                              error=True)
+            waiting = self.w.waiting_for_say()
+            if waiting is not None:  # stepping runs the code: an opened file waits for Trace
+                self.w.set_status(f"cannot step: {waiting} has not run yet; press Trace (F5) "
+                                  f"to run it, then Step")
+            else:
+                self.w.set_status("cannot step: the code or a field has a problem (it is "
+                                  "marked)", error=True)
             self._refresh_buttons()
             return False
         panel = self.w.tools.values_panel()
