@@ -227,6 +227,7 @@ def test_a_user_file_compares_like_an_example(qtbot, window, tmp_path):
     window.open_file(str(path), "scale")
     window.args_panel.edits["args"].clear()
     qtbot.keyClicks(window.args_panel.edits["args"], "f32[3], f32[3]")  # as typed
+    window.retrace()  # a file opened from disk runs when the user says so (Trace, F5)
     wait_for_panes(qtbot, window, lambda: window.presenter.result is not None
                    and window.presenter.result.function == "scale"
                    and window.presenter.result.variant("vmap").ok)
