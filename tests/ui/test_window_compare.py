@@ -8,16 +8,18 @@ drawn in the batch colour (pixels under the ``8`` JAX printed); a row clicked
 lights its source line in the editor and a source line hovered lights its rows;
 the vmap pane's gutter marks are what the diff says; a variant no pane shows is
 traced when picked; Close gives back the panes, the editor's width and the side
-panels; and a user's own file compares as an example does.
+panels; a user's own file compares as an example does; and on every gallery
+example, each pane's Compare button shows its variant against the base.
 """
 
 from __future__ import annotations
 
 import re
 
+import pytest
 from PySide6.QtCore import QPoint, Qt
 
-from jaxviz.model import palette
+from jaxviz.model import list_examples, palette
 from jaxviz.model.jaxpr_diff import diff_variants
 from jaxviz.model.link_index import walk
 from jaxviz.ui.panes.diff_columns import diff_colour
@@ -266,3 +268,33 @@ def test_a_variant_that_failed_says_so_over_the_last_diff(qtbot, window):
     wait_for_panes(qtbot, window, lambda: bool(view.error_text))
     assert view.error_text.startswith("⚠ plain failed to trace:")
     assert view.columns.right.toPlainText() == shown and view.columns.right.dimmed
+
+
+@pytest.mark.parametrize("example", [ex.name for ex in list_examples()])
+def test_every_gallery_example_compares_each_variant_with_its_base(qtbot, window, example):
+    """Each pane's Compare button, on every example with all its declared variants shown:
+    the diff JAX's traces give, every equation of both sides once, sides level, no error."""
+    _open(qtbot, window, example)
+    declared = next(ex.variants for ex in list_examples() if ex.name == example)
+    window.state.visible_variants = list(declared)
+    wait_for_panes(qtbot, window, lambda: window.presenter.result is not None and all(
+        v in [vr.variant for vr in window.presenter.result.variants] for v in declared))
+    result = window.presenter.result
+    base = "plain" if result.variant("plain").ok else "vmap"  # plain cannot bind an axis
+    view = window.area.compare
+    for variant in declared:
+        if variant == base:
+            continue
+        qtbot.mouseClick(window.area.panes[variant].compare_button, Qt.MouseButton.LeftButton)
+        wait_for_panes(qtbot, window, lambda pair=(base, variant): view.diff is not None
+                       and (view.diff.left, view.diff.right) == pair)
+        assert not view.error_text, (variant, view.error_text)
+        left, right = result.variant(base), result.variant(variant)
+        assert view.summary.text() == diff_variants(left, right).summary
+        assert view.columns.left.blockCount() == view.columns.right.blockCount()
+        for which, vr in (("left", left), ("right", right)):
+            rows = [line.row for line in getattr(view.columns, which).lines]
+            runs = [r for n, r in enumerate(rows) if r >= 0 and (n == 0 or rows[n - 1] != r)]
+            assert len(runs) == len(set(runs)) == len(_equations(vr)), (variant, which)
+        qtbot.mouseClick(view.close_button, Qt.MouseButton.LeftButton)
+        assert not window.area.comparing
