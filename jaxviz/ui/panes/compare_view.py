@@ -225,6 +225,7 @@ class CompareView(QFrame):
 
     @property
     def error_text(self) -> str:
+        """The banner's text while it shows (a variant failed or is being traced), else ''."""
         return self.banner.text() if self.banner.isVisibleTo(self) else ""
 
     def _show_legend(self) -> None:
@@ -363,6 +364,7 @@ class CompareView(QFrame):
 
     # --------------------------------------------------------------- sizes
     def set_zoom(self, zoom: int) -> None:
+        """Both sides' text at a zoom level (points above the base code font; Ctrl+=)."""
         self.columns.set_zoom(zoom)
         self._fit_spacer()
 
