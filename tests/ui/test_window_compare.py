@@ -203,6 +203,9 @@ def test_close_gives_back_the_panes_the_editor_and_the_side_panels(qtbot, window
     qtbot.wait(50)
     before = window.splitter.sizes()
     side = [window.docks[n].isVisible() for n in ("Gallery", "Arguments")]
+    tools = window.docks["Console · Devices · Timing"]
+    assert tools.isVisible()
+    tools_height = tools.height()
     window.actions_by_name["compare"].trigger()  # View > Compare Variants (Ctrl+D)
     view = window.area.compare
     wait_for_panes(qtbot, window, lambda: view.diff is not None)
@@ -211,6 +214,10 @@ def test_close_gives_back_the_panes_the_editor_and_the_side_panels(qtbot, window
     # 35 characters of jaxpr, and longer lines scroll sideways together.
     assert not any(window.docks[n].isVisible() for n in ("Gallery", "Arguments"))
     left, right = view.columns.left, view.columns.right
+    # ... and height (the console tabs step aside): 24 lines of jaxpr one above the other.
+    assert not tools.isVisible()
+    assert left.viewport().height() / left.fontMetrics().lineSpacing() >= 24
+    assert "console tabs hidden meanwhile" in window.status_text.text()
     assert left.viewport().width() / left.fontMetrics().horizontalAdvance("m") >= 35
     right.horizontalScrollBar().setValue(right.horizontalScrollBar().maximum())
     assert left.horizontalScrollBar().value() == min(right.horizontalScrollBar().maximum(),
@@ -220,6 +227,8 @@ def test_close_gives_back_the_panes_the_editor_and_the_side_panels(qtbot, window
     assert window.area.currentWidget() is not view
     assert window.splitter.sizes() == before
     assert [window.docks[n].isVisible() for n in ("Gallery", "Arguments")] == side
+    qtbot.wait(50)
+    assert tools.isVisible() and abs(tools.height() - tools_height) <= 2
 
 
 def test_a_user_file_compares_like_an_example(qtbot, window, tmp_path):

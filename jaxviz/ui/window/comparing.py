@@ -11,7 +11,10 @@ variant the last result lacks is traced (the request includes it).
 Two sides of jaxpr need width: when the panes area is narrower than
 :data:`WANTED_CHARS` characters a side, the editor gives up width (down to
 :data:`EDITOR_MIN_CHARS`) and, if that is not enough, the gallery and arguments
-panels are hidden, until the comparison closes.
+panels are hidden, until the comparison closes. They need height too: when the
+panes area is shorter than :data:`WANTED_ROWS` lines of jaxpr (and the compare
+layout's header and words), the docked console/devices/timing tabs step aside
+as well (a 1280x720 projector: ~16 lines -> ~27).
 """
 
 from __future__ import annotations
@@ -32,6 +35,12 @@ WANTED_CHARS = 46
 EDITOR_MIN_CHARS = 28
 #: The docks hidden (and shown again after) when the editor alone cannot make room.
 SIDE_PANELS = ("Gallery", "Arguments")
+#: Lines of jaxpr the compare layout should show one above the other.
+WANTED_ROWS = 24
+#: The dock hidden (and shown again after) when the panes area is too short for them.
+TOOLS_PANEL = "Console · Devices · Timing"
+#: The compare layout's own lines beside the jaxpr (summary, legend, pickers, words, bar).
+CHROME_LINES = 6
 
 
 class CompareMode(QObject):
@@ -89,12 +98,35 @@ class CompareMode(QObject):
         result = w.presenter.result
         if result is None or any(v not in [r.variant for r in result.variants] for v in pair):
             w.session.schedule()
-        hidden = " · side panels hidden meanwhile" if self.hid_side_panels else ""
-        w.set_status(f"comparing {pair[0]} with {pair[1]} · Ctrl+D: back to the panes{hidden}")
+        hidden = [what for what, hid in (("side panels", self.hid_side_panels),
+                                         ("console tabs", self.hid_tools)) if hid]
+        hidden_words = f" · {' and '.join(hidden)} hidden meanwhile" if hidden else ""
+        w.set_status(f"comparing {pair[0]} with {pair[1]} · Ctrl+D: back to the panes"
+                     f"{hidden_words}")
 
     # ---------------------------------------------------------------- room
     def _make_room(self) -> None:
-        """Narrow the editor (and, if that is not enough, hide the side panels) for the sides."""
+        """Narrow the editor (and, if that is not enough, hide the side panels) for the sides;
+        on a short window the tool tabs step aside too."""
+        self._make_height()
+        self._make_width()
+
+    def _make_height(self) -> None:
+        w = self.window
+        dock = w.docks.get(TOOLS_PANEL)
+        if dock is None or not dock.isVisible() or dock.isFloating():
+            return
+        line = w.area.compare.columns.left.fontMetrics().lineSpacing()
+        wanted = (WANTED_ROWS + CHROME_LINES) * line
+        if w.splitter.height() >= wanted:
+            return
+        dock.hide()
+        self._hidden_docks.append(dock)
+        layout = w.layout()
+        if layout is not None:
+            layout.activate()  # the splitter gets the dock's height now
+
+    def _make_width(self) -> None:
         w = self.window
         columns = w.area.compare.columns
         char = columns.left.fontMetrics().horizontalAdvance("m")
@@ -111,7 +143,7 @@ class CompareMode(QObject):
                     and not w.docks[name].isFloating()]
             for dock in side:
                 dock.hide()
-            self._hidden_docks = side
+            self._hidden_docks += side
             layout = w.layout()
             if layout is not None:
                 layout.activate()  # the splitter gets the docks' width now
@@ -135,7 +167,12 @@ class CompareMode(QObject):
     @property
     def hid_side_panels(self) -> bool:
         """Whether the comparison hid the side panels to make room (it shows them again)."""
-        return bool(self._hidden_docks)
+        return any(d is not self.window.docks.get(TOOLS_PANEL) for d in self._hidden_docks)
+
+    @property
+    def hid_tools(self) -> bool:
+        """Whether the comparison hid the console/devices/timing tabs (it shows them again)."""
+        return any(d is self.window.docks.get(TOOLS_PANEL) for d in self._hidden_docks)
 
 
 def handlers(mode: CompareMode) -> Mapping[str, Any]:
