@@ -229,6 +229,12 @@ def test_close_gives_back_the_panes_the_editor_and_the_side_panels(qtbot, window
     assert [window.docks[n].isVisible() for n in ("Gallery", "Arguments")] == side
     qtbot.wait(50)
     assert tools.isVisible() and abs(tools.height() - tools_height) <= 2
+    # While comparing, a tab of theirs asked for (step mode's Values, the device view)
+    # brings the console tabs back.
+    window.actions_by_name["compare"].trigger()
+    assert window.area.comparing and not tools.isVisible()
+    window.tools.setCurrentWidget(window.tools.devices)
+    assert tools.isVisible() and window.area.comparing
 
 
 def test_a_user_file_compares_like_an_example(qtbot, window, tmp_path):
