@@ -39,6 +39,8 @@ from jaxviz.ui.panes.area import JaxprArea
 from jaxviz.ui.panes.linking import LinkController
 from jaxviz.ui.theme import style
 from jaxviz.ui.window.actions import build_menus, shortcuts_html
+from jaxviz.ui.window.comparing import CompareMode
+from jaxviz.ui.window.comparing import handlers as compare_handlers
 from jaxviz.ui.window.document import DocumentController
 from jaxviz.ui.window.files import WindowFilesMixin
 from jaxviz.ui.window.layout import WindowStateMixin
@@ -79,6 +81,7 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
                                            trusted=self.settings.trusted)
         self.step_mode = StepMode(self, self.engine, self)
         self.run_once = RunOnce(self.engine, self.tools, self.set_status, self)
+        self.compare_mode = CompareMode(self, self.bound, self)
         self.actions_by_name, self.recent_menu = build_menus(
             self, self._handlers(), self.gallery.examples, self.bound, self.docks.values())
         self._build_status_bar()
@@ -133,7 +136,7 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
             "focus_args": self.args_panel.edits["args"].setFocus,
             "help_keys": self.show_shortcuts, "open_example": self.open_example,
             "show_pane": self.state.set_variant_visible, "pane_layout": self.set_pane_layout,
-            **step_handlers(self.step_mode),
+            **step_handlers(self.step_mode), **compare_handlers(self.compare_mode),
         }
 
     def _build_status_bar(self) -> None:
@@ -367,6 +370,7 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
             event.ignore()
             return
         self._remember_fields()
+        self.compare_mode.close()  # gives back the room it took before the layout is saved
         self.save_window_state()
         self.session.stop()
         if self._owns_engine:
