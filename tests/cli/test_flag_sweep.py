@@ -68,11 +68,16 @@ def expected_code(command: str, option: str, value: str) -> int:
     * ``time --out``: any one-line name is a folder, created in the current one;
     * ``time --warmup 0``, ``--pipeline 0``: no warm-up calls, no pipeline;
     * ``step --seed 0``: the default seed, given;
+    * ``--out-axes``: ``0`` and ``-1`` are axes of the vmap variant's batched output;
+    * ``--devices-order 0``: device 0 alone is an order (a mesh of one device may use
+      it; the vmap baseline uses no mesh);
     * ``present --export``: any one-line name that is not a .pdf is a folder for PNGs.
     """
     if option == "--args" and value in ("0", "-1", "1e309"):
         return 0
-    if option == "--in-axes" and value in ("0", "-1"):
+    if option in ("--in-axes", "--out-axes") and value in ("0", "-1"):
+        return 0
+    if option == "--devices-order" and value == "0":
         return 0
     if option == "--axis-name" and value in ("nan", "inf", "ünïcødé") and command != "multihost":
         return 0

@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from jaxviz.model import ErrorInfo, VariantResult
+from jaxviz.model import ErrorInfo, VariantResult, variant_label
 from jaxviz.model.changes import Mark, summary
 from jaxviz.model.link_index import walk
 from jaxviz.model.notes import VariantNote
@@ -43,6 +43,8 @@ from jaxviz.ui.theme import style
 
 #: What each variant is, in one line, for the pane's tooltip.
 VARIANT_HELP = {
+    "as_written": "The function called exactly as its module defines it: its own jit, "
+                  "shardings, shard_map and the mesh the module set.",
     "plain": "The function as JAX traced it: one call, no transformation.",
     "jit": "jax.jit(f): the same jaxpr wrapped in one compiled XLA program.",
     "vmap": "jax.vmap(f): every equation rewritten to carry a batch axis.",
@@ -55,7 +57,11 @@ _LEGEND = {
     "new": "new primitive",
     "wrapper": "runs per device",
     "collective": "collective",
+    "resharded": "sharding changes",
 }
+#: The Compare button's text in a narrow pane, and in a pane at least ``WIDE_PANE`` wide.
+COMPARE_TEXT = ("◫", "◫ Compare")
+WIDE_PANE = 380
 #: What "Copy as code" can copy, in its menu's order: (key, menu text).
 COPY_CHOICES = (
     ("snippet", "Copy the call with its arguments and mesh"),
@@ -104,6 +110,8 @@ class JaxprPane(QFrame):
     lineClicked = Signal(str, int)
     #: ``(variant, on)``: the header's Step button asks for step mode on or off.
     stepToggled = Signal(str, bool)
+    #: The header's Compare button: compare this variant with its base.
+    compareRequested = Signal(str)
 
     def __init__(self, variant: str, parent: QWidget | None = None):
         super().__init__(parent)
@@ -113,7 +121,7 @@ class JaxprPane(QFrame):
         self.setToolTip(VARIANT_HELP.get(variant, ""))
         header = QFrame()
         header.setProperty("role", "pane-header")
-        self.title = QLabel(variant)
+        self.title = QLabel(variant_label(variant))
         self.title.setProperty("role", "pane-title")
         self.busy = QLabel("")
         # "⏳ working…" comes and goes: it must not widen the pane (and the window) when it does
@@ -166,7 +174,20 @@ class JaxprPane(QFrame):
         head.addWidget(self.call)
         head.addWidget(self.differs)
         head.addWidget(self.note)
-        head.addWidget(self.legend)
+        self.compare_button = QToolButton()
+        self.compare_button.setObjectName(f"compare_{variant}")
+        self.compare_button.setText(COMPARE_TEXT[0])
+        self.compare_button.setToolTip("Compare this variant with another side by side, "
+                                       "equation by equation (Ctrl+D)")
+        # Narrow panes show the glyph alone: the button never widens the pane.
+        self.compare_button.setMinimumWidth(self.compare_button.sizeHint().width())
+        self.compare_button.setText(COMPARE_TEXT[1])
+        self.compare_button.clicked.connect(lambda: self.compareRequested.emit(self.variant))
+        legend_row = QHBoxLayout()  # the marks' legend, and the way to see what changed
+        legend_row.setContentsMargins(0, 0, 0, 0)
+        legend_row.addWidget(self.legend, 1)
+        legend_row.addWidget(self.compare_button)
+        head.addLayout(legend_row)
         self.banner = QLabel()
         self.banner.setProperty("role", "banner")
         self.banner.setProperty("severity", "error")
@@ -211,6 +232,10 @@ class JaxprPane(QFrame):
         self._details_filled = False
         self.jaxpr_view.lineHovered.connect(lambda n: self.lineHovered.emit(self.variant, n))
         self.jaxpr_view.lineClicked.connect(lambda n: self.lineClicked.emit(self.variant, n))
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self.compare_button.setText(COMPARE_TEXT[self.width() >= WIDE_PANE])
 
     # ---------------------------------------------------------------- content
     def show_result(self, vr: VariantResult, marks: list[Mark]) -> None:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu
 
-from jaxviz.model import VARIANTS, Example
+from jaxviz.model import VARIANTS, Example, variant_label
 from jaxviz.ui.panes.area import LAYOUTS
 from jaxviz.ui.window.state_binding import StateBinding
 
@@ -25,6 +25,9 @@ SHORTCUTS: dict[str, tuple[str, list[str], str]] = {
     "save_as": ("Save &As…", ["Ctrl+Shift+S"], "Save the editor's text under a new name"),
     "quit": ("&Quit", ["Ctrl+Q"], "Quit (asks about unsaved edits)"),
     "retrace": ("&Trace Now", ["F5", "Ctrl+Return"], "Trace again without waiting"),
+    "run_once": ("Run &Once", ["Ctrl+R"], "Call the focused pane's variant once with real "
+                                          "values; the Console shows what it printed (a "
+                                          "shard_map body: each device's values) and returned"),
     "stop": ("&Stop", ["Esc"], "Stop a long trace (restarts the JAX engine)"),
     "restart": ("&Restart JAX Engine", ["Ctrl+Shift+R"], "Start a fresh JAX process"),
     "zoom_in": ("Zoom &In", ["Ctrl+=", "Ctrl++"], "Bigger text everywhere"),
@@ -33,6 +36,9 @@ SHORTCUTS: dict[str, tuple[str, list[str], str]] = {
     "fullscreen": ("&Full Screen", ["F11"], "Full screen on and off"),
     "side_panels": ("Side &Panels", ["Ctrl+B"], "Hide or show the gallery and arguments "
                                                 "(more room for the panes)"),
+    "compare": ("&Compare Variants…", ["Ctrl+D"], "Compare two variants equation by equation "
+                                                  "(pick them in its header; again: back to "
+                                                  "the panes)"),
     "focus_editor": ("Go to &Editor", ["Ctrl+E"], "Put the cursor in the editor"),
     "focus_args": ("Go to &Arguments", ["Ctrl+L"], "Put the cursor in the argument spec"),
     "step_mode": ("Step &Mode", ["F9"], "Step through the focused pane's jaxpr with real "
@@ -50,8 +56,11 @@ SHORTCUTS: dict[str, tuple[str, list[str], str]] = {
 #: The presenter's clicker keys, added to Next/Previous Step while step mode is on (the
 #: editor and the fields keep them while they have the keyboard: they claim them first).
 CLICKER_KEYS = {"step_next": ["Right", "PgDown", "Space"], "step_back": ["Left", "PgUp"]}
-#: Ctrl+1..6 show or hide the panes, in pane order.
-PANE_KEYS = {v: f"Ctrl+{n}" for n, v in enumerate(VARIANTS, 1)}
+#: Ctrl+1..6 show or hide the built variants' panes, in pane order; Ctrl+7 the function
+#: as written (it came later: the six keep the keys lectures learned).
+_BUILT = [v for v in VARIANTS if v != "as_written"]
+PANE_KEYS = {**{v: f"Ctrl+{n}" for n, v in enumerate(_BUILT, 1)},
+             "as_written": f"Ctrl+{len(_BUILT) + 1}"}
 
 
 #: What :func:`build_menus` calls besides the actions of :data:`SHORTCUTS`:
@@ -120,7 +129,7 @@ def build_menus(window: QMainWindow, handlers: Mapping[str, Callable[..., object
     view = bar.addMenu("&View")
     panes = view.addMenu("&Panes")
     for variant in VARIANTS:
-        act = QAction(variant, window, checkable=True)
+        act = QAction(variant_label(variant), window, checkable=True)
         act.setShortcut(QKeySequence(PANE_KEYS[variant]))
         act.setChecked(variant in state.state.visible_variants)
         act.toggled.connect(lambda on, v=variant: handlers["show_pane"](v, on))
@@ -134,6 +143,7 @@ def build_menus(window: QMainWindow, handlers: Mapping[str, Callable[..., object
         act.triggered.connect(lambda _=False, m=mode: handlers["pane_layout"](m))
         layouts.addAction(act)
         a[f"layout_{mode}"] = act
+    add(view, "compare")
     view.addSeparator()
     add(view, "zoom_in", "zoom_out", "zoom_reset", "fullscreen")
     view.addSeparator()
@@ -144,7 +154,7 @@ def build_menus(window: QMainWindow, handlers: Mapping[str, Callable[..., object
     add(view, "focus_editor", "focus_args")
 
     run = bar.addMenu("&Run")
-    add(run, "retrace", "stop", "restart")
+    add(run, "retrace", "run_once", "stop", "restart")
 
     step = bar.addMenu("S&tep")
     add(step, "step_mode")
@@ -186,8 +196,9 @@ def shortcuts_html() -> str:
     """The shortcut table for the help dialog."""
     rows = [f"<tr><td><b>{', '.join(keys)}</b></td><td>{text.replace('&', '').rstrip('…')}"
             f"</td><td>{tip}</td></tr>" for text, keys, tip in SHORTCUTS.values()]
-    rows.append("<tr><td><b>Ctrl+1 … Ctrl+6</b></td><td>Panes</td><td>Show or hide "
-                + ", ".join(VARIANTS) + "</td></tr>")
+    rows.append(f"<tr><td><b>Ctrl+1 … {PANE_KEYS['as_written']}</b></td><td>Panes</td><td>"
+                "Show or hide " + ", ".join(variant_label(v) for v in sorted(
+                    VARIANTS, key=lambda v: PANE_KEYS[v])) + "</td></tr>")
     rows.append("<tr><td><b>" + ", ".join(k for keys in CLICKER_KEYS.values() for k in keys)
                 + "</b></td><td>Clicker</td><td>In step mode: next and previous step (the "
                 "editor keeps them while it has the cursor)</td></tr>")

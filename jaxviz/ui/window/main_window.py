@@ -39,11 +39,14 @@ from jaxviz.ui.panes.area import JaxprArea
 from jaxviz.ui.panes.linking import LinkController
 from jaxviz.ui.theme import style
 from jaxviz.ui.window.actions import build_menus, shortcuts_html
+from jaxviz.ui.window.comparing import CompareMode
+from jaxviz.ui.window.comparing import handlers as compare_handlers
 from jaxviz.ui.window.document import DocumentController
 from jaxviz.ui.window.files import WindowFilesMixin
 from jaxviz.ui.window.layout import WindowStateMixin
 from jaxviz.ui.window.presenter import ResultPresenter
 from jaxviz.ui.window.qt_engine import QtEngine
+from jaxviz.ui.window.run_once import RunOnce
 from jaxviz.ui.window.session import TraceSession
 from jaxviz.ui.window.settings import Settings
 from jaxviz.ui.window.state_binding import StateBinding
@@ -77,6 +80,8 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         self.document = DocumentController(self.editor_panel, parent=self, state=self.state,
                                            trusted=self.settings.trusted)
         self.step_mode = StepMode(self, self.engine, self)
+        self.run_once = RunOnce(self.engine, self.tools, self.set_status, self)
+        self.compare_mode = CompareMode(self, self.bound, self)
         self.actions_by_name, self.recent_menu = build_menus(
             self, self._handlers(), self.gallery.examples, self.bound, self.docks.values())
         self._build_status_bar()
@@ -121,6 +126,9 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         return {
             "new": self.new_file, "open": self.open_file_dialog, "save": self.save,
             "save_as": self.save_as, "quit": self.close, "retrace": self.retrace,
+            "run_once": lambda: self.run_once.run(self.build_request(),
+                                                  self.state.device_variant(),
+                                                  self.waiting_for_say()),
             "stop": self.stop_or_leave, "restart": self.restart_engine,
             "zoom_in": lambda: self.zoom_by(1), "zoom_out": lambda: self.zoom_by(-1),
             "zoom_reset": lambda: self.set_zoom(0), "fullscreen": self.toggle_full_screen,
@@ -128,7 +136,7 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
             "focus_args": self.args_panel.edits["args"].setFocus,
             "help_keys": self.show_shortcuts, "open_example": self.open_example,
             "show_pane": self.state.set_variant_visible, "pane_layout": self.set_pane_layout,
-            **step_handlers(self.step_mode),
+            **step_handlers(self.step_mode), **compare_handlers(self.compare_mode),
         }
 
     def _build_status_bar(self) -> None:
@@ -362,6 +370,7 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
             event.ignore()
             return
         self._remember_fields()
+        self.compare_mode.close()  # gives back the room it took before the layout is saved
         self.save_window_state()
         self.session.stop()
         if self._owns_engine:

@@ -30,13 +30,14 @@ class StateBinding(QObject):
     paneLayoutChanged = Signal(str)
     focusedVariantChanged = Signal(object)
     devicesChanged = Signal(int)
+    comparedChanged = Signal(object)
 
     #: state field -> the name of its signal here.
     SIGNALS = {
         "source": "sourceChanged", "filename": "filenameChanged", "function": "functionChanged",
         "settings": "settingsChanged", "visible_variants": "visibleVariantsChanged",
         "pane_layout": "paneLayoutChanged", "focused_variant": "focusedVariantChanged",
-        "devices": "devicesChanged",
+        "devices": "devicesChanged", "compared": "comparedChanged",
     }
 
     def __init__(self, state: WindowState, parent: QObject | None = None):
