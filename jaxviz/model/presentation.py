@@ -35,7 +35,7 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 #: Key name -> action.
@@ -155,6 +155,64 @@ def choose_screens(screens: list[ScreenInfo]) -> tuple[int, int | None]:
     others = [i for i in range(len(screens)) if i != primary]
     audience = max(others, key=lambda i: screens[i].width * screens[i].height)
     return audience, primary
+
+
+@dataclass(frozen=True)
+class OnScreen:
+    """What a window shows, to start a presentation of it on the matching slide.
+
+    Attributes:
+        view: ``device``, ``timing``, ``diff``, ``jaxpr`` or ``source`` (what the
+            lecturer looks at: a maximized or current tool tab, the compare layout,
+            a pane clicked, else the code).
+        variant: the variant shown (the device view's, the pane's; "" none).
+        phase: the device view's phase (0-based), or None.
+        pair: the compared variants, for ``diff``.
+    """
+
+    view: str
+    variant: str = ""
+    phase: int | None = None
+    pair: tuple[str, str] = ("", "")
+
+
+def matching_slide(slides: Sequence[OnScreen], shown: OnScreen) -> int:
+    """The slide to start on for what the window shows: its index in ``slides`` (each
+    described as an :class:`OnScreen`), the first one otherwise past a title slide.
+
+    The best match has the same view, variant and phase (a device slide's phase,
+    else the nearest one before it); then the same view and variant; then the same
+    view; a jaxpr pane matches a ``program`` slide of the variant as well (a parallel
+    variant's jaxpr is its program slide).
+
+    Example:
+        >>> deck = [OnScreen("title"), OnScreen("source"), OnScreen("jaxpr", "plain"),
+        ...         OnScreen("program", "pmap"), OnScreen("device", "pmap", 0),
+        ...         OnScreen("device", "pmap", 1)]
+        >>> matching_slide(deck, OnScreen("device", "pmap", 1))
+        5
+        >>> matching_slide(deck, OnScreen("jaxpr", "pmap")), matching_slide(deck, OnScreen("x"))
+        (3, 1)
+    """
+    views = {shown.view} | ({"program"} if shown.view == "jaxpr" else set())
+
+    def score(slide: OnScreen) -> tuple[int, int]:
+        if slide.view not in views:
+            return (0, 0)
+        if shown.view == "diff":
+            return (3 if slide.pair == shown.pair else 1, 0)
+        if shown.variant and slide.variant != shown.variant:
+            return (1, 0)
+        if shown.phase is None or slide.phase is None:
+            return (2, 0)
+        if slide.phase > shown.phase:
+            return (2, -slide.phase)
+        return (3, slide.phase)  # the phase itself, else the nearest before it
+
+    best = max(range(len(slides)), key=lambda i: (score(slides[i]), -i), default=0)
+    if slides and score(slides[best])[0] > 0:
+        return best
+    return next((i for i, s in enumerate(slides) if s.view != "title"), 0)
 
 
 def elapsed_text(seconds: float) -> str:

@@ -39,6 +39,13 @@ from jaxviz.model.specs import SpecError
 
 #: A field's fault: ``(message, character position or None)``.
 FieldError = tuple[str, int | None]
+#: The pane layout showing two chosen variants (:attr:`WindowState.two_panes`), wide.
+TWO_PANES = "two panes"
+#: The pane layouts: the visible panes fitted (tabs when too narrow), side by side,
+#: tabs, or two chosen variants side by side whatever the visible panes are.
+PANE_LAYOUTS = ("auto", "side by side", "tabs", TWO_PANES)
+#: The tool views that can fill the window's central area.
+MAXIMIZABLE = ("devices", "timing")
 #: Variants the device view prefers to show, most parallel first.
 DEVICE_PREFERENCE = ("as_written", "pmap", "sharded", "shard_map", "vmap", "jit", "plain")
 
@@ -143,6 +150,10 @@ class WindowState(EventedState):
         devices: the device count the engine runs with.
         compared: the two variants the compare layout shows, ``(left, right)``, or
             None while the panes show.
+        two_panes: the two variants the ``two panes`` layout shows, wide, side by side
+            (:data:`TWO_PANES`), ``(left, right)``.
+        maximized: the tool view that fills the window's central area (``devices``,
+            ``timing``; "" while none does, see :data:`MAXIMIZABLE`).
     """
 
     source: str = ""
@@ -155,6 +166,8 @@ class WindowState(EventedState):
     focused_variant: str | None = None
     devices: int = 8
     compared: tuple[str, str] | None = None
+    two_panes: tuple[str, str] = ("plain", "vmap")
+    maximized: str = ""
 
     # ------------------------------------------------------------ settings
     def set_setting(self, name: str, value: Any) -> None:
@@ -181,10 +194,45 @@ class WindowState(EventedState):
             wanted.discard(variant)
         self.visible_variants = [v for v in VARIANTS if v in wanted] or ["plain"]
 
+    def set_two_panes(self, left: str | None = None, right: str | None = None) -> None:
+        """Choose the variants of the ``two panes`` layout (None keeps a side's variant);
+        choosing one side's variant for the other side swaps them.
+
+        Raises:
+            ValueError: not a variant.
+        """
+        old_left, old_right = self.two_panes
+        new_left, new_right = left or old_left, right or old_right
+        for name in (new_left, new_right):
+            if name not in VARIANTS:
+                raise ValueError(f"{name!r} is not a variant; the variants are "
+                                 f"{', '.join(VARIANTS)}")
+        if new_left == new_right:  # the other side takes what this side had
+            new_left, new_right = (new_left, old_left) if left else (old_right, new_right)
+        self.two_panes = (new_left, new_right)
+
+    def set_maximized(self, view: str) -> None:
+        """Let ``view`` (``devices``, ``timing``) fill the central area; "" restores.
+
+        Raises:
+            ValueError: not a view that can be maximized.
+        """
+        if view and view not in MAXIMIZABLE:
+            raise ValueError(f"{view!r} cannot be maximized; these can: "
+                             f"{', '.join(MAXIMIZABLE)}")
+        self.maximized = view
+
     # ---------------------------------------------------------- derived
+    def shown_variants(self) -> list[str]:
+        """The variants whose panes are on screen, in the order shown: the two of the
+        ``two panes`` layout, else the visible panes."""
+        if self.pane_layout == TWO_PANES:
+            return list(self.two_panes)
+        return list(self.visible_variants)
+
     def device_variant(self) -> str:
         """The variant the device view shows: the pane last clicked, else the most parallel."""
-        visible = self.visible_variants
+        visible = self.shown_variants()
         if self.focused_variant is not None and self.focused_variant in visible:
             return self.focused_variant
         return next((v for v in DEVICE_PREFERENCE if v in visible), "plain")
@@ -225,7 +273,7 @@ class WindowState(EventedState):
         ``vmap`` pane compares against it), and so are the compared ones."""
         if self.request_problem() is not None:
             return None
-        wanted = set(self.visible_variants) | {"plain"} | set(self.compared or ())
+        wanted = set(self.shown_variants()) | {"plain"} | set(self.compared or ())
         variants = [v for v in VARIANTS if v in wanted]
         return TraceRequest(target=Target(self.source, self.filename, self.function),
                             variants=variants, **self.settings.settings())

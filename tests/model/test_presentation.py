@@ -140,3 +140,20 @@ def test_a_long_text_keeps_the_lit_lines_and_folds_the_rest_into_markers():
 def test_wrap_line_indents_continuations():
     pieces = wrap_line("    c = dot_general[dimension_numbers=(([0], [0]), ([], []))] a b", 30)
     assert len(pieces) > 1 and all(p.startswith("    ") for p in pieces)
+
+
+def test_the_slide_matching_the_window_is_its_view_variant_and_phase():
+    from jaxviz.model.presentation import OnScreen, matching_slide
+
+    deck = [OnScreen("title"), OnScreen("source"), OnScreen("jaxpr", "plain"),
+            OnScreen("diff", pair=("plain", "vmap")), OnScreen("program", "pmap"),
+            OnScreen("device", "pmap", 0), OnScreen("device", "pmap", 1),
+            OnScreen("device", "pmap", 3), OnScreen("summary")]
+    assert matching_slide(deck, OnScreen("device", "pmap", 1)) == 6
+    assert matching_slide(deck, OnScreen("device", "pmap", 2)) == 6  # the nearest before
+    assert matching_slide(deck, OnScreen("device", "vmap", 0)) == 5  # the device view
+    assert matching_slide(deck, OnScreen("jaxpr", "plain")) == 2
+    assert matching_slide(deck, OnScreen("jaxpr", "pmap")) == 4  # its program slide
+    assert matching_slide(deck, OnScreen("diff", pair=("plain", "vmap"))) == 3
+    assert matching_slide(deck, OnScreen("timing")) == 1  # none: the first past the title
+    assert matching_slide([], OnScreen("source")) == 0

@@ -126,3 +126,36 @@ def test_field_errors_point_into_the_text_as_typed():
         "args", "axis_name"}
     assert find_field_errors({"args": "f32[3]", "mesh": "i=16"}, 8)["mesh"][0].startswith(
         "this mesh needs 16 devices but there are 8")
+
+
+def test_two_panes_show_and_trace_their_pair_whatever_panes_are_visible():
+    s = state(visible_variants=["plain", "vmap"])
+    s.set_two_panes(left="pmap", right="shard_map")
+    assert s.shown_variants() == ["plain", "vmap"]  # not the layout yet
+    s.pane_layout = "two panes"
+    assert s.shown_variants() == ["pmap", "shard_map"]
+    assert s.to_request().variants == ["plain", "pmap", "shard_map"]
+    assert s.device_variant() == "pmap"
+    assert s.visible_variants == ["plain", "vmap"]  # kept for the layout before
+
+
+def test_choosing_one_sides_variant_for_the_other_swaps_them():
+    s = state()
+    s.set_two_panes(left="plain", right="pmap")
+    s.set_two_panes(left="pmap")
+    assert s.two_panes == ("pmap", "plain")
+    s.set_two_panes(right="pmap")
+    assert s.two_panes == ("plain", "pmap")
+    with pytest.raises(ValueError, match="'nope' is not a variant"):
+        s.set_two_panes(left="nope")
+
+
+def test_only_the_device_and_timing_views_maximize():
+    s = state()
+    seen = []
+    s.events.maximized.connect(seen.append)
+    s.set_maximized("devices")
+    s.set_maximized("")
+    assert seen == ["devices", ""]
+    with pytest.raises(ValueError, match="'editor' cannot be maximized"):
+        s.set_maximized("editor")

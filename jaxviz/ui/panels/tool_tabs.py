@@ -152,6 +152,15 @@ class ToolTabs(QTabWidget):
         elif widget is self.timing:
             self._timing_view()
 
+    def ensure_view(self, page: QWidget) -> Any:
+        """The view of the Devices or Timing tab ``page``, built (and fed) if it was not;
+        None when it cannot load."""
+        if page is self.devices:
+            return self._device_view()
+        if page is self.timing:
+            return self._timing_view()
+        raise ValueError("only the Devices and Timing tabs hold a view to build")
+
     def _device_view(self) -> Any:
         fresh = self.devices.view is None
         view = self.devices.load()

@@ -4,7 +4,9 @@ One :class:`~jaxviz.ui.panes.jaxpr_pane.JaxprPane` exists per variant for the
 window's whole life; the area only decides which are visible and whether they
 sit side by side in a splitter or in tabs. In "auto" layout the panes go into
 tabs when each would be narrower than :data:`MIN_PANE_CHARS` characters of
-code. While two variants are compared, the compare layout
+code. The ``two panes`` layout shows two chosen variants side by side whatever
+panes are visible (:meth:`JaxprArea.set_two_panes`): wide enough to read at a
+projector's 1280x720. While two variants are compared, the compare layout
 (:class:`~jaxviz.ui.panes.compare_view.CompareView`) takes the panes' place.
 """
 
@@ -14,12 +16,13 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QSizePolicy, QSplitter, QStackedWidget, QTabWidget, QWidget
 
 from jaxviz.model import VARIANTS, TraceResult, variant_label
+from jaxviz.model.window_state import PANE_LAYOUTS, TWO_PANES
 from jaxviz.ui.panes.compare_view import CompareView
 from jaxviz.ui.panes.jaxpr_pane import JaxprPane
 
 #: Narrower panes than this many code characters switch "auto" layout to tabs.
 MIN_PANE_CHARS = 26
-LAYOUTS = ("auto", "side by side", "tabs")
+LAYOUTS = PANE_LAYOUTS
 
 
 class JaxprArea(QStackedWidget):
@@ -45,6 +48,7 @@ class JaxprArea(QStackedWidget):
         self._panes_need_room(True)
         self._visible: list[str] = ["plain", "vmap", "pmap", "sharded"]
         self._layout = "auto"
+        self._two: tuple[str, str] = ("plain", "vmap")
         self._current: tuple | None = None
         self._zoom = 0
         self._relayout()
@@ -61,6 +65,16 @@ class JaxprArea(QStackedWidget):
             self._visible = chosen
             self._relayout()
             self.visibleChanged.emit(list(chosen))
+
+    def set_two_panes(self, left: str, right: str) -> None:
+        """The two variants the ``two panes`` layout shows (left, right)."""
+        if (left, right) != self._two:
+            self._two = (left, right)
+            self._relayout()
+
+    def shown_variants(self) -> list[str]:
+        """The variants whose panes are laid out now, in order."""
+        return list(self._two) if self._layout == TWO_PANES else list(self._visible)
 
     def set_variant_visible(self, variant: str, visible: bool) -> None:
         wanted = set(self._visible)
@@ -109,13 +123,15 @@ class JaxprArea(QStackedWidget):
         return self._layout
 
     def set_layout_mode(self, mode: str) -> None:
-        """``auto``, ``side by side`` or ``tabs``."""
+        """``auto``, ``side by side``, ``tabs`` or ``two panes``."""
         if mode in LAYOUTS and mode != self._layout:
             self._layout = mode
             self._relayout()
 
     def effective_mode(self) -> str:
-        """``side by side`` or ``tabs``, as laid out now."""
+        """``side by side`` or ``tabs``, as laid out now (two panes: side by side)."""
+        if self._layout == TWO_PANES:
+            return "side by side"
         if self._layout != "auto":
             return self._layout
         if len(self._visible) <= 1:
@@ -130,7 +146,8 @@ class JaxprArea(QStackedWidget):
 
     def _relayout(self) -> None:
         mode = self.effective_mode()
-        key = (mode, tuple(self._visible))
+        shown = self.shown_variants()
+        key = (mode, tuple(shown))
         if key == self._current:
             return
         self._current = key
@@ -141,17 +158,17 @@ class JaxprArea(QStackedWidget):
         for pane in self.panes.values():
             pane.set_compact(mode == "tabs")  # the tab names the variant
         if mode == "tabs":
-            for v in self._visible:
+            for v in shown:
                 self._tabs.addTab(self.panes[v], variant_label(v))
                 self.panes[v].show()
-            if current_tab in [self.panes[v] for v in self._visible]:
+            if current_tab in [self.panes[v] for v in shown]:
                 self._tabs.setCurrentWidget(current_tab)
             self.setCurrentWidget(self._tabs)
         else:
-            for v in self._visible:
+            for v in shown:
                 self._splitter.addWidget(self.panes[v])
                 self.panes[v].show()
-            self._splitter.setSizes([1000] * len(self._visible))
+            self._splitter.setSizes([1000] * len(shown))
             self.setCurrentWidget(self._splitter)
         self.refresh_tab_titles()
         self._apply_zoom()

@@ -191,11 +191,15 @@ def load_deck(lecture: Lecture, run: Run, measure: bool = False,
 
 def load_functions(lecture: Lecture, run: Run, measure: bool = False,
                    progress: Callable[[str], None] | None = None,
-                   sources: dict[str, str] | None = None) -> dict[str, FunctionData]:
+                   sources: dict[str, str] | None = None,
+                   resolved: dict[str, tuple[Target, dict[str, Any]]] | None = None
+                   ) -> dict[str, FunctionData]:
     """The data of every function of the lecture, by :func:`data_key`.
 
     ``sources`` replaces the text of targets (``example:convolve`` -> edited
-    source), for a function edited during the lecture.
+    source), for a function edited during the lecture. ``resolved`` gives the
+    target and settings of a target text outright (the window's function as its
+    editor and arguments have it, not as the file or the gallery does).
     """
     from jaxviz.model.errors import UserError
     from jaxviz.model.sources import resolve_target
@@ -210,7 +214,8 @@ def load_functions(lecture: Lecture, run: Run, measure: bool = False,
         data = FunctionData(key=key, target_text=steps[0].target, options=steps[0].options)
         functions[key] = data
         try:
-            data.target, data.defaults = resolve_target(steps[0].target)
+            data.target, data.defaults = (resolved or {}).get(steps[0].target) \
+                or resolve_target(steps[0].target)
         except UserError as exc:
             data.error = exc.info.message
             continue

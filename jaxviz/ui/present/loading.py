@@ -22,6 +22,11 @@ from jaxviz.ui.present.deck import FunctionData, Slide, build_slides, load_funct
 def blocking_run(client: Any, timeout: float) -> Callable[[Any], Any]:
     """``run(record) -> result`` over an engine client (call it off the GUI thread).
 
+    ``client`` has ``submit(record, callback, timeout=...)``: an
+    :class:`~jaxviz.engine.EngineClient`, or the window's
+    :class:`~jaxviz.ui.window.qt_engine.QtEngine` through its
+    :meth:`~jaxviz.ui.window.qt_engine.QtEngine.worker_client` (one engine for both).
+
     Raises (from ``run``):
         jaxviz.engine.EngineError: the request failed.
     """
@@ -52,10 +57,13 @@ class DeckLoader(QObject):
     loaded = Signal(list)
 
     def __init__(self, lecture: Lecture, run: Callable[[Any], Any],
-                 parent: QObject | None = None):
+                 parent: QObject | None = None,
+                 resolved: dict[str, tuple[Any, dict[str, Any]]] | None = None):
         super().__init__(parent)
         self.lecture = lecture
         self.run = run
+        #: Targets given outright (see :func:`~jaxviz.ui.present.deck.load_functions`).
+        self.resolved = resolved
         self.functions: dict[str, FunctionData] = {}
         self._thread: threading.Thread | None = None
 
@@ -70,7 +78,7 @@ class DeckLoader(QObject):
 
         def work() -> None:
             functions = load_functions(self.lecture, self.run, measure, self.progress.emit,
-                                       sources=sources)
+                                       sources=sources, resolved=self.resolved)
             self.functions = functions
             self.loaded.emit(build_slides(self.lecture, functions))
 

@@ -14,6 +14,8 @@ engine) instead of replaying the recording.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFontMetricsF, QImage, QKeyEvent, QKeySequence, QPainter
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
@@ -73,6 +75,11 @@ class PresentationWindow(QWidget):
         self.editor: _SlideEditor | None = None
         self.sources: dict[str, str] = {}
         self.measured = False
+        #: Picks the slide to start on once the deck is loaded (None: ``start``).
+        self.start_for: Callable[[list[Slide]], int] | None = None
+        #: E calls this with the slide shown instead of opening the editor over the
+        #: slide (a presentation opened from the window edits in the window's editor).
+        self.edit_elsewhere: Callable[[int], None] | None = None
         if loader is not None:
             loader.progress.connect(self._on_progress)
             loader.loaded.connect(self.set_slides)
@@ -88,7 +95,8 @@ class PresentationWindow(QWidget):
 
     def set_slides(self, slides: list[Slide]) -> None:
         """Show a (re)loaded deck, on the same slide (clamped)."""
-        keep = self.position.index if self.slides else self._start
+        keep = self.position.index if self.slides else (
+            self.start_for(slides) if self.start_for is not None else self._start)
         self.slides = slides
         self.position = PresentationCursor(max(1, len(slides)), keep)
         self._images.clear()
@@ -151,6 +159,9 @@ class PresentationWindow(QWidget):
         slide = self.slide
         if slide is None or slide.data is None or slide.data.target is None:
             self.show_message("this slide shows no function to edit")
+            return
+        if self.edit_elsewhere is not None:
+            self.edit_elsewhere(self.position.index)
             return
         if self.editor is None:
             self.editor = _SlideEditor(self)

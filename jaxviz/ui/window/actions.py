@@ -14,6 +14,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu
 
 from jaxviz.model import VARIANTS, Example, variant_label
+from jaxviz.model.window_state import TWO_PANES
 from jaxviz.ui.panes.area import LAYOUTS
 from jaxviz.ui.window.state_binding import StateBinding
 
@@ -39,6 +40,19 @@ SHORTCUTS: dict[str, tuple[str, list[str], str]] = {
     "compare": ("&Compare Variants…", ["Ctrl+D"], "Compare two variants equation by equation "
                                                   "(pick them in its header; again: back to "
                                                   "the panes)"),
+    "two_panes": ("T&wo Panes", ["Ctrl+Shift+2"], "Two variants side by side, wide (pick "
+                                                  "them in View ▸ Two Panes; again: the "
+                                                  "layout before)"),
+    "max_devices": ("Maximize &Devices", ["F6"], "The device view fills the window (again "
+                                                 "or Esc: the layout before)"),
+    "max_timing": ("Maximize &Timing", ["F7"], "The timing view fills the window (again or "
+                                               "Esc: the layout before)"),
+    "undock_tools": ("&Undock Devices · Timing", ["Ctrl+Shift+U"], "The Console, Devices and "
+                                                                   "Timing tabs in a window of "
+                                                                   "their own (again: docked)"),
+    "present": ("&Present", ["Shift+F5"], "The function full screen, one large view per step, "
+                                          "for a clicker (Esc: back here; E: edit it here, "
+                                          "then Shift+F5 again)"),
     "focus_editor": ("Go to &Editor", ["Ctrl+E"], "Put the cursor in the editor"),
     "focus_args": ("Go to &Arguments", ["Ctrl+L"], "Put the cursor in the argument spec"),
     "step_mode": ("Step &Mode", ["F9"], "Step through the focused pane's jaxpr with real "
@@ -65,7 +79,8 @@ PANE_KEYS = {**{v: f"Ctrl+{n}" for n, v in enumerate(_BUILT, 1)},
 
 #: What :func:`build_menus` calls besides the actions of :data:`SHORTCUTS`:
 #: ``open_example(name)``, ``show_pane(variant, visible)``, ``pane_layout(mode)``.
-EXTRA_HANDLERS = ("open_example", "show_pane", "pane_layout")
+#: ``two_panes_pick(left=..., right=...)``.
+EXTRA_HANDLERS = ("open_example", "show_pane", "pane_layout", "two_panes_pick")
 
 
 def _action(window: QMainWindow, name: str, slot: Callable[[], object]) -> QAction:
@@ -143,7 +158,21 @@ def build_menus(window: QMainWindow, handlers: Mapping[str, Callable[..., object
         act.triggered.connect(lambda _=False, m=mode: handlers["pane_layout"](m))
         layouts.addAction(act)
         a[f"layout_{mode}"] = act
+    two = view.addMenu("T&wo Panes")
+    add(two, "two_panes")
+    for side in ("left", "right"):
+        menu = two.addMenu(f"&{side.title()} Pane")
+        for variant in VARIANTS:
+            act = QAction(variant_label(variant), window, checkable=True)
+            act.triggered.connect(lambda _=False, s=side, v=variant:
+                                  handlers["two_panes_pick"](**{s: v}))
+            menu.addAction(act)
+            a[f"two_{side}_{variant}"] = act
     add(view, "compare")
+    view.addSeparator()
+    add(view, "max_devices", "max_timing", "undock_tools")
+    view.addSeparator()
+    add(view, "present")
     view.addSeparator()
     add(view, "zoom_in", "zoom_out", "zoom_reset", "fullscreen")
     view.addSeparator()
@@ -187,9 +216,19 @@ def _follow_state(actions: dict[str, QAction], state: StateBinding) -> None:
     def layout(mode: str) -> None:
         for name in LAYOUTS:
             actions[f"layout_{name}"].setChecked(name == mode)
+        actions["two_panes"].setChecked(mode == TWO_PANES)
 
+    def two(pair: tuple[str, str]) -> None:
+        for side, chosen in zip(("left", "right"), pair):
+            for variant in VARIANTS:
+                actions[f"two_{side}_{variant}"].setChecked(variant == chosen)
+
+    actions["two_panes"].setCheckable(True)
+    layout(state.state.pane_layout)
+    two(state.state.two_panes)
     state.visibleVariantsChanged.connect(panes)
     state.paneLayoutChanged.connect(layout)
+    state.twoPanesChanged.connect(two)
 
 
 def shortcuts_html() -> str:

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import QApplication
 
 from jaxviz.model import VARIANTS
 from jaxviz.model.screen_fit import Rect, WindowPlan, fit_frame, plan_window
+from jaxviz.model.window_state import TWO_PANES
 from jaxviz.ui.theme import style
 from jaxviz.ui.window.parts import WindowParts
 
@@ -91,12 +92,30 @@ class WindowStateMixin(WindowParts):
             self.resizeDocks([dock], [int(0.55 * self.height())], Qt.Orientation.Vertical)
 
     def set_pane_layout(self, mode: str) -> None:
-        """``auto``, ``side by side`` or ``tabs`` (the panes and the menu follow the state)."""
+        """``auto``, ``side by side``, ``tabs`` or ``two panes`` (the panes and the menu
+        follow the state)."""
         self.state.pane_layout = mode
 
     def _on_pane_layout(self, mode: str) -> None:
         self.area.set_layout_mode(mode)
         self.settings.pane_layout = mode
+        if mode != TWO_PANES:
+            self._panes_before_two = mode
+        else:
+            self.session.schedule()  # a variant of the two not traced yet is traced now
+
+    def toggle_two_panes(self) -> None:
+        """Two chosen variants, wide, side by side (again: the layout before)."""
+        if self.state.pane_layout == TWO_PANES:
+            self.set_pane_layout(getattr(self, "_panes_before_two", "auto"))
+        else:
+            self.set_pane_layout(TWO_PANES)
+
+    def _on_two_panes(self, pair: tuple[str, str]) -> None:
+        self.area.set_two_panes(*pair)
+        self.settings.two_panes = pair
+        if self.state.pane_layout == TWO_PANES:
+            self.session.schedule()  # a variant not traced yet is traced now
 
     # ------------------------------------------------------- save / restore
     def restore_window_state(self) -> None:
@@ -117,6 +136,9 @@ class WindowStateMixin(WindowParts):
         variants = self.settings.visible_variants
         if variants:
             self.state.visible_variants = [v for v in VARIANTS if v in variants] or ["plain"]
+        two = self.settings.two_panes
+        if two is not None and all(v in VARIANTS for v in two) and two[0] != two[1]:
+            self.state.two_panes = two
         self.set_pane_layout(self.settings.pane_layout)
         zoom = self.settings.zoom
         if zoom:

@@ -20,11 +20,13 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QDockWidget,
+    QHBoxLayout,
     QLabel,
     QMessageBox,
     QProgressBar,
     QPushButton,
     QSplitter,
+    QToolButton,
     QWidget,
 )
 
@@ -44,7 +46,9 @@ from jaxviz.ui.window.comparing import handlers as compare_handlers
 from jaxviz.ui.window.document import DocumentController
 from jaxviz.ui.window.files import WindowFilesMixin
 from jaxviz.ui.window.layout import WindowStateMixin
+from jaxviz.ui.window.maximize import ViewMaximizer
 from jaxviz.ui.window.presenter import ResultPresenter
+from jaxviz.ui.window.presenting import WindowPresentation
 from jaxviz.ui.window.qt_engine import QtEngine
 from jaxviz.ui.window.run_once import RunOnce
 from jaxviz.ui.window.session import TraceSession
@@ -82,6 +86,9 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         self.step_mode = StepMode(self, self.engine, self)
         self.run_once = RunOnce(self.engine, self.tools, self.set_status, self)
         self.compare_mode = CompareMode(self, self.bound, self)
+        self.maximizer = ViewMaximizer(self, self.tools, self.docks["Console · Devices · Timing"],
+                                       self.state)
+        self.presentation = WindowPresentation(self, self.engine)
         self.actions_by_name, self.recent_menu = build_menus(
             self, self._handlers(), self.gallery.examples, self.bound, self.docks.values())
         self._build_status_bar()
@@ -136,6 +143,12 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
             "focus_args": self.args_panel.edits["args"].setFocus,
             "help_keys": self.show_shortcuts, "open_example": self.open_example,
             "show_pane": self.state.set_variant_visible, "pane_layout": self.set_pane_layout,
+            "present": self.presentation.present,
+            "max_devices": lambda: self.maximizer.toggle("devices"),
+            "max_timing": lambda: self.maximizer.toggle("timing"),
+            "undock_tools": lambda: self.maximizer.set_floating(
+                not self.docks["Console · Devices · Timing"].isFloating()),
+            "two_panes": self.toggle_two_panes, "two_panes_pick": self.state.set_two_panes,
             **step_handlers(self.step_mode), **compare_handlers(self.compare_mode),
         }
 
@@ -191,10 +204,35 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         self.bound.focusedVariantChanged.connect(
             lambda v: self.tools.set_variant(v) if v is not None else None)
         self.bound.devicesChanged.connect(self._on_devices)
+        self.bound.twoPanesChanged.connect(self._on_two_panes)
+        self._add_tool_buttons()
         for pane in self.area.panes.values():
             pane.lineClicked.connect(
                 lambda v, _n: setattr(self.state, "focused_variant", v))
             pane.source_provider = lambda: self.state.source  # "Copy as code" as a program
+
+    def _add_tool_buttons(self) -> None:
+        """Maximize and Undock, at the right of the tool tabs' bar."""
+        row = QWidget()
+        line = QHBoxLayout(row)
+        line.setContentsMargins(0, 0, 4, 0)
+        for name, text, tip, slot in (
+                ("maximize_tool", "⛶ Maximize", "The device or timing view fills the window "
+                 "(F6 / F7; again or Esc: back)", self._maximize_current_tool),
+                ("undock_tools", "⧉ Undock", "These tabs in a window of their own "
+                 "(Ctrl+Shift+U; again: docked)", self.actions_by_name["undock_tools"].trigger)):
+            button = QToolButton()
+            button.setObjectName(name)
+            button.setText(text)
+            button.setToolTip(tip)
+            button.setAutoRaise(True)
+            button.clicked.connect(lambda _=False, s=slot: s())
+            line.addWidget(button)
+        self.tools.setCornerWidget(row, Qt.Corner.TopRightCorner)
+
+    def _maximize_current_tool(self) -> None:
+        current = self.tools.currentWidget()
+        self.maximizer.toggle("timing" if current is self.tools.timing else "devices")
 
     # -------------------------------------------------------------- engine
     def start_engine(self) -> None:
@@ -321,9 +359,12 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
             self.set_status("stopping: the JAX engine restarts…")
 
     def stop_or_leave(self) -> None:
-        """Esc: stop a running trace, else leave full screen."""
+        """Esc: stop a running trace, else put a maximized view back, else leave full
+        screen."""
         if self.session.running:
             self.stop()
+        elif self.maximizer.restore():
+            return
         elif self.isFullScreen():
             self.toggle_full_screen()
 

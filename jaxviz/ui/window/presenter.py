@@ -96,7 +96,7 @@ class ResultPresenter(QObject):
         w.linking.set_result(result)  # after the texts: new text drops old colours
         w.area.refresh_tab_titles()
         failed = [vr.variant for vr in result.variants
-                  if vr.error is not None and vr.variant in self.state.visible_variants]
+                  if vr.error is not None and vr.variant in self.state.shown_variants()]
         ms = f"{reply.elapsed_s * 1000:.0f} ms"
         if failed:
             self.set_status(f"traced {title} in {ms}; {', '.join(failed)} failed (see the banner)")
@@ -144,7 +144,7 @@ class ResultPresenter(QObject):
 
     def dim_panes(self, message: str) -> None:
         """Keep every visible pane's content, dimmed, under a banner with ``message``."""
-        for variant in self.state.visible_variants:
+        for variant in self.state.shown_variants():
             self.w.area.panes[variant].show_error(ErrorInfo("stale", message))
         if self.w.area.comparing:
             self.w.area.compare.show_error(ErrorInfo("stale", message))

@@ -111,6 +111,13 @@ class QtEngine(QObject):
         holder["id"] = handle.id
         return handle.id
 
+    def worker_client(self) -> _WorkerClient:
+        """This engine for a worker thread that waits for its replies (the presentation's
+        deck loader): its ``submit(record, callback, timeout=)`` calls ``callback`` on the
+        client's thread, and the replies do not go to :attr:`replied` (the window's
+        session never sees them). One engine serves the window and the presentation."""
+        return _WorkerClient(self._client)
+
     def cancel(self, request_id: int) -> None:
         """Cancel a request: dropped if queued; the engine is restarted if it is running."""
         self._client.cancel(request_id)
@@ -129,3 +136,22 @@ class QtEngine(QObject):
         else:
             threading.Thread(target=self._client.stop, name="jaxviz-engine-stop",
                              daemon=True).start()
+
+
+class _WorkerClient:
+    """An engine client's ``submit`` for worker threads; never wait on the GUI thread."""
+
+    def __init__(self, client: Any) -> None:
+        self._client = client
+
+    def submit(self, record: Any, callback: Callable[[Any], None], *,
+               timeout: float | None = None) -> Any:
+        """Queue ``record``; ``callback(reply)`` runs on the client's thread.
+
+        Raises:
+            RuntimeError: called on the GUI thread (it must never wait for JAX).
+        """
+        if threading.current_thread() is threading.main_thread():
+            raise RuntimeError("the engine's worker client is for worker threads: the GUI "
+                               "thread never waits for JAX (use QtEngine.submit)")
+        return self._client.submit(record, callback, timeout=timeout)

@@ -96,6 +96,17 @@ class Settings:
         self.q.setValue("view/pane_layout", mode)
 
     @property
+    def two_panes(self) -> tuple[str, str] | None:
+        """The variants of the ``two panes`` layout, as last chosen (None: never chosen)."""
+        value = self.q.value("view/two_panes")
+        pair = [value] if isinstance(value, str) else list(value or [])
+        return (str(pair[0]), str(pair[1])) if len(pair) == 2 else None
+
+    @two_panes.setter
+    def two_panes(self, pair: tuple[str, str]) -> None:
+        self.q.setValue("view/two_panes", list(pair))
+
+    @property
     def last_target(self) -> str:
         """The function open last, as a target (``example:NAME``, ``path.py:function``)."""
         return str(self.q.value("session/last_target", "") or "")

@@ -31,6 +31,8 @@ class StateBinding(QObject):
     focusedVariantChanged = Signal(object)
     devicesChanged = Signal(int)
     comparedChanged = Signal(object)
+    twoPanesChanged = Signal(object)
+    maximizedChanged = Signal(str)
 
     #: state field -> the name of its signal here.
     SIGNALS = {
@@ -38,6 +40,7 @@ class StateBinding(QObject):
         "settings": "settingsChanged", "visible_variants": "visibleVariantsChanged",
         "pane_layout": "paneLayoutChanged", "focused_variant": "focusedVariantChanged",
         "devices": "devicesChanged", "compared": "comparedChanged",
+        "two_panes": "twoPanesChanged", "maximized": "maximizedChanged",
     }
 
     def __init__(self, state: WindowState, parent: QObject | None = None):
