@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QSplitter,
+    QStyle,
     QToolButton,
     QWidget,
 )
@@ -216,14 +217,19 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         row = QWidget()
         line = QHBoxLayout(row)
         line.setContentsMargins(0, 0, 4, 0)
-        for name, text, tip, slot in (
-                ("maximize_tool", "⛶ Maximize", "The device or timing view fills the window "
-                 "(F6 / F7; again or Esc: back)", self._maximize_current_tool),
-                ("undock_tools", "⧉ Undock", "These tabs in a window of their own "
-                 "(Ctrl+Shift+U; again: docked)", self.actions_by_name["undock_tools"].trigger)):
+        icons = self.style()
+        for name, text, icon, tip, slot in (
+                ("maximize_tool", "Maximize", QStyle.StandardPixmap.SP_TitleBarMaxButton,
+                 "The device or timing view fills the window (F6 / F7; again or Esc: back)",
+                 self._maximize_current_tool),
+                ("undock_tools", "Undock", QStyle.StandardPixmap.SP_TitleBarNormalButton,
+                 "These tabs in a window of their own (Ctrl+Shift+U; again: docked)",
+                 self.actions_by_name["undock_tools"].trigger)):
             button = QToolButton()
             button.setObjectName(name)
             button.setText(text)
+            button.setIcon(icons.standardIcon(icon))
+            button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
             button.setToolTip(tip)
             button.setAutoRaise(True)
             button.clicked.connect(lambda _=False, s=slot: s())
