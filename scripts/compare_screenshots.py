@@ -20,14 +20,11 @@ Needs Xvfb and openbox (``scripts/setup.sh --test`` installs them).
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-from jaxviz.ui.window.scripted import virtual_screen
+from jaxviz.ui.window.scripted import report_from_screen
 
 #: (file name, screen size, side panels put away, example, left, right, the jaxpr text of
 #: the row to click).
@@ -93,19 +90,12 @@ def shoot(out: str, put_away: str, example: str, left: str, right: str, needle: 
 def main(out_dir: Path) -> int:
     out_dir.mkdir(parents=True, exist_ok=True)
     for name, (width, height), put_away, example, left, right, needle in SHOTS:
-        home = tempfile.mkdtemp(prefix="jaxviz-compare-shots-")
         path = out_dir / name
-        with virtual_screen(width, height) as env:
-            env = dict(env, XDG_CONFIG_HOME=os.path.join(home, "config"),
-                       XDG_DATA_HOME=os.path.join(home, "data"))
-            command = [sys.executable, __file__, "--shoot", str(path),
-                       "yes" if put_away else "no", example, left, right, needle]
-            out = subprocess.run(command, env=env, capture_output=True, text=True,
-                                 timeout=600, check=False)
-        lines = out.stdout.strip().splitlines()
-        report = json.loads(lines[-1]) if lines else {"error": out.stderr[-2000:]}
-        if out.returncode != 0 or "error" in report:
-            print(f"{name}: failed: {report.get('error')}\n{out.stderr[-2000:]}", file=sys.stderr)
+        command = [sys.executable, __file__, "--shoot", str(path),
+                   "yes" if put_away else "no", example, left, right, needle]
+        report, stderr = report_from_screen(command, width, height)
+        if "error" in report:
+            print(f"{name}: failed: {report.get('error')}\n{stderr[-2000:]}", file=sys.stderr)
             return 1
         print(f"{path}: {width}x{height} screen, maximized {report['maximized']}; "
               f"{report['summary']}; {report['status']}")

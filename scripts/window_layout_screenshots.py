@@ -17,14 +17,11 @@ at 1280x720 and 1920x1080. Needs Xvfb and openbox (``scripts/setup.sh --test``).
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-from jaxviz.ui.window.scripted import virtual_screen
+from jaxviz.ui.window.scripted import report_from_screen
 
 SIZES = ((1280, 720), (1920, 1080))
 #: (file name stem, example, what to do).
@@ -89,18 +86,11 @@ def main(out_dir: Path) -> int:
     out_dir.mkdir(parents=True, exist_ok=True)
     for stem, example, what in SHOTS:
         for width, height in SIZES:
-            home = tempfile.mkdtemp(prefix="jaxviz-layout-shots-")
             path = out_dir / f"{stem}_{width}x{height}.png"
-            with virtual_screen(width, height) as env:
-                env = dict(env, XDG_CONFIG_HOME=os.path.join(home, "config"),
-                           XDG_DATA_HOME=os.path.join(home, "data"))
-                command = [sys.executable, __file__, "--shoot", str(path), example, what]
-                out = subprocess.run(command, env=env, capture_output=True, text=True,
-                                     timeout=600, check=False)
-            lines = out.stdout.strip().splitlines()
-            report = json.loads(lines[-1]) if lines else {"error": out.stderr[-2000:]}
-            if out.returncode != 0 or "error" in report:
-                print(f"{path.name}: failed: {report.get('error')}\n{out.stderr[-2000:]}",
+            report, stderr = report_from_screen(
+                [sys.executable, __file__, "--shoot", str(path), example, what], width, height)
+            if "error" in report:
+                print(f"{path.name}: failed: {report['error']}\n{stderr[-2000:]}",
                       file=sys.stderr)
                 return 1
             print(f"{path}: {report}")

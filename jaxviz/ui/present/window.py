@@ -9,8 +9,8 @@ and size, so repainting is instant; the exports draw with the same painter.
 ``E`` opens the function's source in an editor over the slide (large type);
 Ctrl+Return re-traces with the edit and comes back to the same slide, Esc
 comes back without it. Opened from the main window, E leaves into the window's
-own editor instead (:attr:`PresentationWindow.edit_elsewhere`). ``M`` on a timing slide measures it live (in the
-engine) instead of replaying the recording.
+own editor instead (:attr:`PresentationWindow.edit_elsewhere`). ``M`` on a timing
+slide measures it live (in the engine) instead of replaying the recording.
 """
 
 from __future__ import annotations

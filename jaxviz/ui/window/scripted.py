@@ -188,6 +188,31 @@ def virtual_screen(width: int, height: int, depth: int = 24,
                 process.wait()
 
 
+def report_from_screen(command: list[str], width: int, height: int,
+                       timeout: float = 600.0) -> tuple[dict[str, Any], str]:
+    """Run ``command`` (a script taking its pictures) on a fresh virtual screen, with
+    fresh settings, and read the JSON report it prints last.
+
+    Returns:
+        ``(report, stderr)``: the report is ``{"error": ...}`` when the command failed
+        or printed none.
+    """
+    home = tempfile.mkdtemp(prefix="jaxviz-shots-")
+    with virtual_screen(width, height) as env:
+        env = dict(env, XDG_CONFIG_HOME=os.path.join(home, "config"),
+                   XDG_DATA_HOME=os.path.join(home, "data"))
+        out = subprocess.run(command, env=env, capture_output=True, text=True,
+                             timeout=timeout, check=False)
+    lines = out.stdout.strip().splitlines()
+    try:
+        report = json.loads(lines[-1]) if lines else {"error": out.stderr[-2000:]}
+    except json.JSONDecodeError:
+        report = {"error": lines[-1]}
+    if out.returncode != 0 and "error" not in report:
+        report = {"error": f"exit code {out.returncode}"}
+    return report, out.stderr
+
+
 def _read_line(fd: int, timeout: float, what: str) -> str:
     data = b""
     deadline = time.monotonic() + timeout
