@@ -7,6 +7,8 @@ Enter or double-click) asks the window to open it.
 
 from __future__ import annotations
 
+import ast
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QListWidget,
@@ -74,6 +76,16 @@ class GalleryPanel(QWidget):
         if ex is None:
             return
         self.explanation.setMarkdown(f"**{ex.title}**\n\n{ex.explanation}")
+
+    def show_document(self, name: str, source: str) -> None:
+        """What is open is not an example: its own docstring, if it has one, else its name
+        (never the explanation of the example open before)."""
+        try:
+            doc = ast.get_docstring(ast.parse(source)) or ""
+        except (SyntaxError, ValueError):
+            doc = ""
+        self.explanation.setMarkdown(f"**{name}**\n\n" + (
+            doc or "Not an example of the gallery: pick one above to read its explanation."))
 
     def select(self, name: str | None) -> None:
         """Mark the example that is open (None: a file is open) without re-opening it."""

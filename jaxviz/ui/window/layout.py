@@ -18,8 +18,8 @@ import time
 from pathlib import Path
 
 from PySide6.QtCore import QRect, Qt, QTimer
-from PySide6.QtGui import QAction, QGuiApplication, QShowEvent
-from PySide6.QtWidgets import QApplication
+from PySide6.QtGui import QAction, QFont, QGuiApplication, QShowEvent
+from PySide6.QtWidgets import QApplication, QWidget
 
 from jaxviz.model import VARIANTS
 from jaxviz.model.screen_fit import Rect, WindowPlan, fit_frame, plan_window
@@ -46,20 +46,31 @@ class WindowStateMixin(WindowParts):
 
     # ---------------------------------------------------------------- zoom
     def set_zoom(self, zoom: int) -> None:
-        """Resize every text in the window (Ctrl+= / Ctrl+-); remembered."""
+        """Resize every text in the window (Ctrl+= / Ctrl+-); remembered. The zoom is the
+        window state's (:attr:`WindowState.zoom`): every view follows it."""
         zoom = max(style.MIN_ZOOM, min(style.MAX_ZOOM, int(zoom)))
+        self.state.zoom = zoom
+        self._apply_zoom(zoom)  # (again: a view built since follows too)
+        self.set_status(f"zoom {zoom:+d}" if zoom else "zoom reset")
+
+    def _apply_zoom(self, zoom: int) -> None:
+        """One text scale for every view: editor, panes, console, values, arguments,
+        gallery and explanation, device view, timing plots, dialogs (the app font)."""
+        old = self.zoom
         self.zoom = zoom
         self.settings.zoom = zoom
         app = QApplication.instance()
         if isinstance(app, QApplication):
+            # Under a style sheet, widgets keep the font they were polished with (Qt:
+            # "do not use setFont with style sheets"): each is scaled from its own font.
+            widgets = [self, *self.findChildren(QWidget)]
+            fonts = [QFont(w.font()) for w in widgets]
             app.setFont(style.ui_font(zoom))
+            style.scale_fonts(widgets, fonts, style.text_scale(zoom) / style.text_scale(old))
         self.editor.set_zoom(zoom)
         self.area.set_zoom(zoom)
-        self.tools.console.set_zoom(zoom)
-        if self.tools.values.view is not None:
-            self.tools.values.view.set_zoom(zoom)
+        self.tools.set_zoom(zoom)
         self.args_panel.set_zoom(zoom)
-        self.set_status(f"zoom {zoom:+d}" if zoom else "zoom reset")
 
     def zoom_by(self, step: int) -> None:
         self.set_zoom(self.zoom + step)

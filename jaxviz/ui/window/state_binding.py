@@ -30,13 +30,20 @@ class StateBinding(QObject):
     paneLayoutChanged = Signal(str)
     focusedVariantChanged = Signal(object)
     devicesChanged = Signal(int)
+    documentChanged = Signal(int)
+    paneViewsChanged = Signal(dict)
+    devicePhaseChanged = Signal(int)
+    timingOfChanged = Signal(str)
+    zoomChanged = Signal(int)
 
     #: state field -> the name of its signal here.
     SIGNALS = {
         "source": "sourceChanged", "filename": "filenameChanged", "function": "functionChanged",
         "settings": "settingsChanged", "visible_variants": "visibleVariantsChanged",
         "pane_layout": "paneLayoutChanged", "focused_variant": "focusedVariantChanged",
-        "devices": "devicesChanged",
+        "devices": "devicesChanged", "document": "documentChanged",
+        "pane_views": "paneViewsChanged", "device_phase": "devicePhaseChanged",
+        "timing_of": "timingOfChanged", "zoom": "zoomChanged",
     }
 
     def __init__(self, state: WindowState, parent: QObject | None = None):
