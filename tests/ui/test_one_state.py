@@ -302,3 +302,32 @@ def test_hlo_views_hide_jaxvizs_own_frames(qtbot, window):
         for text in (vr.stablehlo, vr.hlo):
             assert "jaxviz/" not in text, vr.variant
     assert any(user_file in vr.stablehlo for vr in details.variants)
+
+
+def test_runs_per_device_counts_agree_across_variants(qtbot, window):
+    """pmap and shard_map both run one shard_map body per device: one ▣ each, as many as
+    the shard_map equations JAX printed (the shard_map variant's jit only places inputs)."""
+    from jaxviz.model.changes import marks_for, summary
+
+    _open(qtbot, window, "normalize")
+    result = window.presenter.result
+    for variant in ("pmap", "shard_map"):
+        text = result.variant(variant).jaxpr_text
+        assert summary(marks_for(result, variant)).get("wrapper") == text.count("shard_map["), \
+            variant
+        assert "runs per device ×1" in window.area.panes[variant].legend.text()
+
+
+def test_the_timing_axes_labels_are_not_clipped(qtbot, window):
+    window.resize(1366, 768)
+    window.open_example("async_dispatch")
+    wait_for_panes(qtbot, window, lambda: window.presenter.result is not None)
+    window.tools.setCurrentWidget(window.tools.timing)
+    view = window.tools.timing.view
+    QTest.qWait(100)
+    for kind in ("dispatch_vs_complete", "sweep"):
+        view.plots.show_kind(kind)
+        QTest.qWait(50)
+        axis = view.plots.figures[kind].plot.getAxis("left")
+        label = axis.label.boundingRect().width()  # drawn turned by 90 degrees
+        assert label <= axis.size().height(), (kind, label, axis.labelText)
