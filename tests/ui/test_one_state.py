@@ -301,7 +301,11 @@ def test_hlo_views_hide_jaxvizs_own_frames(qtbot, window):
     for vr in details.variants:
         for text in (vr.stablehlo, vr.hlo):
             assert "jaxviz/" not in text, vr.variant
-    assert any(user_file in vr.stablehlo for vr in details.variants)
+    assert any(f'source_file="{user_file}"' in vr.hlo for vr in details.variants)
+    pane = window.area.panes["pmap"]
+    pane.show_view("HLO")
+    assert pane.hlo_view.toPlainText().startswith("HloModule")
+    assert "FileNames" not in pane.hlo_view.toPlainText()
 
 
 def test_runs_per_device_counts_agree_across_variants(qtbot, window):
@@ -331,3 +335,47 @@ def test_the_timing_axes_labels_are_not_clipped(qtbot, window):
         axis = view.plots.figures[kind].plot.getAxis("left")
         label = axis.label.boundingRect().width()  # drawn turned by 90 degrees
         assert label <= axis.size().height(), (kind, label, axis.labelText)
+
+
+def _breaks_mid_word(browser) -> list[str]:
+    """Lines of a text view that end inside a word (the layout's own line breaks)."""
+    bad = []
+    block = browser.document().begin()
+    while block.isValid():
+        layout, text = block.layout(), block.text()
+        for n in range(layout.lineCount() - 1):
+            line = layout.lineAt(n)
+            end = line.textStart() + line.textLength()
+            if 0 < end < len(text) and text[end - 1] not in " -—/" and text[end] != " ":
+                bad.append(text[line.textStart():end])
+        block = block.next()
+    return bad
+
+
+def test_the_side_panels_are_readable_at_1366x768(qtbot, window):
+    from PySide6.QtWidgets import QLabel
+
+    from jaxviz.model.screen_fit import Rect, plan_window
+
+    plan = plan_window(Rect(0, 0, 1366, 768 - 32))
+    window.resize(1366, 768 - 32)
+    window.open_example("tensor_parallel")  # "NamedSharding" in its explanation
+    for dock in (window.docks["Gallery"], window.docks["Arguments"]):
+        dock.show()
+    window.resizeDocks([window.docks["Gallery"]], [plan.side_width], Qt.Orientation.Horizontal)
+    wait_for_panes(qtbot, window, lambda: window.presenter.result is not None)
+    QTest.qWait(100)
+    gallery = window.gallery.list
+    viewport = gallery.viewport().rect()
+    shown = [r for r in range(gallery.count())
+             if viewport.contains(gallery.visualItemRect(gallery.item(r)))]
+    assert len(shown) >= 5, len(shown)
+    assert _breaks_mid_word(window.gallery.explanation) == []
+    for name, edit in window.args_panel.edits.items():
+        text = edit.text() or edit.placeholderText()
+        room = edit.width() - 48  # the clear button and the fault's icon
+        assert edit.fontMetrics().horizontalAdvance(text) <= room or len(text) > 20, \
+            (name, text, edit.width())
+    label = window.editor_panel.file_label  # whole, or cut with "…", never mid-word bare
+    shown = QLabel.text(label)
+    assert shown == "example: tensor_parallel" or shown.endswith("…"), shown

@@ -51,9 +51,9 @@ class ControlBar(QWidget):
         self.back_button = self._button(style.standardIcon(
             QStyle.StandardPixmap.SP_MediaSeekBackward), "Previous phase (Left, Page Up)")
         self.play_button = self._button(style.standardIcon(
-            QStyle.StandardPixmap.SP_MediaPlay), "Play / pause (Space)")
+            QStyle.StandardPixmap.SP_MediaPlay), "Play / pause")
         self.forward_button = self._button(style.standardIcon(
-            QStyle.StandardPixmap.SP_MediaSeekForward), "Next phase (Right, Page Down)")
+            QStyle.StandardPixmap.SP_MediaSeekForward), "Next phase (Right, Page Down, Space)")
         self.restart_button.clicked.connect(self.restartRequested)
         self.back_button.clicked.connect(lambda: self.stepRequested.emit(-1))
         self.play_button.clicked.connect(self.playToggled)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import ast
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QTextOption
 from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
@@ -22,6 +23,10 @@ from PySide6.QtWidgets import (
 from jaxviz.model import Example, GalleryError, list_examples
 
 
+#: The examples the list always has room for.
+MIN_ROWS = 5
+
+
 class GalleryPanel(QWidget):
     """Examples on top, the selected example's explanation below."""
 
@@ -32,12 +37,16 @@ class GalleryPanel(QWidget):
         super().__init__(parent)
         self.list = QListWidget()
         self.list.setObjectName("gallery_list")
-        self.list.setWordWrap(True)
-        self.list.setUniformItemSizes(False)
+        # One line per example, cut at its end (the tooltip has the title): a narrow panel
+        # still shows at least MIN_ROWS of them, and no name is broken in the middle.
+        self.list.setWordWrap(False)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.list.setUniformItemSizes(True)
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.explanation = QTextBrowser()
         self.explanation.setObjectName("gallery_explanation")
         self.explanation.setOpenExternalLinks(True)
+        self.explanation.setWordWrapMode(QTextOption.WrapMode.WordWrap)  # never mid-word
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.list)
         split.addWidget(self.explanation)
@@ -59,9 +68,21 @@ class GalleryPanel(QWidget):
             item.setData(Qt.ItemDataRole.UserRole, ex.name)
             item.setToolTip(ex.title)
             self.list.addItem(item)
+        self._fit_rows()
         self.list.currentItemChanged.connect(self._preview)
         self.list.itemClicked.connect(self._activate)
         self.list.itemActivated.connect(self._activate)
+
+    def _fit_rows(self) -> None:
+        """Room for :data:`MIN_ROWS` examples at the current font (again after a zoom)."""
+        rows = min(MIN_ROWS, self.list.count())
+        row = self.list.sizeHintForRow(0) if self.list.count() else self.fontMetrics().height()
+        self.list.setMinimumHeight(rows * row + 2 * self.list.frameWidth() + 2)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt's name
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._fit_rows()
 
     def _preview(self, item: QListWidgetItem | None, _previous=None) -> None:
         if item is not None:

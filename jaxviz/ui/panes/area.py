@@ -138,3 +138,10 @@ class JaxprArea(QStackedWidget):
         # re-resolves its font from its new parent.
         for pane in self.panes.values():
             pane.set_zoom(self._zoom)
+        # Zoomed in, the area may be as narrow as one pane (the panes become tabs): on a
+        # small screen the window still fits it. Unzoomed, the panes' headers keep theirs.
+        one_pane = max((self.panes[v].minimumSizeHint().width() for v in self._visible),
+                       default=0)
+        shown = self.currentWidget()
+        self.setMinimumWidth(one_pane if self._zoom > 0 or shown is None
+                             else shown.minimumSizeHint().width())

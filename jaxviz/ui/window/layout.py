@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from PySide6.QtCore import QRect, Qt, QTimer
-from PySide6.QtGui import QAction, QFont, QGuiApplication, QShowEvent
+from PySide6.QtGui import QAction, QFont, QFontMetrics, QGuiApplication, QShowEvent
 from PySide6.QtWidgets import QApplication, QWidget
 
 from jaxviz.model import VARIANTS
@@ -29,6 +29,8 @@ from jaxviz.ui.window.parts import WindowParts
 #: A window's frame beyond its content before the window manager has framed it (a title
 #: bar and thin borders; the check after it is framed corrects any difference).
 FRAME_ESTIMATE = (2, 32)
+#: The characters a side panel (gallery, arguments) always has room for.
+SIDE_COLUMNS = 16
 #: When, after the window is shown, its frame is checked against the screens (ms).
 SCREEN_CHECKS_MS = (0, 400, 1500)
 
@@ -71,6 +73,15 @@ class WindowStateMixin(WindowParts):
         self.area.set_zoom(zoom)
         self.tools.set_zoom(zoom)
         self.args_panel.set_zoom(zoom)
+        self.fit_side_panels()
+
+    def fit_side_panels(self) -> None:
+        """The gallery and the arguments keep room for :data:`SIDE_COLUMNS` characters of
+        the unzoomed text: never squeezed to a few letters, and zoomed in on a small
+        screen the window still fits it (the fields then wrap under their labels)."""
+        width = QFontMetrics(style.ui_font(0)).horizontalAdvance("m" * SIDE_COLUMNS)
+        for panel in (self.gallery, self.args_panel):
+            panel.setMinimumWidth(width)
 
     def zoom_by(self, step: int) -> None:
         self.set_zoom(self.zoom + step)

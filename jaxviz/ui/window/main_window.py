@@ -89,6 +89,7 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
             self, self._handlers(), self.gallery.examples, self.bound, self.docks.values())
         self._build_status_bar()
         self._wire()
+        self.fit_side_panels()
         self.restore_window_state()
         self._started = False
 
