@@ -30,7 +30,7 @@ from jaxviz.ui.window.parts import WindowParts
 #: bar and thin borders; the check after it is framed corrects any difference).
 FRAME_ESTIMATE = (2, 32)
 #: The characters a side panel (gallery, arguments) always has room for.
-SIDE_COLUMNS = 16
+SIDE_COLUMNS = 26
 #: When, after the window is shown, its frame is checked against the screens (ms).
 SCREEN_CHECKS_MS = (0, 400, 1500)
 
@@ -79,9 +79,10 @@ class WindowStateMixin(WindowParts):
         """The gallery and the arguments keep room for :data:`SIDE_COLUMNS` characters of
         the unzoomed text: never squeezed to a few letters, and zoomed in on a small
         screen the window still fits it (the fields then wrap under their labels)."""
-        width = QFontMetrics(style.ui_font(0)).horizontalAdvance("m" * SIDE_COLUMNS)
+        width = QFontMetrics(style.ui_font(0)).averageCharWidth() * SIDE_COLUMNS
         for panel in (self.gallery, self.args_panel):
             panel.setMinimumWidth(width)
+        self.args_panel.fit_fields()
 
     def zoom_by(self, step: int) -> None:
         self.set_zoom(self.zoom + step)
