@@ -45,7 +45,7 @@ def test_which_key_steps_how(key, typing, modified, move):
 
 
 def test_a_text_field_keeps_only_the_keys_it_types_with():
-    assert TEXT_FIELD_KEYS < set(PRESENTER_KEYS)
+    assert set(PRESENTER_KEYS) > TEXT_FIELD_KEYS
     assert {k for k in PRESENTER_KEYS if presenter_move(k, typing=True) is not None} == \
         {"PageDown", "PageUp"}
 

@@ -379,3 +379,11 @@ def test_the_side_panels_are_readable_at_1366x768(qtbot, window):
     label = window.editor_panel.file_label  # whole, or cut with "…", never mid-word bare
     shown = QLabel.text(label)
     assert shown == "example: tensor_parallel" or shown.endswith("…"), shown
+
+
+def test_hovering_an_equation_shows_no_pane_wide_tooltip(qtbot, window):
+    """The variant's explanation is the title's tooltip; over the equations none covers
+    the neighbouring lines."""
+    pane = window.area.panes["vmap"]
+    assert pane.toolTip() == "" and pane.jaxpr_view.toolTip() == ""
+    assert "batch" in pane.title.toolTip()

@@ -389,11 +389,10 @@ class ArgsPanel(QScrollArea):
     def _reserve_message_room(self) -> None:
         self.message.setFixedHeight(self.message.fontMetrics().lineSpacing() * MESSAGE_LINES + 6)
 
-    def fit_fields(self) -> None:
+    def fit_fields(self, room: int) -> None:
         """Each field has room for its placeholder (and the clear button and the fault's
-        ✖), at most the panel's own minimum width: a narrow panel puts a field under its
-        label rather than squeezing it to a few letters ("fr…")."""
-        room = max(80, self.minimumWidth() - 36)
+        ✖), up to ``room`` pixels: a narrow panel puts a field under its label rather than
+        squeezing it to a few letters ("fr…")."""
         for edit in self.edits.values():
             need = edit.fontMetrics().horizontalAdvance(edit.placeholderText()) + 48
             edit.setMinimumWidth(min(need, room))

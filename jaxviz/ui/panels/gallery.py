@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
 
 from jaxviz.model import Example, GalleryError, list_examples
 
-
 #: The examples the list always has room for.
 MIN_ROWS = 5
 

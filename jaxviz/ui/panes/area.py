@@ -140,8 +140,6 @@ class JaxprArea(QStackedWidget):
             pane.set_zoom(self._zoom)
         # Zoomed in, the area may be as narrow as one pane (the panes become tabs): on a
         # small screen the window still fits it. Unzoomed, the panes' headers keep theirs.
-        one_pane = max((self.panes[v].minimumSizeHint().width() for v in self._visible),
-                       default=0)
-        shown = self.currentWidget()
-        self.setMinimumWidth(one_pane if self._zoom > 0 or shown is None
-                             else shown.minimumSizeHint().width())
+        # (0: no explicit minimum, the layout's own applies again)
+        self.setMinimumWidth(max((self.panes[v].minimumSizeHint().width()
+                                  for v in self._visible), default=0) if self._zoom > 0 else 0)

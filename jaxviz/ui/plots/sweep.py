@@ -28,7 +28,8 @@ class SweepFigure(TimingFigure):
     kind = "sweep"
 
     def _build(self) -> None:
-        self.plot = make_plot(self.style, left=("time per call (ms, log scale)", "ms per call (log)", "ms"),
+        self.plot = make_plot(self.style, left=("time per call (ms, log scale)",
+                                                   "ms per call (log)", "ms"),
                               bottom="size", log_left=True)
         self.body.addItem(self.plot)
         self.plots = [self.plot]

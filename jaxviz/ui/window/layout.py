@@ -30,7 +30,10 @@ from jaxviz.ui.window.parts import WindowParts
 #: bar and thin borders; the check after it is framed corrects any difference).
 FRAME_ESTIMATE = (2, 32)
 #: The characters a side panel (gallery, arguments) always has room for.
-SIDE_COLUMNS = 26
+SIDE_COLUMNS = 18
+#: A field's room for its placeholder, at most this share of a side panel's minimum (a
+#: narrower panel scrolls rather than squeezing the field).
+FIELD_SHARE = 1.45
 #: When, after the window is shown, its frame is checked against the screens (ms).
 SCREEN_CHECKS_MS = (0, 400, 1500)
 
@@ -82,7 +85,7 @@ class WindowStateMixin(WindowParts):
         width = QFontMetrics(style.ui_font(0)).averageCharWidth() * SIDE_COLUMNS
         for panel in (self.gallery, self.args_panel):
             panel.setMinimumWidth(width)
-        self.args_panel.fit_fields()
+        self.args_panel.fit_fields(round(width * FIELD_SHARE))
 
     def zoom_by(self, step: int) -> None:
         self.set_zoom(self.zoom + step)
