@@ -17,6 +17,7 @@ import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from jaxviz.model.diff_layout import row_notes, shown_lines
 from jaxviz.model.jaxpr_diff import DiffRow, DiffSide, JaxprDiff
 
 #: Below this width, ``layout="auto"`` prints the unified form.
@@ -41,29 +42,19 @@ class _Painter:
 
 def _cell(side: DiffSide | None, width: int, tint: str | None, token_style: str | None,
           paint: _Painter) -> list[tuple[str, int]]:
-    """A side's lines, dedented, indented by depth and cut to ``width``: (text, visible length)."""
+    """A side's lines (:func:`shown_lines`) cut to ``width``: (text, visible length)."""
     if side is None:
         return []
-    if not side.text:
-        text = f"{side.primitive}  (printed with an earlier use of its jaxpr)"
-        lines, numbers = [text], [-1]
-    else:
-        lines, numbers = side.text, side.text_lines
-    first = lines[0]
-    dedent = len(first) - len(first.lstrip(" "))
-    indent = "  " * side.depth
     out = []
-    for line, number in zip(lines, numbers):
-        cut = min(dedent, len(line) - len(line.lstrip(" ")))
-        body = line[cut:]
-        room = max(1, width - len(indent))
+    for shown in shown_lines(side):
+        body, room = shown.text, max(1, width)
         clipped = len(body) > room
         if clipped:
             body = body[:room - 1]
-        spans = [(r.start - cut, r.end - cut) for r in side.changed if r.line == number]
-        shown = _highlight(body, spans if token_style else [], tint, token_style, paint)
+        spans = [(s.start, s.end) for s in shown.spans]
+        text = _highlight(body, spans if token_style else [], tint, token_style, paint)
         ellipsis = "…" if clipped else ""
-        out.append((indent + shown + ellipsis, len(indent) + len(body) + len(ellipsis)))
+        out.append((text + ellipsis, len(body) + len(ellipsis)))
     return out
 
 
@@ -83,18 +74,6 @@ def _highlight(body: str, spans: list[tuple[int, int]], tint: str | None,
         at = end
     pieces.append(plain(body[at:]))
     return "".join(pieces)
-
-
-def _notes(row: DiffRow) -> list[str]:
-    """What changed, in at most two lines: the shapes, then the parameters.
-
-    The outputs' changes stand for the row (the inputs' changes are the outputs'
-    of earlier rows); the inputs' are named only when no output changed.
-    """
-    outputs = [c.text for c in row.shapes if c.where == "output"]
-    shapes = outputs or [c.text for c in row.shapes]
-    params = [p.note or f"{p.name}: {p.left} -> {p.right}" for p in row.params]
-    return [text for text in ("; ".join(shapes), "; ".join(params)) if text]
 
 
 def _styles(row: DiffRow) -> tuple[str | None, str | None, str | None, str | None]:
@@ -161,7 +140,7 @@ def _columns(diff: JaxprDiff, width: int, paint: _Painter) -> list[str]:
             ltext, lwidth = left[n] if n < len(left) else ("", 0)
             rtext, _ = right[n] if n < len(right) else ("", 0)
             out.append(f"{mark} {number:>4} {ltext}{' ' * (col - lwidth)} | {rtext}".rstrip())
-        for note in _notes(row):
+        for note in row_notes(row):
             out.append(" " * gutter + paint(_clip(f"# {note}", width - gutter), "note"))
     return out
 
@@ -185,7 +164,7 @@ def _unified(diff: JaxprDiff, width: int, paint: _Painter) -> list[str]:
             mark = _MARK[row.kind] if n == 0 else " "
             shown_sign = paint(sign, "left" if sign == "-" else "right") if sign != " " else sign
             out.append(f"{mark} {number if n == 0 else '':>4} {shown_sign} {text}".rstrip())
-        for note in _notes(row):
+        for note in row_notes(row):
             out.append(" " * gutter + paint(_clip(f"# {note}", room), "note"))
     return out
 

@@ -1,6 +1,7 @@
 """What changed between variants: the marks the jaxpr panes draw in their gutters.
 
-* ``vmap`` against ``plain``: equations whose outputs gained the batch axis
+* ``vmap`` against ``plain``, read off their diff (:mod:`jaxviz.model.jaxpr_diff`,
+  the one pairing of equations): equations whose outputs gained the batch axis
   (``batched``) and primitives that only the batched jaxpr has (``new``, put
   there by a batching rule).
 * ``pmap``, ``sharded``, ``shard_map``: the per-device wrapper (``shard_map``,
@@ -16,11 +17,11 @@ Example:
 
 from __future__ import annotations
 
-from collections import defaultdict, deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from jaxviz.model import Equation, TraceResult, VariantResult
+from jaxviz.model.jaxpr_diff import diff_variants
 from jaxviz.model.lexers import JAXPR_COLLECTIVES
 from jaxviz.model.link_index import walk
 
@@ -55,42 +56,28 @@ class Mark:
     tip: str
 
 
-def _ranks(eqn: Equation) -> list[int]:
-    return [len(v.shape) for v in eqn.outputs]
-
-
-def _types(eqn: Equation) -> str:
-    return " ".join(f"{v.name}:{v.type_str}" for v in eqn.outputs)
-
-
 def batch_marks(plain: VariantResult, batched: VariantResult) -> list[Mark]:
-    """Marks on ``batched`` (a vmap jaxpr) relative to ``plain``.
+    """Marks on ``batched`` (a vmap jaxpr) relative to ``plain``, read off their diff.
 
-    Equations are matched by (source line, primitive) in order of appearance;
-    a matched equation whose outputs have more axes is ``batched``, an
-    unmatched one is ``new``.
+    The rows of :func:`~jaxviz.model.jaxpr_diff.diff_variants` say it: a paired
+    equation whose output gained an axis is ``batched``; an equation only the
+    batched jaxpr has is ``new``. A wrapper's mark covers its opening lines (its
+    body's equations have marks of their own).
     """
-    queues: dict[tuple[int | None, str], deque[Equation]] = defaultdict(deque)
-    for _path, eqn in walk(plain.equations):
-        queues[(eqn.source.line if eqn.source else None, eqn.primitive)].append(eqn)
     marks = []
-    for _path, eqn in walk(batched.equations):
-        if eqn.text_start is None:
+    for row in diff_variants(plain, batched).rows:
+        side = row.right
+        if side is None or not side.text_lines:
             continue
-        end = eqn.text_end if eqn.text_end is not None else eqn.text_start
-        if eqn.subjaxprs:  # a wrapper: its nested equations get their own marks
-            end = eqn.text_start
-        queue = queues.get((eqn.source.line if eqn.source else None, eqn.primitive))
-        if not queue:
-            marks.append(Mark("new", eqn.text_start, end,
-                              f"{eqn.primitive}: not in the plain jaxpr; vmap's batching "
-                              f"rules added it"))
+        start, end = side.text_lines[0], side.text_lines[-1]
+        if row.kind == "only_right":
+            marks.append(Mark("new", start, end, f"{side.primitive}: not in the plain jaxpr; "
+                                                 f"vmap's batching rules added it"))
             continue
-        before = queue.popleft()
-        if any(a > b for a, b in zip(_ranks(eqn), _ranks(before))):
-            marks.append(Mark("batched", eqn.text_start, end,
-                              f"{eqn.primitive}: {_types(before)} became {_types(eqn)} "
-                              f"(gained the batch axis)"))
+        gained = [c for c in row.shapes if c.where == "output" and c.change == "gained"]
+        if gained:
+            marks.append(Mark("batched", start, end,
+                              f"{side.primitive}: {'; '.join(c.text for c in gained)}"))
     return marks
 
 

@@ -201,6 +201,8 @@ def _changed(an: list[str], bn: list[str], at: list[Token], bt: list[Token]
              ) -> tuple[list[Token], list[Token]]:
     out_a: list[Token] = []
     out_b: list[Token] = []
+    if an == bn:
+        return out_a, out_b
     matcher = difflib.SequenceMatcher(None, an, bn, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag != "equal":

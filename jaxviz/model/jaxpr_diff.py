@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from jaxviz.model.jaxpr_align import Pair, align, changed_tokens, token_spans
@@ -47,7 +47,7 @@ from jaxviz.model.jaxpr_shapes import (
     describe_param,
     headline_category,
 )
-from jaxviz.model.records import Equation, VariantResult, register
+from jaxviz.model.records import Equation, VariantResult, register, walk_paths
 
 #: Row kinds, in the order the summary counts them.
 KINDS = ("same", "shapes", "params", "only_left", "only_right")
@@ -177,44 +177,57 @@ class _Item:
     path: tuple[int, ...]
     eqn: Equation
     per_device: bool
+    #: What the alignment compares, read once (it compares each pair of a key's items).
+    key: tuple[str | None, int | None, str] = field(init=False)
+    outputs: tuple[str, ...] = field(init=False)
+    inputs: tuple[str, ...] = field(init=False)
+    ranks: tuple[tuple[str, int], ...] = field(init=False)
 
-    @property
-    def key(self) -> tuple[str | None, int | None, str]:
-        span = self.eqn.source
-        return (span.file if span else None, span.line if span else None, self.eqn.primitive)
+    def __post_init__(self) -> None:
+        span, eqn = self.eqn.source, self.eqn
+        put = object.__setattr__  # frozen
+        put(self, "key", (span.file if span else None, span.line if span else None,
+                          eqn.primitive))
+        put(self, "outputs", tuple(v.type_str for v in eqn.outputs))
+        put(self, "inputs", tuple(v.type_str for v in eqn.inputs))
+        put(self, "ranks", tuple((v.dtype, len(v.shape)) for v in eqn.outputs))
 
     def describe(self) -> tuple[object, ...]:
         file, line, primitive = self.key
-        return (file or "", line or 0, primitive,
-                [v.type_str for v in self.eqn.outputs], [v.type_str for v in self.eqn.inputs])
-
-
-def _walk(equations: list[Equation], path: tuple[int, ...] = (), per_device: bool = False
-          ) -> Iterator[tuple[tuple[int, ...], Equation, bool]]:
-    """Every equation, parents before their nested equations, and whether it runs per device."""
-    for i, eqn in enumerate(equations):
-        here = path + (i,)
-        yield here, eqn, per_device
-        inner = per_device or eqn.primitive in PER_DEVICE_WRAPPERS
-        for sub in eqn.subjaxprs:
-            yield from _walk(sub.equations, here, inner)
+        return (file or "", line or 0, primitive, list(self.outputs), list(self.inputs))
 
 
 def _items(vr: VariantResult) -> list[_Item]:
-    return [_Item(n, path, eqn, per_device)
-            for n, (path, eqn, per_device) in enumerate(_walk(vr.equations))]
+    """The variant's equations in pre-order, each knowing whether a per-device body holds it."""
+    inside: dict[tuple[int, ...], bool] = {(): False}  # path -> its nested equations run per device
+    items = []
+    for n, (path, eqn) in enumerate(walk_paths(vr.equations)):
+        per_device = inside[path[:-1]]  # the parent was walked first
+        inside[path] = per_device or eqn.primitive in PER_DEVICE_WRAPPERS
+        items.append(_Item(n, path, eqn, per_device))
+    return items
+
+
+def _signature_affinity() -> Callable[[_Item, _Item], int]:
+    """:func:`_affinity`, remembered per pair of signatures (a loop's equations share a few)."""
+    known: dict[tuple[object, ...], int] = {}
+
+    def affinity(a: _Item, b: _Item) -> int:
+        pair = (a.outputs, a.inputs, b.outputs, b.inputs)
+        found = known.get(pair)
+        if found is None:
+            found = known[pair] = _affinity(a, b)
+        return found
+
+    return affinity
 
 
 def _affinity(a: _Item, b: _Item) -> int:
     """3: same output and input types; 2: same outputs; 1: outputs related; 0: neither."""
-    lo = [v.type_str for v in a.eqn.outputs]
-    ro = [v.type_str for v in b.eqn.outputs]
-    if lo == ro:
-        return 3 if [v.type_str for v in a.eqn.inputs] == [v.type_str for v in b.eqn.inputs] \
-            else 2
-    related = len(lo) == len(ro) and all(
-        x.dtype == y.dtype and abs(len(x.shape) - len(y.shape)) <= 1
-        for x, y in zip(a.eqn.outputs, b.eqn.outputs))
+    if a.outputs == b.outputs:
+        return 3 if a.inputs == b.inputs else 2
+    related = len(a.ranks) == len(b.ranks) and all(
+        x[0] == y[0] and abs(x[1] - y[1]) <= 1 for x, y in zip(a.ranks, b.ranks))
     return 1 if related else 0
 
 
@@ -246,7 +259,7 @@ def diff_variants(left: VariantResult, right: VariantResult) -> JaxprDiff:
         inputs = compare_vars(left.invars, right.invars, "input", False, False, batch)
     outputs = compare_vars(left.outvars, right.outvars, "output", False, False, batch)
     a, b = _items(left), _items(right)
-    pairs = _openers_first(align(a, b, key=lambda it: it.key, affinity=_affinity,
+    pairs = _openers_first(align(a, b, key=lambda it: it.key, affinity=_signature_affinity(),
                                  order=_Item.describe), a, b)
     left_lines = left.jaxpr_text.split("\n") if left.jaxpr_text else []
     right_lines = right.jaxpr_text.split("\n") if right.jaxpr_text else []

@@ -17,10 +17,10 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from jaxviz.model import Equation, TraceResult, VariantResult
+from jaxviz.model.records import walk_paths
 
 
 @dataclass(frozen=True)
@@ -50,14 +50,8 @@ class EqnRef:
     equation: Equation
 
 
-def walk(equations: list[Equation], path: tuple[int, ...] = ()
-         ) -> Iterator[tuple[tuple[int, ...], Equation]]:
-    """Every equation with its index path, parents before their nested equations."""
-    for i, eqn in enumerate(equations):
-        here = path + (i,)
-        yield here, eqn
-        for sub in eqn.subjaxprs:
-            yield from walk(sub.equations, here)
+#: Every equation with its index path, in pre-order (one walk: :func:`walk_paths`).
+walk = walk_paths
 
 
 class LinkIndex:

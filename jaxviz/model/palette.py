@@ -149,6 +149,22 @@ MARK_COLOURS = {
     "wrapper": "#1e6fd9",     # shard_map / sharded jit: the per-device program
     "collective": "#d62728",  # psum, all_gather, ppermute ... data moves
 }
+#: The compare layout's colours (:mod:`jaxviz.model.diff_layout`): a block's band and
+#: tint, and a changed token's highlight, by what the change means. The batch axis
+#: and added equations share the hues of the "batched" and "new" marks above.
+DIFF_COLOURS = {
+    "batch": MARK_COLOURS["batched"],  # a type gained (or lost) the batch axis
+    "shapes": "#00838f",               # a type changed otherwise (per device, another axis)
+    "params": "#2e7d32",               # a parameter or literal operand changed
+    "added": MARK_COLOURS["new"],      # only the right side has it
+    "removed": "#455a64",              # only the left side has it
+    "same": "#9aa3ae",                 # paired, unchanged
+    "printed": "#8a8f98",              # printed differently, not compared ({V:i})
+}
+#: How far toward white a band, a row's tint and a token's highlight are mixed.
+DIFF_BAND_MIX, DIFF_TINT_MIX, DIFF_TOKEN_MIX = 0.55, 0.86, 0.55
+#: The hatching of the filler lines that keep the two sides aligned.
+DIFF_FILLER = "#c9ced6"
 ERROR_COLOUR = "#c62828"
 ERROR_BACKGROUND = "#fde7e7"
 BANNER_BACKGROUND = "#fff3cd"

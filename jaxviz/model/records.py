@@ -201,16 +201,26 @@ class SubJaxpr:
     equations: list[Equation]
 
 
-def walk_equations(equations: list[Equation]) -> Iterator[Equation]:
-    """Every equation, parents before their nested equations (pre-order).
+def walk_paths(equations: list[Equation], path: tuple[int, ...] = ()
+               ) -> Iterator[tuple[tuple[int, ...], Equation]]:
+    """Every equation with its index path, parents before their nested equations (pre-order).
 
-    An equation's position in this walk is the index that names it elsewhere
-    (e.g. in :attr:`jaxviz.model.storyboard.Step.equations`).
+    The one walk of nested equations: an equation's position in it is the index
+    that names it elsewhere (:class:`jaxviz.model.link_index.EqnRef`, the device
+    view, :attr:`jaxviz.model.storyboard.Step.equations`, the jaxpr diff), and
+    its path is its index at each nesting level, e.g. ``(0, 0, 3)``.
     """
-    for eq in equations:
-        yield eq
+    for i, eq in enumerate(equations):
+        here = path + (i,)
+        yield here, eq
         for sub in eq.subjaxprs:
-            yield from walk_equations(sub.equations)
+            yield from walk_paths(sub.equations, here)
+
+
+def walk_equations(equations: list[Equation]) -> Iterator[Equation]:
+    """Every equation, parents before their nested equations (:func:`walk_paths`' order)."""
+    for _path, eq in walk_paths(equations):
+        yield eq
 
 
 @dataclass

@@ -140,6 +140,8 @@ class WindowState(EventedState):
         pane_layout: ``auto``, ``side by side`` or ``tabs``.
         focused_variant: the pane last clicked (the device view shows it), or None.
         devices: the device count the engine runs with.
+        compared: the two variants the compare layout shows, ``(left, right)``, or
+            None while the panes show.
         document: which document is open: a number that grows with every example,
             file or new document opened (:meth:`open_document`). What belongs to one
             document (the panes' views and scroll, the device view's phase) starts
@@ -160,6 +162,7 @@ class WindowState(EventedState):
     pane_layout: str = "auto"
     focused_variant: str | None = None
     devices: int = 8
+    compared: tuple[str, str] | None = None
     document: int = 0
     pane_views: dict[str, str] = field(default_factory=dict)
     device_phase: int = 0
@@ -255,13 +258,12 @@ class WindowState(EventedState):
 
     def to_request(self) -> TraceRequest | None:
         """The request for what the window shows; None when it cannot run (see
-        :meth:`request_problem`). The ``plain`` variant is always traced: the
-        ``vmap`` pane compares against it."""
+        :meth:`request_problem`). The ``plain`` variant is always traced (the
+        ``vmap`` pane compares against it), and so are the compared ones."""
         if self.request_problem() is not None:
             return None
-        variants = list(self.visible_variants)
-        if "plain" not in variants:
-            variants.insert(0, "plain")
+        wanted = set(self.visible_variants) | {"plain"} | set(self.compared or ())
+        variants = [v for v in VARIANTS if v in wanted]
         return TraceRequest(target=Target(self.source, self.filename, self.function),
                             variants=variants, **self.settings.settings())
 

@@ -18,7 +18,6 @@ from hypothesis import strategies as st
 
 from jaxviz.model import Equation, Target, TraceRequest, from_plain, list_examples, to_plain
 from jaxviz.model.jaxpr_diff import KINDS, diff_variants
-from tests.core.conftest import example_request  # 8 simulated CPU devices, before JAX starts
 
 EXAMPLES = {ex.name: list(ex.variants) for ex in list_examples()}
 #: Each declared variant against plain, or against vmap where plain cannot bind the axis.
@@ -30,14 +29,6 @@ ALL_PAIRS = [(name, a, b) for name, vs in EXAMPLES.items() for a in vs for b in 
 BATCHING_OPS = {"broadcast_in_dim", "transpose", "reshape", "squeeze", "expand_dims", "iota",
                 "select_n", "eq", "stop_gradient", "convert_element_type"}
 DEVICES = 8
-
-
-@pytest.fixture(scope="module")
-def traced():
-    """Every gallery example, all its declared variants, traced once."""
-    from jaxviz import core
-
-    return {name: core.trace_request(example_request(name)) for name in EXAMPLES}
 
 
 def walk(equations: list[Equation], in_shard_map: bool = False):
@@ -355,6 +346,7 @@ def test_a_failed_variant_is_refused(traced):
 
 def core_trace_failed():
     from jaxviz import core
+    from tests.core.conftest import example_request
 
     req = example_request("normalize", variants=["plain"])
     vr = core.trace_request(req).variant("plain")

@@ -65,6 +65,17 @@ def test_the_request_comes_from_the_state_alone():
     assert s.request_problem() is None
 
 
+def test_compared_variants_are_traced_even_without_their_panes():
+    s = state(visible_variants=["vmap"])
+    seen = []
+    s.events.compared.connect(seen.append)
+    s.compared = ("plain", "sharded")
+    assert s.to_request().variants == ["plain", "vmap", "sharded"]
+    s.compared = None
+    assert s.to_request().variants == ["plain", "vmap"]
+    assert seen == [("plain", "sharded"), None]
+
+
 @pytest.mark.parametrize("change, kind, where", [
     (dict(source="def f(x:\n    return x\n"), "syntax", 1),
     (dict(function=""), "function", None),

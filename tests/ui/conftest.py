@@ -99,22 +99,34 @@ def no_modal_dialogs(monkeypatch):
 
 
 @pytest.fixture
-def window(qtbot, shared_engine, settings, tmp_path, monkeypatch) -> Iterator:
-    """A shown main window on the shared engine, 1600x950, recovery copies under tmp_path."""
+def make_window(qtbot, shared_engine, settings, tmp_path, monkeypatch):
+    """Makes shown main windows on the shared engine, all with the test's settings file
+    (a second one starts from what the first remembered); recovery copies under tmp_path."""
     from PySide6.QtCore import Qt
 
     from jaxviz.ui.window import settings as settings_module
     from jaxviz.ui.window.main_window import MainWindow
 
     monkeypatch.setattr(settings_module, "recovery_dir", lambda: tmp_path / "recovery")
-    win = MainWindow(settings=settings, engine=shared_engine)
-    qtbot.addWidget(win)
-    # The size tests expect, whatever the screen's plan said (maximized on a small one).
-    win.setWindowState(Qt.WindowState.WindowNoState)
-    win.resize(1600, 950)
-    win.show()
-    qtbot.waitExposed(win)
-    win.start_engine()
+
+    def make(width: int = 1600, height: int = 950):
+        win = MainWindow(settings=settings, engine=shared_engine)
+        qtbot.addWidget(win)
+        # The size tests expect, whatever the screen's plan said (maximized on a small one).
+        win.setWindowState(Qt.WindowState.WindowNoState)
+        win.resize(width, height)
+        win.show()
+        qtbot.waitExposed(win)
+        win.start_engine()
+        return win
+
+    return make
+
+
+@pytest.fixture
+def window(make_window) -> Iterator:
+    """A shown main window on the shared engine, 1600x950, recovery copies under tmp_path."""
+    win = make_window()
     yield win
     win.session.stop()
     win.document.editor.document().setModified(False)

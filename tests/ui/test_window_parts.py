@@ -10,6 +10,7 @@ import threading
 
 import pytest
 from PySide6.QtCore import QThread
+from PySide6.QtGui import QColor
 
 from jaxviz.model import Equation, SourceSpan, SubJaxpr, TraceResult, VariantResult, VarInfo
 from jaxviz.model.changes import batch_marks, marks_for, parallel_marks
@@ -54,7 +55,7 @@ def test_vmap_marks_the_batch_axis_and_new_primitives():
     marks = batch_marks(r.variant("plain"), r.variant("vmap"))
     kinds = {(m.kind, m.start) for m in marks}
     assert ("batched", 1) in kinds and ("batched", 3) in kinds and ("new", 2) in kinds
-    assert any("f32[3] became o:f32[8,3]" in m.tip for m in marks)
+    assert "sin: f32[3] -> f32[8,3]: gained axis 0 (8)" in [m.tip for m in marks]
 
 
 def test_parallel_panes_mark_the_wrapper_and_collectives():
@@ -248,3 +249,45 @@ def test_state_binding_turns_every_field_change_into_its_signal(qtbot):
     with qtbot.waitSignal(bound.settingsChanged) as got:
         state.set_setting("batch", 16)
     assert got.args[0].batch == 16
+
+
+def test_the_compare_view_stands_alone_fed_a_diff(qapp):
+    """The presentation mode's "what vmap changed" step feeds it a diff, no window, no engine."""
+    from jaxviz.model.jaxpr_diff import diff_variants
+    from jaxviz.ui.panes.compare_view import CompareView
+
+    r = _result()
+    view = CompareView(choosable=False)
+    view.resize(900, 400)
+    view.show()
+    view.set_diff(diff_variants(r.variant("plain"), r.variant("vmap")))
+    assert not view.close_button.isVisibleTo(view) and not view.pickers["left"].isEnabled()
+    assert [view.pickers[w].currentText() for w in ("left", "right")] == ["plain", "vmap"]
+    assert view.summary.text() == "2 equations gained an axis, 1 added (transpose), 0 removed"
+    # Each side shows its variant's own lines; the transpose only vmap has faces filler.
+    assert view.columns.left.toPlainText().split("\n") == ["a", "", "b", "c"]
+    assert view.columns.right.toPlainText().split("\n") == ["a", "b", "c", "d"]
+    assert [line.filler for line in view.columns.left.lines] == [False, True, False, False]
+    # Its rows know their source lines (from the diff alone) and light them.
+    assert view.rows_of_line(4) == [1, 2]
+    strong = QColor("#9cc4f2")
+    view.set_active_line(4, strong)
+    assert [view.columns.right.line_background("active", n) for n in range(4)] == \
+        [None, strong, strong, strong]
+    assert [view.columns.left.line_background("active", n) for n in range(4)] == \
+        [None, None, strong, strong]
+
+
+def test_while_comparing_the_hidden_panes_do_not_hold_the_window_wide(qapp):
+    from jaxviz.ui.panes.area import JaxprArea
+
+    area = JaxprArea()
+    area.set_layout_mode("side by side")
+    area.set_visible_variants(["plain", "vmap", "pmap", "sharded"])
+    panes = area.layout().minimumSize().width()
+    assert panes >= sum(area.panes[v].minimumSizeHint().width()
+                        for v in ("plain", "vmap", "pmap", "sharded"))
+    area.show_compare("plain", "vmap")
+    assert area.layout().minimumSize().width() == area.compare.minimumSizeHint().width() < panes
+    area.close_compare()
+    assert area.layout().minimumSize().width() == panes

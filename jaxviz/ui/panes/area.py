@@ -4,15 +4,17 @@ One :class:`~jaxviz.ui.panes.jaxpr_pane.JaxprPane` exists per variant for the
 window's whole life; the area only decides which are visible and whether they
 sit side by side in a splitter or in tabs. In "auto" layout the panes go into
 tabs when each would be narrower than :data:`MIN_PANE_CHARS` characters of
-code.
+code. While two variants are compared, the compare layout
+(:class:`~jaxviz.ui.panes.compare_view.CompareView`) takes the panes' place.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QSplitter, QStackedWidget, QTabWidget, QWidget
+from PySide6.QtWidgets import QSizePolicy, QSplitter, QStackedWidget, QTabWidget, QWidget
 
-from jaxviz.model import VARIANTS
+from jaxviz.model import VARIANTS, TraceResult
+from jaxviz.ui.panes.compare_view import CompareView
 from jaxviz.ui.panes.jaxpr_pane import JaxprPane
 
 #: Narrower panes than this many code characters switch "auto" layout to tabs.
@@ -35,8 +37,12 @@ class JaxprArea(QStackedWidget):
         self._tabs.setObjectName("pane_tabs")
         self._parking = QWidget()  # holds hidden panes
         self._parking.hide()
+        self.compare = CompareView()
         self.addWidget(self._splitter)
         self.addWidget(self._tabs)
+        self.addWidget(self.compare)
+        self._comparing = False
+        self._panes_need_room(True)
         self._visible: list[str] = ["plain", "vmap", "pmap", "sharded"]
         self._layout = "auto"
         self._current: tuple | None = None
@@ -60,6 +66,42 @@ class JaxprArea(QStackedWidget):
         wanted = set(self._visible)
         wanted.add(variant) if visible else wanted.discard(variant)
         self.set_visible_variants(list(wanted))
+
+    # -------------------------------------------------------------- compare
+    @property
+    def comparing(self) -> bool:
+        """Whether the compare layout shows instead of the panes."""
+        return self._comparing
+
+    def show_compare(self, left: str, right: str) -> None:
+        """Show the compare layout of ``left`` and ``right`` in the panes' place."""
+        self._comparing = True
+        self._panes_need_room(False)
+        self.compare.set_pair(left, right)
+        self.setCurrentWidget(self.compare)
+
+    def show_compare_result(self, result: TraceResult) -> None:
+        """A new result: the compare layout shows its diff now if open, else when opened."""
+        if self._comparing:
+            self.compare.show_result(result)
+        else:
+            self.compare.result = result
+
+    def close_compare(self) -> None:
+        """Back to the panes."""
+        self._comparing = False
+        self._panes_need_room(True)
+        self._current = None
+        self._relayout()
+
+    def _panes_need_room(self, need: bool) -> None:
+        """Only the pages in use hold the window's size (a stack is as large as its largest
+        page unless that page's size is ignored): the panes, or the comparison."""
+        shown = QSizePolicy.Policy.Preferred
+        hidden = QSizePolicy.Policy.Ignored
+        for page in (self._splitter, self._tabs):
+            page.setSizePolicy(shown if need else hidden, shown if need else hidden)
+        self.compare.setSizePolicy(hidden if need else shown, hidden if need else shown)
 
     # --------------------------------------------------------------- layout
     @property
@@ -113,6 +155,8 @@ class JaxprArea(QStackedWidget):
             self.setCurrentWidget(self._splitter)
         self.refresh_tab_titles()
         self._apply_zoom()
+        if self._comparing:
+            self.setCurrentWidget(self.compare)
 
     def refresh_tab_titles(self) -> None:
         """Tab titles carry a warning sign for variants that failed."""
@@ -143,3 +187,4 @@ class JaxprArea(QStackedWidget):
         # (0: no explicit minimum, the layout's own applies again)
         self.setMinimumWidth(max((self.panes[v].minimumSizeHint().width()
                                   for v in self._visible), default=0) if self._zoom > 0 else 0)
+        self.compare.set_zoom(self._zoom)

@@ -56,6 +56,9 @@ _LEGEND = {
     "wrapper": "runs per device",
     "collective": "collective",
 }
+#: The Compare button's text in a narrow pane, and in a pane at least ``WIDE_PANE`` wide.
+COMPARE_TEXT = ("◫", "◫ Compare")
+WIDE_PANE = 380
 #: What "Copy as code" can copy, in its menu's order: (key, menu text).
 COPY_CHOICES = (
     ("snippet", "Copy the call with its arguments and mesh"),
@@ -106,6 +109,8 @@ class JaxprPane(QFrame):
     stepToggled = Signal(str, bool)
     #: ``(variant, view)``: the user picked what the pane shows (``jaxpr``, ``HLO`` ...).
     viewChosen = Signal(str, str)
+    #: The header's Compare button: compare this variant with its base.
+    compareRequested = Signal(str)
 
     def __init__(self, variant: str, parent: QWidget | None = None):
         super().__init__(parent)
@@ -169,7 +174,20 @@ class JaxprPane(QFrame):
         head.addWidget(self.call)
         head.addWidget(self.differs)
         head.addWidget(self.note)
-        head.addWidget(self.legend)
+        self.compare_button = QToolButton()
+        self.compare_button.setObjectName(f"compare_{variant}")
+        self.compare_button.setText(COMPARE_TEXT[0])
+        self.compare_button.setToolTip("Compare this variant with another side by side, "
+                                       "equation by equation (Ctrl+D)")
+        # Narrow panes show the glyph alone: the button never widens the pane.
+        self.compare_button.setMinimumWidth(self.compare_button.sizeHint().width())
+        self.compare_button.setText(COMPARE_TEXT[1])
+        self.compare_button.clicked.connect(lambda: self.compareRequested.emit(self.variant))
+        legend_row = QHBoxLayout()  # the marks' legend, and the way to see what changed
+        legend_row.setContentsMargins(0, 0, 0, 0)
+        legend_row.addWidget(self.legend, 1)
+        legend_row.addWidget(self.compare_button)
+        head.addLayout(legend_row)
         self.banner = QLabel()
         self.banner.setProperty("role", "banner")
         self.banner.setProperty("severity", "error")
@@ -216,6 +234,10 @@ class JaxprPane(QFrame):
         self._details_filled = False
         self.jaxpr_view.lineHovered.connect(lambda n: self.lineHovered.emit(self.variant, n))
         self.jaxpr_view.lineClicked.connect(lambda n: self.lineClicked.emit(self.variant, n))
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self.compare_button.setText(COMPARE_TEXT[self.width() >= WIDE_PANE])
 
     # ---------------------------------------------------------------- content
     def show_result(self, vr: VariantResult, marks: list[Mark]) -> None:

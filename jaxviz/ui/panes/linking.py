@@ -5,6 +5,9 @@ editor and its equations in every pane share it. Hovering (or clicking, which
 sticks) an equation or a source line lights up, in the stronger shade of the
 same hue and with a frame, the source line and every equation it produced in
 every pane. The device view can light up equations too (:meth:`LinkController.show_equations`).
+The compare layout (:class:`~jaxviz.ui.panes.compare_view.CompareView`) is linked
+the same way: its rows' source line chips share the colours, and a row hovered or
+clicked there lights (or selects) its source line, and the other way round.
 
 The controller holds no Qt widgets of its own; it paints through the
 editor's and the panes' background layers.
@@ -52,6 +55,8 @@ class LinkController(QObject):
         for pane in area.panes.values():
             pane.lineHovered.connect(self._pane_hovered)
             pane.lineClicked.connect(self._pane_clicked)
+        area.compare.sourceLineHovered.connect(self._editor_hovered)
+        area.compare.sourceLineClicked.connect(self._compare_clicked)
 
     # ------------------------------------------------------------- results
     def set_result(self, result: TraceResult | None) -> None:
@@ -72,11 +77,15 @@ class LinkController(QObject):
             self.editor.set_link_colours({})
             for pane in self.area.panes.values():
                 pane.jaxpr_view.set_line_backgrounds("link", {})
+            self.area.compare.set_links({}, {})
             self._paint_active()
             return
-        self.editor.set_link_colours(
-            {line: style.link_colour(index.colour_index(line) or 0)
-             for line in index.source_lines})
+        by_line = {line: style.link_colour(index.colour_index(line) or 0)
+                   for line in index.source_lines}
+        self.editor.set_link_colours(by_line)
+        self.area.compare.set_links(
+            {v: {ref.order: ref.line for ref in index.refs(v) if ref.line is not None}
+             for v in index.variants}, by_line)
         for variant, pane in self.area.panes.items():
             colours: dict[int, QColor] = {}
             for n, ref in enumerate(index.owners(variant)):
@@ -108,6 +117,7 @@ class LinkController(QObject):
             for variant, lines in self.index.text_lines_for(line).items():
                 if lines:
                     self.area.panes[variant].jaxpr_view.scroll_to_line(lines[0])
+            self.area.compare.scroll_to_line(line)
 
     def show_equations(self, variant: str, orders: list[int]) -> None:
         """Light up equations of one pane by pre-order index (see :class:`EqnRef`)."""
@@ -175,6 +185,14 @@ class LinkController(QObject):
                 if lines:
                     self.area.panes[variant].jaxpr_view.scroll_to_line(lines[0])
 
+    def _compare_clicked(self, line: int) -> None:
+        """A row of the compare layout was clicked: select its source line and show it."""
+        self._selected = line if self.index is not None and line in self.index.source_lines else 0
+        self._explicit = {}
+        self._paint_active()
+        if self._selected:
+            self.editor.reveal_line(self._selected)
+
     def _pane_hovered(self, variant: str, text_line: int) -> None:
         ref = self.index.owner(variant, text_line) if self.index and text_line >= 0 else None
         self._set_hovered(ref.line if ref is not None and ref.line else 0)
@@ -208,4 +226,5 @@ class LinkController(QObject):
             colour = strong if strong is not None and not explicit else style.PHASE_COLOUR
             pane.jaxpr_view.set_line_backgrounds("active", {n: colour for n in lines})
             pane.jaxpr_view.set_outlined(_ranges(lines))
+        self.area.compare.set_active_line(line if strong is not None else 0, strong)
         self.activeLineChanged.emit(line if strong is not None else 0)

@@ -55,6 +55,9 @@ class _Gutter(QWidget):
 class LinkedTextEdit(QPlainTextEdit):
     """A plain-text widget with a gutter, background layers, hover/click signals and dimming."""
 
+    #: The background layers, bottom first (a subclass may name its own).
+    LAYERS: tuple[str, ...] = ("link", "active", "error")
+
     #: The 0-based line under the mouse, or -1 when the mouse left the text.
     lineHovered = Signal(int)
     #: A 0-based line was clicked (pressed and released without dragging).
@@ -67,7 +70,6 @@ class LinkedTextEdit(QPlainTextEdit):
         self._layer_keys: dict[str, tuple] = {}
         self._generation = 0  # bumped on every text change: old selections are void then
         self.textChanged.connect(self._bump_generation)
-        self._layer_order = ["link", "active", "error"]
         self._outlined: list[tuple[int, int]] = []
         self._hovered = -1
         self._press: QPoint | None = None
@@ -145,11 +147,9 @@ class LinkedTextEdit(QPlainTextEdit):
     # ---------------------------------------------------------------- layers
     def set_line_backgrounds(self, layer: str, colours: dict[int, QColor]) -> None:
         """Give whole lines a background colour in one named layer ("link", "active", "error")."""
-        key = (self._generation, self.blockCount(),
-               tuple(sorted((n, c.rgba()) for n, c in colours.items())))
-        if self._layer_keys.get(layer) == key:
+        key = (self.blockCount(), tuple(sorted((n, c.rgba()) for n, c in colours.items())))
+        if self._layer_keys.get(layer) == (self._generation, key):
             return  # unchanged: no repaint
-        self._layer_keys[layer] = key
         doc = self.document()
         selections = []
         for line, colour in sorted(colours.items()):
@@ -161,9 +161,23 @@ class LinkedTextEdit(QPlainTextEdit):
             sel.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
             sel.cursor = QTextCursor(block)
             selections.append(sel)
+        self.set_selections(layer, selections, key)
+
+    def set_selections(self, layer: str, selections: list[QTextEdit.ExtraSelection],
+                       key: tuple | None = None) -> None:
+        """Put formatted ranges (Qt's extra selections) in one named layer of :attr:`LAYERS`.
+
+        ``key`` identifies the content: the same key again (for the same text) repaints nothing.
+        """
+        if key is not None:
+            key = (self._generation, key)
+            if self._layer_keys.get(layer) == key:
+                return
+            self._layer_keys[layer] = key
+        else:
+            self._layer_keys.pop(layer, None)
         self._layers[layer] = selections
-        merged = [s for name in self._layer_order for s in self._layers.get(name, [])]
-        self.setExtraSelections(merged)
+        self.setExtraSelections([s for name in self.LAYERS for s in self._layers.get(name, [])])
 
     def line_background(self, layer: str, line: int) -> QColor | None:
         """The background a layer gives a 0-based line, if any."""

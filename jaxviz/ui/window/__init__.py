@@ -16,6 +16,8 @@ Modules:
     parts: what the main window is made of, declared once for its mixins.
     scripted: the window driven by a script (benchmarks, screenshots): a private
         environment, a shown window on a started engine, waiting for a condition.
+    comparing: the compare layout in the window (View > Compare Variants, a pane's
+        Compare button), following the state's compared pair, making room for it.
     stepping: step mode in the window (the pane's Step button, F9, the clicker keys)
         tied to the panes, the editor, the Values tab and the device view.
 

@@ -34,6 +34,9 @@ SHORTCUTS: dict[str, tuple[str, list[str], str]] = {
     "fullscreen": ("&Full Screen", ["F11"], "Full screen on and off"),
     "side_panels": ("Side &Panels", ["Ctrl+B"], "Hide or show the gallery and arguments "
                                                 "(more room for the panes)"),
+    "compare": ("&Compare Variants…", ["Ctrl+D"], "Compare two variants equation by equation "
+                                                  "(pick them in its header; again: back to "
+                                                  "the panes)"),
     "focus_editor": ("Go to &Editor", ["Ctrl+E"], "Put the cursor in the editor"),
     "focus_args": ("Go to &Arguments", ["Ctrl+L"], "Put the cursor in the argument spec"),
     "step_mode": ("Step &Mode", ["F9"], "Step through the focused pane's jaxpr with real "
@@ -137,6 +140,7 @@ def build_menus(window: QMainWindow, handlers: Mapping[str, Callable[..., object
         act.triggered.connect(lambda _=False, m=mode: handlers["pane_layout"](m))
         layouts.addAction(act)
         a[f"layout_{mode}"] = act
+    add(view, "compare")
     view.addSeparator()
     add(view, "zoom_in", "zoom_out", "zoom_reset", "fullscreen")
     view.addSeparator()

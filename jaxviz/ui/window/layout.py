@@ -105,8 +105,11 @@ class WindowStateMixin(WindowParts):
             dock.setVisible(show)
 
     def grow_tools(self) -> None:
-        """The device and timing views need room: give the tool tabs ~55% of the height once."""
+        """The device and timing views need room: give the tool tabs ~55% of the height once
+        (and show them, if the compare layout had put them away)."""
         dock = self.docks["Console · Devices · Timing"]
+        if not dock.isVisible() and not dock.isFloating():
+            dock.show()
         if getattr(self, "_tools_grown", False) or dock.isFloating():
             return
         self._tools_grown = True

@@ -39,6 +39,8 @@ from jaxviz.ui.panes.area import JaxprArea
 from jaxviz.ui.panes.linking import LinkController
 from jaxviz.ui.theme import style
 from jaxviz.ui.window.actions import build_menus, shortcuts_html
+from jaxviz.ui.window.comparing import CompareMode
+from jaxviz.ui.window.comparing import handlers as compare_handlers
 from jaxviz.ui.window.document import DocumentController
 from jaxviz.ui.window.files import WindowFilesMixin
 from jaxviz.ui.window.layout import WindowStateMixin
@@ -85,6 +87,7 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         self.stepping_views.register("step mode", self.step_mode.controller,
                                      shown=lambda: self.step_mode.active, priority=20)
         self.presenter_keys = PresenterKeys(self.stepping_views, self)
+        self.compare_mode = CompareMode(self, self.bound, self)
         self.actions_by_name, self.recent_menu = build_menus(
             self, self._handlers(), self.gallery.examples, self.bound, self.docks.values())
         self._build_status_bar()
@@ -141,7 +144,7 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
             "show_devices": lambda: self.show_tool(self.tools.devices),
             "show_timing": lambda: self.show_tool(self.tools.timing),
             "show_pane": self.state.set_variant_visible, "pane_layout": self.set_pane_layout,
-            **step_handlers(self.step_mode),
+            **step_handlers(self.step_mode), **compare_handlers(self.compare_mode),
         }
 
     def _build_status_bar(self) -> None:
@@ -410,6 +413,7 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
             event.ignore()
             return
         self._remember_fields()
+        self.compare_mode.close()  # gives back the room it took before the layout is saved
         self.save_window_state()
         self.session.stop()
         if self._owns_engine:

@@ -92,6 +92,7 @@ class ResultPresenter(QObject):
             if vr.error is not None and vr.error.field:
                 w.args_panel.set_field_error(vr.error.field, vr.error.message,
                                              vr.error.position)
+        w.area.show_compare_result(result)
         w.linking.set_result(result)  # after the texts: new text drops old colours
         w.area.refresh_tab_titles()
         failed = [vr.variant for vr in result.variants
@@ -157,6 +158,8 @@ class ResultPresenter(QObject):
         """Keep every visible pane's content, dimmed, under a banner with ``message``."""
         for variant in self.state.visible_variants:
             self.w.area.panes[variant].show_error(ErrorInfo("stale", message))
+        if self.w.area.comparing:
+            self.w.area.compare.show_error(ErrorInfo("stale", message))
         self.w.area.refresh_tab_titles()
 
     def _in_document(self, error: ErrorInfo) -> bool:

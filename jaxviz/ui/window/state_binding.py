@@ -35,13 +35,15 @@ class StateBinding(QObject):
     devicePhaseChanged = Signal(int)
     timingOfChanged = Signal(str)
     zoomChanged = Signal(int)
+    comparedChanged = Signal(object)
 
     #: state field -> the name of its signal here.
     SIGNALS = {
         "source": "sourceChanged", "filename": "filenameChanged", "function": "functionChanged",
         "settings": "settingsChanged", "visible_variants": "visibleVariantsChanged",
         "pane_layout": "paneLayoutChanged", "focused_variant": "focusedVariantChanged",
-        "devices": "devicesChanged", "document": "documentChanged",
+        "devices": "devicesChanged", "compared": "comparedChanged",
+        "document": "documentChanged",
         "pane_views": "paneViewsChanged", "device_phase": "devicePhaseChanged",
         "timing_of": "timingOfChanged", "zoom": "zoomChanged",
     }

@@ -1,0 +1,118 @@
+"""How long does the compare layout take to show a diff, as programs grow? (target: < 100 ms)
+
+The diff runs in the GUI process (it is plain Python over the trace's records,
+no JAX), when a comparison opens or a new result arrives, and for the vmap
+pane's gutter marks on every result. Prints (never asserts; machines are
+noisy), for convolve and for a chain of ``N`` layers (``x = tanh(x @ w) + x``,
+three equations a layer) compared plain -> vmap and plain -> pmap, all measured
+in one run, the median of 5 runs in ms:
+
+* ``diff``: :func:`~jaxviz.model.jaxpr_diff.diff_variants` (the alignment);
+* ``layout``: :func:`~jaxviz.model.diff_layout.layout_diff`;
+* ``view``: :meth:`~jaxviz.ui.panes.compare_view.CompareView.set_diff` on a
+  shown 1280x600 view, until Qt has painted it (``diff`` and ``layout`` included).
+
+The traces are made once, in this process (JAX on 8 simulated CPU devices),
+before any timing.
+
+    .venv/bin/python benchmarks/bench_compare.py
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+TARGET_MS = 100.0
+LAYERS = (10, 100, 400)
+RUNS = 5
+CHAIN = '''import jax.numpy as jnp
+
+
+def chain(x, w):
+    for _ in range({layers}):
+        x = jnp.tanh(x @ w) + x
+    return x
+'''
+
+
+def _median_ms(work, runs: int = RUNS) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        work()
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def _traces():
+    from jaxviz import core
+    from jaxviz.model import Target, TraceRequest
+    from jaxviz.model.sources import resolve_target
+
+    core.configure_devices(8)
+    out = []
+    target, declared = resolve_target("example:convolve")
+    out.append(("convolve", core.trace_request(TraceRequest(
+        target=target, variants=["plain", "vmap", "pmap"], args=declared["args"],
+        batched_args=declared["batched_args"], in_axes=declared["in_axes"],
+        axis_name=declared["axis_name"]))))
+    folder = Path(tempfile.mkdtemp(prefix="jaxviz-bench-compare-"))
+    for layers in LAYERS:
+        path = folder / f"chain_{layers}.py"
+        path.write_text(CHAIN.format(layers=layers))
+        target = Target(path.read_text(), str(path), "chain")
+        out.append((f"chain of {layers} ({3 * layers} eqns)", core.trace_request(TraceRequest(
+            target=target, variants=["plain", "vmap", "pmap"], args="f32[16], f32[16,16]",
+            in_axes="0, None"))))
+    return out
+
+
+def main() -> int:
+    traces = _traces()
+    from PySide6.QtWidgets import QApplication
+
+    from jaxviz.model.diff_layout import layout_diff
+    from jaxviz.model.jaxpr_diff import diff_variants
+    from jaxviz.ui.panes.compare_view import CompareView
+    from jaxviz.ui.theme import style
+
+    app = QApplication(sys.argv[:1])
+    style.apply_theme(app)
+    view = CompareView()
+    view.resize(1280, 600)
+    view.show()
+    app.processEvents()
+    print(f"load average {os.getloadavg()[0]:.2f}; median of {RUNS} runs, ms; "
+          f"target < {TARGET_MS:.0f} ms for the view")
+    print(f"{'program':34} {'pair':14} {'diff':>8} {'layout':>8} {'view':>8}")
+    for name, result in traces:
+        for right in ("vmap", "pmap"):
+            left_vr, right_vr = result.variant("plain"), result.variant(right)
+            if not (left_vr.ok and right_vr.ok):
+                print(f"{name:34} plain->{right:7} failed to trace")
+                continue
+            diff = diff_variants(left_vr, right_vr)
+            t_diff = _median_ms(lambda a=left_vr, b=right_vr: diff_variants(a, b))
+            t_layout = _median_ms(lambda d=diff: layout_diff(d))
+
+            def show(a=left_vr, b=right_vr) -> None:
+                view.set_diff(diff_variants(a, b))
+                view.repaint()
+                app.processEvents()
+
+            t_view = _median_ms(show)
+            flag = "" if t_view < TARGET_MS else "  (over target)"
+            print(f"{name:34} plain->{right:7} {t_diff:8.1f} {t_layout:8.1f} {t_view:8.1f}{flag}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
