@@ -17,48 +17,39 @@ Runs offscreen unless a display is set (``xvfb-run -a`` gives a real one).
 from __future__ import annotations
 
 import sys
-import time
-from pathlib import Path
 
-from jaxviz.ui.window.scripted import close_window, open_window, private_environment, settle
+from jaxviz.ui.window.scripted import painted, private_environment, screenshots, settle
 
 _HOME = private_environment("jaxviz-shots-")
 
 
-def main(out_dir: Path) -> int:
+def shoot(app, window, out_dir) -> None:
     from jaxviz.scene import build_scene
     from jaxviz.ui.device_view.export import Renderer
 
-    app, window, engine = open_window(_HOME, side_panels=True)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    try:
-        window.open_example("normalize")
-        settle(app, lambda: window.presenter.result is not None)
-        window.state.visible_variants = ["vmap", "pmap", "shard_map"]
-        window.state.set_setting("batched_args", "jnp.arange(16.)")
-        window.retrace()
-        panes = window.area.panes
-        settle(app, lambda: window.presenter.details is not None
-               and not window.session.pending
-               and all(panes[v].result is not None for v in ("vmap", "pmap", "shard_map"))
-               and "16" in panes["pmap"].notes_text())
-        painted = time.monotonic() + 0.5
-        settle(app, lambda: time.monotonic() > painted)  # let every view paint
-        image = window.grab()
-        image.save(str(out_dir / "variant_notes.png"))
-        print(f"{out_dir / 'variant_notes.png'}: {image.width()}x{image.height()}; "
-              f"pmap says: {panes['pmap'].differs.text()}")
+    window.open_example("normalize")
+    settle(app, lambda: window.presenter.result is not None)
+    window.state.visible_variants = ["vmap", "pmap", "shard_map"]
+    window.state.set_setting("batched_args", "jnp.arange(16.)")
+    window.retrace()
+    panes = window.area.panes
+    settle(app, lambda: window.presenter.details is not None
+           and not window.session.pending
+           and all(panes[v].result is not None for v in ("vmap", "pmap", "shard_map"))
+           and "16" in panes["pmap"].notes_text())
+    painted(app)  # let every view paint
+    image = window.grab()
+    image.save(str(out_dir / "variant_notes.png"))
+    print(f"{out_dir / 'variant_notes.png'}: {image.width()}x{image.height()}; "
+          f"pmap says: {panes['pmap'].differs.text()}")
 
-        scene = build_scene(window.presenter.details, "pmap")
-        phase = next(i for i, p in enumerate(scene.phases) if p.kind == "collective")
-        picture = Renderer(scene, 1920, 1080).image(phase, 1.0)
-        picture.save(str(out_dir / "device_view_differs.png"))
-        print(f"{out_dir / 'device_view_differs.png'}: phase {phase + 1} of "
-              f"{len(scene.phases)}, {scene.phases[phase].title}")
-    finally:
-        close_window(window, engine)
-    return 0
+    scene = build_scene(window.presenter.details, "pmap")
+    phase = next(i for i, p in enumerate(scene.phases) if p.kind == "collective")
+    picture = Renderer(scene, 1920, 1080).image(phase, 1.0)
+    picture.save(str(out_dir / "device_view_differs.png"))
+    print(f"{out_dir / 'device_view_differs.png'}: phase {phase + 1} of "
+          f"{len(scene.phases)}, {scene.phases[phase].title}")
 
 
 if __name__ == "__main__":
-    sys.exit(main(Path(sys.argv[1]) if len(sys.argv) > 1 else Path("docs/images")))
+    sys.exit(screenshots(_HOME, shoot, side_panels=True))

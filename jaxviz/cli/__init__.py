@@ -23,6 +23,7 @@ SUBCOMMANDS = {
     "step": "cmd_step",
     "devices": "cmd_devices",
     "multihost": "cmd_multihost",
+    "present": "cmd_present",
     "time": "cmd_time",
 }
 

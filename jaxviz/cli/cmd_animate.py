@@ -34,7 +34,7 @@ from jaxviz.model.limits import FONT_SCALE, FPS, FRAMES_PER_PHASE, PHASE, PROCES
 from jaxviz.model.sizes import ANIMATION_SIZES
 
 #: Variants that make the most of the device view, in preference order.
-PREFERRED = ("pmap", "sharded", "shard_map", "vmap")
+PREFERRED = ("as_written", "pmap", "sharded", "shard_map", "vmap")
 
 
 def add_parser(sub) -> None:

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from jaxviz.model import VARIANTS, TraceRequest
 from jaxviz.model.limits import BATCH, DEVICES, TIMEOUT, Limit, argument_type
 from jaxviz.model.sizes import SizeRange, parse_size
-from jaxviz.model.specs import SpecError, axis_name_problem, parse_args
+from jaxviz.model.specs import SpecError, axis_name_problem
 
 EXIT_OK = 0
 EXIT_FAILED = 1  # the user's function ran and failed, or the engine did
@@ -37,7 +37,9 @@ EXIT_USAGE = 2   # what was typed (or the file named, before its function ran) i
 #: Trace settings checked before the engine starts, and the option that sets each.
 SETTING_OPTIONS = {"args": "--args", "batched_args": "--batched-args", "in_axes": "--in-axes",
                    "axis_name": "--axis-name", "mesh": "--mesh", "specs": "--specs",
-                   "out_specs": "--out-specs"}
+                   "out_specs": "--out-specs", "axis_types": "--axis-types",
+                   "out_axes": "--out-axes", "static": "--static",
+                   "devices_order": "--devices-order"}
 
 
 def number(limit: Limit) -> Callable[[str], int | float]:
@@ -117,7 +119,9 @@ def add_target_options(parser: argparse.ArgumentParser, variant: bool = True) ->
                              "(default: built from --args with a batch axis per --in-axes)")
     if variant:
         parser.add_argument("--variant", choices=VARIANTS,
-                            help="which variant (default: plain, or the example's first)")
+                            help="which variant (default: as_written when the function is "
+                                 "already jitted/shard_mapped or the file sets a mesh; else "
+                                 "plain, or the example's first)")
     parser.add_argument("--batch", type=number(BATCH), metavar="B",
                         help="batch size for vmap/pmap/sharding (default: the device count)")
     parser.add_argument("--in-axes", type=one_line, metavar="AXES",
@@ -129,7 +133,20 @@ def add_target_options(parser: argparse.ArgumentParser, variant: bool = True) ->
     parser.add_argument("--specs", type=one_line, metavar="SPECS",
                         help="a PartitionSpec per argument, e.g. \"P('data', None), P()\"")
     parser.add_argument("--out-specs", type=one_line, metavar="SPECS",
-                        help="output PartitionSpecs for shard_map (default: inferred)")
+                        help="output PartitionSpecs: shard_map's out_specs (default: "
+                             "inferred) and the sharded variant's out_shardings")
+    parser.add_argument("--axis-types", type=one_line, metavar="TYPES",
+                        help="the mesh axes' types: explicit or auto (default), or one per "
+                             "axis, e.g. \"explicit,auto\"; under an explicit mesh the "
+                             "variants run inside jax.set_mesh and types carry their sharding")
+    parser.add_argument("--out-axes", type=one_line, metavar="AXES",
+                        help="vmap's out_axes, e.g. 1, or \"0, None\" for two outputs")
+    parser.add_argument("--static", type=one_line, metavar="NAME=VALUE", action="append",
+                        help="a static argument, passed by name and never traced (repeat the "
+                             "flag, or \"n=3, mode='sum'\"); also: name=value in --args")
+    parser.add_argument("--devices-order", type=one_line, metavar="IDS",
+                        help="the device ids the mesh (and pmap) uses, in order, e.g. "
+                             "\"0,2,4,6,1,3,5,7\" (default: JAX's order)")
     parser.add_argument("--check-vma", action=argparse.BooleanOptionalAction, default=None,
                         help="shard_map's check_vma (default: on, or the example's setting); "
                              "--no-check-vma traces shard_map as pmap does, without "
@@ -150,8 +167,8 @@ def build_request(ns: argparse.Namespace, want: list[str],
     if variants is None:
         chosen = getattr(ns, "variant", None)
         if chosen is None:
-            declared = defaults.get("variants") or ["plain"]
-            chosen = "plain" if "plain" in declared else declared[0]
+            chosen = default_variant(target.source, target.function,
+                                     defaults.get("variants") or [])
         variants = [chosen]
     args = ns.args if ns.args is not None else defaults.get("args")
     if args is None:
@@ -165,13 +182,26 @@ def build_request(ns: argparse.Namespace, want: list[str],
     batched_args = ns.batched_args
     if batched_args is None and ns.args is None:
         batched_args = defaults.get("batched_args")
+    static = ", ".join(ns.static) if getattr(ns, "static", None) else None
     req = TraceRequest(
         target=target, args=args, batched_args=batched_args, variants=variants,
         batch=pick("batch"), in_axes=pick("in_axes"), axis_name=pick("axis_name") or "i",
         mesh=pick("mesh"), specs=pick("specs"), out_specs=pick("out_specs"),
-        check_vma=pick("check_vma", True), want=want)
+        check_vma=pick("check_vma", True), axis_types=pick("axis_types"),
+        out_axes=pick("out_axes"), static=static or defaults.get("static"),
+        devices_order=pick("devices_order"), want=want)
     check_settings(ns, req)
     return req, defaults
+
+
+def default_variant(source: str, function: str, declared: list[str]) -> str:
+    """The variant shown when none is asked for: ``as_written`` for a function that is
+    already transformed as its module defines it, else plain (or the example's first)."""
+    from jaxviz.model.as_written import transformed_reason
+
+    if (not declared or "as_written" in declared) and transformed_reason(source, function):
+        return "as_written"
+    return "plain" if "plain" in declared or not declared else declared[0]
 
 
 def check_settings(ns: argparse.Namespace, req: TraceRequest) -> None:
@@ -181,12 +211,12 @@ def check_settings(ns: argparse.Namespace, req: TraceRequest) -> None:
         SystemExit: (:data:`EXIT_USAGE`) after one message naming the option,
             what is wrong and where (a caret under the column).
     """
-    from jaxviz.model.window_state import arity_problem, find_field_errors
+    from jaxviz.model.window_state import call_arity_problem, find_field_errors
 
     texts = {name: getattr(req, name) or "" for name in SETTING_OPTIONS}
     with contextlib.suppress(SpecError, SyntaxError, ValueError):  # reported below / by JAX
-        wrong = arity_problem(ast.parse(req.target.source), req.target.function,
-                              len(parse_args(texts["args"])))
+        wrong = call_arity_problem(ast.parse(req.target.source), req.target.function,
+                                   texts["args"], texts["static"])
         if wrong:
             raise SystemExit(usage_error(f"--args: {wrong}"))
     errors = find_field_errors(texts, ns.devices)

@@ -11,8 +11,23 @@ import numpy as np
 
 from jaxviz.core.call_code import sample
 from jaxviz.model import ErrorInfo, TraceSettings
+from jaxviz.model.call_options import check_static_values, parse_static
 from jaxviz.model.errors import UserError, from_exception, spec_error
-from jaxviz.model.specs import DTYPES, Aval, Dict, Expr, Seq, Spec, SpecError, parse_args
+from jaxviz.model.notes import VariantNote
+from jaxviz.model.specs import (
+    DTYPES,
+    Aval,
+    Dict,
+    Expr,
+    Seq,
+    Spec,
+    SpecError,
+    StaticArg,
+    format_spec,
+    leaves,
+    parse_args,
+    parse_call_args,
+)
 
 #: The variants that call the function on batched arguments.
 BATCHED_VARIANTS = ("vmap", "pmap", "sharded", "shard_map")
@@ -26,6 +41,136 @@ def parse(text: str, field: str = "args") -> list[Spec]:
                          else "batched argument spec") from None
 
 
+def parse_with_static(text: str, static_text: str | None
+                      ) -> tuple[list[Spec], list[tuple[StaticArg, str]]]:
+    """The positional argument specs, and the static arguments with the field each was
+    typed in: keywords of ``text`` (``f32[8], n=3``: ``args``) and the ``static``
+    setting's (``n=3``: ``static``).
+
+    Raises:
+        UserError: a spec that does not parse, a static argument given twice or
+            given as a type, at its position in its field.
+    """
+    try:
+        positional, keywords = parse_call_args(text)
+        check_static_values(keywords, text)
+    except SpecError as exc:
+        raise spec_error(exc, "args", "argument spec") from None
+    try:
+        extra = parse_static(static_text)
+    except SpecError as exc:
+        raise spec_error(exc, "static", "static arguments") from None
+    for arg in extra:
+        if any(k.name == arg.name for k in keywords):
+            raise UserError(ErrorInfo(
+                kind="spec", field="static", position=arg.position,
+                message=f"static argument {arg.name!r} is given both in the arguments and "
+                        f"in the static arguments: give it once"))
+    return positional, [(k, "args") for k in keywords] + [(k, "static") for k in extra]
+
+
+def build_static(static: list[tuple[StaticArg, str]], namespace: dict[str, Any],
+                 texts: dict[str, str], filename: str) -> dict[str, Any]:
+    """Evaluate the static arguments in the file's namespace, by name.
+
+    Args:
+        static: each static argument and the field it was typed in.
+        texts: each field's text (for the position of an error).
+    """
+    return {arg.name: _build(arg.spec, namespace, texts.get(field) or "", filename, field,
+                             traced=False)
+            for arg, field in static}
+
+
+def check_static_params(fn: Any, name: str, static: dict[str, Any], nargs: int) -> None:
+    """Static arguments must name parameters that come after the positional arguments.
+
+    Raises:
+        UserError: naming the parameter and what the function takes.
+    """
+    if not static:
+        return
+    try:
+        params = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return
+    kinds = inspect.Parameter
+    keyword_ok = any(p.kind == kinds.VAR_KEYWORD for p in params.values())
+    positional = [p.name for p in params.values()
+                  if p.kind in (kinds.POSITIONAL_ONLY, kinds.POSITIONAL_OR_KEYWORD)]
+    for key in static:
+        param = params.get(key)
+        if param is None and not keyword_ok:
+            raise UserError(ErrorInfo(
+                kind="spec", field="static",
+                message=f"{name} has no parameter {key!r} for a static argument; its "
+                        f"parameters are {', '.join(params) or 'none'}"))
+        if param is not None and param.kind == kinds.POSITIONAL_ONLY:
+            raise UserError(ErrorInfo(
+                kind="spec", field="static",
+                message=f"{key!r} is a positional-only parameter of {name}: it cannot be "
+                        f"passed by name as a static argument"))
+        if key in positional[:nargs]:
+            raise UserError(ErrorInfo(
+                kind="spec", field="static",
+                message=f"{key!r} is parameter {positional.index(key) + 1} of {name}, but "
+                        f"{nargs} arguments are given by position before the static ones: "
+                        f"give fewer positional arguments, or give {key!r} by position"))
+
+
+def check_traceable(single: list[Any], names: list[str], text: str, specs: list[Spec]) -> None:
+    """Every positional argument is made of arrays (or numbers): JAX traces nothing else.
+
+    Raises:
+        UserError: naming the argument, what it is, and how to pass it instead
+            (as a static argument, by name).
+    """
+    for i, (arg, name) in enumerate(zip(single, names)):
+        for leaf in jax.tree.leaves(arg):
+            if _traceable(leaf):
+                continue
+            source = format_spec(specs[i]) if i < len(specs) else name
+            raise UserError(ErrorInfo(
+                kind="spec", field="args", position=max(text.find(source), 0),
+                message=f"argument {i + 1} ({name}) is a {type(leaf).__name__}, not an array: "
+                        f"JAX traces arrays only. Pass it as a static argument, by name: "
+                        f"{name}={source} in the arguments, or --static \"{name}={source}\""))
+
+
+def _traceable(leaf: Any) -> bool:
+    if isinstance(leaf, (jax.ShapeDtypeStruct, jax.Array, np.ndarray, np.generic,
+                         bool, int, float, complex)):
+        return True
+    return hasattr(leaf, "__jax_array__") or hasattr(leaf, "aval")
+
+
+def stacked_notes(single: list[Any], names: list[str], in_axes: list[int | None], batch: int,
+                  specs: list[Spec]) -> list[VariantNote]:
+    """What the batch is made of when no batched arguments were given (never silent).
+
+    Arguments given as values are repeated: ``8 copies of x stacked along a new
+    axis 0``; arguments given as types get random values of the batched shape.
+    """
+    parts = []
+    for name, axis, spec in zip(names, in_axes, specs):
+        if axis is None:
+            continue
+        kinds = {type(leaf) for leaf in leaves(spec)}
+        if kinds == {Aval}:
+            parts.append(f"{name}: {batch} random examples of {_spec_types(spec)} along a new "
+                         f"axis {axis}")
+        else:
+            parts.append(f"{batch} copies of {name} stacked along a new axis {axis}")
+    if not parts:
+        return []
+    return [VariantNote("stacked_copies", "no batched arguments given: " + "; ".join(parts))]
+
+
+def _spec_types(spec: Spec) -> str:
+    found = leaves(spec)
+    return str(found[0]) if len(found) == 1 else f"({', '.join(map(str, found))})"
+
+
 def build(specs: list[Spec], namespace: dict[str, Any], text: str, filename: str,
           field: str = "args") -> list[Any]:
     """Turn spec trees into call arguments.
@@ -37,14 +182,15 @@ def build(specs: list[Spec], namespace: dict[str, Any], text: str, filename: str
     return [_build(s, namespace, text, filename, field) for s in specs]
 
 
-def _build(spec: Spec, ns: dict[str, Any], text: str, filename: str, field: str) -> Any:
+def _build(spec: Spec, ns: dict[str, Any], text: str, filename: str, field: str,
+           traced: bool = True) -> Any:
     if isinstance(spec, Aval):
         return jax.ShapeDtypeStruct(spec.shape, jnp.dtype(DTYPES[spec.dtype]))
     if isinstance(spec, Seq):
-        items = [_build(s, ns, text, filename, field) for s in spec.items]
+        items = [_build(s, ns, text, filename, field, traced) for s in spec.items]
         return items if spec.kind == "list" else tuple(items)
     if isinstance(spec, Dict):
-        return {k: _build(v, ns, text, filename, field) for k, v in spec.items}
+        return {k: _build(v, ns, text, filename, field, traced) for k, v in spec.items}
     assert isinstance(spec, Expr)
     try:
         value = eval(compile(spec.source, f"<{field}>", "eval"), ns)  # noqa: S307 - user's own code
@@ -54,7 +200,8 @@ def _build(spec: Spec, ns: dict[str, Any], text: str, filename: str, field: str)
         info.position = max(text.find(spec.source), 0)
         info.message = f"evaluating {spec.source!r} in the {field} spec failed: {info.message}"
         raise UserError(info) from None
-    _check_traceable(value, spec.source, text, field)
+    if traced:
+        _check_traceable(value, spec.source, text, field)
     return value
 
 
@@ -67,6 +214,8 @@ def _check_traceable(value: Any, source: str, text: str, field: str) -> None:
     for leaf in jax.tree.leaves(value):
         if isinstance(leaf, (jax.Array, np.ndarray, jax.ShapeDtypeStruct)):
             continue
+        if field == "args" and not _traceable(leaf):
+            continue  # a mesh, a function...: check_traceable says to pass it as static
         try:
             jnp.asarray(leaf)
         except (TypeError, ValueError, OverflowError) as exc:
@@ -76,8 +225,9 @@ def _check_traceable(value: Any, source: str, text: str, field: str) -> None:
                         f"{type(exc).__name__}: {str(exc).splitlines()[0]}")) from None
 
 
-def check_count(fn: Any, name: str, count: int) -> None:
-    """Refuse an argument spec that gives ``fn`` the wrong number of arguments.
+def check_count(fn: Any, name: str, count: int, static: dict[str, Any] | None = None) -> None:
+    """Refuse an argument spec that gives ``fn`` the wrong number of arguments
+    (``count`` by position, ``static`` by name).
 
     Raises:
         UserError: (``kind="spec"``, field ``args``) saying what ``fn`` takes.
@@ -87,7 +237,7 @@ def check_count(fn: Any, name: str, count: int) -> None:
     except (TypeError, ValueError):  # a builtin or C function: JAX will say
         return
     try:
-        signature.bind(*range(count))
+        signature.bind(*range(count), **(static or {}))
     except TypeError:
         params = [p for p in signature.parameters.values()
                   if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
@@ -99,7 +249,7 @@ def check_count(fn: Any, name: str, count: int) -> None:
         raise UserError(ErrorInfo(
             kind="spec", field="args", position=0,
             message=f"{name} takes {takes}{names}, but the argument spec gives "
-                    f"{count}")) from None
+                    f"{count + len(static or {})}")) from None
 
 
 def concrete(value: Any, seed: int = 0) -> Any:
@@ -229,7 +379,10 @@ def random_concrete(value: Any, seed: int) -> tuple[Any, list[bool]]:
     out, made = [], []
     for leaf in leaves:
         if isinstance(leaf, jax.ShapeDtypeStruct):
-            out.append(random_leaf(rng, tuple(leaf.shape), leaf.dtype))
+            value = random_leaf(rng, tuple(leaf.shape), leaf.dtype)
+            if leaf.sharding is not None:  # placed (as_written with --specs)
+                value = jax.device_put(value, leaf.sharding)
+            out.append(value)
             made.append(True)
         else:
             out.append(leaf)

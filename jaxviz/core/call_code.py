@@ -22,10 +22,12 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxviz.model.call_code import CallCode
-from jaxviz.model.specs import DTYPES, Aval, Dict, Expr, Seq, Spec, format_partition_spec
+from jaxviz.model.partition_specs import format_partition_spec
+from jaxviz.model.specs import DTYPES, Aval, Dict, Expr, Seq, Spec
 
 #: The imports each piece of text may need, by the name it uses.
 IMPORTS = {
+    "functools": "import functools",
     "jnp": "import jax.numpy as jnp",
     "np": "import numpy as np",
     "sharding": "from jax.sharding import AxisType, NamedSharding, PartitionSpec as P",
@@ -118,16 +120,28 @@ def _sorted(items: tuple[tuple[object, Spec], ...]) -> list[tuple[object, Spec]]
 
 def spec_list_text(specs: list[Any]) -> str:
     """``(P('i'), P())`` for a list of jax PartitionSpecs (a tuple literal)."""
-    inner = ", ".join(partition_text(s) for s in specs)
-    return f"({inner},)" if len(specs) == 1 else f"({inner})"
+    return partition_text(tuple(specs))
 
 
 def partition_text(spec: Any) -> str:
-    """``P('data', None)`` for a jax PartitionSpec (or a tree of them)."""
-    if isinstance(spec, (tuple, list)) and not _is_partition_spec(spec):
-        inner = ", ".join(partition_text(s) for s in spec)
-        return f"({inner},)" if len(spec) == 1 else f"({inner})"
-    return format_partition_spec(tuple(spec))
+    """``P('data', None)`` for a jax PartitionSpec, or the literal of a pytree of them."""
+    return _tree_text(spec, lambda leaf: format_partition_spec(tuple(leaf)))
+
+
+def sharding_tree_text(spec: Any, mesh: str = "mesh") -> str:
+    """``NamedSharding(mesh, P('i'))`` for a spec, or the literal of a pytree of them."""
+    return _tree_text(spec, lambda leaf: f"NamedSharding({mesh}, {partition_text(leaf)})")
+
+
+def _tree_text(tree: Any, leaf_text: Any) -> str:
+    if _is_partition_spec(tree):
+        return str(leaf_text(tree))
+    if isinstance(tree, dict):
+        return "{" + ", ".join(f"{k!r}: {_tree_text(v, leaf_text)}" for k, v in tree.items()) + "}"
+    inner = ", ".join(_tree_text(t, leaf_text) for t in tree)
+    if isinstance(tree, list):
+        return f"[{inner}]"
+    return f"({inner},)" if len(tree) == 1 else f"({inner})"
 
 
 def _is_partition_spec(value: Any) -> bool:
@@ -153,11 +167,13 @@ class CallWriter:
         batch: the batch size added to arguments built from the unbatched ones.
         simulated: the devices are simulated CPU devices (the code sets their count).
         device_count: how many devices JAX has in this process.
+        static: the static arguments as ``(name, Python text)``, passed by name.
     """
 
     def __init__(self, function: str, names: list[str], in_axes: list[int | None],
                  single_specs: list[Spec], batched_specs: list[Spec] | None,
-                 single_values: list[Any], batch: int, simulated: bool, device_count: int):
+                 single_values: list[Any], batch: int, simulated: bool, device_count: int,
+                 static: list[tuple[str, str]] | None = None):
         self.function = function
         self.names = names
         self.in_axes = in_axes
@@ -167,6 +183,7 @@ class CallWriter:
         self.batch = batch
         self.simulated = simulated
         self.device_count = device_count
+        self.static = list(static or [])
 
     # -- names --------------------------------------------------------------- #
 
@@ -192,23 +209,49 @@ class CallWriter:
 
     # -- pieces -------------------------------------------------------------- #
 
-    def mesh_text(self, axes: list[tuple[str, int]], used: int) -> str:
-        """``jax.make_mesh((4, 2), ('data', 'model'), axis_types=...)`` on the first devices."""
+    def static_text(self) -> str:
+        """``n=3, mode='sum'``: the static arguments as keywords ('' when none)."""
+        return ", ".join(f"{name}={text}" for name, text in self.static)
+
+    def bound_text(self, function: str) -> str:
+        """``functools.partial(f, n=3)``: the function with its static arguments bound."""
+        return f"functools.partial({function}, {self.static_text()})" if self.static \
+            else function
+
+    def direct_call(self, function: str, batched: bool) -> str:
+        """``f(x, w, n=3)``: a call passing the static arguments by name."""
+        parts = [p for p in (self.args_text(batched), self.static_text()) if p]
+        return f"{function}({', '.join(parts)})"
+
+    def mesh_text(self, axes: list[tuple[str, int]], used: int, types: list[str] | None = None,
+                  order: list[int] | None = None) -> str:
+        """``jax.make_mesh((4, 2), ('data', 'model'), axis_types=...)`` on the first devices
+        (or on the devices named by ``order``, in that order)."""
         shape = tuple(size for _, size in axes)
         names = tuple(name for name, _ in axes)
-        types = "(" + ", ".join(["AxisType.Auto"] * len(axes)) + (",)" if len(axes) == 1 else ")")
-        devices = "" if used == self.device_count else f", devices=jax.devices()[:{used}]"
-        return f"jax.make_mesh({shape!r}, {names!r}, axis_types={types}{devices})"
+        kinds = [f"AxisType.{(t or 'auto').capitalize()}" for t in (types or ["auto"] * len(axes))]
+        if len(kinds) == 1 and len(axes) > 1:
+            kinds = kinds * len(axes)
+        types_text = "(" + ", ".join(kinds) + (",)" if len(axes) == 1 else ")")
+        devices = "" if used == self.device_count and order is None else \
+            f", devices={self.devices_text(used, order)}"
+        return f"jax.make_mesh({shape!r}, {names!r}, axis_types={types_text}{devices})"
+
+    def devices_text(self, used: int, order: list[int] | None) -> str:
+        """``jax.devices()[:4]``, or ``[jax.devices()[i] for i in (0, 2, 1, 3)]`` for an order."""
+        if order is None:
+            return f"jax.devices()[:{used}]"
+        return f"[jax.devices()[i] for i in {tuple(order[:used])!r}]"
 
     def shardings_text(self, specs: list[Any]) -> str:
-        """``(NamedSharding(mesh, P('i')), ...)``: one sharding per argument."""
-        inner = ", ".join(f"NamedSharding(mesh, {partition_text(s)})" for s in specs)
+        """``(NamedSharding(mesh, P('i')), ...)``: one sharding (or pytree) per argument."""
+        inner = ", ".join(sharding_tree_text(s) for s in specs)
         return f"({inner},)" if len(specs) == 1 else f"({inner})"
 
     # -- the code ------------------------------------------------------------ #
 
     def code(self, call: str, batched: bool, mesh: str | None = None,
-             extra: list[str] | None = None) -> CallCode:
+             extra: list[str] | None = None, set_mesh: bool = False) -> CallCode:
         """The whole code of one call: imports, device count, arguments, mesh, call.
 
         Args:
@@ -216,18 +259,24 @@ class CallWriter:
             batched: the call takes the batched arguments.
             mesh: the mesh expression, when the call uses ``mesh``.
             extra: more setup lines, after the arguments and the mesh.
+            set_mesh: the call runs inside the mesh (``jax.set_mesh(mesh)``, for
+                explicit meshes).
         """
         setup = self._argument_lines(batched)
         if mesh is not None:
             setup.append(f"mesh = {mesh}")
+            if set_mesh:
+                setup.append("jax.set_mesh(mesh)")
         setup += extra or []
         text = "\n".join([*setup, call])
         imports = ["import jax"]
+        if "functools." in text:
+            imports.append(IMPORTS["functools"])
         if "jnp." in text or "sample(" in text:
             imports.append(IMPORTS["jnp"])
         if "np." in text.replace("jnp.", "") or "sample(" in text:
             imports.append(IMPORTS["np"])
-        if mesh is not None or "P(" in call:
+        if mesh is not None or "P(" in text:
             imports.append(IMPORTS["sharding"])
         if any("sample(" in line for line in setup):
             setup = [*SAMPLE_SOURCE.strip("\n").splitlines(), "",

@@ -18,11 +18,18 @@ What it provides:
   and running it on concrete values;
 * for the storyboard: :func:`hlo_schedule`, :func:`device_assignment` -- the
   compiled program's instruction order and its devices;
+* for explicit sharding: :func:`type_sharding` -- the sharding a type carries;
+  :func:`device_labelled_prints` -- ``jax.debug.print`` in an eager ``shard_map``
+  labelled with each device.
 * :func:`gloo_on_loopback` -- gloo's CPU collectives listening on loopback only.
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import io
+import sys
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -226,6 +233,70 @@ def aval_of(var: Any) -> tuple[list[int], str]:
     return shape, short.split("[", 1)[0]
 
 
+def type_sharding(var: Any) -> list[str]:
+    """Per dimension, the mesh axes a variable's type is sharded over, as the jaxpr
+    prints them after ``@`` (``X``, ``(X,Y)``; ``""`` unsharded); ``[]`` when none is."""
+    aval = getattr(var, "aval", None)
+    spec = getattr(getattr(aval, "sharding", None), "spec", None)
+    if spec is None:
+        return []
+    out = ["" if e is None else f"({','.join(e)})" if isinstance(e, tuple) else str(e)
+           for e, _ in zip(spec, getattr(aval, "shape", ()))]  # as core._get_shape_sharding_str
+    return out if any(out) else []
+
+
+@contextlib.contextmanager
+def device_labelled_prints() -> Iterator[None]:
+    """Inside, ``jax.debug.print``/``jax.debug.callback`` in an *eager* ``shard_map`` body
+    print one labelled line per device (``device 3 (i=3): ...``).
+
+    JAX 0.10 runs an un-jitted ``shard_map`` eagerly and calls the callbacks once
+    per device, in device order, unlabelled (``shard_map.eager_rules``); this
+    wraps those rules. Where an argument's blocks cannot be matched to devices
+    (it varies over some mesh axes only, on a mesh of several), JAX's rule runs as is.
+    """
+    from jax._src import debugging as _debugging
+    from jax._src import shard_map as _shard_map
+
+    rules = _shard_map.eager_rules
+    prims = [p for p in (_debugging.debug_print_p, _debugging.debug_callback_p) if p in rules]
+    saved = {p: rules[p] for p in prims}
+    for p in prims:
+        rules[p] = functools.partial(_labelled_rule, saved[p])
+    try:
+        yield
+    finally:
+        rules.update(saved)
+
+
+def _labelled_rule(rule: Any, mesh: Any, *args: Any, **params: Any) -> list[Any]:
+    devices = list(np.ndenumerate(mesh.devices))
+    with _core.eval_context():
+        blocks = [list(a) for a in args]
+    if any(len(b) not in (1, len(devices)) for b in blocks):
+        return rule(mesh, *args, **params)
+    names = list(mesh.axis_names)
+    for k, (idx, device) in enumerate(devices):
+        # JAX's rule zips the blocks of its arguments (``list(arg)``): one-block lists
+        # make it print this device's values once.
+        one = [[b[k] if len(b) == len(devices) else b[0]] for b in blocks]
+        where = ",".join(f"{n}={i}" for n, i in zip(names, idx))
+        buffer = io.StringIO()
+        with contextlib.redirect_stdout(buffer):
+            rule(_OneDevice(np.array([device])), *one, **params)
+        lines = buffer.getvalue().splitlines() or [""]
+        label = f"device {device.id} ({where}): "
+        sys.stdout.write(label + ("\n" + " " * len(label)).join(lines) + "\n")
+    return []
+
+
+@dataclass
+class _OneDevice:
+    """What JAX's eager callback rules read of a mesh: its devices."""
+
+    devices: Any
+
+
 # --------------------------------------------------------------------------- #
 # Evaluating jaxprs equation by equation (the stepper)
 # --------------------------------------------------------------------------- #
@@ -331,13 +402,25 @@ def bind(view_: EqnView, values: list[Any]) -> list[Any]:
     its abstract mesh: inside a ``shard_map`` body that is the manual mesh,
     and the stepper runs each device's equation on that device's own local
     values, outside any mesh (JAX's eager caches would otherwise give values
-    typed for another body's mesh).
+    typed for another body's mesh). For the same reason a sharding an explicit
+    mesh asks for is left out: :data:`VALUE_PRESERVING` equations pass their
+    value on, and an ``out_sharding=`` is dropped (it says where the result
+    lives, not what it is).
     """
     eqn = view_.eqn
+    if eqn.primitive.name in VALUE_PRESERVING:  # moves data between devices, not values
+        return [detached(v) for v in values]
     params = eqn.primitive.get_bind_params(eqn.params)
+    if params.get("out_sharding") is not None:  # where the result lives, not what it is
+        params = {**params, "out_sharding": None}
     with eqn.ctx.manager, jax.sharding.use_abstract_mesh(_NO_MESH):
         out = eqn.primitive.bind(*values, **params)
     return [detached(o) for o in out] if eqn.primitive.multiple_results else [detached(out)]
+
+
+#: Primitives that only change where a value lives (explicit sharding's ``reshard``,
+#: ``auto_axes``' ``mesh_cast``, ``with_sharding_constraint``): stepped, the value passes.
+VALUE_PRESERVING = frozenset({"reshard", "mesh_cast", "sharding_constraint"})
 
 
 def nested(view_: EqnView) -> Nested | None:
@@ -423,6 +506,19 @@ def collective(view_: EqnView) -> Collective | None:
         tiled=bool(p.get("tiled", False)),
         perm=tuple((int(s), int(d)) for s, d in p.get("perm", ())),
         source=int(p.get("source", 0)))
+
+
+def concrete_mesh(mesh: Any, traced_in: Any) -> Any:
+    """The concrete mesh a ``shard_map`` ran on: its own, or -- for one that named none
+    (its jaxpr holds an abstract mesh) -- the mesh it was traced inside."""
+    if isinstance(mesh, jax.sharding.AbstractMesh) and traced_in is not None:
+        return traced_in
+    return mesh
+
+
+def mesh_size(mesh: Any) -> int:
+    """How many devices a mesh spans (a concrete or an abstract one)."""
+    return int(np.prod([int(mesh.shape[n]) for n in mesh.axis_names]))
 
 
 def mesh_parts(mesh: Any) -> tuple[list[str], list[int], Any]:

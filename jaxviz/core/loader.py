@@ -14,10 +14,17 @@ from itertools import count
 from pathlib import Path
 from typing import Any
 
+import jax
+
 from jaxviz.model import ErrorInfo, Target, list_functions
 from jaxviz.model.errors import UserError, from_exception, syntax_error
 
 _module_ids = count()
+
+
+#: The key under which :func:`load_namespace` leaves the mesh the module set with
+#: ``jax.set_mesh(mesh)`` as a statement (it is taken back out of the engine's context).
+MODULE_MESH = "__jaxviz_module_mesh__"
 
 
 def load_namespace(target: Target) -> dict[str, Any]:
@@ -25,6 +32,10 @@ def load_namespace(target: Target) -> dict[str, Any]:
 
     The source is compiled under ``target.filename`` and registered in
     :mod:`linecache`, so tracebacks and equation source lines point into it.
+    A module that sets a mesh for everything after it (``jax.set_mesh(mesh)``
+    as a statement, as JAX's explicit-sharding guide does) leaves that mesh in
+    the namespace under :data:`MODULE_MESH`; the engine's own context is put
+    back, so the next request starts clean.
 
     Raises:
         UserError: a syntax error (with file, line and the offending line) or
@@ -41,13 +52,29 @@ def load_namespace(target: Target) -> dict[str, Any]:
     module = types.ModuleType(name)
     module.__file__ = filename
     sys.modules[name] = module
+    before = jax.sharding.get_mesh()
     try:
         exec(code, module.__dict__)
     except Exception as exc:  # noqa: BLE001 - user code may raise anything
         info = from_exception(exc, filename, kind="load")
-        info.message = f"running {Path(filename).name} failed: {info.message}"
+        info.message = f"running {Path(filename).name} failed: {_load_hint(info.message)}"
         raise UserError(info) from None
+    finally:
+        after = jax.sharding.get_mesh()
+        if after is not before:
+            jax.set_mesh(None if before.empty else before)
+    if after is not before and not after.empty:
+        module.__dict__[MODULE_MESH] = after
     return module.__dict__
+
+
+def _load_hint(message: str) -> str:
+    """JAX's message, and what to do where jaxviz knows better (the device count)."""
+    if "jax_num_cpu_devices config should be updated before" in message:
+        return (f"the file sets jax_num_cpu_devices, but the engine's JAX already runs with "
+                f"{len(jax.devices())} devices: open it with that many devices in the file, "
+                f"or start jaxviz with --devices set to the file's count ({message})")
+    return message
 
 
 def find_function(namespace: dict[str, Any], target: Target) -> Callable:

@@ -24,7 +24,7 @@ from jax.sharding import Mesh
 from jax.sharding import PartitionSpec as P
 
 from jaxviz.core import jax_internals
-from jaxviz.model.specs import format_partition_spec
+from jaxviz.model.partition_specs import format_partition_spec
 
 
 @dataclass
@@ -74,10 +74,11 @@ def output_axes(local: Callable, mesh: Mesh, in_specs: tuple[P, ...],
     return seen["leaves"], seen["treedef"]
 
 
-def axis_dims(in_specs: tuple[P, ...]) -> dict[str, set[int]]:
-    """For each mesh axis, the dimensions at which it splits some input."""
+def axis_dims(in_specs: tuple[Any, ...]) -> dict[str, set[int]]:
+    """For each mesh axis, the dimensions at which it splits some input (specs may be
+    pytrees of specs, for pytree arguments)."""
     dims: dict[str, set[int]] = {}
-    for spec in in_specs:
+    for spec in jax.tree.leaves(in_specs, is_leaf=lambda x: isinstance(x, P)):
         for d, entry in enumerate(tuple(spec)):
             names = entry if isinstance(entry, tuple) else (entry,) if entry else ()
             for name in names:

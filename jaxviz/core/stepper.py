@@ -26,7 +26,7 @@ from typing import Any
 
 import jax
 
-from jaxviz.core import arguments, devices, jax_internals
+from jaxviz.core import arguments, devices, jax_internals, meshes
 from jaxviz.core.stepper_eval import Evaluator, StopStepping
 from jaxviz.core.stepper_size import static_size, too_large
 from jaxviz.core.stepper_values import Recorder, TooMuchToRecord
@@ -81,13 +81,21 @@ def step(req: StepRequest) -> Stepped:
 
 
 def _step_variant(req: StepRequest, loaded: Loaded, stepped: Stepped) -> None:
-    result = stepped.result
     prepared = loaded.builder.prepare(req.variant)
-    result.call = prepared.call
+    # the arguments are made outside the variant's mesh, as its code makes them; the
+    # jaxpr is traced inside it; the equations run on the host, outside any mesh
     args, made = make_arguments(prepared.args, loaded.builder.names, req, loaded)
+    _step_prepared(req, loaded, stepped, prepared, args, made)
+
+
+def _step_prepared(req: StepRequest, loaded: Loaded, stepped: Stepped, prepared: Any,
+                   args: list[Any], made: ArgumentsMade) -> None:
+    result = stepped.result
+    result.call = prepared.call
     result.arguments = made
     arg_names = arg_leaf_names(prepared.args, loaded.builder.names)
-    closed, out_shape = jax.make_jaxpr(prepared.fn, return_shape=True)(*prepared.args)
+    with meshes.mesh_context(prepared.context):
+        closed, out_shape = jax.make_jaxpr(prepared.fn, return_shape=True)(*prepared.args)
     result.jaxpr_text, lines, context = jax_internals.jaxpr_text_and_lines(closed)
     jaxpr, consts = jax_internals.closed_parts(closed)
     budget = int(req.record_limit_mb * 1e6)
@@ -96,11 +104,12 @@ def _step_variant(req: StepRequest, loaded: Loaded, stepped: Stepped) -> None:
         raise too_large(result.function, req, estimate.bytes, estimate.steps, estimate.devices,
                         before=True)
     recorder = Recorder(req.value_limit, req.summary, budget)
-    flat_args = jax.tree.leaves(args)
+    flat_args = [jax_internals.detached(a) for a in jax.tree.leaves(args)]
     stepped.args = flat_args
     made.values = [NamedValue(name, recorder.value(value))
                    for name, value in zip(arg_names, flat_args)]
-    evaluator = Evaluator(recorder, lines, context, req.trace.target.filename, req.until_line)
+    evaluator = Evaluator(recorder, lines, context, req.trace.target.filename, req.until_line,
+                          mesh=prepared.context)
     try:
         outputs = evaluator.run(jaxpr, consts, flat_args)
     except StopStepping as stop:

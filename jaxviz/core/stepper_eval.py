@@ -81,11 +81,14 @@ class Evaluator:
         context: the printing context that names variables as the text does.
         filename: the user's file (equations' source lines are looked up there).
         until_line: stop after the first equation from this line, if given.
+        mesh: the concrete mesh the program was traced in (``jax.set_mesh``): what a
+            ``shard_map`` that names no mesh of its own (an abstract one) runs on.
     """
 
     def __init__(self, recorder: Recorder, lines: dict[int, tuple[int, int]], context: Any,
-                 filename: str, until_line: int | None = None):
+                 filename: str, until_line: int | None = None, mesh: Any = None):
         self.recorder = recorder
+        self.mesh = mesh
         self.lines = lines
         self.context = context
         self.filename = filename
@@ -304,7 +307,7 @@ class Evaluator:
         if frame.mesh is not None:
             raise UserError(ErrorInfo(kind="trace", message="a shard_map inside a mapped body "
                                                             "cannot be stepped yet"))
-        lanes = MeshLanes.of(p["mesh"])
+        lanes = MeshLanes.of(ji.concrete_mesh(p["mesh"], self.mesh))
         if set(p["manual_axes"]) != set(lanes.names):
             raise UserError(ErrorInfo(
                 kind="trace", message=f"a shard_map over some mesh axes only "

@@ -49,7 +49,7 @@ def _walk(jaxpr: Any, width: int, limit: int, light: bool) -> Estimate:
             continue
         est.add(Estimate(values * width, 2))  # the enter and leave markers
         if nested.kind == "shard_map":
-            inner_width = len(ji.mesh_parts(nested.params["mesh"])[2].reshape(-1))
+            inner_width = ji.mesh_size(nested.params["mesh"])
             est.add(Estimate(values, 0))  # the devices' blocks on the markers
             est.add(_walk(nested.bodies[0].jaxpr, inner_width, limit, light))
         elif nested.kind == "cond":

@@ -30,7 +30,7 @@ from typing import Any
 import jax
 
 import jaxviz
-from jaxviz.core import devices, jax_internals, timing_calls
+from jaxviz.core import devices, jax_internals, meshes, timing_calls
 from jaxviz.core.timing_calls import Measured, clock
 from jaxviz.core.timing_variants import Timed, arg_types, build, uses_batched
 from jaxviz.core.trace import Loaded, explain, load
@@ -280,22 +280,26 @@ class _Session:
                 flushed = clock()
 
     def measure_variant(self, timed: Timed) -> None:
-        req = self.req
         variant = timed.variant
         self.status(f"{variant}: first call", force=True)
         try:
-            first, args, out_devices = self.first_call(timed)
-            self.done += 1
-            self.emit(VariantInfo(variant=variant, call=timed.call,
-                                  args=timed.arg_text or arg_types(timed.args),
-                                  devices=out_devices, notes=timed.notes, code=timed.code))
-            self.emit(first)
-            timed.args = args
-            timed.multi_device = len(out_devices) > 1
-            self.calls(timed, "warmup", req.warmup)
-            self.calls(timed, "steady", req.runs)
+            with meshes.mesh_context(timed.context):
+                self._measure_variant(timed)
         except Exception as exc:  # noqa: BLE001 - user code may raise anything
             self.fail(self.explain(exc, variant), variant)
+
+    def _measure_variant(self, timed: Timed) -> None:
+        req, variant = self.req, timed.variant
+        first, args, out_devices = self.first_call(timed)
+        self.done += 1
+        self.emit(VariantInfo(variant=variant, call=timed.call,
+                              args=timed.arg_text or arg_types(timed.args),
+                              devices=out_devices, notes=timed.notes, code=timed.code))
+        self.emit(first)
+        timed.args = args
+        timed.multi_device = len(out_devices) > 1
+        self.calls(timed, "warmup", req.warmup)
+        self.calls(timed, "steady", req.runs)
 
     def explain(self, exc: Exception, variant: str) -> ErrorInfo:
         if isinstance(exc, UserError):
@@ -335,12 +339,13 @@ class _Session:
         k = self.req.pipeline
         self.status(f"{variant}: {k} pipelined calls", force=True)
         try:
-            self.prepare_calls(timed)
-            out = timed.fn(*timed.args)
-            chain = timed.chain_ok and timing_calls.chainable(out, timed.args)
-            del out
-            result = timing_calls.pipeline(timed.fn, timed.args, k, chain,
-                                           self.req.per_device and bool(timed.multi_device))
+            with meshes.mesh_context(timed.context):
+                self.prepare_calls(timed)
+                out = timed.fn(*timed.args)
+                chain = timed.chain_ok and timing_calls.chainable(out, timed.args)
+                del out
+                result = timing_calls.pipeline(timed.fn, timed.args, k, chain,
+                                               self.req.per_device and bool(timed.multi_device))
         except Exception as exc:  # noqa: BLE001
             self.fail(self.explain(exc, variant), variant)
             return
@@ -382,9 +387,10 @@ class _Session:
                 continue
             self.status(f"{variant}: {where}", force=True)
             try:
-                self.prepare_calls(timed)
-                self.calls(timed, "warmup", max(req.warmup, 1), size)
-                self.calls(timed, "sweep", req.runs, size)
+                with meshes.mesh_context(timed.context):
+                    self.prepare_calls(timed)
+                    self.calls(timed, "warmup", max(req.warmup, 1), size)
+                    self.calls(timed, "sweep", req.runs, size)
             except Exception as exc:  # noqa: BLE001
                 info = explain(exc, trace.target.filename, variant, loaded) \
                     if not isinstance(exc, UserError) else exc.info

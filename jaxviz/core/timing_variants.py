@@ -19,7 +19,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxviz.core import arguments
+from jaxviz.core import arguments, meshes
 from jaxviz.core.trace import Loaded, program_notes
 from jaxviz.core.variants import Prepared
 from jaxviz.model import ErrorInfo
@@ -55,6 +55,8 @@ class Timed:
     arg_text: str | None = None
     #: Whether the output spans several devices (known after the first call).
     multi_device: bool | None = None
+    #: The mesh the calls run inside (``jax.set_mesh``): an explicit mesh, the module's.
+    context: Any = None
 
     @property
     def call(self) -> str:
@@ -142,23 +144,24 @@ def _numpy(loaded: Loaded, variant: str, baseline: str | None, batched: bool) ->
 
 def _op_by_op(loaded: Loaded, variant: str, baseline: str | None, batched: bool) -> Timed:
     p = loaded.builder.prepare("plain")
-    return Timed(variant, p.fn, _concrete(p.args), p.code, notes=[_timing_note(
-        "no jit: every jax.numpy operation is dispatched on its own (and compiled on its "
-        "first call)")])
+    return Timed(variant, p.fn, _concrete(p.args), p.code, context=p.context,
+                 notes=[_timing_note("no jit: every jax.numpy operation is dispatched on its "
+                                     "own (and compiled on its first call)")])
 
 
 def _jit(loaded: Loaded, variant: str, baseline: str | None, batched: bool) -> Timed:
     p = loaded.builder.prepare("jit")
     notes = [_timing_note("measured with CPU async dispatch off")] if variant == "jit-sync" \
         else []
-    return Timed(variant, p.fn, _concrete(p.args), p.code,
-                 fresh=lambda: jax.jit(loaded.fn), notes=notes)
+    return Timed(variant, p.fn, _concrete(p.args), p.code, context=p.context,
+                 fresh=lambda: jax.jit(loaded.builder.fn), notes=notes)
 
 
 def _vmap(loaded: Loaded, variant: str, baseline: str | None, batched: bool) -> Timed:
     p = loaded.builder.prepare("vmap")
-    return Timed(variant, p.fn, _concrete(p.args), p.code, notes=[_timing_note(
-        "no jit: the batched operations are dispatched one by one")])
+    return Timed(variant, p.fn, _concrete(p.args), p.code, context=p.context,
+                 notes=[_timing_note("no jit: the batched operations are dispatched one by "
+                                     "one")])
 
 
 def _jit_vmap(loaded: Loaded, variant: str, baseline: str | None, batched: bool) -> Timed:
@@ -167,7 +170,8 @@ def _jit_vmap(loaded: Loaded, variant: str, baseline: str | None, batched: bool)
     vfn = p.fn
     code = builder.writer.code(f"jax.jit({builder.vmap_text(True)})"
                                f"({builder.writer.args_text(True)})", True)
-    return Timed(variant, jax.jit(vfn), _concrete(p.args), code, fresh=lambda: jax.jit(vfn))
+    return Timed(variant, jax.jit(vfn), _concrete(p.args), code, fresh=lambda: jax.jit(vfn),
+                 context=p.context)
 
 
 def _loop(loaded: Loaded, variant: str, baseline: str | None, batched: bool) -> Timed:
@@ -179,7 +183,7 @@ def _loop(loaded: Loaded, variant: str, baseline: str | None, batched: bool) -> 
                  jax.tree.map(lambda leaf, i=i, ax=axis: jnp.take(jnp.asarray(leaf), i, axis=ax), a)
                  for a, axis in zip(batched_args, in_axes)] for i in range(size)]
     examples = jax.block_until_ready(examples)
-    single = jax.jit(loaded.fn)
+    single = jax.jit(loaded.builder.fn)
 
     def loop(examples: list[list[Any]]) -> list[Any]:
         return [single(*example) for example in examples]
@@ -194,7 +198,7 @@ def _loop(loaded: Loaded, variant: str, baseline: str | None, batched: bool) -> 
         else:
             picks.append(f"jax.tree.map(lambda a: jnp.take(a, i, axis={axis}), {name})")
     line = f"examples = [[{', '.join(picks)}] for i in range({size})]"
-    code = writer.code(f"[jax.jit({loaded.builder.name})(*example) for example in examples]",
+    code = writer.code(f"[jax.jit({loaded.builder.fn_text})(*example) for example in examples]",
                        True, extra=[line])
     return Timed(variant, loop, [examples], code, chain_ok=False,
                  notes=[_timing_note(f"a Python loop over the {size} examples of the batch")],
@@ -204,8 +208,24 @@ def _loop(loaded: Loaded, variant: str, baseline: str | None, batched: bool) -> 
 def _parallel(loaded: Loaded, variant: str, baseline: str | None, batched: bool) -> Timed:
     p = loaded.builder.prepare(variant)
     builder = loaded.builder
-    return Timed(variant, p.fn, _concrete(p.args), p.code, notes=_notes(loaded, p),
+    with meshes.mesh_context(p.context):
+        notes = _notes(loaded, p)
+    return Timed(variant, p.fn, _concrete(p.args), p.code, notes=notes, context=p.context,
                  fresh=lambda: builder.prepare(variant).fn)
+
+
+def _as_written(loaded: Loaded, variant: str, baseline: str | None, batched: bool) -> Timed:
+    """The function as its module defines it: its own jit (if any) is what is measured."""
+    p = loaded.builder.prepare("as_written")
+    with meshes.mesh_context(p.context):
+        notes = _notes(loaded, p)
+    args = _concrete(p.args)
+    written = loaded.builder.written
+    fresh = None
+    if hasattr(written, "lower") and not loaded.builder.static:
+        def fresh() -> Any:
+            return loaded.builder.prepare("as_written").fn
+    return Timed(variant, p.fn, args, p.code, notes=notes, context=p.context, fresh=fresh)
 
 
 def _notes(loaded: Loaded, p: Prepared) -> list[VariantNote]:
@@ -225,4 +245,5 @@ _MAKERS: dict[str, Callable[[Loaded, str, str | None, bool], Timed]] = {
     "pmap": _parallel,
     "sharded": _parallel,
     "shard_map": _parallel,
+    "as_written": _as_written,
 }

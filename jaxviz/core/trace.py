@@ -9,7 +9,10 @@ compiled HLO, cost analysis and the real device layout.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import io
+import sys
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,11 +24,12 @@ from jaxviz.core import (
     hlo_program,
     jax_internals,
     layout,
+    meshes,
     storyboard,
     variant_notes,
 )
 from jaxviz.core.call_code import CallWriter
-from jaxviz.core.loader import find_function, load_namespace
+from jaxviz.core.loader import MODULE_MESH, find_function, load_namespace
 from jaxviz.core.variants import (
     BATCHED_VARIANTS,
     Prepared,
@@ -46,6 +50,7 @@ from jaxviz.model import (
 from jaxviz.model.errors import UserError, from_exception
 from jaxviz.model.notes import VariantNote
 from jaxviz.model.records import walk_equations as walk  # noqa: F401 - also used by tests
+from jaxviz.model.specs import format_spec
 
 #: Primitives that move data between devices (shown as collectives).
 COLLECTIVES = frozenset({
@@ -53,6 +58,12 @@ COLLECTIVES = frozenset({
     "reduce_scatter", "psum_scatter", "axis_index", "pbroadcast", "psum_invariant",
     "all_gather_invariant",
 })
+
+
+#: Said when a value was computed by running shard_map eagerly.
+EAGER_NOTE = ("the body prints, so the call ran without jax.jit: shard_map runs eagerly, once "
+              "per device, and print shows each device's block, jax.debug.print one line "
+              "per device (labelled)")
 
 
 @dataclass
@@ -70,15 +81,26 @@ class Loaded:
 def load(req: TraceRequest) -> Loaded:
     """Load the source, find the function, build the arguments, parse the settings.
 
+    Arguments are evaluated inside the mesh the module set (``jax.set_mesh``),
+    as the module's own code would see them.
+
     Raises:
         UserError: for anything wrong in the source or the request.
     """
     target = req.target
     namespace = load_namespace(target)
+    module_mesh = namespace.get(MODULE_MESH)
     fn = find_function(namespace, target)
-    specs = arguments.parse(req.args)
-    single = arguments.build(specs, namespace, req.args, target.filename)
-    arguments.check_count(fn, target.function, len(single))
+    specs, static_specs = arguments.parse_with_static(req.args, req.static)
+    with meshes.mesh_context(module_mesh):
+        single = arguments.build(specs, namespace, req.args, target.filename)
+        static = arguments.build_static(static_specs, namespace,
+                                        {"args": req.args, "static": req.static or ""},
+                                        target.filename)
+    names = arg_names(fn, len(single))
+    arguments.check_static_params(fn, target.function, static, len(single))
+    arguments.check_count(fn, target.function, len(single), static)
+    arguments.check_traceable(single, names, req.args, specs)
     settings = Settings.from_request(req, len(single))
     bspecs = arguments.parse(req.batched_args, field="batched_args") if req.batched_args \
         else None
@@ -87,8 +109,9 @@ def load(req: TraceRequest) -> Loaded:
     def batched() -> list[Any]:
         if bspecs is not None:
             assert req.batched_args is not None
-            values = arguments.build(bspecs, namespace, req.batched_args, target.filename,
-                                     field="batched_args")
+            with meshes.mesh_context(module_mesh):
+                values = arguments.build(bspecs, namespace, req.batched_args, target.filename,
+                                         field="batched_args")
             if len(values) != len(single):
                 raise UserError(ErrorInfo(
                     kind="spec", field="batched_args",
@@ -99,9 +122,12 @@ def load(req: TraceRequest) -> Loaded:
             return values
         return arguments.add_batch_axis(single, settings.in_axes, size)
 
-    writer = CallWriter(target.function, arg_names(fn, len(single)), settings.in_axes, specs,
-                        bspecs, single, size, devices.simulated(), len(jax.devices()))
-    builder = VariantBuilder(fn, target.function, single, settings, batched, writer)
+    writer = CallWriter(target.function, names, settings.in_axes, specs,
+                        bspecs, single, size, devices.simulated(), len(jax.devices()),
+                        static=[(arg.name, format_spec(arg.spec)) for arg, _ in static_specs])
+    builder = VariantBuilder(fn, target.function, single, settings, batched, writer,
+                             static=static, module_mesh=module_mesh, source=target.source,
+                             namespace=namespace, mesh_given=bool(req.mesh))
     return Loaded(fn, namespace, single, settings, builder, target.filename)
 
 
@@ -120,31 +146,63 @@ def trace_request(req: TraceRequest) -> TraceResult:
 
 
 def trace_variant(loaded: Loaded, variant: str, req: TraceRequest) -> VariantResult:
-    """Trace one variant; a failure is recorded in the result's ``error``."""
+    """Trace one variant; a failure is recorded in the result's ``error``.
+
+    Tracing, compiling and the call run inside the variant's mesh (``jax.set_mesh``)
+    when it has one; the call's concrete arguments are made outside it, as the
+    variant's code makes them before it sets the mesh.
+    """
     filename = req.target.filename
     vr = VariantResult(variant=variant)
     try:
         prepared = loaded.builder.prepare(variant)
-        vr.call, vr.code = prepared.call, prepared.code
-        closed = jax.make_jaxpr(prepared.fn)(*prepared.args)
-        describe_jaxpr(vr, closed, filename)
-        vr.notes = program_notes(prepared, closed, loaded, filename)
-        if {"hlo", "layout", "story"} & set(req.want):
-            describe_compiled(vr, prepared, closed, req, loaded)
-            note = variant_notes.collectives_note(closed, vr.hlo) if vr.hlo else None
-            if note is not None:
-                vr.notes.append(note)
+        with meshes.mesh_context(prepared.context):
+            closed, printed = _trace_prepared(vr, prepared, loaded, req)
         if "value" in req.want:
-            leaves = arg_leaf_names(prepared.args, loaded.builder.names)
-            args, vr.value_args, _ = arguments.described_concrete(
-                prepared.args, leaves, 0, variant, req, loaded.settings.batched)
-            vr.value = _value_text(prepared.fn(*args))
+            _run_prepared(vr, prepared, loaded, req, closed, printed)
     except UserError as exc:
         vr.error = exc.info
         vr.error.variant = variant
     except Exception as exc:  # noqa: BLE001 - JAX and user code may raise anything
         vr.error = explain(exc, filename, variant, loaded)
     return vr
+
+
+def _trace_prepared(vr: VariantResult, prepared: Prepared, loaded: Loaded,
+                    req: TraceRequest) -> tuple[Any, str]:
+    """The jaxpr (and compiled program); returns it and what tracing printed."""
+    filename = req.target.filename
+    vr.call, vr.code = prepared.call, prepared.code
+    with watch_stdout() as printed:
+        closed = jax.make_jaxpr(prepared.fn)(*prepared.args)
+    describe_jaxpr(vr, closed, filename)
+    vr.notes = program_notes(prepared, closed, loaded, filename)
+    if {"hlo", "layout", "story"} & set(req.want):
+        describe_compiled(vr, prepared, closed, req, loaded)
+        note = variant_notes.collectives_note(closed, vr.hlo) if vr.hlo else None
+        if note is not None:
+            vr.notes.append(note)
+    return closed, printed.text
+
+
+def _run_prepared(vr: VariantResult, prepared: Prepared, loaded: Loaded, req: TraceRequest,
+                  closed: Any, printed: str) -> None:
+    """One real call: its value, and how its arguments were made.
+
+    A shard_map body that prints (``print``, or ``jax.debug.print`` in the jaxpr)
+    runs eagerly, once per device, so each device's values show, labelled.
+    """
+    leaves = arg_leaf_names(prepared.args, loaded.builder.names)
+    args, vr.value_args, _ = arguments.described_concrete(
+        prepared.args, leaves, 0, prepared.variant, req, loaded.settings.batched)
+    eager = prepared.eager is not None and (bool(printed) or variant_notes.prints(closed))
+    if eager:
+        assert prepared.eager_code is not None
+        vr.call, vr.code = prepared.eager_code.call, prepared.eager_code
+        vr.notes.append(VariantNote("eager", EAGER_NOTE))
+    run = prepared.eager if eager and prepared.eager is not None else prepared.fn
+    with meshes.mesh_context(prepared.context), jax_internals.device_labelled_prints():
+        vr.value = _value_text(run(*args))
 
 
 def program_notes(prepared: Prepared, closed: Any, loaded: Loaded,
@@ -203,7 +261,7 @@ def describe_compiled(vr: VariantResult, prepared: Prepared, closed: Any, req: T
                                          req.target.filename, compiled_text or None)
         if vr.variant == "vmap":
             vr.storyboard.batch = storyboard.vmap_batch(
-                loaded.fn, loaded.builder.name, loaded.single, list(prepared.args),
+                loaded.builder.fn, loaded.builder.name, loaded.single, list(prepared.args),
                 loaded.settings.in_axes, vr, req.target.filename)
 
 
@@ -239,9 +297,33 @@ def explain(exc: Exception, filename: str, variant: str, loaded: Loaded) -> Erro
 # --------------------------------------------------------------------------- #
 
 
+class _Watched(io.TextIOBase):
+    """Python's stdout, written through at once, remembering what went by."""
+
+    def __init__(self, out: Any):
+        self.out = out
+        self.text = ""
+
+    def write(self, text: str) -> int:  # noqa: D102
+        self.text += text
+        return self.out.write(text)
+
+    def flush(self) -> None:  # noqa: D102
+        self.out.flush()
+
+
+@contextlib.contextmanager
+def watch_stdout() -> Iterator[_Watched]:
+    """What Python code prints inside goes out as always (in order with the process's
+    other output, kept if it crashes next) and is remembered in ``.text``."""
+    watched = _Watched(sys.stdout)
+    with contextlib.redirect_stdout(watched):
+        yield watched
+
+
 def _unbound_axis_in_plain(loaded: Loaded) -> str | None:
     """JAX's "unbound axis name" message from tracing the function alone, if it gives one."""
-    axis = unbound_axis(loaded.fn, loaded.single)
+    axis = unbound_axis(loaded.builder.fn, loaded.single)
     return None if axis is None else f"unbound axis name: {axis}"
 
 
@@ -259,7 +341,8 @@ def unbound_axis(fn: Callable, args: list[Any]) -> str | None:
 def _var(var: Any, context: Any) -> VarInfo:
     shape, dtype = jax_internals.aval_of(var)
     return VarInfo(name=jax_internals.var_name(var, context), shape=shape, dtype=dtype,
-                   literal=jax_internals.is_literal(var))
+                   literal=jax_internals.is_literal(var),
+                   sharding=jax_internals.type_sharding(var))
 
 
 def _equations(jaxpr: Any, lines: dict[int, tuple[int, int]], context: Any,

@@ -54,6 +54,15 @@ def walk(jaxpr: Any) -> Iterator[Any]:
             yield from walk(sub)
 
 
+#: Primitives that print or call back to Python (jax.debug.print, jax.debug.callback).
+PRINTING = frozenset({"debug_print", "debug_callback"})
+
+
+def prints(closed: Any) -> bool:
+    """Whether a traced program prints or calls back at run time (jax.debug.print)."""
+    return any(eqn.primitive.name in PRINTING for eqn in walk(closed.jaxpr))
+
+
 def axes_of(eqn: Any) -> tuple[str, ...]:
     """The named axes a collective equation works over."""
     value = eqn.params.get("axes", eqn.params.get("axis_name", ()))

@@ -51,6 +51,7 @@ from jaxviz.model.records import (
     from_plain,
     register,
     to_plain,
+    variant_label,
 )
 from jaxviz.model.specs import SpecError
 from jaxviz.model.stepping import StepRequest, StepResult  # registers the stepping records
@@ -72,7 +73,7 @@ __all__ = [
     "SpecError", "SubJaxpr", "Target", "TraceRequest", "TraceResult", "TraceSettings",
     "VariantResult",
     "VarInfo", "from_plain", "get_example", "list_examples", "list_functions", "register",
-    "to_plain",
+    "to_plain", "variant_label",
 ]
 __all__ += ["DevicesRequest", "EngineEvent", "EngineInfo", "Reply"]
 __all__ += ["StepRequest", "StepResult"]

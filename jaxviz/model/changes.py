@@ -4,8 +4,13 @@
   the one pairing of equations): equations whose outputs gained the batch axis
   (``batched``) and primitives that only the batched jaxpr has (``new``, put
   there by a batching rule).
-* ``pmap``, ``sharded``, ``shard_map``: the per-device wrapper (``shard_map``,
-  a ``jit`` with shardings: ``wrapper``) and every collective (``collective``).
+* ``pmap``, ``sharded``, ``shard_map``, ``as_written``: the per-device wrapper
+  (``shard_map``, a ``jit`` with shardings: ``wrapper``) and every collective
+  (``collective``).
+* every variant: where a type's sharding is changed on purpose (``resharded``):
+  ``reshard`` (also what ``auto_axes``/``explicit_axes`` trace to), ``mesh_cast``,
+  ``device_put``, a ``sharding_constraint`` whose types carry shardings, and any
+  equation given an ``out_sharding=``.
 
 Pure Python over the result records (no Qt).
 
@@ -20,13 +25,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from jaxviz.model import Equation, TraceResult, VariantResult
+from jaxviz.model import Equation, TraceResult, VariantResult, VarInfo
 from jaxviz.model.jaxpr_diff import diff_variants
 from jaxviz.model.lexers import JAXPR_COLLECTIVES
 from jaxviz.model.link_index import walk
 
 #: Variants whose panes show the wrapper and collectives marks.
-PARALLEL_VARIANTS = ("pmap", "sharded", "shard_map")
+PARALLEL_VARIANTS = ("pmap", "sharded", "shard_map", "as_written")
+#: Primitives that move a value to another sharding (explicit sharding's ``reshard``;
+#: ``auto_axes`` traces to a pair of them).
+RESHARDING = frozenset({"reshard", "mesh_cast", "device_put", "sharding_constraint"})
 
 _WHAT_MOVES = {
     "psum": "all-reduce: every device ends up with the sum over",
@@ -50,7 +58,7 @@ _WHAT_MOVES = {
 class Mark:
     """A mark on jaxpr lines ``start..end`` (0-based, inclusive) with a plain-words tip."""
 
-    kind: str  # "batched" | "new" | "wrapper" | "collective"
+    kind: str  # "batched" | "new" | "wrapper" | "collective" | "resharded"
     start: int
     end: int
     tip: str
@@ -131,6 +139,41 @@ def parallel_marks(vr: VariantResult) -> list[Mark]:
     return marks
 
 
+def _sharding_text(var: VarInfo) -> str:
+    return var.type_str if var.sharding else f"{var.type_str} (no sharding in its type)"
+
+
+def sharding_marks(vr: VariantResult) -> list[Mark]:
+    """Where a type's sharding is changed on purpose (see the module docstring).
+
+    Equations of these primitives are marked when a type carries a sharding on
+    either side (under an Auto mesh types carry none: a ``sharding_constraint``
+    there is the compiler hint the parallel marks already show); an equation
+    given ``out_sharding=`` is marked for what it chose.
+    """
+    marks = []
+    for _path, eqn in walk(vr.equations):
+        if eqn.text_start is None:
+            continue
+        end = eqn.text_end if eqn.text_end is not None else eqn.text_start
+        if eqn.subjaxprs:
+            end = eqn.text_start
+        typed = any(v.sharding for v in [*eqn.inputs, *eqn.outputs])
+        chosen = eqn.params.get("out_sharding", "None") not in ("None", "")
+        if eqn.primitive in RESHARDING and typed:
+            before = ", ".join(_sharding_text(v) for v in eqn.inputs if not v.literal)
+            after = ", ".join(_sharding_text(v) for v in eqn.outputs)
+            marks.append(Mark("resharded", eqn.text_start, end,
+                              f"{eqn.primitive}: the sharding changes, {before} -> {after} "
+                              f"(the data moves between devices to match)"))
+        elif chosen:
+            after = ", ".join(_sharding_text(v) for v in eqn.outputs)
+            marks.append(Mark("resharded", eqn.text_start, end,
+                              f"{eqn.primitive}: out_sharding chose the result's sharding: "
+                              f"{after}"))
+    return marks
+
+
 def marks_for(result: TraceResult, variant: str) -> list[Mark]:
     """The marks of one variant's pane (empty when there is nothing to compare)."""
     try:
@@ -139,15 +182,17 @@ def marks_for(result: TraceResult, variant: str) -> list[Mark]:
         return []
     if not vr.ok:
         return []
+    marks: list[Mark] = []
     if variant == "vmap":
         try:
             plain = result.variant("plain")
         except KeyError:
-            return []
-        return batch_marks(plain, vr) if plain.ok else []
-    if variant in PARALLEL_VARIANTS:
-        return parallel_marks(vr)
-    return []
+            plain = None
+        if plain is not None and plain.ok:
+            marks = batch_marks(plain, vr)
+    elif variant in PARALLEL_VARIANTS:
+        marks = parallel_marks(vr)
+    return sorted(marks + sharding_marks(vr), key=lambda m: (m.start, m.end))
 
 
 def summary(marks: list[Mark]) -> dict[str, int]:

@@ -18,8 +18,9 @@ from typing import Any
 #: Bumped whenever a record gains, loses or changes a field, or a record type comes or
 #: goes (3: the stepper's records, its ``Step`` became ``EvalStep`` beside the
 #: storyboard's ``Step``; the storyboard's phases and vmap batch; 4: variant notes
-#: and call code, ``TraceSettings.check_vma``).
-SCHEMA_VERSION = 4
+#: and call code, ``TraceSettings.check_vma``; 5: the ``as_written`` variant's settings
+#: ``axis_types``, ``out_axes``, ``static``, ``devices_order`` and ``VarInfo.sharding``).
+SCHEMA_VERSION = 5
 
 
 class SchemaMismatch(ValueError):

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import jaxviz
+from jaxviz.model.as_written import transformed_call
 from jaxviz.model.records import TraceSettings
 
 
@@ -119,7 +120,8 @@ def get_example(name: str) -> Example:
 
 
 def list_functions(source: str) -> list[str]:
-    """Names of the top-level functions defined in ``source`` (static, via ast).
+    """Names of the top-level functions defined in ``source`` (static, via ast): ``def``s,
+    lambdas, and names bound to a JAX transformation of a function (``f = jax.jit(g)``).
 
     Returns an empty list for source that does not parse.
     """
@@ -131,7 +133,9 @@ def list_functions(source: str) -> list[str]:
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             names.append(node.name)
-        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda):
+        elif isinstance(node, ast.Assign) and (
+                isinstance(node.value, ast.Lambda) or transformed_call(node.value)):
+            # a lambda, or a name bound to a JAX transformation (``f = jax.jit(g)``)
             names.extend(t.id for t in node.targets if isinstance(t, ast.Name))
     return names
 

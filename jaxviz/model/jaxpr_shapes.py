@@ -26,6 +26,7 @@ from jaxviz.model.records import VarInfo
 CATEGORIES = (
     "gained the batch axis", "gained an axis", "shrank to the per-device size",
     "lost the batch axis", "lost an axis", "grew from the per-device size", "changed shape",
+    "changed sharding",
 )
 
 
@@ -39,7 +40,8 @@ class ShapeChange:
         left, right: the two types as the jaxpr prints them (``f32[8,3]``).
         change: ``gained`` (right has extra axes), ``lost`` (left has extra
             axes), ``resized`` (same rank, some sizes differ), ``reshaped``,
-            ``dtype`` (only the dtype differs) or ``count``.
+            ``dtype`` (only the dtype differs), ``sharding`` (only the sharding an
+            explicit mesh puts in the type, ``f32[8@X]``) or ``count``.
         axes: the gained axes (positions in the right shape), the lost axes
             (positions in the left shape) or the resized axes.
         left_sizes, right_sizes: the sizes of those axes on each side (empty
@@ -85,7 +87,12 @@ def compare_var(left: VarInfo, right: VarInfo, where: str, index: int, left_per_
                 right_per_device: bool, batch: int | None) -> ShapeChange | None:
     """How ``left``'s type became ``right``'s, or ``None`` if they are equal."""
     if left.shape == right.shape and left.dtype == right.dtype:
-        return None
+        if left.sharding == right.sharding:
+            return None
+        label = f"{where} {index}: " if where == "input" else ""
+        return ShapeChange(where, index, left.type_str, right.type_str, "sharding",
+                           text=f"{label}{left.type_str} -> {right.type_str}: the sharding "
+                                f"its type carries changed")
     per = "left" if left_per_device and not right_per_device else \
         "right" if right_per_device and not left_per_device else ""
     c = ShapeChange(where, index, left.type_str, right.type_str, "reshaped", per_device=per)
@@ -144,6 +151,8 @@ def compare_vars(left: list[VarInfo], right: list[VarInfo], where: str, left_per
 
 def headline_category(c: ShapeChange) -> str:
     """The summary category (one of :data:`CATEGORIES`) of a row's first shape change."""
+    if c.change == "sharding":
+        return "changed sharding"
     if c.change == "gained":
         return "gained the batch axis" if c.batch else "gained an axis"
     if c.change == "lost":

@@ -54,6 +54,19 @@ NOTE_KINDS: dict[str, NoteKind] = {
     "gradient_summed": NoteKind(
         False, "under shard_map with check_vma=True, jax.grad with respect to an argument "
                "replicated by P() sums its gradient over the mesh axis (psum_invariant)"),
+    "as_written": NoteKind(
+        False, "the function is called exactly as its module defines it: its own jit, "
+               "shardings, shard_map and the mesh the module set"),
+    "stacked_copies": NoteKind(
+        False, "no batched arguments were given: the batch the variant runs on is the "
+               "arguments repeated (or, for arguments given as types, random values of the "
+               "batched shape) along a new axis"),
+    "outside_mesh": NoteKind(
+        False, "pmap builds its own mesh over the devices and runs outside the mesh the "
+               "other variants run in (JAX refuses pmap inside jax.set_mesh of another mesh)"),
+    "eager": NoteKind(
+        False, "the value was computed by running shard_map without jax.jit (eagerly, once "
+               "per device), so prints in its body show each device's values"),
     "collectives": NoteKind(
         False, "how many collectives the jaxpr has and how many the compiled program runs"),
     "timing": NoteKind(False, "how a timing variant is measured"),

@@ -148,6 +148,7 @@ MARK_COLOURS = {
     "new": "#8e24aa",         # a primitive that only the batched version has
     "wrapper": "#1e6fd9",     # shard_map / sharded jit: the per-device program
     "collective": "#d62728",  # psum, all_gather, ppermute ... data moves
+    "resharded": "#00897b",   # reshard / out_sharding: a type's sharding changes
 }
 #: The compare layout's colours (:mod:`jaxviz.model.diff_layout`): a block's band and
 #: tint, and a changed token's highlight, by what the change means. The batch axis

@@ -28,8 +28,17 @@ from jaxviz.model.devices import MeshInfo as MeshInfo
 from jaxviz.model.notes import VariantNote
 from jaxviz.model.storyboard import Storyboard
 
-#: The variants jaxviz knows, in the order the panes show them.
-VARIANTS = ("plain", "jit", "vmap", "pmap", "sharded", "shard_map")
+#: The variants jaxviz knows, in the order the panes show them. ``as_written`` is the
+#: function called exactly as its module defines it (its own jit, shardings,
+#: shard_map, mesh); the others are built by jaxviz from the settings.
+VARIANTS = ("as_written", "plain", "jit", "vmap", "pmap", "sharded", "shard_map")
+#: How each variant is named on screen.
+VARIANT_LABELS = {"as_written": "as written"}
+
+
+def variant_label(variant: str) -> str:
+    """The on-screen name of a variant (``as written`` for ``as_written``)."""
+    return VARIANT_LABELS.get(variant, variant)
 
 
 # --------------------------------------------------------------------------- #
@@ -72,12 +81,24 @@ class TraceSettings:
         in_axes: the batch axis of each argument (``0, None``).
         axis_name: the mapped axis collectives use.
         mesh: the device mesh (``data=4,model=2``).
-        specs: a PartitionSpec per argument.
-        out_specs: the output PartitionSpecs for shard_map.
+        specs: a PartitionSpec per argument, or a pytree of them for a pytree
+            argument (a prefix stands for a whole subtree, as ``jax.jit`` takes them).
+        out_specs: the output PartitionSpecs: shard_map's ``out_specs``, and the
+            ``out_shardings`` of the sharded variant.
         check_vma: shard_map's ``check_vma``: track which mesh axes each value
             varies over (JAX's default). With it, ``jax.grad`` with respect to an
             argument replicated by ``P()`` sums its gradient over the mesh axis;
             ``False`` traces as ``pmap`` does.
+        axis_types: the mesh axes' types: ``explicit`` or ``auto`` for every axis,
+            or one per axis (``explicit,auto``); default auto. Under an explicit
+            mesh types carry their sharding (``f32[4@X,8]``) and every variant but
+            pmap runs inside ``jax.set_mesh(mesh)``; under a named ``mesh``, the
+            sharded and shard_map variants do.
+        out_axes: vmap's ``out_axes`` (``0``, ``1``, ``0, None``).
+        static: static arguments, ``n=3, mode='sum'``: passed by name, never
+            traced (also typed as keyword arguments in ``args``).
+        devices_order: the device ids the mesh is built from, in order
+            (``0,2,4,6,1,3,5,7``); default JAX's order.
     """
 
     args: str
@@ -89,6 +110,10 @@ class TraceSettings:
     specs: str | None = None
     out_specs: str | None = None
     check_vma: bool = True
+    axis_types: str | None = None
+    out_axes: str | None = None
+    static: str | None = None
+    devices_order: str | None = None
 
     @staticmethod
     def names() -> tuple[str, ...]:
@@ -148,16 +173,30 @@ class ErrorInfo:
 
 @dataclass
 class VarInfo:
-    """A jaxpr variable (or literal) with its abstract type."""
+    """A jaxpr variable (or literal) with its abstract type.
+
+    ``sharding`` is the sharding its type carries under an explicit mesh, per
+    dimension as JAX prints it after the ``@`` (``X``, ``(X,Y)``; ``""`` for an
+    unsharded dimension); empty when the type carries none.
+    """
 
     name: str
     shape: list[int]
     dtype: str
     literal: bool = False
+    sharding: list[str] = field(default_factory=list)
 
     @property
     def type_str(self) -> str:
-        return f"{self.dtype}[{','.join(str(d) for d in self.shape)}]"
+        """``f32[4@X,8]``: the type as the jaxpr prints it."""
+        dims = [str(d) if not self.sharding or not self.sharding[i] else
+                f"{d}@{self.sharding[i]}" for i, d in enumerate(self.shape)]
+        return f"{self.dtype}[{','.join(dims)}]"
+
+    @property
+    def sharded_axes(self) -> list[str]:
+        """The dimensions' shardings that name mesh axes (``['X', '']`` -> ``['X']``)."""
+        return [s for s in self.sharding if s]
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""Parse what users type: argument specs, ``in_axes``, meshes and partition specs.
+"""Parse what users type: argument specs, ``in_axes`` and meshes.
 
 Pure Python (no JAX), so the GUI can validate a field while the user types and
 the engine can turn the same tree into real arguments.
@@ -25,6 +25,7 @@ from __future__ import annotations
 import ast
 import keyword
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -111,10 +112,47 @@ def parse_args(text: str) -> list[Spec]:
     """Parse an argument spec string into one spec tree per positional argument.
 
     Raises:
+        SpecError: with the position of the fault (keyword arguments too:
+            :func:`parse_call_args` reads those as static arguments).
+    """
+    positional, static = parse_call_args(text)
+    if static:
+        raise SpecError("keyword arguments are not supported; give arguments in order",
+                        text, static[0].position)
+    return positional
+
+
+@dataclass(frozen=True)
+class StaticArg:
+    """A keyword argument ``name=value`` of an argument spec: a static argument.
+
+    Attributes:
+        name: the parameter it is passed to.
+        spec: its value (an expression; an abstract type is refused by the core).
+        position: 0-based offset of ``name`` in the spec text.
+    """
+
+    name: str
+    spec: Spec
+    position: int
+
+
+def parse_call_args(text: str) -> tuple[list[Spec], list[StaticArg]]:
+    """Parse an argument spec with keyword arguments: ``f32[8], n=3``.
+
+    The positional arguments are traced (one spec tree each); a keyword
+    argument is a *static* argument: passed by name, never traced, batched or
+    sharded (``jax.jit(f, static_argnames=...)``).
+
+    Raises:
         SpecError: with the position of the fault.
+
+    Example:
+        >>> parse_call_args("f32[8], n=3")
+        ([Aval(dtype='f32', shape=(8,))], [StaticArg(name='n', spec=Expr(source='3'), position=9)])
     """
     if not text.strip():
-        return []
+        return [], []
     _check_brackets(text)
     masked, avals = _mask_avals(text)
     wrapped = f"{_CALL_PREFIX}{masked}\n)"
@@ -125,12 +163,16 @@ def parse_args(text: str) -> list[Spec]:
         raise SpecError(_syntax_message(exc), text, at) from None
     call = tree.body
     assert isinstance(call, ast.Call)
-    if call.keywords:
-        kw = call.keywords[0]
-        raise SpecError("keyword arguments are not supported; give arguments in order",
-                        text, _node_offset(wrapped, kw) - len(_CALL_PREFIX))
     conv = _Converter(text, wrapped, avals)
-    return [conv.convert(a) for a in call.args]
+    static: list[StaticArg] = []
+    for kw in call.keywords:
+        at = _node_offset(wrapped, kw) - len(_CALL_PREFIX)
+        if kw.arg is None:
+            raise SpecError("'**' unpacking is not supported", text, at)
+        if any(s.name == kw.arg for s in static):
+            raise SpecError(f"static argument {kw.arg!r} is given twice", text, at)
+        static.append(StaticArg(kw.arg, conv.convert(kw.value), at))
+    return [conv.convert(a) for a in call.args], static
 
 
 def format_spec(spec: Spec) -> str:
@@ -405,18 +447,16 @@ def format_mesh(axes: list[tuple[str, int]]) -> str:
     return ",".join(f"{n}={s}" for n, s in axes)
 
 
-PartitionEntry = str | None | tuple[str, ...]
+def call_nodes(text: str) -> tuple[ast.Call, Callable[[ast.expr | ast.keyword], int]]:
+    """``text`` parsed as the inside of a call's parentheses, and where each node starts.
 
+    Returns:
+        ``(call, offset)``: the call node (its ``args`` and ``keywords`` are what
+        was typed) and a function giving a node's 0-based offset in ``text``.
 
-def parse_partition_specs(text: str) -> list[tuple[PartitionEntry, ...]]:
-    """Parse ``"P('data', None), P()"`` into one partition spec per argument.
-
-    Each spec is a tuple of entries: an axis name, ``None`` (not partitioned)
-    or a tuple of axis names (partitioned over several mesh axes). ``P`` and
-    ``PartitionSpec`` are both accepted.
+    Raises:
+        SpecError: unbalanced brackets or a syntax error, at their position.
     """
-    if not text.strip():
-        return []
     _check_brackets(text)
     wrapped = f"{_CALL_PREFIX}{text}\n)"
     try:
@@ -424,70 +464,38 @@ def parse_partition_specs(text: str) -> list[tuple[PartitionEntry, ...]]:
     except SyntaxError as exc:
         raise SpecError(_syntax_message(exc), text,
                         _offset_of(wrapped, exc) - len(_CALL_PREFIX)) from None
-    _refuse_keywords(call, text, wrapped, "partition specs")
-    out = []
-    for node in call.args:
-        where = _node_offset(wrapped, node) - len(_CALL_PREFIX)
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                and node.func.id in ("P", "PartitionSpec") and not node.keywords):
-            raise SpecError("each partition spec must look like P('data', None)", text, where)
-        entries: list[PartitionEntry] = []
-        for arg in node.args:
-            at = _node_offset(wrapped, arg) - len(_CALL_PREFIX)
-            try:
-                value = ast.literal_eval(arg)
-            except ValueError:
-                raise SpecError("partition spec entries must be axis names in quotes, "
-                                "None, or a tuple of names", text, at) from None
-            names = isinstance(value, tuple) and all(isinstance(v, str) for v in value)
-            if names or value is None or isinstance(value, str):
-                entries.append(value)
-            else:
-                raise SpecError(f"bad partition spec entry {value!r}", text, at)
-        out.append(tuple(entries))
-    return out
-
-
-def format_partition_spec(spec: tuple[PartitionEntry, ...]) -> str:
-    return "P(" + ", ".join(repr(e) for e in spec) + ")"
-
-
-def partition_axis_names(spec: tuple[PartitionEntry, ...]) -> list[str]:
-    names: list[str] = []
-    for e in spec:
-        if isinstance(e, str):
-            names.append(e)
-        elif isinstance(e, tuple):
-            names.extend(e)
-    return names
+    return call, lambda node: _node_offset(wrapped, node) - len(_CALL_PREFIX)
 
 
 def _literal_list(text: str, what: str) -> list[Any]:
-    _check_brackets(text)
-    wrapped = f"{_CALL_PREFIX}{text}\n)"
-    try:
-        call = _call_of(wrapped)
-    except SyntaxError as exc:
-        raise SpecError(_syntax_message(exc), text,
-                        _offset_of(wrapped, exc) - len(_CALL_PREFIX)) from None
-    _refuse_keywords(call, text, wrapped, what)
+    call, offset = call_nodes(text)
+    refuse_keywords(call, text, offset, what)
     values = []
     for node in call.args:
         try:
             values.append(ast.literal_eval(node))
         except ValueError:
             raise SpecError(f"{what} entries must be integers or None", text,
-                            _node_offset(wrapped, node) - len(_CALL_PREFIX)) from None
+                            offset(node)) from None
     return values
 
 
-def _refuse_keywords(call: ast.Call, text: str, wrapped: str, what: str) -> None:
-    """A ``name=value`` item would be silently dropped: refuse it where it is."""
+def refuse_keywords(call: ast.Call, text: str,
+                    offset: Callable[[ast.expr | ast.keyword], int], what: str) -> None:
+    """A ``name=value`` item would be silently dropped: refuse it where it is.
+
+    Args:
+        call: the typed text parsed by :func:`call_nodes`.
+        text: what was typed.
+        offset: :func:`call_nodes`' offset function.
+        what: what the field holds, for the message (``"in_axes"``).
+
+    Raises:
+        SpecError: at the first keyword item.
+    """
     if call.keywords:
-        kw = call.keywords[0]
         raise SpecError(f"keyword items are not supported in {what}; give one entry per "
-                        f"argument, in order", text,
-                        _node_offset(wrapped, kw) - len(_CALL_PREFIX))
+                        f"argument, in order", text, offset(call.keywords[0]))
 
 
 def _nth_item_offset(text: str, n: int) -> int:

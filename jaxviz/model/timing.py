@@ -47,11 +47,13 @@ TIMING_VARIANTS: dict[str, str] = {
     "pmap": "pmap",
     "sharded": "jit + NamedSharding",
     "shard_map": "shard_map",
+    "as_written": "as written",
 }
 
 #: Names users may type for a timing variant (the trace variants' names).
 VARIANT_ALIASES = {"plain": "op-by-op", "op_by_op": "op-by-op", "jit_vmap": "jit-vmap",
-                   "jit(vmap)": "jit-vmap", "numpy-baseline": "numpy", "jit_sync": "jit-sync"}
+                   "jit(vmap)": "jit-vmap", "numpy-baseline": "numpy", "jit_sync": "jit-sync",
+                   "as written": "as_written", "as-written": "as_written"}
 
 #: Call phases of :class:`CallRecord`.
 PHASES = ("warmup", "steady", "pipelined", "sweep")

@@ -28,18 +28,19 @@ from __future__ import annotations
 
 import ast
 import math
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from jaxviz.model import specs
+from jaxviz.model import call_options, specs
+from jaxviz.model.partition_specs import parse_partition_specs, partition_axis_names
 from jaxviz.model.records import VARIANTS, Target, TraceRequest, TraceSettings
 from jaxviz.model.specs import SpecError
 
 #: A field's fault: ``(message, character position or None)``.
 FieldError = tuple[str, int | None]
 #: Variants the device view prefers to show, most parallel first.
-DEVICE_PREFERENCE = ("pmap", "sharded", "shard_map", "vmap", "jit", "plain")
+DEVICE_PREFERENCE = ("as_written", "pmap", "sharded", "shard_map", "vmap", "jit", "plain")
 
 
 class Event:
@@ -243,8 +244,10 @@ class WindowState(EventedState):
         if not self.function:
             return RequestProblem("function", "pick the function to trace (or define one)")
         errors = self.field_errors()
-        if self.settings.args and "args" not in errors:  # a wrong count explains the rest
-            wrong = arity_problem(tree, self.function, len(specs.parse_args(self.settings.args)))
+        if self.settings.args and not errors.keys() & {"args", "static"}:
+            # a wrong count explains the rest
+            wrong = call_arity_problem(tree, self.function, self.settings.args,
+                                       self.settings.static or "")
             if wrong:
                 return RequestProblem("fields", wrong, field="args")
         if errors:
@@ -280,16 +283,35 @@ def settings_from(values: Mapping[str, Any]) -> TraceSettings:
     return TraceSettings(**known)
 
 
-def arity_problem(tree: ast.Module, function: str, count: int) -> str | None:
-    """Why ``count`` arguments cannot call ``function`` as the source defines it; None if
-    they can, or if that cannot be told by reading it (a decorated or unknown function)."""
+def call_arity_problem(tree: ast.Module, function: str, args: str, static: str) -> str | None:
+    """:func:`arity_problem` for an argument spec and static arguments as typed.
+
+    Raises:
+        SpecError: ``args`` or ``static`` does not parse.
+    """
+    positional, keywords = specs.parse_call_args(args)
+    names = [k.name for k in keywords] + [k.name for k in call_options.parse_static(static)]
+    return arity_problem(tree, function, len(positional), names)
+
+
+def arity_problem(tree: ast.Module, function: str, count: int,
+                  keywords: Collection[str] = ()) -> str | None:
+    """Why ``count`` positional arguments (and ``keywords`` by name) cannot call
+    ``function`` as the source defines it; None if they can, or if that cannot be
+    told by reading it (a decorated or unknown function). A keyword the function
+    lacks is left to the engine, which names its parameters."""
     node = next((n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
                  and n.name == function), None)
     if node is None or node.decorator_list:
         return None
     params = [*node.args.posonlyargs, *node.args.args]
+    known = {p.arg for p in [*node.args.args, *node.args.kwonlyargs]}
+    if node.args.kwarg is None and not known.issuperset(keywords):
+        return None  # the engine names the parameters there are
     required = len(params) - len(node.args.defaults)
-    if required <= count and (node.args.vararg is not None or count <= len(params)):
+    filled = {p.arg for p in params[:count]} | set(keywords)
+    missing = any(p.arg not in filled for p in params[count:required])
+    if not missing and (node.args.vararg is not None or count <= len(params)):
         return None
     if node.args.vararg is not None:
         takes = f"at least {required} argument{'s' if required != 1 else ''}"
@@ -298,7 +320,8 @@ def arity_problem(tree: ast.Module, function: str, count: int) -> str | None:
     else:
         takes = f"{required} to {len(params)} arguments"
     names = f" ({', '.join(p.arg for p in params)})" if params else ""
-    return f"{function} takes {takes}{names}, but the arguments give {count}"
+    given = count + len(keywords)
+    return f"{function} takes {takes}{names}, but the arguments give {given}"
 
 
 def required_params(tree: ast.Module, function: str) -> int:
@@ -315,11 +338,13 @@ def find_field_errors(texts: Mapping[str, str], devices: int) -> dict[str, Field
 
     Args:
         texts: the fields as typed (``args``, ``batched_args``, ``in_axes``,
-            ``axis_name``, ``mesh``, ``specs``, ``out_specs``; missing ones are empty).
+            ``axis_name``, ``mesh``, ``specs``, ``out_specs``, ``axis_types``,
+            ``out_axes``, ``static``, ``devices_order``; missing ones are empty).
         devices: the device count a mesh must fit in.
     """
     v = {name: texts.get(name) or "" for name in
-         ("args", "batched_args", "in_axes", "axis_name", "mesh", "specs", "out_specs")}
+         ("args", "batched_args", "in_axes", "axis_name", "mesh", "specs", "out_specs",
+          "axis_types", "out_axes", "static", "devices_order")}
     errors: dict[str, FieldError] = {}
 
     def check(name: str, parse: Callable[[str], Any]) -> Any:
@@ -329,7 +354,7 @@ def find_field_errors(texts: Mapping[str, str], devices: int) -> dict[str, Field
             errors[name] = (exc.message, exc.position)
             return None
 
-    parsed = check("args", specs.parse_args)
+    parsed = check("args", _positional_args)
     nargs = len(parsed) if parsed is not None else None
     if v["batched_args"].strip():
         batched = check("batched_args", specs.parse_args)
@@ -355,11 +380,25 @@ def find_field_errors(texts: Mapping[str, str], devices: int) -> dict[str, Field
     for key in ("specs", "out_specs"):
         if not v[key].strip():
             continue
-        parsed_specs = check(key, specs.parse_partition_specs)
+        parsed_specs = check(key, parse_partition_specs)
         for spec in parsed_specs or []:
-            for axis_used in specs.partition_axis_names(spec):
+            for axis_used in partition_axis_names(spec):
                 if axis_used not in names and key not in errors:
                     where = max(0, v[key].find(repr(axis_used)))
                     errors[key] = (f"{axis_used!r} is not an axis of the mesh "
                                    f"({', '.join(names)})", where)
+    check("axis_types", lambda t: call_options.parse_axis_types(t, len(names)))
+    check("out_axes", call_options.parse_out_axes)
+    check("static", call_options.parse_static)
+    order = check("devices_order", lambda t: call_options.parse_devices_order(t, devices))
+    if order and mesh and len(order) < math.prod(size for _, size in mesh):
+        errors["devices_order"] = (f"the mesh needs {math.prod(s for _, s in mesh)} devices; "
+                                   f"the order names {len(order)}", 0)
     return errors
+
+
+def _positional_args(text: str) -> list[specs.Spec]:
+    """The positional arguments of an argument spec (keywords are static arguments)."""
+    positional, static = specs.parse_call_args(text)
+    call_options.check_static_values(static, text)
+    return positional

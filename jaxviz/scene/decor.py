@@ -8,6 +8,7 @@ or left out, never cut. The legend uses the words of
 from __future__ import annotations
 
 from jaxviz.model.palette import DeviceViewColours, text_on
+from jaxviz.model.records import variant_label
 from jaxviz.scene.geometry import NOTE_PX, Layout
 from jaxviz.scene.items import Box, Item, Ring, Text
 from jaxviz.scene.measure import Rect, fit_size, inset, text_width
@@ -28,7 +29,7 @@ def header(scene: Scene, lay: Layout, th: DeviceViewColours) -> list[Item]:
     """The variant's name and its call (wrapped onto two lines when long)."""
     u = lay.unit
     x, y, w, h = lay.title
-    name = scene.variant
+    name = variant_label(scene.variant)
     name_w = text_width(name, 1.15 * u, bold=True) + 0.8 * u
     items: list[Item] = [Text((x, y, name_w, h), name, 1.15 * u, th.accent, bold=True)]
     call = scene.call or scene.function

@@ -19,7 +19,7 @@ from jaxviz.model.storyboard import Step, Storyboard, StoryPhase
 from jaxviz.scene.tiles import TileGrid, folded, group_name, same_holders
 
 #: Variants that spread the work over a mesh of devices.
-PARALLEL = ("pmap", "sharded", "shard_map")
+PARALLEL = ("pmap", "sharded", "shard_map", "as_written")
 #: Fewest leaves of one output pytree that are folded into one drawn entry.
 FOLD_OUTPUTS = 4
 

@@ -46,6 +46,12 @@ def main(cases_path: str, results_path: str) -> bool:
         cases = json.load(f)
     results: list[dict] = []
     finished = True
+    if any(argv and argv[0] == "present" for argv in cases):
+        # `present --export` paints with Qt: its application belongs to the main thread
+        # (made there, offscreen without a display), the cases run in worker threads.
+        from jaxviz.ui.theme.qt_guard import ensure_app
+
+        ensure_app()
     for argv in cases:
         box: list[dict] = []
         worker = threading.Thread(target=lambda a=argv, b=box: b.append(run_case(a)),

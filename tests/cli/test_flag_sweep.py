@@ -42,6 +42,7 @@ BASELINES: dict[str, list[str]] = {
     "jaxpr": _TRACE,
     "layout": _TRACE,
     "multihost": [],
+    "present": ["talk.toml", "--export", "out.pdf"],
     "run": _TRACE,
     "step": _TRACE,
     "time": ["good.py:f", "--args", "f32[8]", "--variants", "vmap", "--runs", "1",
@@ -49,6 +50,7 @@ BASELINES: dict[str, list[str]] = {
 }
 
 GOOD = "import jax.numpy as jnp\n\n\ndef f(x):\n    return jnp.sin(x) * 2\n"
+TALK = 'title = "t"\n\n[[step]]\nview = "title"\n'  # a lecture that needs no trace
 TARGET = "TARGET"  # the positional target, swept like an option
 
 
@@ -65,11 +67,17 @@ def expected_code(command: str, option: str, value: str) -> int:
       uses the axis ``hosts``: another name is a mistake it reports);
     * ``time --out``: any one-line name is a folder, created in the current one;
     * ``time --warmup 0``, ``--pipeline 0``: no warm-up calls, no pipeline;
-    * ``step --seed 0``: the default seed, given.
+    * ``step --seed 0``: the default seed, given;
+    * ``--out-axes``: ``0`` and ``-1`` are axes of the vmap variant's batched output;
+    * ``--devices-order 0``: device 0 alone is an order (a mesh of one device may use
+      it; the vmap baseline uses no mesh);
+    * ``present --export``: any one-line name that is not a .pdf is a folder for PNGs.
     """
     if option == "--args" and value in ("0", "-1", "1e309"):
         return 0
-    if option == "--in-axes" and value in ("0", "-1"):
+    if option in ("--in-axes", "--out-axes") and value in ("0", "-1"):
+        return 0
+    if option == "--devices-order" and value == "0":
         return 0
     if option == "--axis-name" and value in ("nan", "inf", "ünïcødé") and command != "multihost":
         return 0
@@ -78,6 +86,8 @@ def expected_code(command: str, option: str, value: str) -> int:
     if command == "time" and option in ("--warmup", "--pipeline") and value == "0":
         return 0
     if command == "step" and option == "--seed" and value == "0":
+        return 0
+    if command == "present" and option == "--export" and value and value.isprintable():
         return 0
     return 2
 
@@ -133,6 +143,7 @@ def results(tmp_path_factory) -> dict[tuple[str, ...], dict]:
     """Every case run once, in one process (the sweep runner), from a folder of files."""
     folder = tmp_path_factory.mktemp("sweep")
     (folder / "good.py").write_text(GOOD)
+    (folder / "talk.toml").write_text(TALK)
     (folder / "x").write_text("this file must survive `; rm -rf x`\n")
     lines = [command_line(*case) for case in cases()]
     (folder / "cases.json").write_text(json.dumps(lines))

@@ -25,12 +25,24 @@ def example_request(name: str, variants: list[str] | None = None,
 
 
 def import_file(path: str):
-    """Import a file as its own module, independently of jaxviz's loader."""
+    """Import a file as its own module, independently of jaxviz's loader.
+
+    A file that sets a mesh (``jax.set_mesh(mesh)`` as a statement) keeps it as the
+    module's ``MODULE_MESH`` attribute; the test process's context is put back.
+    """
+    import jax
+
     name = f"reference_{abs(hash(path))}"
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
-    spec.loader.exec_module(module)
+    before = jax.sharding.get_mesh()
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        after = jax.sharding.get_mesh()
+        jax.set_mesh(None if before.empty else before)
+    module.MODULE_MESH = None if after is before or after.empty else after
     return module
 
 

@@ -13,6 +13,7 @@ from jax.sharding import AxisType, Mesh, NamedSharding
 from jax.sharding import PartitionSpec as P
 
 from jaxviz.model import list_examples
+from jaxviz.model.partition_specs import parse_partition_specs
 from jaxviz.model.specs import (
     DTYPES,
     Aval,
@@ -21,7 +22,6 @@ from jaxviz.model.specs import (
     parse_args,
     parse_in_axes,
     parse_mesh,
-    parse_partition_specs,
 )
 
 from .conftest import import_file
@@ -75,6 +75,10 @@ def reference_call(name: str, variant: str) -> tuple[Callable, list]:
         specs = [P() if a is None else P(*([None] * a + [mesh_axes[0][0]])) for a in in_axes]
     is_batched = any(a is not None for a in in_axes)
     axes = tuple(in_axes)
+    if variant == "as_written":  # the arguments placed by the specs, on the module's mesh
+        where = module.MODULE_MESH or mesh
+        return f, [jax.device_put(a, NamedSharding(where, s)) for a, s in zip(single, specs)] \
+            if ex.specs else single
     if variant == "plain":
         return f, single
     if variant == "jit":
@@ -100,9 +104,26 @@ def reference_call(name: str, variant: str) -> tuple[Callable, list]:
     return jax.jit(smap, in_shardings=shardings), args
 
 
+def reference_context(name: str, variant: str):
+    """The mesh a variant runs inside (``jax.set_mesh``): the mesh the example names (not for
+    pmap, which builds its own), or for ``as_written`` the mesh the module set; else None."""
+    ex = next(e for e in list_examples() if e.name == name)
+    if variant == "as_written":
+        return import_file(ex.path).MODULE_MESH
+    if variant == "pmap" or not ex.mesh:
+        return None
+    axes = parse_mesh(ex.mesh)
+    return jax.make_mesh(tuple(s for _, s in axes), tuple(a for a, _ in axes),
+                         axis_types=(AxisType.Auto,) * len(axes))
+
+
 def reference_jaxpr(name: str, variant: str) -> str:
     fn, args = reference_call(name, variant)
-    return str(jax.make_jaxpr(fn)(*args))
+    context = reference_context(name, variant)
+    if context is None:
+        return str(jax.make_jaxpr(fn)(*args))
+    with jax.set_mesh(context):
+        return str(jax.make_jaxpr(fn)(*args))
 
 
 def concrete(args: list) -> list:

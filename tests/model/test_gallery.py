@@ -6,7 +6,8 @@ import pytest
 
 from jaxviz.model import VARIANTS, get_example, list_examples, list_functions
 from jaxviz.model.gallery import GalleryError
-from jaxviz.model.specs import parse_args, parse_in_axes, parse_mesh, parse_partition_specs
+from jaxviz.model.partition_specs import parse_partition_specs
+from jaxviz.model.specs import parse_args, parse_in_axes, parse_mesh
 
 
 def test_every_example_is_well_formed():

@@ -21,9 +21,12 @@ from jaxviz.model.jaxpr_diff import KINDS, diff_variants
 
 EXAMPLES = {ex.name: list(ex.variants) for ex in list_examples()}
 #: Each declared variant against plain, or against vmap where plain cannot bind the axis.
-AGAINST_BASE = [(name, "plain" if "plain" in vs else "vmap", v)
-                for name, vs in EXAMPLES.items() for v in vs
-                if v != ("plain" if "plain" in vs else "vmap")]
+def _base(vs: list[str]) -> str:
+    return "plain" if "plain" in vs else "vmap" if "vmap" in vs else vs[0]
+
+
+AGAINST_BASE = [(name, _base(vs), v) for name, vs in EXAMPLES.items() for v in vs
+                if v != _base(vs)]
 ALL_PAIRS = [(name, a, b) for name, vs in EXAMPLES.items() for a in vs for b in vs if a != b]
 #: What vmap's batching rules add: broadcasts, transposes and reshapes of operands.
 BATCHING_OPS = {"broadcast_in_dim", "transpose", "reshape", "squeeze", "expand_dims", "iota",
@@ -44,7 +47,11 @@ def key(eqn: Equation):
 
 
 def type_text(v) -> str:
-    return f"{v.dtype}[{','.join(map(str, v.shape))}]"
+    """The type as the jaxpr prints it: ``f32[4@X,8]`` (the sharding an explicit mesh puts in
+    the type after ``@``)."""
+    dims = [f"{n}@{s}" if s else str(n)
+            for n, s in zip(v.shape, v.sharding or [""] * len(v.shape))]
+    return f"{v.dtype}[{','.join(dims)}]"
 
 
 def variant_pair(traced, name, a, b):
@@ -254,6 +261,8 @@ def test_classification_claims_hold_for_the_equations_shapes(traced, name, a, b)
                                                          if ls[k] != rs[k]]
             elif c.change == "dtype":
                 assert ls == rs and x.dtype != y.dtype
+            elif c.change == "sharding":
+                assert ls == rs and x.dtype == y.dtype and x.sharding != y.sharding
             for axis, before, after in zip(c.axes, c.left_sizes, c.right_sizes):
                 assert f"axis {axis}: {before} -> {after}" in c.text
 
@@ -263,8 +272,10 @@ def test_the_batch_is_the_size_the_inputs_gained(traced, name, base, other):
     left, right = variant_pair(traced, name, base, other)
     d = diff_variants(left, right)
     grown = [(x.shape, y.shape) for x, y in zip(left.invars, right.invars) if x.shape != y.shape]
-    if not grown:
-        assert d.batch is None and not d.inputs
+    if not grown:  # at most the sharding the types carry changed
+        assert d.batch is None and all(c.change == "sharding" for c in d.inputs)
+        assert [c.index for c in d.inputs] == [n for n, (x, y) in enumerate(
+            zip(left.invars, right.invars)) if x.sharding != y.sharding]
         return
     # the examples batch over the 8 devices by default: one leading axis of 8
     assert all(after == [DEVICES] + before for before, after in grown)

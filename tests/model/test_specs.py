@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from jaxviz.model.partition_specs import format_partition_spec, parse_partition_specs
 from jaxviz.model.specs import (
     DTYPES,
     Aval,
@@ -15,11 +16,9 @@ from jaxviz.model.specs import (
     SpecError,
     format_args,
     format_mesh,
-    format_partition_spec,
     parse_args,
     parse_in_axes,
     parse_mesh,
-    parse_partition_specs,
 )
 
 avals = st.builds(Aval, st.sampled_from(sorted(DTYPES)),

@@ -29,6 +29,9 @@ VALID = {
     "mesh": {""},
     "specs": {""},
     "out_specs": {""},
+    "out_axes": {"", "0", "-1", "99999999999"},  # the engine checks the range (the output's)
+    "static": {""},  # a static argument is name=value
+    "devices_order": {"", "0"},  # device 0 alone is an order; 8 devices have no 99999999999
 }
 
 

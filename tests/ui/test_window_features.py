@@ -145,7 +145,9 @@ def test_a_crashing_function_restarts_the_engine_and_says_so(qtbot, window):
 def test_hovering_an_equation_lights_up_the_source_line(qtbot, window):
     window.open_example("convolve")
     wait_for_panes(qtbot, window)
+    window.area.show_pane("vmap")  # at 1600 px four panes are tabs: hover the one shown
     view = window.area.panes["vmap"].jaxpr_view
+    qtbot.waitUntil(view.isVisible)
     n = line_of(view.toPlainText(), "concatenate")
     rect = view.line_rect(n)
     qtbot.mouseMove(view.viewport(), QPoint(rect.width() // 2, rect.center().y()))

@@ -32,6 +32,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QCheckBox,
+    QComboBox,
     QFormLayout,
     QLabel,
     QLineEdit,
@@ -62,8 +63,18 @@ TEXT_FIELDS = {
                                     "shard_map variants, e.g. data=4,model=2."),
     "specs": ("Specs", "P('i') per argument",
               "A PartitionSpec per argument, e.g. P('data', None), P(None, 'model')."),
-    "out_specs": ("Out specs", "inferred", "The output PartitionSpecs for shard_map."),
+    "out_specs": ("Out specs", "inferred",
+                  "The output PartitionSpecs: shard_map's out_specs and the sharded "
+                  "variant's out_shardings."),
+    "out_axes": ("out_axes", "0", "vmap's out_axes, e.g. 1, or 0, None for two outputs."),
+    "static": ("Static", "n=3", "Static arguments, by name, never traced: n=3, mode='sum' "
+                                "(also name=value in Args)."),
+    "devices_order": ("Device order", "JAX's order",
+                      "The device ids the mesh (and pmap) uses, in order, e.g. "
+                      "0,2,4,6,1,3,5,7."),
 }
+#: The mesh axis types the Mesh axes choice offers (``axis_types``; None is auto).
+AXIS_TYPE_CHOICES = (("auto", None), ("explicit", "explicit"))
 
 
 #: Lines of text the message under the form has room for (message, text, caret).
@@ -73,7 +84,7 @@ MESSAGE_LINES = 3
 class _Field:
     """An input and its fault: a red frame, a ✖ icon with the message as its tooltip."""
 
-    def __init__(self, label: str, editor: QLineEdit | QSpinBox | QCheckBox):
+    def __init__(self, label: str, editor: QLineEdit | QSpinBox | QCheckBox | QComboBox):
         self.label = label
         self.editor = editor
         self.tooltip = editor.toolTip()
@@ -216,6 +227,18 @@ class ArgsPanel(QScrollArea):
         self.check_vma.toggled.connect(self._edited)
         self.fields["check_vma"] = _Field("shard_map", self.check_vma)
         form.addRow("shard_map", self.check_vma)
+        self.axis_types = QComboBox()
+        self.axis_types.setObjectName("field_axis_types")
+        for label, value in AXIS_TYPE_CHOICES:
+            self.axis_types.addItem(label, value)
+        self.axis_types.setToolTip(
+            "The mesh axes' type. auto: jit's shardings tell the compiler where the inputs "
+            "live and it decides the rest; types carry no sharding. explicit: the sharding "
+            "is part of every type (f32[4@X,8]), computed by JAX at trace time, and every "
+            "variant but pmap runs inside jax.set_mesh(mesh).")
+        self.axis_types.currentIndexChanged.connect(self._edited)
+        self.fields["axis_types"] = _Field("Mesh axes", self.axis_types)
+        form.addRow("Mesh axes", self.axis_types)
         self.devices = QSpinBox()
         self.devices.setObjectName("field_devices")
         self.devices.setRange(int(DEVICES.low), int(DEVICES.high))
@@ -286,6 +309,7 @@ class ArgsPanel(QScrollArea):
         out["batch"] = self.batch.value() or None
         out["axis_name"] = out["axis_name"] or "i"
         out["check_vma"] = self.check_vma.isChecked()
+        out["axis_types"] = self.axis_types.currentData()
         return out
 
     def set_values(self, values: dict, devices: int | None = None) -> None:
@@ -298,6 +322,7 @@ class ArgsPanel(QScrollArea):
                 edit.setCursorPosition(0)  # a long spec shows its start, not its end
             self.batch.setValue(int(values.get("batch") or 0))
             self.check_vma.setChecked(values.get("check_vma") is not False)
+            self._set_axis_types(values.get("axis_types"))
             if devices is not None:
                 self.devices.blockSignals(True)
                 self.devices.setValue(devices)
@@ -306,6 +331,14 @@ class ArgsPanel(QScrollArea):
             self._quiet = False
         self._write_state()
         self.validate()
+
+    def _set_axis_types(self, value: str | None) -> None:
+        """Show ``value``: a choice, or a per-axis text (``explicit,auto``) as its own item."""
+        index = self.axis_types.findData(value or None)
+        if index < 0:
+            self.axis_types.addItem(str(value), value)
+            index = self.axis_types.count() - 1
+        self.axis_types.setCurrentIndex(index)
 
     def device_count(self) -> int:
         return self.devices.value()
@@ -340,6 +373,7 @@ class ArgsPanel(QScrollArea):
         """``field -> (message, position)`` for every field that does not parse (positions
         point into the text as typed; see :func:`~jaxviz.model.window_state.find_field_errors`)."""
         texts = {name: edit.text() for name, edit in self.edits.items()}
+        texts["axis_types"] = self.axis_types.currentData() or ""
         return find_field_errors(texts, self.devices.value())
 
     def set_field_error(self, name: str, message: str, position: int | None = None) -> bool:

@@ -23,7 +23,8 @@ class ConsolePane(QPlainTextEdit):
         self.setObjectName("console")
         self.setReadOnly(True)
         self.setMaximumBlockCount(5000)
-        self.setPlaceholderText("What your function prints while JAX traces it appears here.")
+        self.setPlaceholderText("What your function prints while JAX traces it appears here; "
+                                "Run ▸ Run Once (Ctrl+R) adds what it prints when it runs.")
         self.set_zoom(0)
 
     def set_zoom(self, zoom: int) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QSizePolicy, QSplitter, QStackedWidget, QTabWidget, QWidget
 
-from jaxviz.model import VARIANTS, TraceResult
+from jaxviz.model import VARIANTS, TraceResult, variant_label
 from jaxviz.ui.panes.compare_view import CompareView
 from jaxviz.ui.panes.jaxpr_pane import JaxprPane
 
@@ -142,7 +142,7 @@ class JaxprArea(QStackedWidget):
             pane.set_compact(mode == "tabs")  # the tab names the variant
         if mode == "tabs":
             for v in self._visible:
-                self._tabs.addTab(self.panes[v], v)
+                self._tabs.addTab(self.panes[v], variant_label(v))
                 self.panes[v].show()
             if current_tab in [self.panes[v] for v in self._visible]:
                 self._tabs.setCurrentWidget(current_tab)
@@ -163,7 +163,8 @@ class JaxprArea(QStackedWidget):
         for i in range(self._tabs.count()):
             pane = self._tabs.widget(i)
             if isinstance(pane, JaxprPane):
-                self._tabs.setTabText(i, ("⚠ " if pane.error_text else "") + pane.variant)
+                self._tabs.setTabText(i, ("⚠ " if pane.error_text else "")
+                                     + variant_label(pane.variant))
 
     def show_pane(self, variant: str) -> None:
         """Bring a pane to the front (in tabs mode)."""

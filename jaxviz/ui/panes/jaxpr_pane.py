@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from jaxviz.model import ErrorInfo, VariantResult
+from jaxviz.model import ErrorInfo, VariantResult, variant_label
 from jaxviz.model.changes import Mark, summary
 from jaxviz.model.link_index import walk
 from jaxviz.model.notes import VariantNote
@@ -43,6 +43,8 @@ from jaxviz.ui.theme import style
 
 #: What each variant is, in one line, for the pane's tooltip.
 VARIANT_HELP = {
+    "as_written": "The function called exactly as its module defines it: its own jit, "
+                  "shardings, shard_map and the mesh the module set.",
     "plain": "The function as JAX traced it: one call, no transformation.",
     "jit": "jax.jit(f): the same jaxpr wrapped in one compiled XLA program.",
     "vmap": "jax.vmap(f): every equation rewritten to carry a batch axis.",
@@ -55,6 +57,7 @@ _LEGEND = {
     "new": "new primitive",
     "wrapper": "runs per device",
     "collective": "collective",
+    "resharded": "sharding changes",
 }
 #: The Compare button's text in a narrow pane, and in a pane at least ``WIDE_PANE`` wide.
 COMPARE_TEXT = ("◫", "◫ Compare")
@@ -119,7 +122,7 @@ class JaxprPane(QFrame):
         self.setFrameShape(QFrame.Shape.StyledPanel)
         header = QFrame()
         header.setProperty("role", "pane-header")
-        self.title = QLabel(variant)
+        self.title = QLabel(variant_label(variant))
         self.title.setProperty("role", "pane-title")
         # on the title, not the pane: a pane-wide tooltip covers the equations it hovers over
         self.title.setToolTip(VARIANT_HELP.get(variant, ""))

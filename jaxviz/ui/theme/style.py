@@ -61,7 +61,7 @@ PHASE_COLOUR = qcolor(palette.PHASE_COLOUR)
 ACTIVE_OUTLINE = qcolor(palette.ACTIVE_OUTLINE)
 #: The "what changed" marks: batched, new primitive, sharding wrapper, collective.
 MARK_COLOURS = {kind: qcolor(c) for kind, c in palette.MARK_COLOURS.items()}
-MARK_GLYPHS = {"batched": "▲", "new": "✚", "wrapper": "▣", "collective": "⇄"}
+MARK_GLYPHS = {"batched": "▲", "new": "✚", "wrapper": "▣", "collective": "⇄", "resharded": "@"}
 
 ERROR_COLOUR = qcolor(palette.ERROR_COLOUR)
 ERROR_BACKGROUND = qcolor(palette.ERROR_BACKGROUND)

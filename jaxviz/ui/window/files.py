@@ -12,6 +12,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from jaxviz.model import VARIANTS, TraceRequest, TraceSettings
+from jaxviz.model.as_written import transformed_reason
 from jaxviz.model.entry_points import argument_hint
 from jaxviz.model.errors import UserError
 from jaxviz.model.gallery import GalleryError
@@ -21,7 +22,7 @@ from jaxviz.ui.window.parts import WindowParts
 
 #: Panes an example or a file opens with: its variants in this priority, at most four (two
 #: in a projector-sized window).
-PANE_PRIORITY = ("plain", "vmap", "pmap", "sharded", "shard_map", "jit")
+PANE_PRIORITY = ("as_written", "plain", "vmap", "pmap", "sharded", "shard_map", "jit")
 #: The variants of a file that declares none.
 DEFAULT_VARIANTS = ("plain", "vmap", "pmap", "sharded")
 
@@ -95,6 +96,7 @@ class WindowFilesMixin(WindowParts):
         self._show_panes_of([v for v in declared_variants if v in VARIANTS]
                             if isinstance(declared_variants, (list, tuple)) else
                             DEFAULT_VARIANTS)
+        self.show_as_written_if_transformed()  # after the panes it declares
         self.recent_files_changed(self.settings.add_recent_file(str(doc.path)))
         self.session.trace_now()
         self._say_why_opened(from_annotations=bool(hint.spec) and fields["args"] == hint.spec)
@@ -201,9 +203,18 @@ class WindowFilesMixin(WindowParts):
         self.args_panel.suggest_args(hint.placeholder)
         if hint.spec:
             self.state.set_setting("args", hint.spec)
+        self.show_as_written_if_transformed()
         self._remember_fields()
         self._remember_target()
         self.session.trace_now()
+
+    def show_as_written_if_transformed(self) -> None:
+        """A function already jitted/shard_mapped (or a module that sets a mesh) opens with
+        its "as written" pane: what it does as written is the first question."""
+        reason = transformed_reason(self.state.source, self.state.function)
+        if reason and "as_written" not in self.state.visible_variants:
+            self.state.set_variant_visible("as_written", True)
+            self.set_status(f"showing {self.state.function} as written: {reason}")
 
     def _remember_target(self) -> None:
         """What ``jaxviz`` without a target opens next time: this example or file's function."""

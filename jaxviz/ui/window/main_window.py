@@ -47,6 +47,7 @@ from jaxviz.ui.window.layout import WindowStateMixin
 from jaxviz.ui.window.presenter import ResultPresenter
 from jaxviz.ui.window.presenter_keys import PresenterKeys
 from jaxviz.ui.window.qt_engine import QtEngine
+from jaxviz.ui.window.run_once import RunOnce
 from jaxviz.ui.window.session import TraceSession
 from jaxviz.ui.window.settings import Settings
 from jaxviz.ui.window.shortcuts_dialog import ShortcutsDialog
@@ -87,6 +88,7 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         self.stepping_views.register("step mode", self.step_mode.controller,
                                      shown=lambda: self.step_mode.active, priority=20)
         self.presenter_keys = PresenterKeys(self.stepping_views, self)
+        self.run_once = RunOnce(self.engine, self.tools, self.set_status, self)
         self.compare_mode = CompareMode(self, self.bound, self)
         self.actions_by_name, self.recent_menu = build_menus(
             self, self._handlers(), self.gallery.examples, self.bound, self.docks.values())
@@ -133,6 +135,9 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         return {
             "new": self.new_file, "open": self.open_file_dialog, "save": self.save,
             "save_as": self.save_as, "quit": self.close, "retrace": self.retrace,
+            "run_once": lambda: self.run_once.run(self.build_request(),
+                                                  self.state.device_variant(),
+                                                  self.waiting_for_say()),
             "stop": self.stop_or_leave, "restart": self.restart_engine,
             "zoom_in": lambda: self.zoom_by(1), "zoom_out": lambda: self.zoom_by(-1),
             "zoom_reset": lambda: self.set_zoom(0), "fullscreen": self.toggle_full_screen,

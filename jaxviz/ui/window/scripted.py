@@ -105,6 +105,36 @@ def close_window(window: Any, engine: Any) -> None:
     window.close()
 
 
+def painted(app: Any, seconds: float = 0.5) -> None:
+    """Run the event loop ``seconds`` longer, so every view paints what it was given."""
+    until = time.monotonic() + seconds
+    settle(app, lambda: time.monotonic() > until)
+
+
+def screenshots(home: str, shoot: Callable[[Any, Any, Any], None], side_panels: bool = False,
+                argv: list[str] | None = None) -> int:
+    """The main of a screenshot script: ``shoot(app, window, out_dir)`` on a shown window.
+
+    Args:
+        home: the folder from :func:`private_environment`.
+        shoot: takes the pictures into ``out_dir`` (a :class:`pathlib.Path`: the
+            script's first argument, else ``docs/images``; made if missing).
+        side_panels: show the gallery and arguments.
+        argv: the script's arguments (default ``sys.argv[1:]``).
+    """
+    from pathlib import Path
+
+    args = sys.argv[1:] if argv is None else argv
+    out_dir = Path(args[0]) if args else Path("docs/images")
+    app, window, engine = open_window(home, side_panels=side_panels)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        shoot(app, window, out_dir)
+    finally:
+        close_window(window, engine)
+    return 0
+
+
 # --------------------------------------------------------------------------- #
 # A real screen: Xvfb with a window manager
 # --------------------------------------------------------------------------- #

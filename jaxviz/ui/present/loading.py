@@ -1,0 +1,83 @@
+"""Loading a deck off the GUI thread, through the JAX engine.
+
+:class:`DeckLoader` runs :func:`~jaxviz.ui.present.deck.load_functions` on a
+worker thread; each request it makes goes to an engine client and the thread
+waits for the reply (the GUI thread never does). The results come back as Qt
+signals on the GUI thread.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+from jaxviz.model.lecture import Lecture
+from jaxviz.ui.present.deck import FunctionData, Slide, build_slides, load_functions
+
+
+def blocking_run(client: Any, timeout: float) -> Callable[[Any], Any]:
+    """``run(record) -> result`` over an engine client (call it off the GUI thread).
+
+    Raises (from ``run``):
+        jaxviz.engine.EngineError: the request failed.
+    """
+    from jaxviz.engine import EngineError
+    from jaxviz.model.records import ErrorInfo
+
+    def run(record: Any) -> Any:
+        replies: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        client.submit(record, replies.put, timeout=timeout)
+        reply = replies.get()
+        if not reply.ok:
+            raise EngineError(reply.error or ErrorInfo("engine", "the engine gave no reason"),
+                              reply)
+        return reply.result
+
+    return run
+
+
+class DeckLoader(QObject):
+    """Loads (and reloads) the slides of a lecture in the background.
+
+    Signals:
+        progress(str): what is being done (``tracing convolve``).
+        loaded(list): the slides, ready.
+    """
+
+    progress = Signal(str)
+    loaded = Signal(list)
+
+    def __init__(self, lecture: Lecture, run: Callable[[Any], Any],
+                 parent: QObject | None = None):
+        super().__init__(parent)
+        self.lecture = lecture
+        self.run = run
+        self.functions: dict[str, FunctionData] = {}
+        self._thread: threading.Thread | None = None
+
+    @property
+    def busy(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def load(self, measure: bool = False, sources: dict[str, str] | None = None) -> bool:
+        """Start loading; False while a load is still running."""
+        if self.busy:
+            return False
+
+        def work() -> None:
+            functions = load_functions(self.lecture, self.run, measure, self.progress.emit,
+                                       sources=sources)
+            self.functions = functions
+            self.loaded.emit(build_slides(self.lecture, functions))
+
+        self._thread = threading.Thread(target=work, name="jaxviz-deck", daemon=True)
+        self._thread.start()
+        return True
+
+    def slides(self) -> list[Slide]:
+        """The slides of what was loaded last."""
+        return build_slides(self.lecture, self.functions)
