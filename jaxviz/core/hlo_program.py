@@ -431,3 +431,59 @@ def collective_opcodes(text: str) -> list[str]:
         if ins is not None and ins.opcode.removesuffix("-start") in COLLECTIVE_OPCODES:
             found.add(ins.opcode.removesuffix("-start"))
     return sorted(found)
+
+
+# --------------------------------------------------------------------------- #
+# The text a reader sees
+# --------------------------------------------------------------------------- #
+
+#: The tables of source locations a module's text starts with (before its computations).
+_LOCATION_TABLES = ("FileNames", "FunctionNames", "FileLocations", "StackFrames")
+_SOURCE_ATTRS = re.compile(r'\s*source_file="([^"]*)"\s+source_line=(\d+)')
+_METADATA = re.compile(r"metadata=\{([^{}]*)\}")
+
+
+def readable(text: str, user_file: str) -> str:
+    """The module's text for a reader: the program, with its source locations in the
+    user's file and nothing of the Python stack that lowered it.
+
+    jaxlib prints tables of every frame of the stack that called ``lower`` (the
+    engine's own modules, ``runpy``...) before the program, and instructions point
+    into them by ``stack_frame_id``. Here the tables go; an instruction whose frame
+    is a line of ``user_file`` says so as ``source_file="NAME.py" source_line=N``
+    (as older jaxlibs printed it); other frames are dropped.
+
+    Args:
+        text: the module as ``compiled.as_text()`` prints it.
+        user_file: the file name the user's code was traced under.
+    """
+    lines = text.splitlines()
+    frames = _frames(lines)
+    name = user_file.replace("\\", "/").rsplit("/", 1)[-1]
+
+    def located(match: re.Match[str]) -> str:
+        where = frames.get(int(match.group(1)))
+        if where is None or where[0] != user_file:
+            return ""
+        return f'source_file="{name}" source_line={where[1]}'
+
+    def source_attrs(match: re.Match[str]) -> str:
+        if match.group(1) not in (user_file, name):
+            return ""
+        return f' source_file="{name}" source_line={match.group(2)}'
+
+    out: list[str] = []
+    in_table = False
+    for line in lines:
+        if line in _LOCATION_TABLES:
+            in_table = True
+            continue
+        if in_table:
+            if not line.strip():
+                in_table = False
+            continue
+        out.append(_METADATA.sub(lambda m: "metadata={" + " ".join(_FRAME_ID.sub(
+            located, _SOURCE_ATTRS.sub(source_attrs, m.group(1))).split()) + "}", line))
+    while len(out) > 1 and not out[1].strip() and (len(out) < 3 or not out[2].strip()):
+        del out[1]  # the blank lines the tables left behind
+    return "\n".join(out) + ("\n" if text.endswith("\n") else "")

@@ -21,6 +21,7 @@ import jax
 from jaxviz.core import (
     arguments,
     devices,
+    hlo_program,
     jax_internals,
     layout,
     meshes,
@@ -242,11 +243,13 @@ def describe_compiled(vr: VariantResult, prepared: Prepared, closed: Any, req: T
     fn = prepared.fn if hasattr(prepared.fn, "lower") else jax.jit(prepared.fn)
     lowered = fn.lower(*prepared.args)
     compiled = lowered.compile()
+    compiled_text = (compiled.as_text() or "") if "hlo" in want or "story" in want else ""
     if "hlo" in want:
         vr.stablehlo = lowered.as_text()
-        vr.hlo = compiled.as_text() or ""
+        # for the reader: the program, without the frames of the engine that lowered it
+        vr.hlo = hlo_program.readable(compiled_text, req.target.filename)
         vr.cost = _cost(compiled)
-        vr.hlo_collectives = layout.hlo_collectives(vr.hlo)
+        vr.hlo_collectives = layout.hlo_collectives(compiled_text)
     names = arg_leaf_names(prepared.args, loaded.builder.names)
     out_names = leaf_names(compiled.output_shardings, "out")
     if "layout" in want:
@@ -255,7 +258,7 @@ def describe_compiled(vr: VariantResult, prepared: Prepared, closed: Any, req: T
     if "story" in want:
         vr.storyboard = storyboard.build(vr, compiled, list(closed.in_avals),
                                          list(closed.out_avals), names, out_names,
-                                         req.target.filename, vr.hlo or None)
+                                         req.target.filename, compiled_text or None)
         if vr.variant == "vmap":
             vr.storyboard.batch = storyboard.vmap_batch(
                 loaded.builder.fn, loaded.builder.name, loaded.single, list(prepared.args),

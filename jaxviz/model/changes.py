@@ -108,6 +108,13 @@ def _axes(eqn: Equation) -> str:
     return "the mapped axis"
 
 
+def _only_places_a_shard_map(eqn: Equation) -> bool:
+    """A sharded ``jit`` whose body is a ``shard_map``: the jit only places the inputs, the
+    shard_map's body is what runs per device (one mark for it, as under ``pmap``)."""
+    return eqn.primitive in ("jit", "pjit") and any(
+        inner.primitive == "shard_map" for sub in eqn.subjaxprs for inner in sub.equations)
+
+
 def parallel_marks(vr: VariantResult) -> list[Mark]:
     """The wrapper and collective marks of a pmap/sharded/shard_map jaxpr."""
     marks = []
@@ -119,7 +126,7 @@ def parallel_marks(vr: VariantResult) -> list[Mark]:
             what = _WHAT_MOVES.get(eqn.primitive, f"{eqn.primitive}: data moves between "
                                                   f"devices along")
             marks.append(Mark("collective", eqn.text_start, end, f"{what} {_axes(eqn)}"))
-        elif is_wrapper(eqn):
+        elif is_wrapper(eqn) and not _only_places_a_shard_map(eqn):
             if eqn.primitive == "shard_map":
                 tip = (f"shard_map: the body below runs once per device, on that "
                        f"device's shard ({eqn.params.get('mesh', '')})")

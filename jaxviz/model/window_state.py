@@ -154,6 +154,15 @@ class WindowState(EventedState):
             (:data:`TWO_PANES`), ``(left, right)``.
         maximized: the tool view that fills the window's central area (``devices``,
             ``timing``; "" while none does, see :data:`MAXIMIZABLE`).
+        document: which document is open: a number that grows with every example,
+            file or new document opened (:meth:`open_document`). What belongs to one
+            document (the panes' views and scroll, the device view's phase) starts
+            over when it changes.
+        pane_views: what each pane shows (``jaxpr``, ``StableHLO``, ``HLO``, ``cost``)
+            when not its jaxpr, by variant; reset for a new document.
+        device_phase: the device view's phase (0-based); 0 for a new document.
+        timing_of: the function whose measurements the timing view shows ("" none).
+        zoom: the text size step of every view (Ctrl+= / Ctrl+-; 0 is the default).
     """
 
     source: str = ""
@@ -168,6 +177,37 @@ class WindowState(EventedState):
     compared: tuple[str, str] | None = None
     two_panes: tuple[str, str] = ("plain", "vmap")
     maximized: str = ""
+    document: int = 0
+    pane_views: dict[str, str] = field(default_factory=dict)
+    device_phase: int = 0
+    timing_of: str = ""
+    zoom: int = 0
+
+    # ------------------------------------------------------------ documents
+    def open_document(self) -> None:
+        """A new document is open: what the views chose for the last one starts over
+        (their pane views, the device phase); the timing run stays, marked as the last
+        function's (:meth:`timing_note`)."""
+        self.update(pane_views={}, device_phase=0, focused_variant=None)
+        self.document = self.document + 1
+
+    def set_pane_view(self, variant: str, view: str) -> None:
+        """What ``variant``'s pane shows (``jaxpr`` is the default and not kept)."""
+        views = {k: v for k, v in self.pane_views.items() if k != variant}
+        if view != "jaxpr":
+            views[variant] = view
+        self.pane_views = views
+
+    def pane_view(self, variant: str) -> str:
+        """What ``variant``'s pane shows now."""
+        return self.pane_views.get(variant, "jaxpr")
+
+    def timing_note(self) -> str:
+        """Why the timing view's run is not of the function open now ("" when it is, or
+        when there is none): ``recording of convolve — Run to measure layer``."""
+        if not self.timing_of or not self.function or self.timing_of == self.function:
+            return ""
+        return f"recording of {self.timing_of} — Run to measure {self.function}"
 
     # ------------------------------------------------------------ settings
     def set_setting(self, name: str, value: Any) -> None:

@@ -38,8 +38,8 @@ def test_disconnected_callbacks_are_not_called_and_unknown_fields_are_refused():
     s.events.pane_layout.disconnect(seen.append)
     s.pane_layout = "tabs"
     assert seen == []
-    with pytest.raises(AttributeError, match="zoom"):
-        s.events.zoom.connect(seen.append)
+    with pytest.raises(AttributeError, match="colour"):
+        s.events.colour.connect(seen.append)
     with pytest.raises(KeyError, match="args, batched_args"):
         s.set_setting("arguments", "f32[3]")
 
@@ -159,3 +159,26 @@ def test_only_the_device_and_timing_views_maximize():
     assert seen == ["devices", ""]
     with pytest.raises(ValueError, match="'editor' cannot be maximized"):
         s.set_maximized("editor")
+
+def test_a_new_document_starts_the_views_choices_over():
+    s = WindowState(source="def f(x):\n    return x\n", function="f")
+    seen = []
+    s.events.document.connect(seen.append)
+    s.set_pane_view("pmap", "HLO")
+    s.set_pane_view("vmap", "jaxpr")  # the default is not kept
+    s.device_phase, s.focused_variant = 4, "pmap"
+    assert s.pane_views == {"pmap": "HLO"} and s.pane_view("vmap") == "jaxpr"
+    s.open_document()
+    assert seen == [1]
+    assert (s.pane_views, s.device_phase, s.focused_variant) == ({}, 0, None)
+
+
+def test_the_timing_note_names_the_measured_function_and_the_open_one():
+    s = WindowState(function="convolve")
+    assert s.timing_note() == ""
+    s.timing_of = "convolve"
+    assert s.timing_note() == ""
+    s.function = "layer"
+    assert s.timing_note() == "recording of convolve — Run to measure layer"
+    s.open_document()  # the run stays (marked), it is not thrown away
+    assert s.timing_of == "convolve"

@@ -154,8 +154,8 @@ def test_the_view_says_what_ran_where_and_how_far(live):
     assert c.status.text().startswith(f"done: {len(live.run.calls)} calls in ")
     assert c.progress.value() == c.progress.maximum() == 100
     assert c.run_button.isEnabled() and not c.stop_button.isEnabled()
-    # the view followed the run to the plot of the phase measured last
-    assert live.plots.current_kind() == "sweep"
+    # the plot tab is the user's: the run did not switch it (the first plot is shown)
+    assert live.plots.current_kind() == "dispatch_vs_complete"
 
 
 def test_markers_are_drawn_where_the_records_put_them(live):

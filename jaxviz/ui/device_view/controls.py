@@ -27,8 +27,8 @@ SPEEDS = (0.25, 0.5, 1.0, 1.5, 2.0, 4.0)
 class ControlBar(QWidget):
     """Buttons and a scrubber; emits what the user asked for, holds no state of its own.
 
-    None of its widgets takes the keyboard focus, so the arrow and page keys
-    (and a presenter's clicker) always reach the device view.
+    Tab reaches every control (a click does not take the focus); the presenter
+    keys step the view wherever the focus is (:mod:`jaxviz.ui.window.presenter_keys`).
     """
 
     restartRequested = Signal()
@@ -51,9 +51,9 @@ class ControlBar(QWidget):
         self.back_button = self._button(style.standardIcon(
             QStyle.StandardPixmap.SP_MediaSeekBackward), "Previous phase (Left, Page Up)")
         self.play_button = self._button(style.standardIcon(
-            QStyle.StandardPixmap.SP_MediaPlay), "Play / pause (Space)")
+            QStyle.StandardPixmap.SP_MediaPlay), "Play / pause")
         self.forward_button = self._button(style.standardIcon(
-            QStyle.StandardPixmap.SP_MediaSeekForward), "Next phase (Right, Page Down)")
+            QStyle.StandardPixmap.SP_MediaSeekForward), "Next phase (Right, Page Down, Space)")
         self.restart_button.clicked.connect(self.restartRequested)
         self.back_button.clicked.connect(lambda: self.stepRequested.emit(-1))
         self.play_button.clicked.connect(self.playToggled)
@@ -61,7 +61,7 @@ class ControlBar(QWidget):
         for b in (self.restart_button, self.back_button, self.play_button, self.forward_button):
             row.addWidget(b)
         self.speed = QComboBox()
-        self.speed.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.speed.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         self.speed.setToolTip("Animation speed")
         for s in SPEEDS:
             self.speed.addItem(f"{s:g}×", s)
@@ -70,7 +70,7 @@ class ControlBar(QWidget):
             lambda k: self.speedChanged.emit(float(self.speed.itemData(k))))
         row.addWidget(self.speed)
         self.slider = QSlider(Qt.Orientation.Horizontal)
-        self.slider.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.slider.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         self.slider.setToolTip("Scrub through the phases")
         self.slider.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.slider.sliderMoved.connect(self._scrub)
@@ -84,7 +84,7 @@ class ControlBar(QWidget):
         self.copy_button.setText("Copy as code")
         self.copy_button.setToolTip("Copy the shown variant's call, with its arguments and mesh, "
                                     "as Python that runs as written")
-        self.copy_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.copy_button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         self.copy_button.setEnabled(False)
         self.copy_button.clicked.connect(self.copyRequested)
         row.addWidget(self.copy_button)
@@ -94,7 +94,7 @@ class ControlBar(QWidget):
         self.stop_export_button = QToolButton()
         self.stop_export_button.setText("Stop")
         self.stop_export_button.setToolTip("Stop the export (nothing is written)")
-        self.stop_export_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.stop_export_button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         self.stop_export_button.clicked.connect(self.stopExportRequested)
         self.stop_export_button.hide()
         row.addWidget(self.stop_export_button)
@@ -106,7 +106,7 @@ class ControlBar(QWidget):
         self.export_button.setToolTip("Save this frame (PNG, SVG, PDF) or the whole animation "
                                       "(MP4, WebM, GIF, APNG, PDF pages)")
         self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        self.export_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.export_button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         self.export_button.setMenu(self.export_menu)
         row.addWidget(self.export_button)
         self._phases = 0
@@ -116,7 +116,7 @@ class ControlBar(QWidget):
         b.setIcon(icon)
         b.setToolTip(tip)
         b.setAutoRaise(True)
-        b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        b.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         return b
 
     def _scrub(self, value: int) -> None:

@@ -192,6 +192,26 @@ class DeviceView(QWidget):
         self.canvas.invalidate()
         self._sync(emit=True)
 
+    def start_over(self) -> None:
+        """Another document: its first phase, whole, when its result comes (not the
+        phase the last one was at)."""
+        self.pause()
+        self._phase, self._t = 0, 1.0
+
+    def step_forward(self) -> bool:
+        """One phase on (a presenter's clicker); False at the last phase or without one."""
+        if not self.phases or (self._phase >= len(self.phases) - 1 and self._t >= 1.0):
+            return False
+        self.step(1)
+        return True
+
+    def step_back(self) -> bool:
+        """One phase back; False at the first phase or without one."""
+        if not self.phases or self._phase == 0:
+            return False
+        self.step(-1)
+        return True
+
     def copy_code(self) -> str:
         """Put the shown variant's call, with its arguments and mesh, on the clipboard."""
         text = self.scene.code.snippet() if self.scene.code is not None else ""

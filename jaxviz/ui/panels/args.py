@@ -423,6 +423,14 @@ class ArgsPanel(QScrollArea):
     def _reserve_message_room(self) -> None:
         self.message.setFixedHeight(self.message.fontMetrics().lineSpacing() * MESSAGE_LINES + 6)
 
+    def fit_fields(self, room: int) -> None:
+        """Each field has room for its placeholder (and the clear button and the fault's
+        ✖), up to ``room`` pixels: a narrow panel puts a field under its label rather than
+        squeezing it to a few letters ("fr…")."""
+        for edit in self.edits.values():
+            need = edit.fontMetrics().horizontalAdvance(edit.placeholderText()) + 48
+            edit.setMinimumWidth(min(need, room))
+
     def set_zoom(self, zoom: int) -> None:
         """Fonts follow the application font: the message line keeps room for its lines."""
         self._reserve_message_room()

@@ -11,11 +11,11 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
 
+from jaxviz.ui.panes.jaxpr_pane import ElidedLabel
 from jaxviz.ui.text.editor import CodeEditor
 
 
@@ -64,10 +64,11 @@ class EditorPanel(QWidget):
         super().__init__(parent)
         header = QFrame()
         header.setProperty("role", "pane-header")
-        self.file_label = QLabel("no file")
+        # A long name is elided with "…" (its tooltip has the path) rather than cut off
+        # mid-word or widening the window.
+        self.file_label = ElidedLabel()
+        self.file_label.setText("no file")
         self.file_label.setProperty("role", "pane-title")
-        # A long file name is cut (its tooltip has the path) rather than widening the window.
-        self.file_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.function = QComboBox()
         self.function.setObjectName("function_picker")
         self.function.setMinimumContentsLength(12)

@@ -7,7 +7,10 @@ Enter or double-click) asks the window to open it.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+import ast
+
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QTextOption
 from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
@@ -18,6 +21,9 @@ from PySide6.QtWidgets import (
 )
 
 from jaxviz.model import Example, GalleryError, list_examples
+
+#: The examples the list always has room for.
+MIN_ROWS = 5
 
 
 class GalleryPanel(QWidget):
@@ -30,12 +36,16 @@ class GalleryPanel(QWidget):
         super().__init__(parent)
         self.list = QListWidget()
         self.list.setObjectName("gallery_list")
-        self.list.setWordWrap(True)
-        self.list.setUniformItemSizes(False)
+        # One line per example, cut at its end (the tooltip has the title): a narrow panel
+        # still shows at least MIN_ROWS of them, and no name is broken in the middle.
+        self.list.setWordWrap(False)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.list.setUniformItemSizes(True)
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.explanation = QTextBrowser()
         self.explanation.setObjectName("gallery_explanation")
         self.explanation.setOpenExternalLinks(True)
+        self.explanation.setWordWrapMode(QTextOption.WrapMode.WordWrap)  # never mid-word
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.list)
         split.addWidget(self.explanation)
@@ -57,9 +67,21 @@ class GalleryPanel(QWidget):
             item.setData(Qt.ItemDataRole.UserRole, ex.name)
             item.setToolTip(ex.title)
             self.list.addItem(item)
+        self._fit_rows()
         self.list.currentItemChanged.connect(self._preview)
         self.list.itemClicked.connect(self._activate)
         self.list.itemActivated.connect(self._activate)
+
+    def _fit_rows(self) -> None:
+        """Room for :data:`MIN_ROWS` examples at the current font (again after a zoom)."""
+        rows = min(MIN_ROWS, self.list.count())
+        row = self.list.sizeHintForRow(0) if self.list.count() else self.fontMetrics().height()
+        self.list.setMinimumHeight(rows * row + 2 * self.list.frameWidth() + 2)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt's name
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._fit_rows()
 
     def _preview(self, item: QListWidgetItem | None, _previous=None) -> None:
         if item is not None:
@@ -74,6 +96,16 @@ class GalleryPanel(QWidget):
         if ex is None:
             return
         self.explanation.setMarkdown(f"**{ex.title}**\n\n{ex.explanation}")
+
+    def show_document(self, name: str, source: str) -> None:
+        """What is open is not an example: its own docstring, if it has one, else its name
+        (never the explanation of the example open before)."""
+        try:
+            doc = ast.get_docstring(ast.parse(source)) or ""
+        except (SyntaxError, ValueError):
+            doc = ""
+        self.explanation.setMarkdown(f"**{name}**\n\n" + (
+            doc or "Not an example of the gallery: pick one above to read its explanation."))
 
     def select(self, name: str | None) -> None:
         """Mark the example that is open (None: a file is open) without re-opening it."""

@@ -51,6 +51,7 @@ from PySide6.QtWidgets import (
 
 from jaxviz.model import TraceRequest, TraceResult
 from jaxviz.ui.panels.console import ConsolePane
+from jaxviz.ui.theme import style
 
 DEVICE_VIEW = ("jaxviz.ui.device_view", "DeviceView")
 TIMING_VIEW = ("jaxviz.ui.timing_view", "TimingView")
@@ -103,6 +104,10 @@ class ToolTabs(QTabWidget):
     timingRequested = Signal(object)
     #: A recording was opened: its source (:class:`TraceRequest`), for the window to show.
     recordedSourceOffered = Signal(object)
+    #: The device view shows another phase (0-based).
+    phaseShown = Signal(int)
+    #: The timing view shows measurements of this function (a run started, a recording).
+    timingShown = Signal(str)
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -132,6 +137,10 @@ class ToolTabs(QTabWidget):
         self._variant = "pmap"
         self._request: TraceRequest | None = None
         self._engine = None
+        self._start_over = False
+        self._zoom = 0
+        self._timing_note = ""
+        self._previous: QWidget | None = self.currentWidget()
         self.currentChanged.connect(self._shown)
 
     def set_engine(self, engine) -> None:
@@ -143,12 +152,18 @@ class ToolTabs(QTabWidget):
 
     def _shown(self, index: int) -> None:
         widget = self.widget(index)
+        if self._previous is self.devices and widget is not self.devices:
+            self.highlightRequested.emit([])  # the phase's lines belong to the Devices tab
+        self._previous = widget
         if widget is self.console:
             self.setTabText(0, "Console")
         elif widget is self.values:
             self.values.load()
         elif widget is self.devices:
-            self._device_view()
+            view = self._device_view()
+            if view is not None and getattr(view, "phases", None):
+                phase = view.phases[view.current_phase]
+                self.highlightRequested.emit(list(phase.highlights))
         elif widget is self.timing:
             self._timing_view()
 
@@ -169,13 +184,20 @@ class ToolTabs(QTabWidget):
         if fresh:
             if self._engine is not None and hasattr(view, "set_engine"):
                 view.set_engine(self._engine)
+            if hasattr(view, "set_font_scale"):
+                view.set_font_scale(style.text_scale(self._zoom))
             signal = getattr(view, "phaseChanged", None)
             if signal is not None:
-                signal.connect(lambda _index, _caption, ranges:
-                               self.highlightRequested.emit(list(ranges)))
+                signal.connect(self._phase_changed)
             if self._result is not None:
                 view.set_result(self._result, self._variant)
+                self._start_over = False
         return view
+
+    def _phase_changed(self, index: int, _caption: str, ranges: list) -> None:
+        self.phaseShown.emit(index)
+        if self.currentWidget() is self.devices:  # lit only while the tab is shown
+            self.highlightRequested.emit(list(ranges))
 
     def values_panel(self) -> Any:
         """The values panel (built on first call); None if it cannot load."""
@@ -194,7 +216,33 @@ class ToolTabs(QTabWidget):
                 signal = getattr(view, name, None)
                 if signal is not None:
                     signal.connect(relay.emit)
+                    signal.connect(lambda request: self.timingShown.emit(
+                        request.target.function))
+            if hasattr(view, "set_stale"):
+                view.set_stale(self._timing_note)
         return view
+
+    def set_zoom(self, zoom: int) -> None:
+        """The window's text scale: the console and values fonts, the device view's text
+        (its size otherwise follows the canvas, not the font)."""
+        self._zoom = zoom
+        self.console.set_zoom(zoom)
+        if self.values.view is not None:
+            self.values.view.set_zoom(zoom)
+        view = self.devices.view
+        if view is not None and hasattr(view, "set_font_scale"):
+            view.set_font_scale(style.text_scale(zoom))
+
+    def set_timing_note(self, note: str) -> None:
+        """Why the timing view's run is not of the function open now ("" when it is)."""
+        self._timing_note = note
+        view = self.timing.view
+        if view is not None and hasattr(view, "set_stale"):
+            view.set_stale(note)
+
+    def start_over(self) -> None:
+        """A new document: the device view shows its first phase when its result comes."""
+        self._start_over = True
 
     # ------------------------------------------------------------ feeding
     def set_result(self, result: TraceResult, variant: str) -> None:
@@ -205,8 +253,12 @@ class ToolTabs(QTabWidget):
         self.device_variant.addItems(names)
         if variant in names:
             self.device_variant.setCurrentText(variant)
-        if self.devices.view is not None:
-            self.devices.view.set_result(result, variant)
+        view = self.devices.view
+        if view is not None:
+            if self._start_over and hasattr(view, "start_over"):
+                view.start_over()
+            view.set_result(result, variant)
+        self._start_over = False
 
     def set_variant(self, variant: str) -> None:
         if variant != self._variant and self._result is not None:

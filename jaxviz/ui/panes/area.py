@@ -200,4 +200,9 @@ class JaxprArea(QStackedWidget):
         # re-resolves its font from its new parent.
         for pane in self.panes.values():
             pane.set_zoom(self._zoom)
+        # Zoomed in, the area may be as narrow as one pane (the panes become tabs): on a
+        # small screen the window still fits it. Unzoomed, the panes' headers keep theirs.
+        # (0: no explicit minimum, the layout's own applies again)
+        self.setMinimumWidth(max((self.panes[v].minimumSizeHint().width()
+                                  for v in self._visible), default=0) if self._zoom > 0 else 0)
         self.compare.set_zoom(self._zoom)

@@ -110,6 +110,8 @@ class JaxprPane(QFrame):
     lineClicked = Signal(str, int)
     #: ``(variant, on)``: the header's Step button asks for step mode on or off.
     stepToggled = Signal(str, bool)
+    #: ``(variant, view)``: the user picked what the pane shows (``jaxpr``, ``HLO`` ...).
+    viewChosen = Signal(str, str)
     #: The header's Compare button: compare this variant with its base.
     compareRequested = Signal(str)
 
@@ -118,11 +120,12 @@ class JaxprPane(QFrame):
         self.variant = variant
         self.setObjectName(f"pane_{variant}")
         self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.setToolTip(VARIANT_HELP.get(variant, ""))
         header = QFrame()
         header.setProperty("role", "pane-header")
         self.title = QLabel(variant_label(variant))
         self.title.setProperty("role", "pane-title")
+        # on the title, not the pane: a pane-wide tooltip covers the equations it hovers over
+        self.title.setToolTip(VARIANT_HELP.get(variant, ""))
         self.busy = QLabel("")
         # "⏳ working…" comes and goes: it must not widen the pane (and the window) when it does
         self.busy.setMinimumWidth(1)  # (else a QLabel's minimum is its whole text)
@@ -212,6 +215,8 @@ class JaxprPane(QFrame):
         self.view_picker.setToolTip("Show the jaxpr, the StableHLO JAX lowers it to, the "
                                     "HLO XLA compiles, or XLA's cost analysis")
         self.view_picker.currentIndexChanged.connect(self._show_view)
+        self.view_picker.activated.connect(
+            lambda i: self.viewChosen.emit(self.variant, VIEWS[i]))
         self.step_button = QToolButton()
         self.step_button.setObjectName(f"step_{variant}")
         self.step_button.setText("▶ Step")
@@ -359,6 +364,18 @@ class JaxprPane(QFrame):
     def show_view(self, name: str) -> None:
         """Show ``jaxpr``, ``StableHLO``, ``HLO`` or ``cost``."""
         self.view_picker.setCurrentIndex(VIEWS.index(name))
+
+    def shown_view(self) -> str:
+        """What the pane shows: ``jaxpr``, ``StableHLO``, ``HLO`` or ``cost``."""
+        return VIEWS[self.view_picker.currentIndex()]
+
+    def start_over(self) -> None:
+        """A new document: its jaxpr, from the top (nothing chosen for the last one stays)."""
+        self.show_view("jaxpr")
+        for view in (self.jaxpr_view, self.stablehlo_view, self.hlo_view):
+            view.verticalScrollBar().setValue(0)
+            view.horizontalScrollBar().setValue(0)
+        self.cost_table.scrollToTop()
 
     def _fill_details(self, index: int) -> None:
         if index <= 0 or self._details_filled or self.details is None:

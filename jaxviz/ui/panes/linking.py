@@ -145,6 +145,11 @@ class LinkController(QObject):
         for variant, lines in explicit.items():
             self.area.panes[variant].jaxpr_view.scroll_to_line(min(lines))
 
+    @property
+    def phase_lines(self) -> dict[str, list[int]]:
+        """The jaxpr lines lit by :meth:`show_lines` (the device view's phase), by variant."""
+        return {variant: list(lines) for variant, lines in self._explicit.items()}
+
     def show_step(self, variant: str, first: int, last: int, line: int) -> None:
         """Light one equation of one pane (the stepper's step) and its 1-based source line.
 

@@ -125,7 +125,36 @@ def font(px: int, bold: bool = False) -> QtGui.QFont:
     return f
 
 
-class LogMsAxis(pg.AxisItem):
+class FittedLabelAxis(pg.AxisItem):
+    """An axis whose label is the longest of :attr:`label_choices` that fits along it (a
+    short plot in a docked tab gets ``ms`` rather than a label cut at both ends)."""
+
+    label_choices: tuple[str, ...] = ()
+
+    def fitted_label(self) -> str:
+        """The label that fits the axis's length now."""
+        choices = self.label_choices
+        if not choices:
+            return str(self.labelText)
+        px = str(self.labelStyle.get("font-size", "12px")).removesuffix("px")
+        font = QtGui.QFont()
+        font.setPixelSize(max(1, round(float(px))))
+        metrics = QtGui.QFontMetricsF(font)
+        room = (self.size().height() if self.orientation in ("left", "right")
+                else self.size().width())
+        return next((c for c in choices if metrics.horizontalAdvance(c) + 6 <= room),
+                    choices[-1])
+
+    def resizeEvent(self, ev=None):  # noqa: N802 - Qt naming
+        if self.label_choices:
+            wanted = self.fitted_label()
+            if wanted != self.labelText:
+                self.labelText = wanted
+                self._updateLabel()
+        super().resizeEvent(ev)
+
+
+class LogMsAxis(FittedLabelAxis):
     """An axis over log10(ms) values whose ticks read as plain milliseconds."""
 
     def tickValues(self, minVal: float, maxVal: float, size: float):  # noqa: N802 - Qt naming
@@ -159,7 +188,7 @@ def tick_text(value: float) -> str:
     return np.format_float_positional(float(f"{value:.3g}"), trim="-")
 
 
-class PlainAxis(pg.AxisItem):
+class PlainAxis(FittedLabelAxis):
     """A linear axis with major ticks only (a quiet grid for slides).
 
     With ``integer``, ticks fall on whole numbers only (call numbers).
@@ -194,8 +223,13 @@ class CategoryAxis(pg.AxisItem):
         self.setTicks([[(float(i), text) for i, text in enumerate(self.labels)], []])
 
 
-def style_axis(axis: pg.AxisItem, style: Style, label: str = "") -> None:
-    """Fonts, pens and label of an axis, sized for the style."""
+def style_axis(axis: pg.AxisItem, style: Style, label: str | tuple[str, ...] = "") -> None:
+    """Fonts, pens and label of an axis, sized for the style (several labels, longest
+    first: the longest that fits the axis, see :class:`FittedLabelAxis`)."""
+    if isinstance(label, tuple):
+        if isinstance(axis, FittedLabelAxis):
+            axis.label_choices = label
+        label = label[0]
     t = style.colours
     axis.enableAutoSIPrefix(False)
     axis.setPen(pg.mkPen(t.foreground, width=max(1.0, style.line_px / 2)))
@@ -214,7 +248,8 @@ def grid_alpha(style: Style) -> float:
     return 0.18 if style.theme.name == "light" else 0.3
 
 
-def make_plot(style: Style, left: str = "", bottom: str = "", log_left: bool = False,
+def make_plot(style: Style, left: str | tuple[str, ...] = "", bottom: str = "",
+              log_left: bool = False,
               category_left: bool = False, log_bottom: bool = False,
               integer_bottom: bool = False, grid: bool = True) -> pg.PlotItem:
     """A themed :class:`pyqtgraph.PlotItem` (no menu); ``log_*`` axes show log10(ms)."""

@@ -33,7 +33,8 @@ class DispatchFigure(TimingFigure):
 
     def _build(self) -> None:
         s, t = self.style, self.style.colours
-        self.plot = make_plot(s, left="time since the call was made (ms)",
+        self.plot = make_plot(s, left=("time since the call was made (ms)", "ms since the call",
+                                       "ms"),
                               bottom="call number (after warm-up)", log_left=self.log_time,
                               integer_bottom=True)
         self.body.addItem(self.plot)

@@ -28,7 +28,8 @@ class SweepFigure(TimingFigure):
     kind = "sweep"
 
     def _build(self) -> None:
-        self.plot = make_plot(self.style, left="time per call (ms, log scale)",
+        self.plot = make_plot(self.style, left=("time per call (ms, log scale)",
+                                                   "ms per call (log)", "ms"),
                               bottom="size", log_left=True)
         self.body.addItem(self.plot)
         self.plots = [self.plot]
@@ -106,8 +107,8 @@ class SweepFigure(TimingFigure):
             self.plot.setXRange(lo - pad, hi + pad, padding=0)
         if ys:
             self.plot.setYRange(min(ys) - 0.3, max(ys) + 0.3, padding=0)
-        title_variant = ", ".join(variant_label(v) for v in variants) or "(no sweep yet)"
-        title = f"Size sweep — {title_variant} as {name} grows"
+        title = (f"Size sweep — {', '.join(variant_label(v) for v in variants)} as {name} grows"
+                 if variants else "Size sweep: none measured yet (tick Size sweep to measure one)")
         if variants:
             info = run.info(variants[0])
             if info is not None:

@@ -129,10 +129,12 @@ class TimelineFigure(TimingFigure):
             self.plot.setXRange(-0.02 * span, span * 1.03, padding=0)
         else:
             self.done_line.setVisible(False)
-        self.plot.setYRange(-(len(lanes) - 1) - 0.6, 1.0, padding=0)
-        label = variant_label(variant) if variant else "(no pipelined calls yet)"
+        # a band above the top lane for "all N calls returned by ..." (never over a marker)
+        self.plot.setYRange(-(len(lanes) - 1) - 0.6, 1.6, padding=0)
         how = "chained " if info and info.chained else ""
-        title = f"{n} {how}{label} calls: dispatched back to back, then awaited in order"
+        title = (f"{n} {how}{variant_label(variant)} calls: dispatched back to back, then "
+                 f"awaited in order" if variant else
+                 "Pipelined calls: none measured yet (a pipeline depth above 0 measures them)")
         entries = [(SYMBOLS["dispatch"][1], t.dispatch, "call returned"),
                    (SYMBOLS["ready"][1], t.ready, "result ready"),
                    ("■", t.device, "device busy with a call (inferred, in order)")]

@@ -18,11 +18,12 @@ Text sizes follow one zoom step (Ctrl+= / Ctrl+-): :func:`ui_font` and
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from pygments.token import Token, _TokenType, string_to_tokentype
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QIcon, QPalette
-from PySide6.QtWidgets import QApplication, QStyleFactory
+from PySide6.QtWidgets import QApplication, QStyleFactory, QWidget
 
 from jaxviz.model import palette
 from jaxviz.model.gallery import resources_dir
@@ -116,6 +117,26 @@ def ui_font(zoom: int = 0) -> QFont:
             break
     font.setPointSize(max(6, BASE_UI_POINTS + zoom))
     return font
+
+
+def text_scale(zoom: int) -> float:
+    """How much larger than the default the text is at a zoom level (1.0 at 0), for
+    views that size their text themselves (the device view)."""
+    return max(6, BASE_UI_POINTS + zoom) / BASE_UI_POINTS
+
+
+def scale_fonts(widgets: Sequence[QWidget], fonts: Sequence[QFont], ratio: float) -> None:
+    """Give each widget its font (as it was) ``ratio`` times larger: bold stays bold,
+    a heading stays larger than the body text."""
+    if ratio == 1.0:
+        return
+    for widget, font in zip(widgets, fonts):
+        scaled = QFont(font)
+        if font.pointSizeF() > 0:
+            scaled.setPointSizeF(max(4.0, font.pointSizeF() * ratio))
+        elif font.pixelSize() > 0:
+            scaled.setPixelSize(max(5, round(font.pixelSize() * ratio)))
+        widget.setFont(scaled)
 
 
 def apply_theme(app: QApplication, zoom: int = 0) -> None:

@@ -21,7 +21,14 @@ from pathlib import Path
 
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QFontInfo, QGuiApplication, QKeyEvent
-from PySide6.QtWidgets import QFileDialog, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QGridLayout,
+    QSizePolicy,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
 
 from jaxviz.model import TraceRequest
 from jaxviz.model.timing import TimingRun, TimingStatus, validate
@@ -52,9 +59,6 @@ from jaxviz.ui.timing_view.widgets import Banner, FullScreen, InfoLine
 #: The plots' body text relative to the window's text (which follows its zoom).
 PLOT_TEXT_SCALE = 1.12
 
-#: The plot to bring forward while calls of a phase arrive (until the user picks a tab).
-FOLLOW = {"warmup": "dispatch_vs_complete", "steady": "dispatch_vs_complete",
-          "pipelined": "timeline", "sweep": "sweep"}
 
 
 class TimingView(QWidget):
@@ -80,8 +84,8 @@ class TimingView(QWidget):
         self._trace: TraceRequest | None = None
         self._declared: dict = {}
         self._target_key: tuple | None = None
-        self._follow = False
-        self._switching = False
+        self._stale = ""
+        self._info: tuple[str, str] = ("", "")
         self._last_dir = str(Path.cwd())
         self.full_screen = FullScreen(self, "The timing view is shown full screen: press Esc "
                                             "there (or ⤡) to bring it back here.")
@@ -104,8 +108,20 @@ class TimingView(QWidget):
         self.plots = PlotsPanel()
         self.export_bar = ExportBar()
         self.plots.setCornerWidget(self.export_bar, Qt.Corner.TopRightCorner)
-        box.addWidget(self.info_label)
-        box.addWidget(self.banner)
+        # The banner and the where-and-when line share one reserved line: a message
+        # (after Export, Copy, Stop) covers the line, never pushes the plots down.
+        self.message_line = QWidget()
+        self.message_line.setObjectName("timing_message_line")
+        cell = QGridLayout(self.message_line)
+        cell.setContentsMargins(0, 0, 0, 0)
+        for widget in (self.info_label, self.banner):
+            policy = widget.sizePolicy()
+            policy.setRetainSizeWhenHidden(True)  # the line keeps the taller one's height
+            policy.setVerticalPolicy(QSizePolicy.Policy.Fixed)
+            widget.setSizePolicy(policy)
+            cell.addWidget(widget, 0, 0)
+        self.banner.shownChanged.connect(lambda shown: self.info_label.setVisible(not shown))
+        box.addWidget(self.message_line)
         box.addWidget(self.plots, 1)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("timing_splitter")
@@ -131,7 +147,6 @@ class TimingView(QWidget):
         self.export_bar.exportRequested.connect(self.export_dialog)
         self.export_bar.copyRequested.connect(self.copy_plot)
         self.export_bar.themeChanged.connect(self.plots.set_theme)
-        self.plots.kindShown.connect(self._on_kind_shown)
         self.export_bar.fullScreenRequested.connect(self.toggle_full_screen)
 
     # ------------------------------------------------------------ docking
@@ -200,31 +215,37 @@ class TimingView(QWidget):
 
     def _on_started(self, run: TimingRun) -> None:
         self.run, self.recording = run, None
-        self._follow = True
         self.controls.set_running(True)
         self.plots.set_run(run)
-        self.info_label.set_info(f"Measuring {describe_target(run.request.trace)} in the "
-                                 f"JAX engine…")
+        self._show_info(f"Measuring {describe_target(run.request.trace)} in the JAX engine…")
         self._sync_buttons()
 
     def _on_status(self, status: TimingStatus) -> None:
         self.controls.show_status(status)
 
     def _on_updated(self, run: TimingRun) -> None:
-        if run.header is not None and self.info_label.text().startswith("Measuring"):
-            self.info_label.set_info(*where_and_when(run))
-        self._follow_run(run)
-        self.plots.refresh()
+        if run.header is not None and self._info[0].startswith("Measuring"):
+            self._show_info(*where_and_when(run))
+        self.plots.refresh()  # the plot tab stays the one the user chose
         self._sync_buttons()
 
-    def _follow_run(self, run: TimingRun) -> None:
-        """Bring forward the plot of the phase being measured (until the user picks one)."""
-        if self._follow and run.calls:
-            kind = FOLLOW.get(run.calls[-1].phase)
-            if kind and kind != self.plots.current_kind():
-                self._switching = True
-                self.plots.show_kind(kind)
-                self._switching = False
+    def _show_info(self, line: str, details: str = "") -> None:
+        """The where-and-when line (while the run is not marked stale, see :meth:`set_stale`)."""
+        self._info = (line, details)
+        if self._stale and self.run is not None:
+            self.info_label.set_info(f"⚠ {self._stale}", "\n".join(t for t in (line, details)
+                                                                    if t))
+        else:
+            self.info_label.set_info(line, details)
+
+    def set_stale(self, note: str) -> None:
+        """Mark the run shown as another function's (``recording of convolve — Run to
+        measure layer``); "" when it is the function open now."""
+        self._stale = note
+        self.info_label.setProperty("stale", bool(note and self.run is not None))
+        self.info_label.setStyleSheet("color: #8a5a00; font-weight: bold;"
+                                      if note and self.run is not None else "")
+        self._show_info(*self._info)
 
     def _on_finished(self, run: TimingRun, message: str, ok: bool) -> None:
         self.run = run
@@ -233,11 +254,9 @@ class TimingView(QWidget):
         fraction = 1.0 if ok else (status.done / status.total if status and status.total
                                    else None)
         self.controls.show_finished(message, fraction)
-        self._follow_run(run)
-        self._follow = False
         self.plots.set_run(run)
         self.plots.refresh(everything=True)
-        self.info_label.set_info(*where_and_when(run))
+        self._show_info(*where_and_when(run))
         problems = [format_error(e) for e in run.errors]
         if not ok:
             severity = "warning" if message.startswith("stopped") else "error"
@@ -256,10 +275,6 @@ class TimingView(QWidget):
         notes = differing_notes(run)
         if notes:
             self.banner.show_message("⚠ " + "; ".join(notes), "warning")
-
-    def _on_kind_shown(self, _kind: str) -> None:
-        if not self._switching:
-            self._follow = False  # the user chose a plot: stop following the run
 
     # --------------------------------------------------------- recordings
     def open_recording(self, path: str) -> bool:
@@ -295,7 +310,7 @@ class TimingView(QWidget):
         self.banner.hide()
         self.plots.set_run(run)
         self.plots.refresh(everything=True)
-        self.info_label.set_info(*where_and_when(run, str(path)))
+        self._show_info(*where_and_when(run, str(path)))
         if not run.complete:
             self.banner.show_message("This recording is of a run that ended early: it holds "
                                      "what was measured until then.", "warning")

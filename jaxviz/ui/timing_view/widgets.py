@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QBoxLayout,
     QFrame,
@@ -23,33 +23,49 @@ _BANNER_STYLES = {
 
 
 class Banner(QFrame):
-    """A one-line message above the plots (info, warning or error) with a close button."""
+    """A one-line message above the plots (info, warning or error) with a close button.
+
+    One line, elided to fit, the whole message in its tooltip: it sits in a line
+    kept for it and never grows to push what is under it.
+
+    Signals:
+        shownChanged(bool): the banner was shown or hidden.
+    """
+
+    shownChanged = Signal(bool)
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("timing_banner")
         row = QHBoxLayout(self)
-        row.setContentsMargins(8, 4, 4, 4)
-        self.label = QLabel("")
-        self.label.setWordWrap(True)
-        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        row.setContentsMargins(8, 2, 4, 2)
+        self.label = InfoLine()
         close = QToolButton()
         close.setText("✕")
         close.setAutoRaise(True)
         close.setToolTip("Dismiss")
         close.clicked.connect(self.hide)
         row.addWidget(self.label, 1)
-        row.addWidget(close, 0, Qt.AlignmentFlag.AlignTop)
+        row.addWidget(close, 0, Qt.AlignmentFlag.AlignVCenter)
         self.severity = ""
+        self._style("border: 1px solid transparent;")  # as tall unstyled as styled
         self.hide()
+
+    def _style(self, colours: str) -> None:
+        self.setStyleSheet(f"QFrame#timing_banner {{ {colours} border-radius: 4px; }} "
+                           f"QLabel {{ border: none; background: transparent; }}")
+
+    def setVisible(self, visible: bool) -> None:  # noqa: N802 - Qt's name
+        parent = self.parentWidget()
+        was = self.isVisibleTo(parent) if parent is not None else self.isVisible()
+        super().setVisible(visible)
+        if was != visible:
+            self.shownChanged.emit(visible)
 
     def show_message(self, text: str, severity: str = "error") -> None:
         self.severity = severity
-        self.label.setText(text)
-        self.label.setToolTip(text)
-        self.setStyleSheet(f"QFrame#timing_banner {{ {_BANNER_STYLES[severity]} "
-                           f"border-radius: 4px; }} QLabel {{ border: none; background: "
-                           f"transparent; }}")
+        self.label.set_info(text)
+        self._style(_BANNER_STYLES[severity])
         self.show()
 
     def text(self) -> str:

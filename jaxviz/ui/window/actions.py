@@ -14,6 +14,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu
 
 from jaxviz.model import VARIANTS, Example, variant_label
+from jaxviz.model.stepping_views import PRESENTER_KEYS
 from jaxviz.model.window_state import TWO_PANES
 from jaxviz.ui.panes.area import LAYOUTS
 from jaxviz.ui.window.state_binding import StateBinding
@@ -57,19 +58,21 @@ SHORTCUTS: dict[str, tuple[str, list[str], str]] = {
     "focus_args": ("Go to &Arguments", ["Ctrl+L"], "Put the cursor in the argument spec"),
     "step_mode": ("Step &Mode", ["F9"], "Step through the focused pane's jaxpr with real "
                                         "values (on and off)"),
-    "step_next": ("&Next Step", ["F10"], "One step on, into nested jaxprs (in step mode also "
-                                         "Right, Page Down, Space)"),
-    "step_back": ("&Previous Step", ["Shift+F10"], "One step back (in step mode also Left, "
-                                                   "Page Up)"),
+    "show_console": ("&Console", ["Ctrl+Shift+C"], "Show the Console tab (what the function "
+                                                   "printed)"),
+    "show_values": ("&Values", ["Ctrl+Shift+V"], "Show the Values tab (step mode)"),
+    "show_devices": ("&Devices", ["Ctrl+Shift+D"], "Show the Devices tab (shards on devices)"),
+    "show_timing": ("&Timing", ["Ctrl+Shift+T"], "Show the Timing tab (dispatch versus "
+                                                 "completion)"),
+    "step_next": ("&Next Step", ["F10"], "One step on, into nested jaxprs (in step mode the "
+                                         "presenter keys too)"),
+    "step_back": ("&Previous Step", ["Shift+F10"], "One step back"),
     "step_over": ("Step &Over", ["F8"], "Over a nested jaxpr, to where it ends"),
     "step_out": ("Step O&ut", ["Shift+F8"], "Out of the nested jaxpr the step is in"),
     "run_to_line": ("&Run to Cursor Line", ["Ctrl+F10"], "Step to the first equation of the "
                                                           "editor's cursor line"),
     "help_keys": ("&Keyboard Shortcuts", ["F1"], "This list"),
 }
-#: The presenter's clicker keys, added to Next/Previous Step while step mode is on (the
-#: editor and the fields keep them while they have the keyboard: they claim them first).
-CLICKER_KEYS = {"step_next": ["Right", "PgDown", "Space"], "step_back": ["Left", "PgUp"]}
 #: Ctrl+1..6 show or hide the built variants' panes, in pane order; Ctrl+7 the function
 #: as written (it came later: the six keep the keys lectures learned).
 _BUILT = [v for v in VARIANTS if v != "as_written"]
@@ -180,6 +183,8 @@ def build_menus(window: QMainWindow, handlers: Mapping[str, Callable[..., object
     for dock in docks:
         view.addAction(dock.toggleViewAction())
     view.addSeparator()
+    add(view, "show_console", "show_values", "show_devices", "show_timing")
+    view.addSeparator()
     add(view, "focus_editor", "focus_args")
 
     run = bar.addMenu("&Run")
@@ -194,13 +199,6 @@ def build_menus(window: QMainWindow, handlers: Mapping[str, Callable[..., object
     add(help_menu, "help_keys")
     _follow_state(a, state)
     return a, recent_menu
-
-
-def set_clicker_keys(actions: Mapping[str, QAction], on: bool) -> None:
-    """Give Next/Previous Step the clicker keys (:data:`CLICKER_KEYS`) or take them away."""
-    for name, extra in CLICKER_KEYS.items():
-        keys = SHORTCUTS[name][1] + (extra if on else [])
-        actions[name].setShortcuts([QKeySequence(k) for k in keys])
 
 
 def _follow_state(actions: dict[str, QAction], state: StateBinding) -> None:
@@ -238,9 +236,10 @@ def shortcuts_html() -> str:
     rows.append(f"<tr><td><b>Ctrl+1 … {PANE_KEYS['as_written']}</b></td><td>Panes</td><td>"
                 "Show or hide " + ", ".join(variant_label(v) for v in sorted(
                     VARIANTS, key=lambda v: PANE_KEYS[v])) + "</td></tr>")
-    rows.append("<tr><td><b>" + ", ".join(k for keys in CLICKER_KEYS.values() for k in keys)
-                + "</b></td><td>Clicker</td><td>In step mode: next and previous step (the "
-                "editor keeps them while it has the cursor)</td></tr>")
+    rows.append("<tr><td><b>" + ", ".join(PRESENTER_KEYS) + "</b></td><td>Presenter keys"
+                "</td><td>Step what is shown (step mode, else the Devices tab's animation), "
+                "whatever has the keyboard; a text field being typed in keeps Right, Left "
+                "and Space</td></tr>")
     rows.append("<tr><td><b>hover / click</b></td><td>Linking</td><td>An equation lights up "
                 "its source line and its siblings in every pane; a source line its "
                 "equations</td></tr>")

@@ -222,6 +222,7 @@ class DocumentController(QObject):
 
     def _after_open(self) -> None:
         self._sync_state()
+        self.state.open_document()  # what the views chose for the last one starts over
         self.panel.clear_error()
         self.panel.notice.hide()
         self.panel.set_functions(self.functions(), self.doc.function)

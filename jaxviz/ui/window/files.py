@@ -20,9 +20,11 @@ from jaxviz.model.screen_fit import panes_for
 from jaxviz.ui.window.document import Document
 from jaxviz.ui.window.parts import WindowParts
 
-#: Panes an example opens with: its variants in this priority, at most four (two in a
-#: projector-sized window).
+#: Panes an example or a file opens with: its variants in this priority, at most four (two
+#: in a projector-sized window).
 PANE_PRIORITY = ("as_written", "plain", "vmap", "pmap", "sharded", "shard_map", "jit")
+#: The variants of a file that declares none.
+DEFAULT_VARIANTS = ("plain", "vmap", "pmap", "sharded")
 
 
 class WindowFilesMixin(WindowParts):
@@ -56,10 +58,14 @@ class WindowFilesMixin(WindowParts):
         self.state.set_settings(ex.settings())
         self.args_panel.suggest_args("")
         self.args_panel.validate()  # drops markers the engine set for the last document
-        panes = panes_for(self.width(), self.height())  # two in a projector-sized window
-        wanted = [v for v in PANE_PRIORITY if v in ex.variants and v != "jit"][:panes]
-        self.state.visible_variants = [v for v in VARIANTS if v in wanted] or ["plain"]
+        self._show_panes_of(ex.variants)
         self.session.trace_now()
+
+    def _show_panes_of(self, variants: list[str] | tuple[str, ...]) -> None:
+        """The panes of a document's variants (as many as the window has room for)."""
+        panes = panes_for(self.width(), self.height())  # two in a projector-sized window
+        wanted = [v for v in PANE_PRIORITY if v in variants][:panes]
+        self.state.visible_variants = [v for v in VARIANTS if v in wanted] or ["plain"]
 
     def open_file(self, path: str, function: str = "") -> None:
         if not self.confirm_leave():
@@ -82,10 +88,15 @@ class WindowFilesMixin(WindowParts):
         if not fields.get("args") and hint.spec:
             fields["args"] = hint.spec
         self.state.set_settings(fields)
-        self.show_as_written_if_transformed()
         self.args_panel.suggest_args(hint.placeholder)
         self.args_panel.validate()
         self.gallery.select(None)
+        self.gallery.show_document(doc.display_name, self.document.text())
+        declared_variants = (declared or {}).get("variants")
+        self._show_panes_of([v for v in declared_variants if v in VARIANTS]
+                            if isinstance(declared_variants, (list, tuple)) else
+                            DEFAULT_VARIANTS)
+        self.show_as_written_if_transformed()  # after the panes it declares
         self.recent_files_changed(self.settings.add_recent_file(str(doc.path)))
         self.session.trace_now()
         self._say_why_opened(from_annotations=bool(hint.spec) and fields["args"] == hint.spec)
@@ -116,6 +127,7 @@ class WindowFilesMixin(WindowParts):
             self.args_panel.suggest_args("")
             self.args_panel.validate()
             self.gallery.select(None)
+            self.gallery.show_document(self.document.doc.display_name, self.document.text())
             self.session.trace_now()
 
     def open_recorded_source(self, request: TraceRequest) -> None:
@@ -133,6 +145,7 @@ class WindowFilesMixin(WindowParts):
                                  for name in TraceSettings.names()})
         self.args_panel.validate()
         self.gallery.select(None)
+        self.gallery.show_document(self.document.doc.display_name, request.target.source)
         self.session.trace_now()  # not run: it shows why and sets the timing view's target
 
     def open_file_dialog(self) -> None:
@@ -165,13 +178,20 @@ class WindowFilesMixin(WindowParts):
 
     def _on_saved(self, path: str) -> None:
         self.recent_files_changed(self.settings.add_recent_file(path))
+        self._show_title()  # Save As: the title names the file now, not the example
+        self.gallery.select(None)  # a file now: the example's explanation no longer fits
+        self.gallery.show_document(self.document.doc.display_name, self.document.text())
         self._remember_fields()
+        self._remember_target()
 
-    def _on_document_opened(self, doc: Document) -> None:
+    def _show_title(self) -> None:
         # "convolve — jaxviz", with Qt's mark for unsaved edits at [*]; ending in the
         # application's display name, Qt appends nothing more.
-        self.setWindowTitle(f"{doc.short_name}[*] — jaxviz")
+        self.setWindowTitle(f"{self.document.doc.short_name}[*] — jaxviz")
         self.setWindowModified(self.document.modified)
+
+    def _on_document_opened(self, doc: Document) -> None:
+        self._show_title()
         self._remember_target()
         self.linking.set_result(None)
 

@@ -18,8 +18,8 @@ import time
 from pathlib import Path
 
 from PySide6.QtCore import QRect, Qt, QTimer
-from PySide6.QtGui import QAction, QGuiApplication, QShowEvent
-from PySide6.QtWidgets import QApplication
+from PySide6.QtGui import QAction, QFont, QFontMetrics, QGuiApplication, QShowEvent
+from PySide6.QtWidgets import QApplication, QWidget
 
 from jaxviz.model import VARIANTS
 from jaxviz.model.screen_fit import Rect, WindowPlan, fit_frame, plan_window
@@ -30,6 +30,11 @@ from jaxviz.ui.window.parts import WindowParts
 #: A window's frame beyond its content before the window manager has framed it (a title
 #: bar and thin borders; the check after it is framed corrects any difference).
 FRAME_ESTIMATE = (2, 32)
+#: The characters a side panel (gallery, arguments) always has room for.
+SIDE_COLUMNS = 18
+#: A field's room for its placeholder, at most this share of a side panel's minimum (a
+#: narrower panel scrolls rather than squeezing the field).
+FIELD_SHARE = 1.45
 #: When, after the window is shown, its frame is checked against the screens (ms).
 SCREEN_CHECKS_MS = (0, 400, 1500)
 
@@ -47,20 +52,41 @@ class WindowStateMixin(WindowParts):
 
     # ---------------------------------------------------------------- zoom
     def set_zoom(self, zoom: int) -> None:
-        """Resize every text in the window (Ctrl+= / Ctrl+-); remembered."""
+        """Resize every text in the window (Ctrl+= / Ctrl+-); remembered. The zoom is the
+        window state's (:attr:`WindowState.zoom`): every view follows it."""
         zoom = max(style.MIN_ZOOM, min(style.MAX_ZOOM, int(zoom)))
+        self.state.zoom = zoom
+        self._apply_zoom(zoom)  # (again: a view built since follows too)
+        self.set_status(f"zoom {zoom:+d}" if zoom else "zoom reset")
+
+    def _apply_zoom(self, zoom: int) -> None:
+        """One text scale for every view: editor, panes, console, values, arguments,
+        gallery and explanation, device view, timing plots, dialogs (the app font)."""
+        old = self.zoom
         self.zoom = zoom
         self.settings.zoom = zoom
         app = QApplication.instance()
         if isinstance(app, QApplication):
+            # Under a style sheet, widgets keep the font they were polished with (Qt:
+            # "do not use setFont with style sheets"): each is scaled from its own font.
+            widgets = [self, *self.findChildren(QWidget)]
+            fonts = [QFont(w.font()) for w in widgets]
             app.setFont(style.ui_font(zoom))
+            style.scale_fonts(widgets, fonts, style.text_scale(zoom) / style.text_scale(old))
         self.editor.set_zoom(zoom)
         self.area.set_zoom(zoom)
-        self.tools.console.set_zoom(zoom)
-        if self.tools.values.view is not None:
-            self.tools.values.view.set_zoom(zoom)
+        self.tools.set_zoom(zoom)
         self.args_panel.set_zoom(zoom)
-        self.set_status(f"zoom {zoom:+d}" if zoom else "zoom reset")
+        self.fit_side_panels()
+
+    def fit_side_panels(self) -> None:
+        """The gallery and the arguments keep room for :data:`SIDE_COLUMNS` characters of
+        the unzoomed text: never squeezed to a few letters, and zoomed in on a small
+        screen the window still fits it (the fields then wrap under their labels)."""
+        width = QFontMetrics(style.ui_font(0)).averageCharWidth() * SIDE_COLUMNS
+        for panel in (self.gallery, self.args_panel):
+            panel.setMinimumWidth(width)
+        self.args_panel.fit_fields(round(width * FIELD_SHARE))
 
     def zoom_by(self, step: int) -> None:
         self.set_zoom(self.zoom + step)

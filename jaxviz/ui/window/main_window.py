@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QHBoxLayout,
     QLabel,
-    QMessageBox,
     QProgressBar,
     QPushButton,
     QSplitter,
@@ -33,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from jaxviz.model import TraceRequest
 from jaxviz.model.engine import EngineEvent
+from jaxviz.model.stepping_views import SteppingViews
 from jaxviz.model.window_state import WindowState
 from jaxviz.ui.panels.args import ArgsPanel
 from jaxviz.ui.panels.editor_panel import EditorPanel
@@ -49,11 +49,13 @@ from jaxviz.ui.window.files import WindowFilesMixin
 from jaxviz.ui.window.layout import WindowStateMixin
 from jaxviz.ui.window.maximize import ViewMaximizer
 from jaxviz.ui.window.presenter import ResultPresenter
+from jaxviz.ui.window.presenter_keys import PresenterKeys
 from jaxviz.ui.window.presenting import WindowPresentation
 from jaxviz.ui.window.qt_engine import QtEngine
 from jaxviz.ui.window.run_once import RunOnce
 from jaxviz.ui.window.session import TraceSession
 from jaxviz.ui.window.settings import Settings
+from jaxviz.ui.window.shortcuts_dialog import ShortcutsDialog
 from jaxviz.ui.window.state_binding import StateBinding
 from jaxviz.ui.window.stepping import StepMode
 from jaxviz.ui.window.stepping import handlers as step_handlers
@@ -85,6 +87,12 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         self.document = DocumentController(self.editor_panel, parent=self, state=self.state,
                                            trusted=self.settings.trusted)
         self.step_mode = StepMode(self, self.engine, self)
+        #: The views the presenter keys step, each while it is shown (step mode first,
+        #: then the Devices tab's animation; a presentation registers here too).
+        self.stepping_views = SteppingViews()
+        self.stepping_views.register("step mode", self.step_mode.controller,
+                                     shown=lambda: self.step_mode.active, priority=20)
+        self.presenter_keys = PresenterKeys(self.stepping_views, self)
         self.run_once = RunOnce(self.engine, self.tools, self.set_status, self)
         self.compare_mode = CompareMode(self, self.bound, self)
         self.maximizer = ViewMaximizer(self, self.tools, self.docks["Console · Devices · Timing"],
@@ -94,6 +102,7 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
             self, self._handlers(), self.gallery.examples, self.bound, self.docks.values())
         self._build_status_bar()
         self._wire()
+        self.fit_side_panels()
         self.restore_window_state()
         self._started = False
 
@@ -143,6 +152,10 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
             "side_panels": self.toggle_side_panels, "focus_editor": self.editor.setFocus,
             "focus_args": self.args_panel.edits["args"].setFocus,
             "help_keys": self.show_shortcuts, "open_example": self.open_example,
+            "show_console": lambda: self.show_tool(self.tools.console),
+            "show_values": lambda: self.show_tool(self.tools.values),
+            "show_devices": lambda: self.show_tool(self.tools.devices),
+            "show_timing": lambda: self.show_tool(self.tools.timing),
             "show_pane": self.state.set_variant_visible, "pane_layout": self.set_pane_layout,
             "present": self.presentation.present,
             "max_devices": lambda: self.maximizer.toggle("devices"),
@@ -197,6 +210,9 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         self.tools.recordedSourceOffered.connect(self.open_recorded_source)
         self.tools.currentChanged.connect(
             lambda i: self.grow_tools() if self.tools.widget(i) is not self.tools.console else None)
+        self.tools.currentChanged.connect(self._register_device_view)
+        self.tools.phaseShown.connect(lambda n: setattr(self.state, "device_phase", n))
+        self.tools.timingShown.connect(lambda f: setattr(self.state, "timing_of", f))
         # The views follow the state; what the user does to them goes into it.
         self.area.visibleChanged.connect(lambda v: setattr(self.state, "visible_variants", v))
         self.bound.visibleVariantsChanged.connect(self.area.set_visible_variants)
@@ -207,9 +223,15 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         self.bound.devicesChanged.connect(self._on_devices)
         self.bound.twoPanesChanged.connect(self._on_two_panes)
         self._add_tool_buttons()
+        self.bound.documentChanged.connect(self._on_new_document)
+        self.bound.paneViewsChanged.connect(self._show_pane_views)
+        for signal in (self.bound.timingOfChanged, self.bound.functionChanged):
+            signal.connect(lambda _v: self.tools.set_timing_note(self.state.timing_note()))
+        self.bound.zoomChanged.connect(self._apply_zoom)
         for pane in self.area.panes.values():
             pane.lineClicked.connect(
                 lambda v, _n: setattr(self.state, "focused_variant", v))
+            pane.viewChosen.connect(self.state.set_pane_view)
             pane.source_provider = lambda: self.state.source  # "Copy as code" as a program
 
     def _add_tool_buttons(self) -> None:
@@ -375,9 +397,35 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
             self.toggle_full_screen()
 
     def _on_text_edited(self) -> None:
+        # Every change of the text is traced again, an undo back to the saved text too
+        # (its old error markers and dimmed panes must go).
         self.linking.clear_editor_colours()
-        if self.document.modified or self.session.latest is None:
-            self.session.schedule()
+        self.session.schedule()
+
+    # ------------------------------------------------- following the state
+    def _on_new_document(self, _document: int) -> None:
+        """Another document: what the views chose for the last one starts over."""
+        for pane in self.area.panes.values():
+            pane.start_over()
+        self.tools.start_over()
+
+    def _show_pane_views(self, _views: dict) -> None:
+        for variant, pane in self.area.panes.items():
+            pane.show_view(self.state.pane_view(variant))
+
+    def show_tool(self, widget: QWidget) -> None:
+        """Show a tool tab (Console, Values, Devices, Timing), its dock too."""
+        self.docks["Console · Devices · Timing"].show()
+        self.tools.setCurrentWidget(widget)
+
+    def _register_device_view(self, _index: int) -> None:
+        """The device view, once built, steps with the presenter keys while its tab shows."""
+        view = self.tools.devices.view
+        if view is not None and "devices" not in self.stepping_views.names():
+            tools = self.tools
+            self.stepping_views.register(
+                "devices", view, priority=10,
+                shown=lambda: tools.currentWidget() is tools.devices and view.isVisible())
 
     def _on_result(self, req, reply) -> None:
         self.presenter.show_result(req, reply)
@@ -425,8 +473,14 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         self.document.discard_recovery()
         event.accept()
 
-    def show_shortcuts(self) -> None:
-        QMessageBox.information(self, "Keyboard shortcuts", shortcuts_html())
+    def show_shortcuts(self) -> ShortcutsDialog:
+        """The shortcut list (F1), scrolling within the screen."""
+        dialog = ShortcutsDialog(shortcuts_html(), self)
+        dialog.fit_to()
+        dialog.setModal(True)
+        dialog.show()
+        self._shortcuts_dialog = dialog
+        return dialog
 
     def set_status(self, text: str, error: bool = False) -> None:
         """The message at the left of the status bar (red for errors)."""

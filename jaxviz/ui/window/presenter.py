@@ -97,11 +97,23 @@ class ResultPresenter(QObject):
         w.area.refresh_tab_titles()
         failed = [vr.variant for vr in result.variants
                   if vr.error is not None and vr.variant in self.state.shown_variants()]
+        self._mark_runtime_error(result, failed)
         ms = f"{reply.elapsed_s * 1000:.0f} ms"
         if failed:
             self.set_status(f"traced {title} in {ms}; {', '.join(failed)} failed (see the banner)")
         else:
             self.set_status(f"traced {title} in {ms}")
+
+    def _mark_runtime_error(self, result: TraceResult, failed: list[str]) -> None:
+        """A variant that failed at a line of the document marks that line in the editor,
+        as a syntax error does (the pane's banner says the rest)."""
+        for vr in result.variants:
+            error = vr.error
+            if vr.variant in failed and error is not None and error.line \
+                    and not error.field and self._in_document(error):
+                first = error.message.splitlines()[0] if error.message else error.kind
+                self.w.editor_panel.show_error(error.line, f"{vr.variant}: {first}")
+                return
 
     # --------------------------------------------------------------- phase 2
     def show_details(self, req: TraceRequest, reply: Reply) -> None:

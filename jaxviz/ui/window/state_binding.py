@@ -30,6 +30,11 @@ class StateBinding(QObject):
     paneLayoutChanged = Signal(str)
     focusedVariantChanged = Signal(object)
     devicesChanged = Signal(int)
+    documentChanged = Signal(int)
+    paneViewsChanged = Signal(dict)
+    devicePhaseChanged = Signal(int)
+    timingOfChanged = Signal(str)
+    zoomChanged = Signal(int)
     comparedChanged = Signal(object)
     twoPanesChanged = Signal(object)
     maximizedChanged = Signal(str)
@@ -41,6 +46,9 @@ class StateBinding(QObject):
         "pane_layout": "paneLayoutChanged", "focused_variant": "focusedVariantChanged",
         "devices": "devicesChanged", "compared": "comparedChanged",
         "two_panes": "twoPanesChanged", "maximized": "maximizedChanged",
+        "document": "documentChanged",
+        "pane_views": "paneViewsChanged", "device_phase": "devicePhaseChanged",
+        "timing_of": "timingOfChanged", "zoom": "zoomChanged",
     }
 
     def __init__(self, state: WindowState, parent: QObject | None = None):

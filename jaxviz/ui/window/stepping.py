@@ -6,10 +6,8 @@ equation in the pane (:meth:`~jaxviz.ui.panes.linking.LinkController.show_step`)
 and its source line in the editor, fills the Values tab, and -- when the device
 view has been opened -- moves the device view to the phase that runs the
 equation (its :meth:`~jaxviz.ui.device_view.view.DeviceView.show_equation`
-hook). While step mode is on, Next/Previous Step also answer the clicker keys.
-
-The window calls a stepping view through :class:`SteppingView`: the two moves a
-presenter's clicker makes.
+hook). While step mode is on, it is the window's stepping view with the highest
+priority: the presenter keys (:mod:`jaxviz.ui.window.presenter_keys`) step it.
 """
 
 from __future__ import annotations
@@ -18,108 +16,22 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QAction, QKeyEvent
-from PySide6.QtWidgets import (
-    QAbstractSpinBox,
-    QApplication,
-    QComboBox,
-    QLineEdit,
-    QPlainTextEdit,
-    QTextEdit,
-    QWidget,
-)
+from PySide6.QtCore import QObject
+from PySide6.QtGui import QAction
 
 from jaxviz.model import ErrorInfo
+from jaxviz.model.stepping_views import SteppingView
 from jaxviz.model.window_state import WindowState
 from jaxviz.ui.panels.editor_panel import EditorPanel
 from jaxviz.ui.panels.tool_tabs import ToolTabs
 from jaxviz.ui.panes.area import JaxprArea
 from jaxviz.ui.panes.linking import LinkController
 from jaxviz.ui.stepper.controller import StepController
-from jaxviz.ui.window.actions import set_clicker_keys
 from jaxviz.ui.window.qt_engine import QtEngine
 
 #: What the Values tab says before the first stepping arrives.
 FIRST_STEPPING_NOTE = ("The first stepping of a program takes a second or so: JAX compiles "
                        "each primitive the first time it runs one.")
-
-
-#: The clicker's keys (see :data:`~jaxviz.ui.window.actions.CLICKER_KEYS`), unmodified.
-_CLICKER = {Qt.Key.Key_Right, Qt.Key.Key_Left, Qt.Key.Key_PageDown, Qt.Key.Key_PageUp,
-            Qt.Key.Key_Space}
-
-
-def edits_text(widget: QObject) -> bool:
-    """True for a widget that types or edits text (it keeps the arrow and page keys)."""
-    if isinstance(widget, (QPlainTextEdit, QTextEdit)):
-        return not widget.isReadOnly()
-    if isinstance(widget, QComboBox):
-        return widget.isEditable()
-    return isinstance(widget, (QLineEdit, QAbstractSpinBox))
-
-
-class ClickerKeys(QObject):
-    """While on, read-only views of ``window`` (jaxpr panes, the device view) let the
-    clicker keys through to the window's Next/Previous Step instead of scrolling with them.
-
-    Qt asks the focused widget first whether it wants a key that is also a shortcut
-    (a ``ShortcutOverride`` event); a read-only text view says yes to Page Up/Down.
-    This filter answers for it, except for widgets that edit text. It watches the
-    focused widget only (it follows the focus): filtering every event of the
-    application in Python would cost each step milliseconds.
-    """
-
-    def __init__(self, window: QWidget) -> None:
-        super().__init__(window)
-        self.window = window
-        self._on = False
-        self._watched: QWidget | None = None
-
-    def set_on(self, on: bool) -> None:
-        app = QApplication.instance()
-        if on == self._on or not isinstance(app, QApplication):
-            return
-        self._on = on
-        if on:
-            app.focusChanged.connect(self._focus_moved)
-            self._focus_moved(None, app.focusWidget())
-        else:
-            app.focusChanged.disconnect(self._focus_moved)
-            self._focus_moved(None, None)
-
-    def _focus_moved(self, _old: QWidget | None, new: QWidget | None) -> None:
-        if self._watched is not None:
-            self._watched.removeEventFilter(self)
-            self._watched.destroyed.disconnect(self._forget)
-        self._watched = None
-        if new is not None and self.window.isAncestorOf(new) and not edits_text(new):
-            self._watched = new
-            new.installEventFilter(self)
-            new.destroyed.connect(self._forget)
-
-    def _forget(self) -> None:
-        self._watched = None
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
-        if (event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent)
-                and event.key() in _CLICKER
-                and event.modifiers() == Qt.KeyboardModifier.NoModifier):
-            event.ignore()
-            return True
-        return False
-
-
-class SteppingView(Protocol):
-    """What the window's Next/Previous keys call on whatever steps (a clicker's two buttons)."""
-
-    def step_forward(self) -> bool:
-        """One step on; False when there is none."""
-        ...
-
-    def step_back(self) -> bool:
-        """One step back; False when there is none."""
-        ...
 
 
 class StepModeWindow(Protocol):
@@ -166,7 +78,6 @@ class StepMode(QObject):
         for pane in window.area.panes.values():
             pane.stepToggled.connect(self._pane_toggled)
         window.editor_panel.editor.runToLineRequested.connect(self.run_to_line)
-        self.clicker = ClickerKeys(window)  # type: ignore[arg-type]
         self._panel: Any = None  # the values panel, once connected
 
     # ------------------------------------------------------------- the mode
@@ -270,8 +181,6 @@ class StepMode(QObject):
 
     def _mode_changed(self, on: bool, variant: str) -> None:
         self._refresh_buttons()
-        set_clicker_keys(self.w.actions_by_name, on)
-        self.clicker.set_on(on)
         self.w.editor_panel.editor.stepping = on
         if not on:
             self.w.linking.select_source_line(0, reveal=False)

@@ -1,0 +1,115 @@
+"""Presenter keys, window-level: the Qt side of :mod:`jaxviz.model.stepping_views`.
+
+:class:`PresenterKeys` routes Right/Left, Page Down/Up and Space to the
+stepping view shown now (the registry's :meth:`~jaxviz.model.stepping_views.SteppingViews.current`),
+whichever widget of a watched window has the keyboard focus -- the gallery, a
+jaxpr pane, a tab bar, a button -- except that a text field being typed in keeps
+Right, Left and Space (:func:`~jaxviz.model.stepping_views.presenter_move`).
+When no stepping view is shown, every key goes where it always went.
+
+Qt first asks the focused widget whether it wants a key that may be a shortcut
+(``ShortcutOverride``), then delivers it (``KeyPress``). The filter answers
+both on the focused widget only -- it follows the focus -- so the keys reach no
+scrolling list or editor while a view steps, and no other event of the
+application passes through Python.
+
+Example:
+    >>> keys = PresenterKeys(window.stepping_views, window)    # doctest: +SKIP
+    >>> keys.watch(presentation_window)                         # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QApplication,
+    QComboBox,
+    QLineEdit,
+    QPlainTextEdit,
+    QTextEdit,
+    QWidget,
+)
+
+from jaxviz.model.stepping_views import SteppingViews, presenter_move
+
+#: Qt's keys -> the names :mod:`jaxviz.model.stepping_views` uses.
+KEY_NAMES = {Qt.Key.Key_Right: "Right", Qt.Key.Key_Left: "Left", Qt.Key.Key_PageDown: "PageDown",
+             Qt.Key.Key_PageUp: "PageUp", Qt.Key.Key_Space: "Space"}
+_MODIFIERS = (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
+              | Qt.KeyboardModifier.ShiftModifier | Qt.KeyboardModifier.MetaModifier)
+
+
+def edits_text(widget: QObject | None) -> bool:
+    """True for a widget that types or edits text (it keeps Right, Left and Space)."""
+    if isinstance(widget, (QPlainTextEdit, QTextEdit)):
+        return not widget.isReadOnly()
+    if isinstance(widget, QComboBox):
+        return widget.isEditable()
+    return isinstance(widget, (QLineEdit, QAbstractSpinBox))
+
+
+class PresenterKeys(QObject):
+    """Sends the presenter keys of the watched windows to the registry's current view."""
+
+    def __init__(self, views: SteppingViews, window: QWidget) -> None:
+        super().__init__(window)
+        self.views = views
+        self._windows: list[QWidget] = []
+        self._watched: QWidget | None = None
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            app.focusChanged.connect(self._focus_moved)
+        self.watch(window)
+
+    def watch(self, window: QWidget) -> None:
+        """Route the keys of ``window`` (a top-level window: the main window, a
+        presentation) too; it also gets them while none of its widgets has the focus."""
+        if window in self._windows:
+            return
+        self._windows.append(window)
+        window.installEventFilter(self)
+        window.destroyed.connect(lambda _=None, w=window: self._windows.remove(w)
+                                 if w in self._windows else None)
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            self._focus_moved(None, app.focusWidget())
+
+    def _focus_moved(self, _old: QWidget | None, new: QWidget | None) -> None:
+        if self._watched is not None and self._watched not in self._windows:
+            self._watched.removeEventFilter(self)
+            self._watched.destroyed.disconnect(self._forget)
+        self._watched = None
+        if new is not None and new not in self._windows and new.window() in self._windows:
+            self._watched = new
+            new.installEventFilter(self)
+            new.destroyed.connect(self._forget)
+
+    def _forget(self) -> None:
+        self._watched = None
+
+    def move_for(self, widget: QObject, event: QKeyEvent) -> int | None:
+        """How ``event`` on ``widget`` steps the current view; None: not a presenter key
+        there, or no stepping view is shown."""
+        name = KEY_NAMES.get(Qt.Key(event.key()))
+        if name is None or event.isAutoRepeat() and name == "Space":
+            return None
+        move = presenter_move(name, typing=edits_text(widget),
+                              modified=bool(event.modifiers() & _MODIFIERS))
+        if move is None or self.views.current() is None:
+            return None
+        return move
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        kind = event.type()
+        if kind not in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress) \
+                or not isinstance(event, QKeyEvent):
+            return False
+        move = self.move_for(watched, event)
+        if move is None:
+            return False
+        event.accept()
+        if kind == QEvent.Type.KeyPress:
+            self.views.step(move)
+        return True  # ShortcutOverride accepted: no shortcut takes it; the press comes here
