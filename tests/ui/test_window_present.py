@@ -18,6 +18,7 @@ from dataclasses import fields
 
 import pytest
 from PySide6.QtCore import QRect, Qt
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QToolButton
 
 from jaxviz.model import VARIANTS
@@ -237,3 +238,28 @@ def test_two_panes_show_the_two_chosen_variants_wide_and_are_remembered(
     assert again.area.shown_variants() == ["pmap", "sharded"]
     again.toggle_two_panes()
     assert again.state.pane_layout == "auto"
+
+
+def test_the_presenter_keys_step_the_maximized_device_view_and_a_tool_key_puts_it_back(
+        qtbot, window):
+    window.resize(1280, 720)
+    window.open_example("data_parallel")
+    wait_for_panes(qtbot, window, lambda: window.presenter.details is not None)
+    window.tools.setCurrentWidget(window.tools.console)  # the Devices tab never shown
+    window.actions_by_name["max_devices"].trigger()
+    qtbot.waitUntil(lambda: window.tools.devices.view is not None
+                    and len(window.tools.devices.view.phases) > 1, timeout=JAX_MS)
+    view = window.tools.devices.view
+    qtbot.waitUntil(view.isVisible)
+    assert view.current_phase == 0
+    window.activateWindow()
+    view.setFocus()
+    qtbot.waitUntil(view.hasFocus)
+    QTest.keyClick(view, Qt.Key.Key_Right)  # the clicker
+    assert view.current_phase == 1
+    QTest.keyClick(view, Qt.Key.Key_PageUp)
+    assert view.current_phase == 0
+    window.actions_by_name["show_console"].trigger()  # Ctrl+Shift+C: back in its tab first
+    assert window.state.maximized == ""
+    assert window.tools.currentWidget() is window.tools.console
+    assert window.tools.indexOf(window.tools.devices) >= 0

@@ -158,8 +158,8 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
             "show_timing": lambda: self.show_tool(self.tools.timing),
             "show_pane": self.state.set_variant_visible, "pane_layout": self.set_pane_layout,
             "present": self.presentation.present,
-            "max_devices": lambda: self.maximizer.toggle("devices"),
-            "max_timing": lambda: self.maximizer.toggle("timing"),
+            "max_devices": lambda: self.maximize("devices"),
+            "max_timing": lambda: self.maximize("timing"),
             "undock_tools": lambda: self.maximizer.set_floating(
                 not self.docks["Console · Devices · Timing"].isFloating()),
             "two_panes": self.toggle_two_panes, "two_panes_pick": self.state.set_two_panes,
@@ -260,7 +260,13 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
 
     def _maximize_current_tool(self) -> None:
         current = self.tools.currentWidget()
-        self.maximizer.toggle("timing" if current is self.tools.timing else "devices")
+        self.maximize("timing" if current is self.tools.timing else "devices")
+
+    def maximize(self, view: str) -> None:
+        """``view`` (``devices``, ``timing``) fills the window, or goes back if it did;
+        a device view built just now for it steps with the presenter keys too."""
+        self.maximizer.toggle(view)
+        self._register_device_view(0)
 
     # -------------------------------------------------------------- engine
     def start_engine(self) -> None:
@@ -414,18 +420,23 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
             pane.show_view(self.state.pane_view(variant))
 
     def show_tool(self, widget: QWidget) -> None:
-        """Show a tool tab (Console, Values, Devices, Timing), its dock too."""
+        """Show a tool tab (Console, Values, Devices, Timing), its dock too; a maximized
+        view goes back into its tab first (it is out of the tabs while it fills the
+        window)."""
+        self.maximizer.restore()
         self.docks["Console · Devices · Timing"].show()
         self.tools.setCurrentWidget(widget)
 
     def _register_device_view(self, _index: int) -> None:
-        """The device view, once built, steps with the presenter keys while its tab shows."""
+        """The device view, once built, steps with the presenter keys while its tab shows
+        or while it fills the window (F6)."""
         view = self.tools.devices.view
         if view is not None and "devices" not in self.stepping_views.names():
             tools = self.tools
             self.stepping_views.register(
                 "devices", view, priority=10,
-                shown=lambda: tools.currentWidget() is tools.devices and view.isVisible())
+                shown=lambda: view.isVisible() and (
+                    self.state.maximized == "devices" or tools.currentWidget() is tools.devices))
 
     def _on_result(self, req, reply) -> None:
         self.presenter.show_result(req, reply)
