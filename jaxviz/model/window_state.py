@@ -30,11 +30,11 @@ import ast
 import math
 from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from jaxviz.model import call_options, specs
 from jaxviz.model.partition_specs import parse_partition_specs, partition_axis_names
-from jaxviz.model.records import VARIANTS, Target, TraceRequest, TraceSettings
+from jaxviz.model.records import VARIANTS, Target, TraceRequest, TraceResult, TraceSettings
 from jaxviz.model.specs import SpecError
 
 #: A field's fault: ``(message, character position or None)``.
@@ -93,9 +93,15 @@ class Events:
 
 
 class EventedState:
-    """A dataclass whose fields announce their changes through :attr:`events`."""
+    """A dataclass whose fields announce their changes through :attr:`events`.
+
+    A field named in :attr:`IDENTITY_FIELDS` announces every new object set, even one
+    equal to the last (a new trace result is news even when its texts are the same).
+    """
 
     events: Events
+    #: Fields compared by identity rather than equality.
+    IDENTITY_FIELDS: ClassVar[frozenset[str]] = frozenset()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "events", Events([f.name for f in fields(self)]))  # type: ignore[arg-type]
@@ -107,7 +113,7 @@ class EventedState:
             return
         old = self.__dict__.get(name)
         object.__setattr__(self, name, value)
-        if old != value:
+        if old is not value if name in self.IDENTITY_FIELDS else old != value:
             getattr(events, name).emit(value)
 
     def update(self, **changes: Any) -> None:
@@ -163,7 +169,13 @@ class WindowState(EventedState):
         device_phase: the device view's phase (0-based); 0 for a new document.
         timing_of: the function whose measurements the timing view shows ("" none).
         zoom: the text size step of every view (Ctrl+= / Ctrl+-; 0 is the default).
+        result: the last good trace result (the jaxprs the panes, the compare layout
+            and the links show); None before the first. An error keeps it (dimmed).
+        details: the last good result with its compiled programs, layouts and costs
+            (what the device view and the panes' HLO views show); None before the first.
     """
+
+    IDENTITY_FIELDS: ClassVar[frozenset[str]] = frozenset({"result", "details"})
 
     source: str = ""
     filename: str = "<editor:untitled.py>"
@@ -182,6 +194,8 @@ class WindowState(EventedState):
     device_phase: int = 0
     timing_of: str = ""
     zoom: int = 0
+    result: TraceResult | None = None
+    details: TraceResult | None = None
 
     # ------------------------------------------------------------ documents
     def open_document(self) -> None:

@@ -182,3 +182,21 @@ def test_the_timing_note_names_the_measured_function_and_the_open_one():
     assert s.timing_note() == "recording of convolve — Run to measure layer"
     s.open_document()  # the run stays (marked), it is not thrown away
     assert s.timing_of == "convolve"
+
+
+def test_the_current_result_is_a_field_that_announces_every_new_result():
+    """A new trace result is news even when it equals the last one (the panes were
+    refilled); setting the same object again is not."""
+    from jaxviz.model import TraceResult
+
+    s = WindowState()
+    seen: list[object] = []
+    s.events.result.connect(seen.append)
+    s.events.details.connect(seen.append)
+    first, again = TraceResult("f", "<editor:f.py>"), TraceResult("f", "<editor:f.py>")
+    s.result = first
+    s.result = first
+    s.result = again
+    s.details = again
+    assert seen == [first, again, again]
+    assert seen[1] is again and s.result is again

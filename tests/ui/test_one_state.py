@@ -14,6 +14,7 @@ from PySide6.QtGui import QTextCursor
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QFileDialog
 
+from jaxviz.model.link_index import LinkIndex
 from tests.ui.helpers import JAX_MS, devices_tab, wait_for_panes
 
 
@@ -387,3 +388,54 @@ def test_hovering_an_equation_shows_no_pane_wide_tooltip(qtbot, window):
     pane = window.area.panes["vmap"]
     assert pane.toolTip() == "" and pane.jaxpr_view.toolTip() == ""
     assert "batch" in pane.title.toolTip()
+
+
+def _panes_show_the_state(win) -> None:
+    """Every pane on screen, the links and the device view show ``win.state``'s result."""
+    result = win.state.result
+    assert result is not None and result.function == win.state.function
+    for variant in win.state.shown_variants():
+        pane = win.area.panes[variant]
+        assert pane.result is result.variant(variant)
+        assert pane.jaxpr_view.toPlainText() == result.variant(variant).jaxpr_text
+    assert win.linking.index is not None
+    assert win.linking.index.refs("plain") == LinkIndex(result).refs("plain")
+    view = win.tools.devices.view
+    if view is not None and win.state.details is not None:
+        assert view.result is win.state.details
+
+
+def test_the_window_state_holds_the_result_the_panes_show(qtbot, window):
+    """The current result is part of the window's one state: after a trace the panes,
+    the links and the device view show ``state.result``; switching example or undoing
+    to other valid code replaces it."""
+    seen: list[object] = []
+    window.bound.resultChanged.connect(seen.append)
+    _open(qtbot, window, "psum_ones")
+    _panes_show_the_state(window)
+    psum = window.state.result
+    assert seen[-1] is psum and window.presenter.result is psum
+    window.tools.setCurrentWidget(window.tools.devices)
+    qtbot.waitUntil(lambda: window.tools.devices.view is not None, timeout=JAX_MS)
+    _panes_show_the_state(window)
+
+    _open(qtbot, window, "convolve")
+    assert window.state.result is not psum and window.state.result.function == "convolve"
+    _panes_show_the_state(window)
+    convolve = window.state.result
+
+    line = 1 + next(n for n, text in enumerate(window.state.source.split("\n"))
+                    if text.strip().startswith("return "))
+    _type_at_end_of_line(window, line, " * 2")
+    wait_for_panes(qtbot, window, lambda: window.state.result is not convolve
+                   and window.state.details is not None
+                   and window.state.details.function == "convolve"
+                   and window.state.details is not convolve)
+    doubled = window.state.result
+    assert doubled.variant("plain").jaxpr_text != convolve.variant("plain").jaxpr_text
+    _panes_show_the_state(window)
+    window.editor.undo()
+    wait_for_panes(qtbot, window, lambda: window.state.result is not doubled)
+    assert window.state.result.variant("plain").jaxpr_text == \
+        convolve.variant("plain").jaxpr_text
+    _panes_show_the_state(window)

@@ -10,7 +10,8 @@ Docking contract (what this module calls; everything else is up to the view):
 
 ``jaxviz.ui.device_view.DeviceView(parent=None)`` -- a QWidget with
     ``set_result(result: TraceResult, variant: str)``, called with each
-    complete result (layouts and HLO included) and the variant to show; and,
+    complete result (the window state's ``details``: layouts and HLO included)
+    and the variant to show; and,
     optionally, a signal ``phaseChanged(int, str, list)`` whose list holds
     ``(variant, first_line, last_line)`` ranges of ``jaxpr_text`` for the
     current phase (empty when none), which the jaxpr panes light up. The tab
@@ -49,7 +50,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from jaxviz.model import TraceRequest, TraceResult
+from jaxviz.model import TraceRequest
+from jaxviz.model.window_state import WindowState
 from jaxviz.ui.panels.console import ConsolePane
 from jaxviz.ui.theme import style
 
@@ -109,9 +111,11 @@ class ToolTabs(QTabWidget):
     #: The timing view shows measurements of this function (a run started, a recording).
     timingShown = Signal(str)
 
-    def __init__(self, parent: QWidget | None = None):
+    def __init__(self, state: WindowState | None = None, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("tool_tabs")
+        #: The window's state: the device view shows its ``details``.
+        self.state = state if state is not None else WindowState()
         self.console = ConsolePane()
         self.values = LazyView(*VALUES_PANEL, "values panel (step mode: ▶ Step on a pane, or F9)")
         self.devices = LazyView(*DEVICE_VIEW, "device view (shards on devices)")
@@ -133,7 +137,6 @@ class ToolTabs(QTabWidget):
         self.addTab(self.values, "Values")
         self.addTab(self.devices, "Devices")
         self.addTab(self.timing, "Timing")
-        self._result: TraceResult | None = None
         self._variant = "pmap"
         self._request: TraceRequest | None = None
         self._engine = None
@@ -189,8 +192,8 @@ class ToolTabs(QTabWidget):
             signal = getattr(view, "phaseChanged", None)
             if signal is not None:
                 signal.connect(self._phase_changed)
-            if self._result is not None:
-                view.set_result(self._result, self._variant)
+            if self.state.details is not None:
+                view.set_result(self.state.details, self._variant)
                 self._start_over = False
         return view
 
@@ -245,9 +248,13 @@ class ToolTabs(QTabWidget):
         self._start_over = True
 
     # ------------------------------------------------------------ feeding
-    def set_result(self, result: TraceResult, variant: str) -> None:
-        """A complete result; the device view (when built) shows ``variant`` of it."""
-        self._result, self._variant = result, variant
+    def show_details(self, variant: str) -> None:
+        """The state's complete result (``state.details``) changed, or the variant to show
+        did: the device view (when built) shows ``variant`` of it."""
+        self._variant = variant
+        result = self.state.details
+        if result is None:
+            return
         names = [vr.variant for vr in result.variants if vr.ok]
         self.device_variant.clear()
         self.device_variant.addItems(names)
@@ -261,8 +268,8 @@ class ToolTabs(QTabWidget):
         self._start_over = False
 
     def set_variant(self, variant: str) -> None:
-        if variant != self._variant and self._result is not None:
-            self.set_result(self._result, variant)
+        if variant != self._variant:
+            self.show_details(variant)
         self._variant = variant
 
     def set_request(self, request: TraceRequest) -> None:

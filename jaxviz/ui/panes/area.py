@@ -95,11 +95,10 @@ class JaxprArea(QStackedWidget):
         self.setCurrentWidget(self.compare)
 
     def show_compare_result(self, result: TraceResult) -> None:
-        """A new result: the compare layout shows its diff now if open, else when opened."""
+        """A new result: the compare layout shows its diff if open (else the window gives
+        it the result when it opens)."""
         if self._comparing:
             self.compare.show_result(result)
-        else:
-            self.compare.result = result
 
     def close_compare(self) -> None:
         """Back to the panes."""

@@ -69,7 +69,7 @@ class CompareMode(QObject):
     def open_from(self, variant: str | None) -> None:
         """Compare ``variant`` (a pane's; None: the most telling) with its base variant."""
         state = self.window.state
-        result = self.window.presenter.result
+        result = state.result
         traced = [vr.variant for vr in result.variants if vr.ok] if result is not None else []
         pair = default_pair(variant, traced, state.visible_variants)
         if pair is None:
@@ -95,7 +95,9 @@ class CompareMode(QObject):
         if not w.area.comparing:
             self._make_room()
         w.area.show_compare(*pair)
-        result = w.presenter.result
+        result = w.state.result
+        if result is not None:
+            w.area.show_compare_result(result)  # the window's result, not one kept from before
         if result is None or any(v not in [r.variant for r in result.variants] for v in pair):
             w.session.schedule()
         hidden = [what for what, hid in (("side panels", self.hid_side_panels),

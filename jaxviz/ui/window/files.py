@@ -235,8 +235,9 @@ class WindowFilesMixin(WindowParts):
 
     def _on_visible_changed(self, variants: list[str]) -> None:
         """New panes need their variants traced (the menus follow the state themselves)."""
-        if self.presenter.result is None or any(
-                v not in [r.variant for r in self.presenter.result.variants] for v in variants):
+        result = self.state.result
+        if result is None or any(v not in [r.variant for r in result.variants]
+                                 for v in variants):
             self.session.schedule()
 
     def _remember_fields(self) -> None:

@@ -122,7 +122,7 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         self.gallery = GalleryPanel()
         self.args_panel = ArgsPanel()
         self.args_panel.bind(self.state, self.bound.settingsChanged, self.bound.devicesChanged)
-        self.tools = ToolTabs()
+        self.tools = ToolTabs(self.state)
         self.docks: dict[str, QDockWidget] = {}
         for name, widget, area in (
                 ("Gallery", self.gallery, Qt.DockWidgetArea.LeftDockWidgetArea),
@@ -221,6 +221,12 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         self.bound.focusedVariantChanged.connect(
             lambda v: self.tools.set_variant(v) if v is not None else None)
         self.bound.devicesChanged.connect(self._on_devices)
+        # the current result: the compare layout, then the links (they colour its rows)
+        self.bound.resultChanged.connect(
+            lambda r: self.area.show_compare_result(r) if r is not None else None)
+        self.bound.resultChanged.connect(self.linking.set_result)
+        self.bound.detailsChanged.connect(
+            lambda _r: self.tools.show_details(self.state.device_variant()))
         self.bound.twoPanesChanged.connect(self._on_two_panes)
         self._add_tool_buttons()
         self.bound.documentChanged.connect(self._on_new_document)

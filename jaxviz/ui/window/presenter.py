@@ -10,6 +10,9 @@ In every error case the last good content stays, dimmed; nothing the user
 typed is touched. The presenter sees the window through :class:`ResultView`
 (the widgets it fills) and the :class:`~jaxviz.model.window_state.WindowState`;
 what belongs in the status bar it announces with :attr:`ResultPresenter.statusChanged`.
+A good result goes into the state (``state.result``, then ``state.details``); the
+views that show more than one pane's part of it (the links, the compare layout,
+the device view) follow the state from there, and keep no copy of their own.
 """
 
 from __future__ import annotations
@@ -26,7 +29,6 @@ from jaxviz.ui.panels.args import ArgsPanel
 from jaxviz.ui.panels.editor_panel import EditorPanel
 from jaxviz.ui.panels.tool_tabs import ToolTabs
 from jaxviz.ui.panes.area import JaxprArea
-from jaxviz.ui.panes.linking import LinkController
 
 #: Error kinds that belong to the editor (a line of the source).
 EDITOR_KINDS = {"syntax", "load", "lookup"}
@@ -44,7 +46,6 @@ class ResultView(Protocol):
     editor_panel: EditorPanel
     args_panel: ArgsPanel
     area: JaxprArea
-    linking: LinkController
     tools: ToolTabs
 
 
@@ -61,8 +62,16 @@ class ResultPresenter(QObject):
         super().__init__(parent)
         self.w = view
         self.state = state
-        self.result: TraceResult | None = None
-        self.details: TraceResult | None = None
+
+    @property
+    def result(self) -> TraceResult | None:
+        """The window's current result (``state.result``); read-only."""
+        return self.state.result
+
+    @property
+    def details(self) -> TraceResult | None:
+        """The window's current result with its details (``state.details``); read-only."""
+        return self.state.details
 
     def set_status(self, text: str, error: bool = False) -> None:
         self.statusChanged.emit(text, error)
@@ -83,7 +92,6 @@ class ResultPresenter(QObject):
             return
         w.editor_panel.clear_error()
         w.args_panel.validate()  # clears markers the engine had set
-        self.result = result
         for vr in result.variants:
             pane = w.area.panes.get(vr.variant)
             if pane is None:
@@ -92,8 +100,9 @@ class ResultPresenter(QObject):
             if vr.error is not None and vr.error.field:
                 w.args_panel.set_field_error(vr.error.field, vr.error.message,
                                              vr.error.position)
-        w.area.show_compare_result(result)
-        w.linking.set_result(result)  # after the texts: new text drops old colours
+        # after the texts (new text drops old colours): the links and the compare
+        # layout follow the state
+        self.state.result = result
         w.area.refresh_tab_titles()
         failed = [vr.variant for vr in result.variants
                   if vr.error is not None and vr.variant in self.state.shown_variants()]
@@ -120,12 +129,11 @@ class ResultPresenter(QObject):
         if not reply.ok or reply.result is None or reply.result.error is not None:
             return
         result: TraceResult = reply.result
-        self.details = result
         for vr in result.variants:
             pane = self.w.area.panes.get(vr.variant)
             if pane is not None:
                 pane.set_details(vr)
-        self.w.tools.set_result(result, self.state.device_variant())
+        self.state.details = result  # the device view follows the state
 
     # ---------------------------------------------------------------- errors
     def show_request_error(self, error: ErrorInfo) -> None:

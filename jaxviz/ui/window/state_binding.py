@@ -38,6 +38,8 @@ class StateBinding(QObject):
     comparedChanged = Signal(object)
     twoPanesChanged = Signal(object)
     maximizedChanged = Signal(str)
+    resultChanged = Signal(object)
+    detailsChanged = Signal(object)
 
     #: state field -> the name of its signal here.
     SIGNALS = {
@@ -49,6 +51,7 @@ class StateBinding(QObject):
         "document": "documentChanged",
         "pane_views": "paneViewsChanged", "device_phase": "devicePhaseChanged",
         "timing_of": "timingOfChanged", "zoom": "zoomChanged",
+        "result": "resultChanged", "details": "detailsChanged",
     }
 
     def __init__(self, state: WindowState, parent: QObject | None = None):
