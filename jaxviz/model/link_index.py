@@ -17,10 +17,14 @@ Example:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from jaxviz.model import Equation, TraceResult, VariantResult
 from jaxviz.model.records import walk_paths
+
+#: A compiled program's source location, as ``hlo_program.readable`` leaves it.
+_LOCATION = re.compile(r'source_file="([^"]*)" source_line=(\d+)')
 
 
 @dataclass(frozen=True)
@@ -126,3 +130,26 @@ class LinkIndex:
             if ref.order == order:
                 return ref
         return None
+
+
+def program_source_lines(text: str, filename: str) -> dict[int, int]:
+    """The lines of a compiled program (HLO, StableHLO) that point into the user's file.
+
+    Instructions keep their source location as ``source_file="NAME.py" source_line=N``
+    (see ``jaxviz.core.hlo_program.readable``, which names the file by its last
+    path part).
+
+    Args:
+        text: the program's text.
+        filename: the file the user's code was traced under.
+
+    Returns:
+        0-based text line -> 1-based source line, for the lines in ``filename``.
+    """
+    name = filename.replace("\\", "/").rsplit("/", 1)[-1]
+    lines: dict[int, int] = {}
+    for n, line in enumerate(text.split("\n")):
+        match = _LOCATION.search(line)
+        if match is not None and match.group(1) in (name, filename):
+            lines[n] = int(match.group(2))
+    return lines

@@ -7,15 +7,17 @@ on it, or marks the view as belonging to an earlier state.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QTextCursor
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QFileDialog
 
 from jaxviz.model.link_index import LinkIndex
-from tests.ui.helpers import JAX_MS, devices_tab, wait_for_panes
+from jaxviz.ui.theme import style
+from tests.ui.helpers import JAX_MS, close, devices_tab, pixel, wait_for_panes
 
 
 def _open(qtbot, win, example: str) -> None:
@@ -439,3 +441,49 @@ def test_the_window_state_holds_the_result_the_panes_show(qtbot, window):
     assert window.state.result.variant("plain").jaxpr_text == \
         convolve.variant("plain").jaxpr_text
     _panes_show_the_state(window)
+
+
+def test_hlo_lines_from_the_users_file_are_linked_to_the_editor(qtbot, window):
+    """An HLO instruction that keeps a location in the user's file lights that line in
+    the editor when hovered (sticks when clicked); clicking the editor line lights
+    every HLO instruction from it."""
+    _open(qtbot, window, "convolve")
+    window.area.show_pane("plain")
+    pane = window.area.panes["plain"]
+    pane.show_view("HLO")
+    view = pane.hlo_view
+    qtbot.waitUntil(view.isVisible)
+    name = Path(window.state.filename).name
+    located = {n: int(m.group(1)) for n, text in enumerate(view.toPlainText().split("\n"))
+               if (m := re.search(rf'source_file="{re.escape(name)}" source_line=(\d+)',
+                                  text))}
+    assert located, "the compiled program keeps no location in the user's file"
+    n, line = next(iter(located.items()))
+    source = window.editor.toPlainText().split("\n")
+    assert source[line - 1].strip() and not source[line - 1].strip().startswith("#")
+    strong = style.link_colour(window.linking.index.colour_index(line), strong=True)
+
+    view.scroll_to_line(n)
+    rect = view.line_rect(n)
+    qtbot.mouseMove(view.viewport(), QPoint(rect.width() // 2, rect.center().y()))
+    qtbot.waitUntil(lambda: window.linking.active_line == line, timeout=5000)
+    erect = window.editor.line_rect(line - 1)
+    vp = window.editor.viewport()
+    assert close(pixel(vp, vp.width() - 8, erect.center().y()), strong)
+    assert view.line_background("active", n) == strong
+
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton,
+                     pos=QPoint(rect.width() // 2, rect.center().y()))
+    assert window.linking.selected_line == line  # clicking sticks
+    window.linking.select_source_line(0)
+
+    # the other way: click the source line, every HLO instruction from it is lit
+    window.editor.reveal_line(line)
+    erect = window.editor.line_rect(line - 1)
+    qtbot.mouseClick(vp, Qt.MouseButton.LeftButton, pos=QPoint(vp.width() // 2,
+                                                            erect.center().y()))
+    assert window.linking.selected_line == line
+    from_line = [k for k, v in located.items() if v == line]
+    assert all(view.line_background("active", k) == strong for k in from_line)
+    others = [k for k, v in located.items() if v != line]
+    assert all(view.line_background("active", k) is None for k in others)

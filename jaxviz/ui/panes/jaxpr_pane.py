@@ -114,6 +114,13 @@ class JaxprPane(QFrame):
     viewChosen = Signal(str, str)
     #: The header's Compare button: compare this variant with its base.
     compareRequested = Signal(str)
+    #: ``(variant, view, 0-based line)`` under the mouse in a compiled program's view
+    #: (``StableHLO``, ``HLO``); line -1 when it left.
+    programLineHovered = Signal(str, str, int)
+    #: ``(variant, view, 0-based line)`` clicked in a compiled program's view.
+    programLineClicked = Signal(str, str, int)
+    #: The compiled programs' views got their text (they are filled when first shown).
+    programsFilled = Signal(str)
 
     def __init__(self, variant: str, parent: QWidget | None = None):
         super().__init__(parent)
@@ -237,6 +244,15 @@ class JaxprPane(QFrame):
         self._details_filled = False
         self.jaxpr_view.lineHovered.connect(lambda n: self.lineHovered.emit(self.variant, n))
         self.jaxpr_view.lineClicked.connect(lambda n: self.lineClicked.emit(self.variant, n))
+        for name, view in self.program_views().items():
+            view.lineHovered.connect(
+                lambda n, name=name: self.programLineHovered.emit(self.variant, name, n))
+            view.lineClicked.connect(
+                lambda n, name=name: self.programLineClicked.emit(self.variant, name, n))
+
+    def program_views(self) -> dict[str, CodeView]:
+        """The compiled programs' views by name: ``StableHLO``, ``HLO``."""
+        return {"StableHLO": self.stablehlo_view, "HLO": self.hlo_view}
 
     def resizeEvent(self, event) -> None:  # noqa: N802
         super().resizeEvent(event)
@@ -395,6 +411,7 @@ class JaxprPane(QFrame):
         if note:
             self.cost_table.setItem(len(rows), 0, QTableWidgetItem(f"(counts are for {note})"))
         self._details_filled = True
+        self.programsFilled.emit(self.variant)
 
     def set_compact(self, compact: bool) -> None:
         """In tabs the tab names the variant: the call moves up beside the view picker."""

@@ -7,7 +7,10 @@ same hue and with a frame, the source line and every equation it produced in
 every pane. The device view can light up equations too (:meth:`LinkController.show_equations`).
 The compare layout (:class:`~jaxviz.ui.panes.compare_view.CompareView`) is linked
 the same way: its rows' source line chips share the colours, and a row hovered or
-clicked there lights (or selects) its source line, and the other way round.
+clicked there lights (or selects) its source line, and the other way round. So are
+the panes' compiled programs (HLO, StableHLO; :meth:`LinkController.set_details`):
+their instructions that keep a location in the user's file
+(``source_file="NAME.py" source_line=N``) share that line's colour and light up with it.
 
 The controller holds no Qt widgets of its own; it paints through the
 editor's and the panes' background layers.
@@ -19,7 +22,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QColor
 
 from jaxviz.model import TraceResult
-from jaxviz.model.link_index import LinkIndex
+from jaxviz.model.link_index import LinkIndex, program_source_lines
 from jaxviz.ui.panes.area import JaxprArea
 from jaxviz.ui.text.editor import CodeEditor
 from jaxviz.ui.theme import style
@@ -50,11 +53,16 @@ class LinkController(QObject):
         self._hovered = 0
         self._selected = 0
         self._explicit: dict[str, list[int]] = {}
+        #: variant -> program view (``HLO``...) -> {0-based program line: source line}.
+        self.programs: dict[str, dict[str, dict[int, int]]] = {}
         editor.sourceLineHovered.connect(self._editor_hovered)
         editor.sourceLineClicked.connect(self._editor_clicked)
         for pane in area.panes.values():
             pane.lineHovered.connect(self._pane_hovered)
             pane.lineClicked.connect(self._pane_clicked)
+            pane.programLineHovered.connect(self._program_hovered)
+            pane.programLineClicked.connect(self._program_clicked)
+            pane.programsFilled.connect(lambda _v: self.refresh())
         area.compare.sourceLineHovered.connect(self._editor_hovered)
         area.compare.sourceLineClicked.connect(self._compare_clicked)
 
@@ -63,6 +71,18 @@ class LinkController(QObject):
         """Colour the editor and every pane for a new result (None: clear the colours)."""
         self.index = LinkIndex(result) if result is not None else None
         self._explicit = {}
+        self.programs = {}  # until this result's compiled programs come (set_details)
+        self.refresh()
+
+    def set_details(self, details: TraceResult | None) -> None:
+        """Link the compiled programs of a result's details (None: unlink them)."""
+        self.programs = {}
+        if details is not None:
+            for vr in details.variants:
+                if vr.error is None:
+                    self.programs[vr.variant] = {
+                        "StableHLO": program_source_lines(vr.stablehlo, details.filename),
+                        "HLO": program_source_lines(vr.hlo, details.filename)}
         self.refresh()
 
     def clear_editor_colours(self) -> None:
@@ -76,7 +96,8 @@ class LinkController(QObject):
         if index is None:
             self.editor.set_link_colours({})
             for pane in self.area.panes.values():
-                pane.jaxpr_view.set_line_backgrounds("link", {})
+                for view in (pane.jaxpr_view, *pane.program_views().values()):
+                    view.set_line_backgrounds("link", {})
             self.area.compare.set_links({}, {})
             self._paint_active()
             return
@@ -93,7 +114,20 @@ class LinkController(QObject):
                 if slot is not None:
                     colours[n] = style.link_colour(slot)
             pane.jaxpr_view.set_line_backgrounds("link", colours)
+            for name, view in pane.program_views().items():
+                located = self._located(variant, name)
+                view.set_line_backgrounds("link", {
+                    n: style.link_colour(slot) for n, line in located.items()
+                    if (slot := index.colour_index(line)) is not None})
         self._paint_active()
+
+    def _located(self, variant: str, view: str) -> dict[int, int]:
+        """The program lines of a pane's view that point into the source (see
+        :attr:`programs`): none while the view shows no text."""
+        pane = self.area.panes.get(variant)
+        if pane is None or pane.program_views()[view].document().isEmpty():
+            return {}
+        return self.programs.get(variant, {}).get(view, {})
 
     # -------------------------------------------------------------- state
     @property
@@ -114,9 +148,7 @@ class LinkController(QObject):
         self._paint_active()
         if reveal and line and self.index is not None:
             self.editor.reveal_line(line)
-            for variant, lines in self.index.text_lines_for(line).items():
-                if lines:
-                    self.area.panes[variant].jaxpr_view.scroll_to_line(lines[0])
+            self._reveal_in_panes(line)
             self.area.compare.scroll_to_line(line)
 
     def show_equations(self, variant: str, orders: list[int]) -> None:
@@ -181,9 +213,19 @@ class LinkController(QObject):
         self._explicit = {}
         self._paint_active()
         if line:
+            self._reveal_in_panes(line)
+
+    def _reveal_in_panes(self, line: int) -> None:
+        """Scroll every pane's jaxpr and compiled programs to the first lines from ``line``."""
+        if self.index is not None:
             for variant, lines in self.index.text_lines_for(line).items():
                 if lines:
                     self.area.panes[variant].jaxpr_view.scroll_to_line(lines[0])
+        for variant, pane in self.area.panes.items():
+            for name, view in pane.program_views().items():
+                program = self.program_lines_for(variant, name, line)
+                if program:
+                    view.scroll_to_line(program[0])
 
     def _compare_clicked(self, line: int) -> None:
         """A row of the compare layout was clicked: select its source line and show it."""
@@ -206,6 +248,23 @@ class LinkController(QObject):
         if line:
             self.editor.reveal_line(line)
 
+    def _program_hovered(self, variant: str, view: str, text_line: int) -> None:
+        line = self._located(variant, view).get(text_line, 0)
+        self._set_hovered(line if self.index and line in self.index.source_lines else 0)
+
+    def _program_clicked(self, variant: str, view: str, text_line: int) -> None:
+        line = self._located(variant, view).get(text_line, 0)
+        self._selected = line if self.index and line in self.index.source_lines else 0
+        self._explicit = {}
+        self._paint_active()
+        if self._selected:
+            self.editor.reveal_line(self._selected)
+
+    def program_lines_for(self, variant: str, view: str, source_line: int) -> list[int]:
+        """The lines of a pane's compiled program (``HLO``...) from a source line."""
+        return sorted(n for n, line in self._located(variant, view).items()
+                      if line == source_line)
+
     def _set_hovered(self, line: int) -> None:
         if line != self._hovered:
             self._hovered = line
@@ -226,5 +285,10 @@ class LinkController(QObject):
             colour = strong if strong is not None and not explicit else style.PHASE_COLOUR
             pane.jaxpr_view.set_line_backgrounds("active", {n: colour for n in lines})
             pane.jaxpr_view.set_outlined(_ranges(lines))
+            for name, view in pane.program_views().items():
+                program = (self.program_lines_for(variant, name, line)
+                           if strong is not None and not explicit else [])
+                view.set_line_backgrounds("active", {n: strong for n in program if strong})
+                view.set_outlined(_ranges(program))
         self.area.compare.set_active_line(line if strong is not None else 0, strong)
         self.activeLineChanged.emit(line if strong is not None else 0)

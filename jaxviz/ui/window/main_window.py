@@ -225,6 +225,7 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         self.bound.resultChanged.connect(
             lambda r: self.area.show_compare_result(r) if r is not None else None)
         self.bound.resultChanged.connect(self.linking.set_result)
+        self.bound.detailsChanged.connect(self.linking.set_details)  # HLO lines linked
         self.bound.detailsChanged.connect(
             lambda _r: self.tools.show_details(self.state.device_variant()))
         self.bound.twoPanesChanged.connect(self._on_two_panes)
