@@ -25,10 +25,11 @@ libxcb-xkb1 libxcb-xfixes0 libxcb-sync1 libxcb-shm0 libx11-xcb1 xvfb xauth"
 # librsvg (rsvg-convert) and CairoSVG (which needs cairo), PDFs by poppler
 # (pdftoppm, pdftotext). They also open the real window on an Xvfb screen under a
 # window manager (openbox; xwininfo and xprop from x11-utils read back where it
-# went) and validate the desktop entry (desktop-file-validate). The app itself
+# went; xdotool presses keys on it) and validate the desktop entry
+# (desktop-file-validate). The app itself
 # needs none of them.
 if [ "$mode" = test ]; then
-  debs="$debs librsvg2-bin poppler-utils libcairo2 openbox x11-utils desktop-file-utils"
+  debs="$debs librsvg2-bin poppler-utils libcairo2 openbox x11-utils xdotool desktop-file-utils"
 fi
 
 if command -v dpkg-query >/dev/null 2>&1; then

@@ -297,6 +297,30 @@ def test_zoom_enlarges_the_text_of_every_view(qtbot, window):
     window.set_zoom(0)
 
 
+def test_the_zoom_keys_work_whatever_widget_has_the_focus(qtbot, window):
+    """Ctrl+= and Ctrl++ as key presses (not the action triggered), to the focused widget.
+    Shortcuts need the window active; offscreen it is once activated. (Ctrl+Shift+=, the
+    keys pressed for Ctrl++ on a US keyboard, needs the X keymap: test_real_screen.)"""
+    window.set_zoom(0)
+    window.show()
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    ctrl = Qt.KeyboardModifier.ControlModifier
+    focused = (window.editor, window.args_panel.edits["args"],
+               window.area.panes["plain"].jaxpr_view, window.gallery.list)
+    for widget in focused:
+        widget.setFocus()
+        qtbot.waitUntil(widget.hasFocus)
+        for key in (Qt.Key.Key_Equal, Qt.Key.Key_Plus):
+            zoom = window.state.zoom
+            QTest.keyClick(widget, key, ctrl)
+            assert window.state.zoom == zoom + 1, (type(widget).__name__, key)
+        QTest.keyClick(widget, Qt.Key.Key_Minus, ctrl)
+        QTest.keyClick(widget, Qt.Key.Key_Minus, ctrl)
+        assert window.state.zoom == 0
+    assert window.args_panel.edits["args"].text() == window.state.settings.args  # no "="
+
+
 def test_hlo_views_hide_jaxvizs_own_frames(qtbot, window):
     _open(qtbot, window, "convolve")
     details = window.presenter.details

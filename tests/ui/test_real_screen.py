@@ -84,10 +84,11 @@ def assert_whole_window_on_screen(report: dict, slack: int = 0) -> None:
 
 @pytest.fixture(scope="module")
 def tools_present():
-    missing = [t for t in (*VIRTUAL_SCREEN_TOOLS, "xwininfo", "xprop") if not shutil.which(t)]
+    missing = [t for t in (*VIRTUAL_SCREEN_TOOLS, "xwininfo", "xprop", "xdotool")
+               if not shutil.which(t)]
     if missing:
-        pytest.fail(f"{', '.join(missing)} missing: scripts/setup.sh --test installs openbox "
-                    f"and x11-utils")
+        pytest.fail(f"{', '.join(missing)} missing: scripts/setup.sh --test installs openbox, "
+                    f"x11-utils and xdotool")
 
 
 def test_the_first_window_on_a_1280x720_projector_fits_it_with_its_docks(tools_present,
@@ -129,3 +130,17 @@ def test_a_window_remembered_on_a_large_screen_fits_the_projector(tools_present,
     with virtual_screen(1280, 720) as env, jaxviz_on(env, tmp_path) as projector:
         assert_whole_window_on_screen(projector)
         assert inside((0, 0, 1280, 720), x_frame(env, projector["window_id"]))
+
+
+def test_the_zoom_keys_zoom_on_a_real_keyboard(tools_present, tmp_path):
+    """Ctrl+=, Ctrl++ (Ctrl+Shift+= on a US keymap), Ctrl+keypad + each zoom in, as X key
+    presses to the focused window (xdotool); the zoom is remembered (read back from the
+    settings file after the window closed)."""
+    keys = ["ctrl+equal", "ctrl+plus", "ctrl+shift+equal", "ctrl+KP_Add", "ctrl+minus"]
+    with virtual_screen(1280, 720) as env, jaxviz_on(env, tmp_path) as report:
+        subprocess.run(["xdotool", "windowactivate", "--sync", str(report["window_id"])],
+                       env=env, check=True, timeout=30)
+        subprocess.run(["xdotool", "key", "--delay", "50", *keys], env=env, check=True,
+                       timeout=30)
+    conf = (tmp_path / "config" / "jaxviz" / "jaxviz.conf").read_text()
+    assert re.search(r"^zoom=3$", conf, re.MULTILINE), conf

@@ -284,7 +284,7 @@ def report_when_settled(window: Any, shot: str | None = None, wait_for_result: b
         phase: with the Devices tab, hold the animation at this phase (1 is the first).
         timeout: report anyway after this many seconds (``"settled": false``).
     """
-    from PySide6.QtCore import QTimer
+    from PySide6.QtCore import QSocketNotifier, QTimer
     from PySide6.QtGui import QGuiApplication
 
     from jaxviz.ui.window.layout import SCREEN_CHECKS_MS
@@ -321,8 +321,11 @@ def report_when_settled(window: Any, shot: str | None = None, wait_for_result: b
         if shot:
             QGuiApplication.primaryScreen().grabWindow(0).save(shot)
         print(json.dumps(report), flush=True)
-        if hold:
-            sys.stdin.readline()
+        if hold:  # the window keeps taking input (keys, clicks) until the line comes
+            notifier = QSocketNotifier(sys.stdin.fileno(), QSocketNotifier.Type.Read, window)
+            notifier.activated.connect(lambda *_: (notifier.setEnabled(False),
+                                                   sys.stdin.readline(), window.close()))
+            return
         window.close()
 
     QTimer.singleShot(100, poll)
