@@ -301,10 +301,15 @@ def test_the_zoom_keys_work_whatever_widget_has_the_focus(qtbot, window):
     """Ctrl+= and Ctrl++ as key presses (not the action triggered), to the focused widget.
     Shortcuts need the window active; offscreen it is once activated. (Ctrl+Shift+=, the
     keys pressed for Ctrl++ on a US keyboard, needs the X keymap: test_real_screen.)"""
+    from PySide6.QtWidgets import QApplication
+
     window.set_zoom(0)
+    for other in QApplication.topLevelWidgets():  # a dialog left open would take the keys
+        if other is not window and other.isWindow() and other.isVisible():
+            other.close()
     window.show()
     window.activateWindow()
-    qtbot.waitUntil(window.isActiveWindow)
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
     ctrl = Qt.KeyboardModifier.ControlModifier
     focused = (window.editor, window.args_panel.edits["args"],
                window.area.panes["plain"].jaxpr_view, window.gallery.list)
