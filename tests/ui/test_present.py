@@ -241,7 +241,7 @@ def test_with_two_screens_the_console_is_on_the_primary_and_the_slide_on_the_oth
         import sys
         from PySide6.QtWidgets import QApplication
         from jaxviz.model.lecture import parse_lecture
-        from jaxviz.ui.present.app import show
+        from jaxviz.ui.present.screens import show
         app = QApplication(sys.argv[:1])
         lecture = parse_lecture('title = "T"\\n[[step]]\\nview = "title"\\nnotes = "hi"\\n')
         windows = show(lecture, None, "light", 0, True)

@@ -79,8 +79,8 @@ class WindowPresentation(QObject):
             self.w.set_status(f"cannot present: {waiting} has not run — press Trace (F5) "
                               f"to run it first", error=True)
             return None
-        from jaxviz.ui.present.app import show
         from jaxviz.ui.present.loading import DeckLoader, blocking_run
+        from jaxviz.ui.present.screens import show
 
         lecture, resolved = self.lecture()
         loader = DeckLoader(lecture, blocking_run(self.engine.worker_client(), DECK_TIMEOUT),
