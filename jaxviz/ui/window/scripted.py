@@ -323,8 +323,13 @@ def report_when_settled(window: Any, shot: str | None = None, wait_for_result: b
         print(json.dumps(report), flush=True)
         if hold:  # the window keeps taking input (keys, clicks) until the line comes
             notifier = QSocketNotifier(sys.stdin.fileno(), QSocketNotifier.Type.Read, window)
-            notifier.activated.connect(lambda *_: (notifier.setEnabled(False),
-                                                   sys.stdin.readline(), window.close()))
+
+            def release(*_args: object) -> None:
+                notifier.setEnabled(False)
+                sys.stdin.readline()
+                window.close()
+
+            notifier.activated.connect(release)
             return
         window.close()
 
