@@ -19,12 +19,10 @@ Needs Xvfb and openbox (``scripts/setup.sh --test`` installs them).
 
 from __future__ import annotations
 
-import json
 import sys
-import time
 from pathlib import Path
 
-from jaxviz.ui.window.scripted import report_from_screen
+from jaxviz.ui.window.scripted import report_from_screen, shoot_after_stages
 
 #: (file name, screen size, side panels put away, example, left, right, the jaxpr text of
 #: the row to click).
@@ -38,8 +36,7 @@ SHOTS = (
 
 def shoot(out: str, put_away: str, example: str, left: str, right: str, needle: str) -> int:
     """In a process on the virtual screen: the window, the comparison, a row clicked, a shot."""
-    from PySide6.QtCore import QPoint, Qt, QTimer
-    from PySide6.QtGui import QGuiApplication
+    from PySide6.QtCore import QPoint, Qt
     from PySide6.QtTest import QTest
 
     from jaxviz.ui import app
@@ -48,41 +45,26 @@ def shoot(out: str, put_away: str, example: str, left: str, right: str, needle: 
         window.showMaximized()
         if put_away == "yes" and window.docks["Gallery"].isVisible():
             window.toggle_side_panels()
-        start = time.monotonic()
-        stage: list[float] = []
+        view = window.area.compare
 
-        def poll() -> None:
-            now = time.monotonic()
-            result = window.presenter.result
-            view = window.area.compare
-            traced = result is not None and result.function == window.state.function \
-                and not window.session.pending and window.presenter.details is not None
-            if traced and not stage and now - start > 2.0:  # placed and framed by openbox
-                window.state.compared = (left, right)
-                stage.append(now)
-            elif stage and len(stage) == 1 and view.diff is not None \
-                    and not window.session.pending:
-                side = view.columns.right
-                line = next(n for n, text in enumerate(side.toPlainText().split("\n"))
-                            if needle in text)
-                rect = side.line_rect(line)
-                QTest.mouseClick(side.viewport(), Qt.MouseButton.LeftButton,
-                                 pos=QPoint(rect.width() // 2, rect.center().y()))
-                stage.append(now)
-            elif len(stage) == 2 and now - stage[-1] > 1.0:  # let every view paint
-                QGuiApplication.primaryScreen().grabWindow(0).save(out)
-                print(json.dumps({"summary": view.summary.text(),
-                                  "status": window.status_text.text(),
-                                  "maximized": window.isMaximized()}), flush=True)
-                window.close()
-                return
-            if now - start > 300:
-                print(json.dumps({"error": "gave up after 300 s"}), flush=True)
-                window.close()
-                return
-            QTimer.singleShot(100, poll)
+        def compare() -> bool:
+            window.state.compared = (left, right)
+            return True
 
-        QTimer.singleShot(100, poll)
+        def click_row() -> bool:
+            if view.diff is None or window.session.pending:
+                return False
+            side = view.columns.right
+            line = next(n for n, text in enumerate(side.toPlainText().split("\n"))
+                        if needle in text)
+            rect = side.line_rect(line)
+            QTest.mouseClick(side.viewport(), Qt.MouseButton.LeftButton,
+                             pos=QPoint(rect.width() // 2, rect.center().y()))
+            return True
+
+        shoot_after_stages(window, out, [compare, click_row], lambda: {
+            "summary": view.summary.text(), "status": window.status_text.text(),
+            "maximized": window.isMaximized()})
 
     return app.main([f"example:{example}"], on_shown=on_shown)
 

@@ -16,12 +16,10 @@ at 1280x720 and 1920x1080. Needs Xvfb and openbox (``scripts/setup.sh --test``).
 
 from __future__ import annotations
 
-import json
 import sys
-import time
 from pathlib import Path
 
-from jaxviz.ui.window.scripted import report_from_screen
+from jaxviz.ui.window.scripted import report_from_screen, shoot_after_stages
 
 SIZES = ((1280, 720), (1920, 1080))
 #: (file name stem, example, what to do).
@@ -30,54 +28,37 @@ SHOTS = (("two_panes", "convolve", "two"), ("maximized_devices", "data_parallel"
 
 def shoot(out: str, example: str, what: str) -> int:
     """In a process on the virtual screen: the window, the layout, a shot."""
-    from PySide6.QtCore import QTimer
-    from PySide6.QtGui import QGuiApplication
-
     from jaxviz.ui import app
 
     def on_shown(window) -> None:
         window.showMaximized()
-        start = time.monotonic()
-        stage: list[float] = []
 
-        def poll() -> None:
-            now = time.monotonic()
-            result = window.presenter.result
-            traced = result is not None and result.function == window.state.function \
-                and not window.session.pending and window.presenter.details is not None
-            if traced and not stage and now - start > 2.0:  # placed and framed by openbox
-                if what == "two":
-                    window.state.set_two_panes(left="vmap", right="pmap")
-                    window.actions_by_name["two_panes"].trigger()
-                else:
-                    window.actions_by_name["max_devices"].trigger()
-                stage.append(now)
-            elif stage and len(stage) == 1 and not window.session.pending:
+        def lay_out() -> bool:
+            if what == "two":
+                window.state.set_two_panes(left="vmap", right="pmap")
+                window.actions_by_name["two_panes"].trigger()
+            else:
+                window.actions_by_name["max_devices"].trigger()
+            return True
+
+        def settled() -> bool:
+            if window.session.pending:
+                return False
+            if what == "devices":
                 view = window.tools.devices.view
-                if what == "devices" and (view is None or not view.phases):
-                    QTimer.singleShot(100, poll)
-                    return
-                if what == "devices":
-                    view.pause()
-                    view.seek(3, 1.0)  # the tiles arrived on their devices
-                stage.append(now)
-            elif len(stage) == 2 and now - stage[-1] > 1.5:  # let every view paint
-                QGuiApplication.primaryScreen().grabWindow(0).save(out)
-                panes = window.area.shown_variants()
-                widths = [window.area.panes[v].width() for v in panes]
-                print(json.dumps({"panes": panes, "widths": widths,
-                                  "area": window.area.width(),
-                                  "maximized": window.state.maximized,
-                                  "status": window.status_text.text()}), flush=True)
-                window.close()
-                return
-            if now - start > 300:
-                print(json.dumps({"error": "gave up after 300 s"}), flush=True)
-                window.close()
-                return
-            QTimer.singleShot(100, poll)
+                if view is None or not view.phases:
+                    return False
+                view.pause()
+                view.seek(3, 1.0)  # the tiles arrived on their devices
+            return True
 
-        QTimer.singleShot(100, poll)
+        def report() -> dict:
+            panes = window.area.shown_variants()
+            return {"panes": panes, "widths": [window.area.panes[v].width() for v in panes],
+                    "area": window.area.width(), "maximized": window.state.maximized,
+                    "status": window.status_text.text()}
+
+        shoot_after_stages(window, out, [lay_out, settled], report, settle=1.5)
 
     return app.main([f"example:{example}"], on_shown=on_shown)
 

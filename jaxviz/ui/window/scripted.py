@@ -336,6 +336,51 @@ def report_when_settled(window: Any, shot: str | None = None, wait_for_result: b
     QTimer.singleShot(100, poll)
 
 
+def shoot_after_stages(window: Any, out: str, stages: list[Callable[[], bool]],
+                       report: Callable[[], dict[str, Any]], settle: float = 1.0,
+                       timeout: float = 300.0) -> None:
+    """Drive a window on a virtual screen to a picture, polling every 100 ms.
+
+    Once the window's trace of its function is in (details too) and the window
+    manager has had 2 s to place and frame it, each of ``stages`` is called in turn
+    until it returns True (it is done); then every view gets ``settle`` seconds to
+    paint, the whole screen is saved to ``out``, ``report()`` is printed as one JSON
+    line (as :func:`report_from_screen` reads it) and the window closes. After
+    ``timeout`` seconds it prints ``{"error": ...}`` and closes instead.
+    """
+    from PySide6.QtCore import QTimer
+    from PySide6.QtGui import QGuiApplication
+
+    start = time.monotonic()
+    done: list[float] = []  # when the trace came in, then when each stage was done
+
+    def traced() -> bool:
+        result = window.presenter.result
+        return (result is not None and result.function == window.state.function
+                and not window.session.pending and window.presenter.details is not None)
+
+    def poll() -> None:
+        now = time.monotonic()
+        if not done:
+            if traced() and now - start > 2.0:  # placed and framed by the window manager
+                done.append(now)
+        elif len(done) <= len(stages):
+            if stages[len(done) - 1]():
+                done.append(now)
+        elif now - done[-1] > settle:  # let every view paint
+            QGuiApplication.primaryScreen().grabWindow(0).save(out)
+            print(json.dumps(report()), flush=True)
+            window.close()
+            return
+        if now - start > timeout:
+            print(json.dumps({"error": f"gave up after {timeout:.0f} s"}), flush=True)
+            window.close()
+            return
+        QTimer.singleShot(100, poll)
+
+    QTimer.singleShot(100, poll)
+
+
 def _main(argv: list[str]) -> int:
     """``python -m jaxviz.ui.window.scripted [--shot PNG] [--wait-result] [--hold] [--tab T]
     [--phase N] [-- ARGS]``:
