@@ -110,6 +110,8 @@ class ToolTabs(QTabWidget):
     phaseShown = Signal(int)
     #: The timing view shows measurements of this function (a run started, a recording).
     timingShown = Signal(str)
+    #: The device view was built (the first time its tab showed or it was maximized).
+    deviceViewBuilt = Signal(object)
 
     def __init__(self, state: WindowState | None = None, parent: QWidget | None = None):
         super().__init__(parent)
@@ -195,6 +197,7 @@ class ToolTabs(QTabWidget):
             if self.state.details is not None:
                 view.set_result(self.state.details, self._variant)
                 self._start_over = False
+            self.deviceViewBuilt.emit(view)
         return view
 
     def _phase_changed(self, index: int, _caption: str, ranges: list) -> None:

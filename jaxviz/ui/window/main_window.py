@@ -158,8 +158,8 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
             "show_timing": lambda: self.show_tool(self.tools.timing),
             "show_pane": self.state.set_variant_visible, "pane_layout": self.set_pane_layout,
             "present": self.presentation.present,
-            "max_devices": lambda: self.maximize("devices"),
-            "max_timing": lambda: self.maximize("timing"),
+            "max_devices": lambda: self.maximizer.toggle("devices"),
+            "max_timing": lambda: self.maximizer.toggle("timing"),
             "undock_tools": lambda: self.maximizer.set_floating(
                 not self.docks["Console · Devices · Timing"].isFloating()),
             "two_panes": self.toggle_two_panes, "two_panes_pick": self.state.set_two_panes,
@@ -210,7 +210,7 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         self.tools.recordedSourceOffered.connect(self.open_recorded_source)
         self.tools.currentChanged.connect(
             lambda i: self.grow_tools() if self.tools.widget(i) is not self.tools.console else None)
-        self.tools.currentChanged.connect(self._register_device_view)
+        self.tools.deviceViewBuilt.connect(self._register_device_view)
         self.tools.phaseShown.connect(lambda n: setattr(self.state, "device_phase", n))
         self.tools.timingShown.connect(lambda f: setattr(self.state, "timing_of", f))
         # The views follow the state; what the user does to them goes into it.
@@ -267,13 +267,7 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
 
     def _maximize_current_tool(self) -> None:
         current = self.tools.currentWidget()
-        self.maximize("timing" if current is self.tools.timing else "devices")
-
-    def maximize(self, view: str) -> None:
-        """``view`` (``devices``, ``timing``) fills the window, or goes back if it did;
-        a device view built just now for it steps with the presenter keys too."""
-        self.maximizer.toggle(view)
-        self._register_device_view(0)
+        self.maximizer.toggle("timing" if current is self.tools.timing else "devices")
 
     # -------------------------------------------------------------- engine
     def start_engine(self) -> None:
@@ -434,11 +428,10 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         self.docks["Console · Devices · Timing"].show()
         self.tools.setCurrentWidget(widget)
 
-    def _register_device_view(self, _index: int) -> None:
+    def _register_device_view(self, view) -> None:
         """The device view, once built, steps with the presenter keys while its tab shows
         or while it fills the window (F6)."""
-        view = self.tools.devices.view
-        if view is not None and "devices" not in self.stepping_views.names():
+        if "devices" not in self.stepping_views.names():
             tools = self.tools
             self.stepping_views.register(
                 "devices", view, priority=10,
