@@ -198,55 +198,44 @@ class ArgsPanel(QScrollArea):
         self.edits: dict[str, QLineEdit] = {}
         for name, (label, placeholder, tip) in TEXT_FIELDS.items():
             edit = QLineEdit()
-            edit.setObjectName(f"field_{name}")
             edit.setPlaceholderText(placeholder)
-            edit.setToolTip(tip)
             edit.setClearButtonEnabled(True)
             edit.textEdited.connect(self._edited)
             self.edits[name] = edit
-            self.fields[name] = _Field(label, edit)
-            form.addRow(label, edit)
+            self._add_field(form, name, label, edit, tip)
             if name == "args":
                 self.batch = QSpinBox()
-                self.batch.setObjectName("field_batch")
                 self.batch.setRange(0, int(BATCH.high))  # 0: the default
                 self.batch.setSpecialValueText("= devices")
-                self.batch.setToolTip("Batch size for vmap, pmap and sharding "
-                                      "(default: the device count).")
                 self.batch.valueChanged.connect(self._edited)
-                self.fields["batch"] = _Field("Batch", self.batch)
-                form.addRow("Batch", self.batch)
+                self._add_field(form, "batch", "Batch", self.batch,
+                                "Batch size for vmap, pmap and sharding "
+                                "(default: the device count).")
         self.check_vma = QCheckBox("check_vma")
-        self.check_vma.setObjectName("field_check_vma")
         self.check_vma.setChecked(True)
-        self.check_vma.setToolTip(
+        self.check_vma.toggled.connect(self._edited)
+        self._add_field(
+            form, "check_vma", "shard_map", self.check_vma,
             "shard_map's check_vma: JAX tracks which mesh axes each value varies over "
             "(psum_invariant, pvary and {V:axis} in the jaxpr). With it, jax.grad with respect "
             "to an argument replicated by P() sums its gradient over the mesh axis. Off: "
             "shard_map is traced as pmap traces it.")
-        self.check_vma.toggled.connect(self._edited)
-        self.fields["check_vma"] = _Field("shard_map", self.check_vma)
-        form.addRow("shard_map", self.check_vma)
         self.axis_types = QComboBox()
-        self.axis_types.setObjectName("field_axis_types")
         for label, value in AXIS_TYPE_CHOICES:
             self.axis_types.addItem(label, value)
-        self.axis_types.setToolTip(
+        self.axis_types.currentIndexChanged.connect(self._edited)
+        self._add_field(
+            form, "axis_types", "Mesh axes", self.axis_types,
             "The mesh axes' type. auto: jit's shardings tell the compiler where the inputs "
             "live and it decides the rest; types carry no sharding. explicit: the sharding "
             "is part of every type (f32[4@X,8]), computed by JAX at trace time, and every "
             "variant but pmap runs inside jax.set_mesh(mesh).")
-        self.axis_types.currentIndexChanged.connect(self._edited)
-        self.fields["axis_types"] = _Field("Mesh axes", self.axis_types)
-        form.addRow("Mesh axes", self.axis_types)
         self.devices = QSpinBox()
-        self.devices.setObjectName("field_devices")
         self.devices.setRange(int(DEVICES.low), int(DEVICES.high))
         self.devices.setValue(8)
-        self.devices.setToolTip("How many devices JAX starts with. Changing it restarts the "
-                                "engine (simulated CPU devices when there is no accelerator).")
-        self.fields["devices"] = _Field("Devices", self.devices)
-        form.addRow("Devices", self.devices)
+        self._add_field(form, "devices", "Devices", self.devices,
+                        "How many devices JAX starts with. Changing it restarts the "
+                        "engine (simulated CPU devices when there is no accelerator).")
         # The line reserved for a fault's message: always this high, never wider than the
         # form, so a message coming or going moves no field.
         self.message = QLabel()
@@ -268,6 +257,15 @@ class ArgsPanel(QScrollArea):
         self._state: WindowState | None = None
 
     # ------------------------------------------------------------ binding
+    def _add_field(self, form: QFormLayout, name: str, label: str,
+                   widget: QLineEdit | QSpinBox | QCheckBox | QComboBox, tip: str) -> None:
+        """A row of the form: ``widget`` under ``label``, named ``field_NAME`` (tests and
+        scripts find it by that), with its tooltip and its place for a fault's message."""
+        widget.setObjectName(f"field_{name}")
+        widget.setToolTip(tip)
+        self.fields[name] = _Field(label, widget)
+        form.addRow(label, widget)
+
     def bind(self, state: WindowState, settings_changed: Any, devices_changed: Any) -> None:
         """Write what is typed into ``state`` and show what it holds from now on.
 
