@@ -7,9 +7,9 @@ noisy), for convolve and for a chain of ``N`` layers (``x = tanh(x @ w) + x``,
 three equations a layer) compared plain -> vmap and plain -> pmap, all measured
 in one run, the median of 5 runs in ms:
 
-* ``diff``: :func:`~jaxviz.model.jaxpr_diff.diff_variants` (the alignment);
-* ``layout``: :func:`~jaxviz.model.diff_layout.layout_diff`;
-* ``view``: :meth:`~jaxviz.ui.panes.compare_view.CompareView.set_diff` on a
+* ``diff``: :func:`~jaxviz.views.compare.jaxpr_diff.diff_variants` (the alignment);
+* ``layout``: :func:`~jaxviz.views.compare.diff_layout.layout_diff`;
+* ``view``: :meth:`~jaxviz.ui.compare.compare_view.CompareView.set_diff` on a
   shown 1280x600 view, until Qt has painted it (``diff`` and ``layout`` included).
 
 The traces are made once, in this process (JAX on 8 simulated CPU devices),
@@ -79,10 +79,10 @@ def main() -> int:
     traces = _traces()
     from PySide6.QtWidgets import QApplication
 
-    from jaxviz.model.diff_layout import layout_diff
-    from jaxviz.model.jaxpr_diff import diff_variants
-    from jaxviz.ui.panes.compare_view import CompareView
+    from jaxviz.ui.compare.compare_view import CompareView
     from jaxviz.ui.theme import style
+    from jaxviz.views.compare.diff_layout import layout_diff
+    from jaxviz.views.compare.jaxpr_diff import diff_variants
 
     app = QApplication(sys.argv[:1])
     style.apply_theme(app)

@@ -92,8 +92,8 @@ def measure(result: TraceResult, width: int, height: int, steps: int) -> tuple[f
     """(animated fps with cached static layers, fps drawing every layer, phases)."""
     from PySide6.QtGui import QImage, QPainter, QPixmap
 
-    from jaxviz.scene import build_scene
-    from jaxviz.ui.device_view.export import Renderer
+    from jaxviz.ui.devices.export import Renderer
+    from jaxviz.views.devices import build_scene
 
     renderer = Renderer(build_scene(result, result.variants[0].variant), width, height)
     phases = renderer.phase_count

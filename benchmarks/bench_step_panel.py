@@ -30,7 +30,7 @@ import statistics
 import sys
 import time
 
-from jaxviz.ui.window.scripted import close_window, open_window, private_environment, settle
+from scripts.scripted import close_window, open_window, private_environment, settle
 
 _HOME = private_environment("jaxviz-bench-step-")
 

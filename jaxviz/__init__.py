@@ -9,7 +9,7 @@ finds any import cycle):
 * :mod:`jaxviz.engine` -- every child process: the JAX engine and its client,
   the async-off timing child, the multi-host workers;
 * :mod:`jaxviz.core` -- everything JAX: tracing, variants, layouts, timings (no Qt);
-* :mod:`jaxviz.scene` -- what the device view draws, as plain Python (no Qt, no JAX);
+* :mod:`jaxviz.views.devices` -- what the device view draws, as plain Python (no Qt, no JAX);
 * :mod:`jaxviz.model` -- plain records and pure logic shared by all (no JAX, no Qt).
 
 The README's "How it is built" has the map.

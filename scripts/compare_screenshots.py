@@ -22,7 +22,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from jaxviz.ui.window.scripted import report_from_screen, shoot_after_stages
+from scripts.scripted import report_from_screen, shoot_after_stages
 
 #: (file name, screen size, side panels put away, example, left, right, the jaxpr text of
 #: the row to click).

@@ -20,14 +20,14 @@ from __future__ import annotations
 
 import sys
 
-from jaxviz.ui.window.scripted import painted, private_environment, screenshots, settle
+from scripts.scripted import painted, private_environment, screenshots, settle
 
 _HOME = private_environment("jaxviz-shots-")
 
 
 def shoot(app, window, out_dir) -> None:
-    from jaxviz.scene import build_scene
-    from jaxviz.ui.device_view.export import Renderer
+    from jaxviz.ui.devices.export import Renderer
+    from jaxviz.views.devices import build_scene
 
     window.open_example("explicit_sharding")
     panes = window.area.panes

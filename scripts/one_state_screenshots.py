@@ -27,7 +27,7 @@ def child(width: int, height: int, out_dir: Path) -> int:
     """In the virtual screen's environment: take the pictures of one screen."""
     from PySide6.QtGui import QGuiApplication
 
-    from jaxviz.ui.window.scripted import close_window, open_window, settle
+    from scripts.scripted import close_window, open_window, settle
 
     home = tempfile.mkdtemp(prefix="jaxviz-one-state-")
     app, window, engine = open_window(home, size=(width, height), side_panels=True)
@@ -76,7 +76,7 @@ def child(width: int, height: int, out_dir: Path) -> int:
 
 
 def main(out_dir: Path) -> int:
-    from jaxviz.ui.window.scripted import virtual_screen
+    from scripts.scripted import virtual_screen
 
     out_dir.mkdir(parents=True, exist_ok=True)
     for width, height in SCREENS:

@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-from jaxviz.ui.window.scripted import close_window, open_window, private_environment, settle
+from scripts.scripted import close_window, open_window, private_environment, settle
 
 _HOME = private_environment("jaxviz-shots-")
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from jaxviz.ui.window.scripted import report_from_screen, shoot_after_stages
+from scripts.scripted import report_from_screen, shoot_after_stages
 
 SIZES = ((1280, 720), (1920, 1080))
 #: (file name stem, example, what to do).

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from jaxviz.ui.window.scripted import virtual_screen
+from scripts.scripted import virtual_screen
 
 #: (file name, screen size, what `jaxviz` is given, the tool dock's tab in front,
 #: its phase).
@@ -47,7 +47,7 @@ def main(out_dir: Path) -> int:
         with virtual_screen(width, height) as env:
             env = dict(env, XDG_CONFIG_HOME=os.path.join(home, "config"),
                        XDG_DATA_HOME=os.path.join(home, "data"))
-            command = [sys.executable, "-m", "jaxviz.ui.window.scripted", "--shot", str(path),
+            command = [sys.executable, "-m", "scripts.scripted", "--shot", str(path),
                        "--wait-result", *(["--tab", tab, "--phase", str(phase)] if tab else []),
                        "--", *args]
             out = subprocess.run(command, env=env, capture_output=True, text=True,

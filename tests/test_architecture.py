@@ -113,7 +113,7 @@ def hlo_strings(path: Path) -> list[str]:
 
 
 #: Colours HLO text in the panes' HLO view (Pygments tokens); draws no conclusion from it.
-HIGHLIGHTER = "jaxviz/model/lexers.py"
+HIGHLIGHTER = "jaxviz/views/text/lexers.py"
 
 
 def test_only_core_hlo_program_reads_compiled_hlo():

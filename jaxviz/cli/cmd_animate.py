@@ -122,8 +122,8 @@ def _trace(ns, want: list[str]):
 
 
 def run(ns) -> int:
-    from jaxviz.model.exports import exporters
     from jaxviz.ui.exporters import for_suffix
+    from jaxviz.views.exports import exporters
 
     out = Path(ns.out)
     animation = for_suffix("animation", out.suffix)
@@ -158,8 +158,8 @@ def run(ns) -> int:
     from jaxviz.ui.theme.qt_guard import ensure_app
 
     ensure_app(widgets=False)  # fonts and painting, offscreen without a display
-    from jaxviz.scene import build_scene
-    from jaxviz.ui.device_view.export import Renderer
+    from jaxviz.ui.devices.export import Renderer
+    from jaxviz.views.devices import build_scene
 
     scene = build_scene(result, variant.variant)
     if scene.error:
@@ -203,7 +203,7 @@ def _write_storyboard(ns, out: Path) -> int:
     import json
 
     from jaxviz.model import to_plain
-    from jaxviz.scene import build_scene
+    from jaxviz.views.devices import build_scene
 
     result, variant, code = _trace(ns, ["jaxpr", "story"])
     if code:
@@ -214,7 +214,7 @@ def _write_storyboard(ns, out: Path) -> int:
         print(f"jaxviz: error: {variant.variant} has no storyboard", file=sys.stderr)
         return EXIT_FAILED
     if not variant.outvars:
-        from jaxviz.scene.build import nothing_to_lay_out
+        from jaxviz.views.devices.build import nothing_to_lay_out
 
         return usage_error(f"cannot write the storyboard of {variant.variant}: "
                            f"{nothing_to_lay_out(result.function, variant.variant)}")

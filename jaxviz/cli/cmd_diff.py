@@ -96,7 +96,7 @@ def run(ns) -> int:
             return EXIT_USAGE
 
     from jaxviz.model import to_plain
-    from jaxviz.model.jaxpr_diff import diff_variants
+    from jaxviz.views.compare.jaxpr_diff import diff_variants
 
     diff = diff_variants(left, right)
     if ns.format == "json":

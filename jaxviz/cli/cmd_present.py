@@ -1,6 +1,6 @@
 """``jaxviz present``: a lecture full screen with a clicker, or its deck as PDF/PNG handouts.
 
-``jaxviz present LECTURE.toml`` runs a lecture file (:mod:`jaxviz.model.lecture`);
+``jaxviz present LECTURE.toml`` runs a lecture file (:mod:`jaxviz.views.present.lecture`);
 ``jaxviz present TARGET`` (``example:NAME``, ``file.py:function``) builds the
 steps of one function from the variants it declares. ``--export deck.pdf``
 writes one page per slide and ``--export folder/`` one PNG per slide, headless,
@@ -65,12 +65,12 @@ def lecture_for(text: str, devices: int | None, timing: bool = True):
     """The lecture of a ``.toml`` file, or one built for a target.
 
     Raises:
-        jaxviz.model.lecture.LectureError: a lecture file that is wrong.
+        jaxviz.views.present.lecture.LectureError: a lecture file that is wrong.
         jaxviz.model.errors.UserError: a target that cannot be resolved.
     """
     from jaxviz.model.gallery import declared_in
-    from jaxviz.model.lecture import function_lecture, load_lecture
     from jaxviz.model.sources import resolve_target
+    from jaxviz.views.present.lecture import function_lecture, load_lecture
 
     if text.endswith(".toml"):
         lecture = load_lecture(text)
@@ -87,7 +87,7 @@ def lecture_for(text: str, devices: int | None, timing: bool = True):
 
 def run(ns) -> int:
     from jaxviz.model.errors import UserError
-    from jaxviz.model.lecture import LectureError
+    from jaxviz.views.present.lecture import LectureError
 
     try:
         lecture = lecture_for(ns.target, ns.devices, timing=not ns.no_timing)
@@ -116,7 +116,7 @@ def export(lecture, ns) -> int:
     from jaxviz.cli.runner import prestart, run_request
 
     prestart(lecture.devices)
-    from jaxviz.ui.present.deck import load_deck
+    from jaxviz.views.present.deck import load_deck
 
     def say(text: str) -> None:
         print(f"  {text} ...", file=sys.stderr)

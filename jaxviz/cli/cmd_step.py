@@ -18,7 +18,7 @@ from jaxviz.model.stepping import (
     StepResult,
     Value,
 )
-from jaxviz.model.value_text import format_value
+from jaxviz.views.stepper.value_text import format_value
 
 #: Lanes whose values fit in this many characters take one line.
 LINE_WIDTH = 100

@@ -35,7 +35,7 @@ from jaxviz.cli.options import (
 )
 from jaxviz.model.limits import PIPELINE, RUNS, WARMUP
 from jaxviz.model.sizes import PLOT_SIZES
-from jaxviz.model.timing_stats import CAPTIONS
+from jaxviz.views.timing.stats import CAPTIONS
 
 
 def add_parser(sub) -> None:
@@ -99,7 +99,7 @@ def add_parser(sub) -> None:
 
 def plot_file(out: Path) -> bool:
     """``--out`` names a file of a plot format (``plot.pdf``), not a folder."""
-    from jaxviz.model.exports import for_suffix
+    from jaxviz.views.exports import for_suffix
 
     with contextlib.suppress(ImportError):  # the plot formats register with the Qt renderers
         import jaxviz.ui.exporters  # noqa: F401
@@ -110,7 +110,7 @@ def out_problem(out: Path, plots: bool) -> str | None:
     """A message when ``--out`` cannot be used: a data file's name (the data files go
     into a folder together), a plot file without plots or in a missing folder. (A
     folder is created, by :func:`check_writable`, only for a request that can run.)"""
-    from jaxviz.model.exports import exporters
+    from jaxviz.views.exports import exporters
 
     if plot_file(out):
         if not plots:
@@ -304,7 +304,7 @@ def write_outputs(run, out: Path, size: tuple[int, int], theme: str, plots: bool
                   debug: bool, kinds: list[str] | None = None) -> tuple[list[Path], Path]:
     """Write data (and the plots, or ``kinds``); on a write failure fall back to a
     temporary directory."""
-    from jaxviz.model.exports import write_data
+    from jaxviz.views.exports import write_data
 
     if not run.calls and not run.first_calls:
         return [], out
@@ -344,7 +344,7 @@ def write_plot_file(run, out: Path, size: tuple[int, int], theme: str,
 def plots_measured(run, plot: str | None) -> list[str] | None:
     """The plots to draw: None for every plot the run has data for; with ``--plot``, that
     plot, or none (said on stderr) when the run has no calls for it (it failed half-way)."""
-    from jaxviz.model.timing_stats import available_plots
+    from jaxviz.views.timing.stats import available_plots
 
     if plot is None:
         return None
@@ -367,7 +367,7 @@ def _plots_failed(exc: Exception, debug: bool, note: str) -> None:
 def summary(run) -> str:
     """A table of the steady-state medians and first calls, and the captions."""
     from jaxviz.model.timing import variant_label
-    from jaxviz.model.timing_stats import CAPTIONS, available_plots, fmt_ms, header_line, steady
+    from jaxviz.views.timing.stats import CAPTIONS, available_plots, fmt_ms, header_line, steady
 
     lines = [header_line(run), ""]
     lines.append(f"{'variant':<26} {'returned':>10} {'ready':>10}   first call")

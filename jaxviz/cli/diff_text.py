@@ -1,6 +1,6 @@
 """The terminal form of a jaxpr diff: two aligned columns, or a unified listing.
 
-Each row of :class:`~jaxviz.model.jaxpr_diff.JaxprDiff` prints the equation's
+Each row of :class:`~jaxviz.views.compare.jaxpr_diff.JaxprDiff` prints the equation's
 own jaxpr lines (as JAX printed them, indented by nesting depth) with a mark:
 ``~`` changed, ``-`` only in the left variant, ``+`` only in the right one, and
 under a changed row what changed in words. With colour, the changed tokens are
@@ -17,8 +17,8 @@ import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from jaxviz.model.diff_layout import row_notes, shown_lines
-from jaxviz.model.jaxpr_diff import DiffRow, DiffSide, JaxprDiff
+from jaxviz.views.compare.diff_layout import row_notes, shown_lines
+from jaxviz.views.compare.jaxpr_diff import DiffRow, DiffSide, JaxprDiff
 
 #: Below this width, ``layout="auto"`` prints the unified form.
 MIN_COLUMNS_WIDTH = 100

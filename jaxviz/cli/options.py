@@ -5,7 +5,7 @@ starts: numbers by the argparse ``type=`` functions below (ranges from
 :mod:`jaxviz.model.limits`), names by :func:`axis_name`, paths by
 :func:`output_path`, and the trace settings (arguments, ``in_axes``, mesh,
 partition specs) by the window's own field checks
-(:func:`jaxviz.model.window_state.find_field_errors`) in :func:`build_request`.
+(:func:`jaxviz.views.window.window_state.find_field_errors`) in :func:`build_request`.
 A bad value exits with :data:`EXIT_USAGE` and one message.
 
 Exit codes (the README's rule): 0 done; 2 (:data:`EXIT_USAGE`) what you gave
@@ -211,7 +211,7 @@ def check_settings(ns: argparse.Namespace, req: TraceRequest) -> None:
         SystemExit: (:data:`EXIT_USAGE`) after one message naming the option,
             what is wrong and where (a caret under the column).
     """
-    from jaxviz.model.window_state import call_arity_problem, find_field_errors
+    from jaxviz.views.window.window_state import call_arity_problem, find_field_errors
 
     texts = {name: getattr(req, name) or "" for name in SETTING_OPTIONS}
     with contextlib.suppress(SpecError, SyntaxError, ValueError):  # reported below / by JAX

@@ -14,7 +14,7 @@ Example:
     >>> request = TraceRequest(target=target, args=defaults["args"])
     >>> result = core.trace_request(request)                        # doctest: +SKIP
 
-May import: :mod:`jaxviz.model`, JAX. Never Qt, :mod:`jaxviz.scene`, the engine or the ui.
+May import: :mod:`jaxviz.model`, JAX. Never Qt, :mod:`jaxviz.views.devices`, the engine or the ui.
 """
 
 from __future__ import annotations

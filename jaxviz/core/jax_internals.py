@@ -178,7 +178,7 @@ def gloo_on_loopback() -> bool:
 
     JAX creates gloo's TCP transport without a host name, and gloo then binds to
     whatever this machine's name resolves to -- a LAN address on many hosts.
-    Multi-host runs on one machine (:mod:`jaxviz.engine.multihost_worker`) need
+    Multi-host runs on one machine (:mod:`jaxviz.worker.multihost_worker`) need
     only loopback. Returns False (and changes nothing) when the private hook
     moved; the coordinator's own bind address is public API and set elsewhere.
     """

@@ -5,7 +5,7 @@ request record type has one handler; a handler may call ``progress(record)``
 to stream partial results (e.g. timing records as they are measured) before it
 returns its final record. Add a capability by registering a handler here. The
 engine server registers the handlers that need the engine itself (its device
-inventory; timings, which may start a child process: :mod:`jaxviz.engine.server`).
+inventory; timings, which may start a child process: :mod:`jaxviz.worker.server`).
 """
 
 from __future__ import annotations

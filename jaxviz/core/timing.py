@@ -14,7 +14,7 @@ request's ``async_dispatch`` differs from this process's setting and the
 backend is already running, the run (or, for the ``jit-sync`` variant, just
 that variant) is measured in a fresh child process started with the setting.
 Starting processes is the engine's job: the caller passes ``in_child``
-(:func:`jaxviz.engine.timing_child.run_in_child`, which the engine server does);
+(:func:`jaxviz.worker.timing_child.run_in_child`, which the engine server does);
 without it such a run ends with an error saying so.
 """
 

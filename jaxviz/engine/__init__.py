@@ -1,7 +1,7 @@
 """The JAX engine: a restartable child process that runs the core for the ui and cli.
 
 :class:`EngineClient` (which never imports JAX) spawns
-``python -m jaxviz.engine.server`` (:mod:`jaxviz.engine.server`), talks to it
+``python -m jaxviz.worker.server`` (:mod:`jaxviz.worker.server`), talks to it
 over pipes (:mod:`jaxviz.engine.protocol`), sends it requests one at a time in
 submission order, and turns everything that can go wrong in there into an
 ended request and a fresh engine:
@@ -33,9 +33,9 @@ The public surface: :class:`EngineClient`, :class:`RequestHandle`,
 Every other child process lives here too and shares the protocol
 (:mod:`~jaxviz.engine.protocol`), the private channel and the parent watch
 (:mod:`~jaxviz.engine.child`) and :func:`~jaxviz.engine.process.exit_reason`:
-the async-off timing child (:mod:`~jaxviz.engine.timing_child`) and the
+the async-off timing child (:mod:`~jaxviz.worker.timing_child`) and the
 multi-host workers (:mod:`~jaxviz.engine.multihost`,
-:mod:`~jaxviz.engine.multihost_worker`).
+:mod:`~jaxviz.worker.multihost_worker`).
 
 May import: :mod:`jaxviz.model`; the JAX processes (server, timing child,
 multi-host worker) also :mod:`jaxviz.core`. Never Qt or the ui.

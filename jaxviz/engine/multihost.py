@@ -9,7 +9,7 @@ collective such as ``psum`` crosses process boundaries (gloo CPU collectives).
 
 The workers are child processes because a peer that never arrives aborts
 JAX's distributed runtime (SIGABRT): that must cost a worker, not the caller.
-Each worker (:mod:`jaxviz.engine.multihost_worker`) replies over the engine's
+Each worker (:mod:`jaxviz.worker.multihost_worker`) replies over the engine's
 protocol on its stdout. This module itself never imports JAX.
 """
 
@@ -84,7 +84,7 @@ def run_multihost(target: str = "example:multi_host", processes: int = 2,
     resolved, _ = resolve_target(target)
     check_syntax(resolved.source, resolved.filename)
     coordinator = f"127.0.0.1:{_free_loopback_port()}"
-    cmd = [sys.executable, "-m", "jaxviz.engine.multihost_worker", "--coordinator", coordinator,
+    cmd = [sys.executable, "-m", "jaxviz.worker.multihost_worker", "--coordinator", coordinator,
            "--num-processes", str(processes), "--local-devices", str(local_devices),
            "--target", target, "--axis-name", axis_name]
     tokens = [protocol.new_token() for _ in range(processes)]

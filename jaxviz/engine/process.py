@@ -47,7 +47,7 @@ def exit_reason(returncode: int | None) -> str:
 
 
 class EngineProcess:
-    """A running ``python -m jaxviz.engine.server`` child and its reader thread.
+    """A running ``python -m jaxviz.worker.server`` child and its reader thread.
 
     Args:
         devices: the device count the process starts JAX with.
@@ -77,7 +77,7 @@ class EngineProcess:
         self._on_exit = on_exit
         self._send_lock = threading.Lock()
         self.capture = Path(tempfile.mkdtemp(prefix="jaxviz-engine-"))
-        command = [python or sys.executable, "-m", "jaxviz.engine.server",
+        command = [python or sys.executable, "-m", "jaxviz.worker.server",
                    "--devices", str(devices), "--capture", str(self.capture),
                    "--spawned-at", repr(time.time())]
         try:

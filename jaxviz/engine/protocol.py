@@ -19,9 +19,9 @@ engine -> client
     ``{"op": "reply", "id": N, "reply": PLAIN}`` with a :class:`~jaxviz.model.engine.Reply`.
 
 The other children speak it too: the async-off timing child
-(:mod:`jaxviz.engine.timing_child`: one ``request`` with ``devices`` and
+(:mod:`jaxviz.worker.timing_child`: one ``request`` with ``devices`` and
 ``origin_ns`` beside the record, then ``progress`` messages and a ``reply``)
-and the multi-host workers (:mod:`jaxviz.engine.multihost_worker`: one
+and the multi-host workers (:mod:`jaxviz.worker.multihost_worker`: one
 ``reply`` with a ``report`` dict).
 
 The handshake's ``schema`` and ``jaxviz`` fields are plain values on purpose:

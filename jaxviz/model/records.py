@@ -245,7 +245,7 @@ def walk_paths(equations: list[Equation], path: tuple[int, ...] = ()
     """Every equation with its index path, parents before their nested equations (pre-order).
 
     The one walk of nested equations: an equation's position in it is the index
-    that names it elsewhere (:class:`jaxviz.model.link_index.EqnRef`, the device
+    that names it elsewhere (:class:`jaxviz.views.panes.link_index.EqnRef`, the device
     view, :attr:`jaxviz.model.storyboard.Step.equations`, the jaxpr diff), and
     its path is its index at each nesting level, e.g. ``(0, 0, 3)``.
     """

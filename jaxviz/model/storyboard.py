@@ -220,7 +220,7 @@ class VmapBatch:
 class StoryPhase:
     """One phase of the device view's animation, as plain data for slide tools and tests.
 
-    The device view (:mod:`jaxviz.scene`) computes the phases, their titles and
+    The device view (:mod:`jaxviz.views.devices`) computes the phases, their titles and
     captions from the storyboard; ``jaxviz animate --out story.json`` writes
     them next to the storyboard they were computed from.
 

@@ -1,7 +1,7 @@
 """The Qt views (PySide6 + pyqtgraph): the GUI process. Never imports JAX.
 
 Results come from the engine process as :mod:`jaxviz.model` records; what
-the views draw is computed Qt-free in :mod:`jaxviz.model` and :mod:`jaxviz.scene`.
+the views draw is computed Qt-free in :mod:`jaxviz.model` and :mod:`jaxviz.views.devices`.
 
 Rooms:
     app: the entry point (``jaxviz [TARGET]``): the window, shown before JAX loads.
@@ -10,13 +10,13 @@ Rooms:
     panes: the jaxpr panes and the source linking.
     panels: gallery, arguments, editor panel, console, tool tabs.
     theme: fonts, the Qt palette, colours as QColor; the PySide6 start-up guard.
-    device_view: the animated device view (paints :mod:`jaxviz.scene`).
+    device_view: the animated device view (paints :mod:`jaxviz.views.devices`).
     timing_view: the timing tab (run, watch, export).
     stepper: step mode's values panel (a jaxpr stepped with real values) and its controller.
     plots: the timing plots (pyqtgraph), shared with ``jaxviz time``.
     exporters: every export format, by name, for the CLI and the Export menus.
     vector: paint devices that write vector files (plain SVG 1.1, PDF).
 
-May import: :mod:`jaxviz.model`, :mod:`jaxviz.scene`, the engine's client side,
+May import: :mod:`jaxviz.model`, :mod:`jaxviz.views.devices`, the engine's client side,
 Qt. Never JAX or :mod:`jaxviz.core` (import-linter contracts).
 """

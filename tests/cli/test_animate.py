@@ -9,7 +9,7 @@ import sys
 import pytest
 from PIL import Image, ImageSequence
 
-from jaxviz.model.palette import DEVICE_COLOURS, rgb
+from jaxviz.views.palette import DEVICE_COLOURS, rgb
 
 
 def _run(*args: str, cwd) -> subprocess.CompletedProcess:

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageFilter, ImageSequence
 
-from jaxviz.model.palette import DEVICE_COLOURS
+from jaxviz.views.palette import DEVICE_COLOURS
 from tests.cli.test_animate import _run
 from tests.rasters import cairosvg, hex_rgb, pdf_pages, pdftoppm, pdftotext, png, rsvg
 

@@ -82,7 +82,7 @@ def test_trace_json_is_chrome_trace_format(full_run):
 
 
 def test_json_replays_the_run(full_run):
-    from jaxviz.model.timing_export import read_json
+    from jaxviz.views.timing.export import read_json
 
     _, out = full_run
     run = read_json(out / "timings.json")

@@ -16,11 +16,11 @@ from jaxviz import core
 from jaxviz.core.stepper import step
 from jaxviz.core.timing import measure_timings
 from jaxviz.model import TraceRequest
-from jaxviz.model.changes import marks_for
 from jaxviz.model.errors import format_error
 from jaxviz.model.sources import resolve_target
 from jaxviz.model.stepping import StepRequest
 from jaxviz.model.timing import TimingRequest
+from jaxviz.views.compare.changes import marks_for
 
 from .test_call_code import fresh_env
 from .test_corpus import CASES, CORPUS, parse_value

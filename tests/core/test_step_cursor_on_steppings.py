@@ -10,8 +10,8 @@ import pytest
 
 from jaxviz.core.stepper import step
 from jaxviz.model import TraceRequest
-from jaxviz.model.step_cursor import StepCursor
 from jaxviz.model.stepping import StepRequest
+from jaxviz.views.stepper.cursor import StepCursor
 
 from .test_stepper_control_flow import HOST, _file
 from .test_stepper_oracle import step_example

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from jaxviz.model import list_examples
-from jaxviz.model.step_panel import build_panel
+from jaxviz.views.stepper.panel import build_panel
 
 from .test_stepper_oracle import step_example
 

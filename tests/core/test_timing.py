@@ -15,9 +15,9 @@ import time
 import pytest
 
 from jaxviz.model import from_plain, to_plain
-from jaxviz.model.exports import write_data
 from jaxviz.model.timing import CallRecord, TimingRequest, TimingRun, TimingStatus
-from jaxviz.model.timing_export import CSV_COLUMNS
+from jaxviz.views.exports import write_data
+from jaxviz.views.timing.export import CSV_COLUMNS
 from tests.core.conftest import example_request
 
 VARIANTS = ["numpy", "op-by-op", "jit", "loop", "vmap", "jit-vmap", "pmap", "sharded"]
@@ -228,7 +228,7 @@ def test_async_dispatch_off_runs_in_a_child_process():
     import jax
 
     from jaxviz.core.timing import async_dispatch_setting, ensure_async_dispatch, measure_timings
-    from jaxviz.engine.timing_child import run_in_child
+    from jaxviz.worker.timing_child import run_in_child
 
     jax.devices()  # the backend runs: the setting can no longer change in this process
     assert async_dispatch_setting() is True

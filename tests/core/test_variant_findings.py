@@ -29,7 +29,7 @@ from jaxviz.core.trace import load
 from jaxviz.model import TraceRequest, get_example
 from jaxviz.model.errors import format_error
 from jaxviz.model.sources import resolve_target
-from jaxviz.model.window_state import find_field_errors
+from jaxviz.views.window.window_state import find_field_errors
 
 from .conftest import example_request, import_file
 

@@ -43,9 +43,9 @@ def count(record, progress):
         time.sleep(record.delay_s)
     return Counted(record.n)
 
-from jaxviz.engine import server
+from jaxviz.worker import server
 args = sys.argv[1:]
-assert args[:2] == ["-m", "jaxviz.engine.server"], args
+assert args[:2] == ["-m", "jaxviz.worker.server"], args
 sys.exit(server.main(args[2:]))
 """
 

@@ -64,4 +64,4 @@ def test_the_command_line_process_never_imports_jax(command):
     imported = {line.rsplit("|", 1)[-1].strip() for line in out.stderr.splitlines()
                 if line.startswith("import time:")}
     assert "jaxviz.engine.client" in imported
-    assert not {"jax", "jaxlib", "jaxviz.core.trace", "jaxviz.engine.server"} & imported
+    assert not {"jax", "jaxlib", "jaxviz.core.trace", "jaxviz.worker.server"} & imported

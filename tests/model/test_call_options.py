@@ -24,7 +24,7 @@ from jaxviz.model.partition_specs import (
     spec_leaves,
 )
 from jaxviz.model.specs import Aval, Expr, SpecError, parse_args, parse_call_args
-from jaxviz.model.window_state import WindowState, call_arity_problem, find_field_errors
+from jaxviz.views.window.window_state import WindowState, call_arity_problem, find_field_errors
 
 
 def test_a_pytree_of_specs_per_argument():

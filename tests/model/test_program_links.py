@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from jaxviz.model.link_index import program_source_lines
+from jaxviz.views.panes.link_index import program_source_lines
 
 HLO = """HloModule jit_f
 ENTRY %main {

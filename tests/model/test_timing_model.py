@@ -22,8 +22,8 @@ from jaxviz.model.timing import (
     sweep_args_for,
     validate,
 )
-from jaxviz.model.timing_export import CSV_COLUMNS, chrome_trace, read_json, write_csv, write_json
-from jaxviz.model.timing_stats import (
+from jaxviz.views.timing.export import CSV_COLUMNS, chrome_trace, read_json, write_csv, write_json
+from jaxviz.views.timing.stats import (
     caption_dispatch,
     caption_sweep,
     caption_timeline,

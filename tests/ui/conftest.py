@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import tempfile
 
-from jaxviz.ui.window.scripted import offscreen_platform
+from scripts.scripted import offscreen_platform
 
 _HOME = tempfile.mkdtemp(prefix="jaxviz-ui-tests-")
 _PLATFORM = offscreen_platform(_HOME, (2560, 1440))
@@ -56,7 +56,7 @@ def measured_run(tmp_path_factory):
     import subprocess
     import sys
 
-    from jaxviz.model.timing_export import read_json
+    from jaxviz.views.timing.export import read_json
 
     out = tmp_path_factory.mktemp("run")
     proc = subprocess.run(

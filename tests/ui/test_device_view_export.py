@@ -15,7 +15,7 @@ from PySide6.QtCore import QTimer
 
 from jaxviz.model import TraceResult
 from tests.rasters import pdf_pages, pdftotext
-from tests.scene.cases import traced
+from tests.views.devices.cases import traced
 from tests.ui.helpers import JAX_MS
 
 
@@ -27,7 +27,7 @@ def convolve() -> TraceResult:
 
 @pytest.fixture
 def view(qtbot, convolve):
-    from jaxviz.ui.device_view import DeviceView
+    from jaxviz.ui.devices import DeviceView
 
     view = DeviceView()
     qtbot.addWidget(view)
@@ -64,7 +64,7 @@ def test_frame_as_pdf_keeps_its_text(view, tmp_path):
 def test_mp4_is_written_off_the_gui_thread_while_the_view_animates(view, qtbot, tmp_path):
     import av
 
-    from jaxviz.ui.device_view import export_menu
+    from jaxviz.ui.devices import export_menu
 
     threads = set()
     write = export_menu.AnimationJob.run

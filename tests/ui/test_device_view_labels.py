@@ -15,8 +15,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import pytest  # noqa: E402
 
 from jaxviz.model import list_examples  # noqa: E402
-from jaxviz.scene.items import Text  # noqa: E402
-from tests.scene.cases import engine_traced, matmul, multihost, traced  # noqa: E402
+from jaxviz.views.devices.items import Text  # noqa: E402
+from tests.views.devices.cases import engine_traced, matmul, multihost, traced  # noqa: E402
 
 #: Variants that differ from the others: their captions carry the note that says so.
 DIFFER = [("normalize-16", "pmap"), ("data_parallel-check_vma", "shard_map")]
@@ -66,8 +66,8 @@ def overlap(a, b) -> float:
                                                    for c in WIDE],
                          ids=[f"{n}-{v}" for n, v in CASES + WIDE])
 def test_no_label_is_cut_or_overlaps(qapp, name, variant):
-    from jaxviz.scene import build_scene
-    from jaxviz.ui.device_view.export import Renderer
+    from jaxviz.ui.devices.export import Renderer
+    from jaxviz.views.devices import build_scene
 
     result = _case(name, variant)
     scene = build_scene(result, variant)

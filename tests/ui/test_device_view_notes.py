@@ -1,14 +1,14 @@
-"""The device view copies the shown variant's call as code (its notes: tests/scene)."""
+"""The device view copies the shown variant's call as code (its notes: tests/views/devices)."""
 
 from __future__ import annotations
 
-from tests.scene.cases import traced
+from tests.views.devices.cases import traced
 
 
 def test_copy_as_code_copies_the_shown_variant(qtbot):
     from PySide6.QtGui import QGuiApplication
 
-    from jaxviz.ui.device_view import DeviceView
+    from jaxviz.ui.devices import DeviceView
 
     view = DeviceView()
     qtbot.addWidget(view)
@@ -26,10 +26,10 @@ def test_a_differing_variant_says_so_in_an_amber_band_under_the_caption(qapp):
     """The note is drawn apart from the caption, in the pane header's amber, whole."""
     from PySide6.QtGui import QColor
 
-    from jaxviz.model import palette
-    from jaxviz.scene import build_scene
-    from jaxviz.scene.items import Box, Text
-    from jaxviz.ui.device_view.export import Renderer
+    from jaxviz.ui.devices.export import Renderer
+    from jaxviz.views import palette
+    from jaxviz.views.devices import build_scene
+    from jaxviz.views.devices.items import Box, Text
 
     result = traced("normalize", "pmap", batched_args="jnp.arange(16.)")
     [note] = [n for n in result.variant("pmap").notes if n.differs]

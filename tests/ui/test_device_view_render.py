@@ -14,9 +14,9 @@ from jax.sharding import PartitionSpec as P  # noqa: E402
 from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtGui import QColor, QImage  # noqa: E402
 
-from jaxviz.model.palette import DEVICE_COLOURS  # noqa: E402
-from jaxviz.scene.boxes import held_rect  # noqa: E402
-from tests.scene.cases import configure_jax, traced  # noqa: E402
+from jaxviz.views.devices.boxes import held_rect  # noqa: E402
+from jaxviz.views.palette import DEVICE_COLOURS  # noqa: E402
+from tests.views.devices.cases import configure_jax, traced  # noqa: E402
 
 configure_jax()
 W, H = 1280, 720
@@ -24,8 +24,8 @@ W, H = 1280, 720
 
 @pytest.fixture
 def renderer(qapp):
-    from jaxviz.scene import build_scene
-    from jaxviz.ui.device_view.export import Renderer
+    from jaxviz.ui.devices.export import Renderer
+    from jaxviz.views.devices import build_scene
 
     def make(name: str, variant: str, theme: str = "light", **overrides) -> Renderer:
         return Renderer(build_scene(traced(name, variant, **overrides), variant), W, H, theme)
@@ -183,7 +183,7 @@ def test_dark_theme_and_svg_export(renderer, tmp_path):
 def test_stepping_with_keys_moves_exactly_one_phase(qtbot):
     from PySide6.QtTest import QTest
 
-    from jaxviz.ui.device_view import DeviceView
+    from jaxviz.ui.devices import DeviceView
 
     view = DeviceView()
     qtbot.addWidget(view)
@@ -210,7 +210,7 @@ def test_stepping_with_keys_moves_exactly_one_phase(qtbot):
 
 
 def test_view_follows_a_new_result_and_exports(qtbot, tmp_path):
-    from jaxviz.ui.device_view import DeviceView
+    from jaxviz.ui.devices import DeviceView
 
     view = DeviceView()
     qtbot.addWidget(view)
@@ -233,7 +233,7 @@ def test_clicking_a_folded_pytree_shows_each_of_its_arrays(qtbot):
     from PySide6.QtCore import QPoint
     from PySide6.QtTest import QTest
 
-    from jaxviz.ui.device_view import DeviceView
+    from jaxviz.ui.devices import DeviceView
 
     view = DeviceView()
     qtbot.addWidget(view)

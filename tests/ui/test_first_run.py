@@ -13,10 +13,10 @@ from PySide6.QtGui import QColor, QFontMetrics, QImage, QPainter, QTextDocumentF
 from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QApplication
 
-from jaxviz.model import palette
-from jaxviz.model.screen_fit import Rect, logical, plan_window
 from jaxviz.ui.window.layout import FRAME_ESTIMATE
-from tests.model.test_entry_points import TRAINING
+from jaxviz.views import palette
+from jaxviz.views.window.screen_fit import Rect, logical, plan_window
+from tests.views.window.test_entry_points import TRAINING
 from tests.ui.helpers import close, wait_for_panes
 
 SCREENS = list(itertools.product([(1280, 720), (1366, 768), (1920, 1080), (2560, 1440)],

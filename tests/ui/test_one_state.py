@@ -15,8 +15,8 @@ from PySide6.QtGui import QTextCursor
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QFileDialog
 
-from jaxviz.model.link_index import LinkIndex
 from jaxviz.ui.theme import style
+from jaxviz.views.panes.link_index import LinkIndex
 from tests.ui.helpers import JAX_MS, close, devices_tab, pixel, wait_for_panes
 
 
@@ -343,7 +343,7 @@ def test_hlo_views_hide_jaxvizs_own_frames(qtbot, window):
 def test_runs_per_device_counts_agree_across_variants(qtbot, window):
     """pmap and shard_map both run one shard_map body per device: one ▣ each, as many as
     the shard_map equations JAX printed (the shard_map variant's jit only places inputs)."""
-    from jaxviz.model.changes import marks_for, summary
+    from jaxviz.views.compare.changes import marks_for, summary
 
     _open(qtbot, window, "normalize")
     result = window.presenter.result
@@ -387,7 +387,7 @@ def _breaks_mid_word(browser) -> list[str]:
 def test_the_side_panels_are_readable_at_1366x768(qtbot, window):
     from PySide6.QtWidgets import QLabel
 
-    from jaxviz.model.screen_fit import Rect, plan_window
+    from jaxviz.views.window.screen_fit import Rect, plan_window
 
     plan = plan_window(Rect(0, 0, 1366, 768 - 32))
     window.resize(1366, 768 - 32)

@@ -20,8 +20,8 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 from jaxviz.model.timing import CallRecord, TimingRun  # noqa: E402
-from jaxviz.model.timing_export import read_json, write_json  # noqa: E402
-from jaxviz.model.timing_stats import caption_dispatch, fmt_ms, steady  # noqa: E402
+from jaxviz.views.timing.export import read_json, write_json  # noqa: E402
+from jaxviz.views.timing.stats import caption_dispatch, fmt_ms, steady  # noqa: E402
 
 SIZE = (960, 540)
 SVG = "{http://www.w3.org/2000/svg}"
@@ -119,8 +119,8 @@ def test_svg_is_plain_svg_1_1_with_markers_in_output_pixels(run, tmp_path):
 
 
 def test_export_plots_writes_every_format_of_each_kind(run, tmp_path):
-    from jaxviz.model.timing_stats import available_plots
     from jaxviz.ui.exporters import write_plots
+    from jaxviz.views.timing.stats import available_plots
 
     kinds = available_plots(run)
     assert kinds == ["dispatch_vs_complete", "timeline", "variants", "sweep"]
@@ -230,7 +230,7 @@ def test_headless_rendering_starts_behind_the_guard(run, tmp_path):
     live updates later the process is still there."""
     path = write_json(run, tmp_path / "timings.json")
     code = ("import sys; from jaxviz.ui.theme import qt_guard;"
-            "from jaxviz.model.timing_export import read_json;"
+            "from jaxviz.views.timing.export import read_json;"
             "from jaxviz.ui.plots import FIGURES, Style, ensure_app;"
             "assert qt_guard._guarded is None; ensure_app();"
             "print(qt_guard._guarded);"

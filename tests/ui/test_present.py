@@ -18,8 +18,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QImage
 
 from jaxviz.model.gallery import resources_dir
-from jaxviz.model.lecture import load_lecture, parse_lecture
-from jaxviz.ui.present.deck import build_slides, load_deck
+from jaxviz.views.present.deck import build_slides, load_deck
+from jaxviz.views.present.lecture import load_lecture, parse_lecture
 
 LECTURE = resources_dir() / "lectures" / "parallel_jax.toml"
 
@@ -240,7 +240,7 @@ def test_with_two_screens_the_console_is_on_the_primary_and_the_slide_on_the_oth
     script = textwrap.dedent("""
         import sys
         from PySide6.QtWidgets import QApplication
-        from jaxviz.model.lecture import parse_lecture
+        from jaxviz.views.present.lecture import parse_lecture
         from jaxviz.ui.present.screens import show
         app = QApplication(sys.argv[:1])
         lecture = parse_lecture('title = "T"\\n[[step]]\\nview = "title"\\nnotes = "hi"\\n')

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from jaxviz.ui.window.scripted import VIRTUAL_SCREEN_TOOLS, virtual_screen
+from scripts.scripted import VIRTUAL_SCREEN_TOOLS, virtual_screen
 
 pytestmark = [
     pytest.mark.slow,
@@ -31,7 +31,7 @@ def jaxviz_on(env: dict[str, str], home: Path, *args: str):
     (the window stays open until the block ends)."""
     env = dict(env, XDG_CONFIG_HOME=str(home / "config"), XDG_DATA_HOME=str(home / "data"))
     child = subprocess.Popen(
-        [sys.executable, "-m", "jaxviz.ui.window.scripted", "--hold", "--", *args],
+        [sys.executable, "-m", "scripts.scripted", "--hold", "--", *args],
         env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         text=True)
     try:

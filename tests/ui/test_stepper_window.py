@@ -21,8 +21,8 @@ from PySide6.QtGui import QTextCursor
 from PySide6.QtTest import QTest
 
 from jaxviz.model import get_example
-from jaxviz.scene import build_scene
 from jaxviz.ui.theme import style
+from jaxviz.views.devices import build_scene
 from tests.ui.helpers import JAX_MS, close, line_of, pixel, wait_for_panes
 
 

@@ -17,9 +17,9 @@ from PySide6.QtTest import QTest
 
 from jaxviz.model import Target, TraceRequest
 from jaxviz.model.timing import FLUSH_NS
-from jaxviz.model.timing_stats import CAPTIONS, caption_dispatch, fmt_ms, steady
 from jaxviz.ui.plots import LIGHT
 from jaxviz.ui.plots.base import log_ms
+from jaxviz.views.timing.stats import CAPTIONS, caption_dispatch, fmt_ms, steady
 from tests.ui.helpers import JAX_MS
 from tests.ui.test_timing_view_options import example_request
 
@@ -39,7 +39,7 @@ def spin_until(check, timeout_ms: int = JAX_MS) -> None:
 
 
 def make_view(engine, size=(1500, 850)):
-    from jaxviz.ui.timing_view import TimingView
+    from jaxviz.ui.timing import TimingView
 
     view = TimingView()
     view.set_engine(engine)
@@ -331,7 +331,7 @@ def test_bad_settings_are_marked_and_nothing_runs(qtbot, shared_engine):
 
 
 def test_nothing_to_measure_without_a_target_or_an_engine(qtbot):
-    from jaxviz.ui.timing_view import TimingView
+    from jaxviz.ui.timing import TimingView
 
     view = TimingView()
     qtbot.addWidget(view)
@@ -346,7 +346,7 @@ def test_nothing_to_measure_without_a_target_or_an_engine(qtbot):
 def test_full_screen_and_back_to_the_same_place(qtbot):
     from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-    from jaxviz.ui.timing_view import TimingView
+    from jaxviz.ui.timing import TimingView
 
     home = QWidget()
     qtbot.addWidget(home)

@@ -6,8 +6,8 @@ from __future__ import annotations
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
-from jaxviz.model.timing_export import read_json, write_json
-from jaxviz.model.timing_stats import caption_dispatch
+from jaxviz.views.timing.export import read_json, write_json
+from jaxviz.views.timing.stats import caption_dispatch
 from tests.ui.helpers import JAX_MS, wait_for_panes
 from tests.ui.test_timing_view import configure
 from tests.ui.test_timing_view_options import example_request

@@ -14,9 +14,9 @@ import pytest
 from PySide6.QtGui import QGuiApplication, QImage
 
 from jaxviz.model.records import to_plain
-from jaxviz.model.timing_export import CSV_COLUMNS, read_json, write_json
 from jaxviz.ui.plots import DARK, LIGHT, build_figure
 from jaxviz.ui.plots.render import laid_out
+from jaxviz.views.timing.export import CSV_COLUMNS, read_json, write_json
 from tests.ui.helpers import JAX_MS
 from tests.ui.test_timing_view import (
     count_colour,

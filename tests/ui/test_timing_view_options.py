@@ -10,7 +10,7 @@ from jaxviz.model import Target, TraceRequest
 from jaxviz.model.gallery import get_example
 from jaxviz.model.sizes import parse_size
 from jaxviz.model.timing import TimingHeader, TimingRequest, TimingRun, validate
-from jaxviz.model.timing_options import (
+from jaxviz.views.timing.options import (
     RunOptions,
     build_request,
     declared_settings,

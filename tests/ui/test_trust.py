@@ -18,9 +18,9 @@ from PySide6.QtWidgets import QPushButton
 
 from jaxviz.model import Target, TraceRequest
 from jaxviz.model.timing import TimingRequest, TimingRun
-from jaxviz.model.timing_export import write_json
 from jaxviz.ui.window.main_window import MainWindow
 from jaxviz.ui.window.settings import Recovery
+from jaxviz.views.timing.export import write_json
 from tests.ui.helpers import JAX_MS, wait_for_panes
 
 

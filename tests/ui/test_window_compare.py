@@ -19,11 +19,12 @@ import re
 import pytest
 from PySide6.QtCore import QPoint, Qt
 
-from jaxviz.model import list_examples, palette
-from jaxviz.model.jaxpr_diff import diff_variants
-from jaxviz.model.link_index import walk
-from jaxviz.ui.panes.diff_columns import diff_colour
+from jaxviz.model import list_examples
+from jaxviz.ui.compare.diff_columns import diff_colour
 from jaxviz.ui.theme import style
+from jaxviz.views import palette
+from jaxviz.views.compare.jaxpr_diff import diff_variants
+from jaxviz.views.panes.link_index import walk
 from tests.ui.helpers import close, line_of, pixel, wait_for_panes
 
 

@@ -13,9 +13,9 @@ from PySide6.QtCore import QThread
 from PySide6.QtGui import QColor
 
 from jaxviz.model import Equation, SourceSpan, SubJaxpr, TraceResult, VariantResult, VarInfo
-from jaxviz.model.changes import batch_marks, marks_for, parallel_marks
 from jaxviz.model.engine import EngineEvent, EngineInfo, Reply
-from jaxviz.model.link_index import LinkIndex
+from jaxviz.views.compare.changes import batch_marks, marks_for, parallel_marks
+from jaxviz.views.panes.link_index import LinkIndex
 
 F = "/x/f.py"
 
@@ -197,9 +197,9 @@ def test_menus_call_their_handlers_and_follow_the_window_state(qtbot):
     from PySide6.QtWidgets import QDockWidget, QMainWindow
 
     from jaxviz.model.gallery import list_examples
-    from jaxviz.model.window_state import WindowState
     from jaxviz.ui.window.actions import EXTRA_HANDLERS, SHORTCUTS, build_menus
     from jaxviz.ui.window.state_binding import StateBinding
+    from jaxviz.views.window.window_state import WindowState
 
     host = QMainWindow()
     qtbot.addWidget(host)
@@ -234,8 +234,8 @@ def test_menus_call_their_handlers_and_follow_the_window_state(qtbot):
 def test_state_binding_turns_every_field_change_into_its_signal(qtbot):
     from dataclasses import fields
 
-    from jaxviz.model.window_state import WindowState
     from jaxviz.ui.window.state_binding import StateBinding
+    from jaxviz.views.window.window_state import WindowState
 
     state = WindowState()
     bound = StateBinding(state)
@@ -253,8 +253,8 @@ def test_state_binding_turns_every_field_change_into_its_signal(qtbot):
 
 def test_the_compare_view_stands_alone_fed_a_diff(qapp):
     """The presentation mode's "what vmap changed" step feeds it a diff, no window, no engine."""
-    from jaxviz.model.jaxpr_diff import diff_variants
-    from jaxviz.ui.panes.compare_view import CompareView
+    from jaxviz.ui.compare.compare_view import CompareView
+    from jaxviz.views.compare.jaxpr_diff import diff_variants
 
     r = _result()
     view = CompareView(choosable=False)

@@ -1,6 +1,6 @@
 """Every export format, by name, for the CLI and the Export menus.
 
-The registry is :mod:`jaxviz.model.exports` (plain data: subjects, names,
+The registry is :mod:`jaxviz.views.exports` (plain data: subjects, names,
 extensions, descriptions, writers; the timing run's CSV, JSON and Chrome
 trace register there). Importing this package registers the formats drawn
 with Qt (:mod:`~jaxviz.ui.exporters.formats`): timing plots as PNG, SVG and
@@ -10,12 +10,12 @@ WebM (:mod:`~jaxviz.ui.exporters.video`), GIF, APNG and PDF pages.
 device view's exports all choose from the same registry, so adding a format
 is one writer and one ``register`` call in ``formats``.
 
-May import: :mod:`jaxviz.model`, :mod:`jaxviz.ui.plots`, :mod:`jaxviz.ui.device_view`,
+May import: :mod:`jaxviz.model`, :mod:`jaxviz.ui.plots`, :mod:`jaxviz.ui.devices`,
 :mod:`jaxviz.ui.vector`, Qt, PyAV.
 """
 
-from jaxviz.model.exports import SUBJECTS, Exporter, exporters, find, for_suffix, register
 from jaxviz.ui.exporters.formats import write_plot_file, write_plots
+from jaxviz.views.exports import SUBJECTS, Exporter, exporters, find, for_suffix, register
 
 __all__ = ["SUBJECTS", "Exporter", "exporters", "find", "for_suffix", "register", "write_plot_file",
            "write_plots"]

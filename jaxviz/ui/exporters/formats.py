@@ -1,10 +1,10 @@
 """The picture formats, registered once: plots as PNG, SVG and PDF; device-view frames as
 PNG, SVG and PDF; the device-view animation as MP4, WebM, GIF, APNG and PDF pages.
 
-The registry itself is :mod:`jaxviz.model.exports` (it also holds the timing
+The registry itself is :mod:`jaxviz.views.exports` (it also holds the timing
 run's data formats); importing this package adds the formats drawn with Qt.
 Adding a format is one writer function and one
-:func:`~jaxviz.model.exports.register` call here: the CLI (``jaxviz time``,
+:func:`~jaxviz.views.exports.register` call here: the CLI (``jaxviz time``,
 ``jaxviz animate``) and the views' Export menus read the registry.
 
 Every format paints the same drawing: the PNG is Qt's raster of it, the SVG
@@ -18,15 +18,15 @@ from typing import Any
 
 from PySide6.QtGui import QImage
 
-from jaxviz.model.exports import Exporter, exporters, for_suffix, register
 from jaxviz.model.timing import TimingRun
-from jaxviz.model.timing_stats import available_plots
-from jaxviz.ui.device_view.export import Progress, Renderer, save_apng, save_gif, save_pdf
+from jaxviz.ui.devices.export import Progress, Renderer, save_apng, save_gif, save_pdf
 from jaxviz.ui.exporters.video import save_video
 from jaxviz.ui.plots.base import TimingFigure
 from jaxviz.ui.plots.render import DEFAULT_SIZE, build_figure, figure_image, paint_figure
 from jaxviz.ui.vector.pdf import pdf_pages
 from jaxviz.ui.vector.svg import SvgDevice
+from jaxviz.views.exports import Exporter, exporters, for_suffix, register
+from jaxviz.views.timing.stats import available_plots
 
 
 def _plot_png(run: TimingRun, path: str | Path, kind: str,

@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 from PySide6.QtGui import QImage
 
-from jaxviz.ui.device_view.export import Progress, Renderer
+from jaxviz.ui.devices.export import Progress, Renderer
 
 #: Seconds each phase's final state stays on screen.
 HOLD_S = 1.5

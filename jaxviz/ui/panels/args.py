@@ -1,6 +1,7 @@
 """The arguments panel: argument specs and parallel settings, validated as they are typed.
 
-Every field is parsed on each keystroke (:func:`~jaxviz.model.window_state.find_field_errors`:
+Every field is parsed on each keystroke
+(:func:`~jaxviz.views.window.window_state.find_field_errors`:
 pure Python, no engine round trip). A fault never moves the form: the field
 gets a red frame and a ✖ icon whose tooltip says what is wrong, and the
 message, with a caret under the fault, appears in a line reserved for it
@@ -9,7 +10,7 @@ in the status bar (``messageChanged``). The engine's own complaints about a
 field (``ErrorInfo.field``) are shown the same way. The device count is not
 sent with requests: changing it restarts the engine (``devicesChanged``).
 
-Bound to the window's :class:`~jaxviz.model.window_state.WindowState`
+Bound to the window's :class:`~jaxviz.views.window.window_state.WindowState`
 (:meth:`ArgsPanel.bind`), the panel writes what is typed into its trace
 settings and shows settings set elsewhere (an example opened, a file's
 remembered fields).
@@ -44,8 +45,8 @@ from PySide6.QtWidgets import (
 
 from jaxviz.model import TraceSettings
 from jaxviz.model.limits import BATCH, DEVICES
-from jaxviz.model.window_state import WindowState, find_field_errors, settings_from
 from jaxviz.ui.theme import style
+from jaxviz.views.window.window_state import WindowState, find_field_errors, settings_from
 
 #: name -> (label, placeholder, tooltip) for the text fields, in panel order.
 TEXT_FIELDS = {
@@ -369,7 +370,8 @@ class ArgsPanel(QScrollArea):
 
     def find_errors(self) -> dict[str, tuple[str, int | None]]:
         """``field -> (message, position)`` for every field that does not parse (positions
-        point into the text as typed; see :func:`~jaxviz.model.window_state.find_field_errors`)."""
+        point into the text as typed; see
+        :func:`~jaxviz.views.window.window_state.find_field_errors`)."""
         texts = {name: edit.text() for name, edit in self.edits.items()}
         texts["axis_types"] = self.axis_types.currentData() or ""
         return find_field_errors(texts, self.devices.value())

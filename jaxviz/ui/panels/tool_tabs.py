@@ -8,7 +8,7 @@ missing, the tab shows a placeholder that says so.
 
 Docking contract (what this module calls; everything else is up to the view):
 
-``jaxviz.ui.device_view.DeviceView(parent=None)`` -- a QWidget with
+``jaxviz.ui.devices.DeviceView(parent=None)`` -- a QWidget with
     ``set_result(result: TraceResult, variant: str)``, called with each
     complete result (the window state's ``details``: layouts and HLO included)
     and the variant to show; and,
@@ -17,7 +17,7 @@ Docking contract (what this module calls; everything else is up to the view):
     current phase (empty when none), which the jaxpr panes light up. The tab
     has a variant picker above the view; clicking a jaxpr pane picks its variant.
 
-``jaxviz.ui.timing_view.TimingView(parent=None)`` -- a QWidget with
+``jaxviz.ui.timing.TimingView(parent=None)`` -- a QWidget with
     ``open_recording(path: str)`` for ``jaxviz timings.json``, and optionally
     ``set_engine(engine: QtEngine)`` (called once, when it is built: it
     measures in the window's engine) and ``set_target(request: TraceRequest)``,
@@ -51,12 +51,12 @@ from PySide6.QtWidgets import (
 )
 
 from jaxviz.model import TraceRequest
-from jaxviz.model.window_state import WindowState
 from jaxviz.ui.panels.console import ConsolePane
 from jaxviz.ui.theme import style
+from jaxviz.views.window.window_state import WindowState
 
-DEVICE_VIEW = ("jaxviz.ui.device_view", "DeviceView")
-TIMING_VIEW = ("jaxviz.ui.timing_view", "TimingView")
+DEVICE_VIEW = ("jaxviz.ui.devices", "DeviceView")
+TIMING_VIEW = ("jaxviz.ui.timing", "TimingView")
 VALUES_PANEL = ("jaxviz.ui.stepper", "ValuesPanel")
 
 

@@ -7,7 +7,7 @@ tabs when each would be narrower than :data:`MIN_PANE_CHARS` characters of
 code. The ``two panes`` layout shows two chosen variants side by side whatever
 panes are visible (:meth:`JaxprArea.set_two_panes`): wide enough to read at a
 projector's 1280x720. While two variants are compared, the compare layout
-(:class:`~jaxviz.ui.panes.compare_view.CompareView`) takes the panes' place.
+(:class:`~jaxviz.ui.compare.compare_view.CompareView`) takes the panes' place.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QSizePolicy, QSplitter, QStackedWidget, QTabWidget, QWidget
 
 from jaxviz.model import VARIANTS, TraceResult, variant_label
-from jaxviz.model.window_state import PANE_LAYOUTS, TWO_PANES
-from jaxviz.ui.panes.compare_view import CompareView
+from jaxviz.ui.compare.compare_view import CompareView
 from jaxviz.ui.panes.jaxpr_pane import JaxprPane
+from jaxviz.views.window.window_state import PANE_LAYOUTS, TWO_PANES
 
 #: Narrower panes than this many code characters switch "auto" layout to tabs.
 MIN_PANE_CHARS = 26

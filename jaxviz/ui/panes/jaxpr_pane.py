@@ -34,12 +34,12 @@ from PySide6.QtWidgets import (
 )
 
 from jaxviz.model import ErrorInfo, VariantResult, variant_label
-from jaxviz.model.changes import Mark, summary
-from jaxviz.model.link_index import walk
 from jaxviz.model.notes import VariantNote
 from jaxviz.ui.text.code_view import CodeView, fold_regions
 from jaxviz.ui.text.highlighters import hlo_highlighter, jaxpr_highlighter, stablehlo_highlighter
 from jaxviz.ui.theme import style
+from jaxviz.views.compare.changes import Mark, summary
+from jaxviz.views.panes.link_index import walk
 
 #: What each variant is, in one line, for the pane's tooltip.
 VARIANT_HELP = {

@@ -5,7 +5,7 @@ editor and its equations in every pane share it. Hovering (or clicking, which
 sticks) an equation or a source line lights up, in the stronger shade of the
 same hue and with a frame, the source line and every equation it produced in
 every pane. The device view can light up equations too (:meth:`LinkController.show_equations`).
-The compare layout (:class:`~jaxviz.ui.panes.compare_view.CompareView`) is linked
+The compare layout (:class:`~jaxviz.ui.compare.compare_view.CompareView`) is linked
 the same way: its rows' source line chips share the colours, and a row hovered or
 clicked there lights (or selects) its source line, and the other way round. So are
 the panes' compiled programs (HLO, StableHLO; :meth:`LinkController.set_details`):
@@ -22,10 +22,10 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QColor
 
 from jaxviz.model import TraceResult
-from jaxviz.model.link_index import LinkIndex, program_source_lines
 from jaxviz.ui.panes.area import JaxprArea
 from jaxviz.ui.text.editor import CodeEditor
 from jaxviz.ui.theme import style
+from jaxviz.views.panes.link_index import LinkIndex, program_source_lines
 
 
 def _ranges(lines: list[int]) -> list[tuple[int, int]]:

@@ -6,7 +6,7 @@ A :class:`TimingFigure` owns a :class:`pyqtgraph.GraphicsLayout` (put it in a
 :class:`~jaxviz.model.timing.TimingRun` -- cheap enough to call for every
 streamed record -- reusing its plot items, so live views do not flicker.
 
-Sizes and colours: a :class:`Style` (a theme of :mod:`jaxviz.model.palette`
+Sizes and colours: a :class:`Style` (a theme of :mod:`jaxviz.views.palette`
 and type sizes for one output size); marker symbols: :data:`SYMBOLS`.
 
 Log time axes are drawn in log10 space by the figures themselves with
@@ -25,9 +25,9 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtGui
 
-from jaxviz.model.palette import THEMES, PlotColours, Theme, theme
 from jaxviz.model.timing import TimingRun
-from jaxviz.model.timing_stats import header_line
+from jaxviz.views.palette import THEMES, PlotColours, Theme, theme
+from jaxviz.views.timing.stats import header_line
 
 #: Marker symbols of the series (pyqtgraph names) and the glyph the legend shows.
 SYMBOLS = {"dispatch": ("t", "▼"), "ready": ("o", "●"), "device": ("d", "◆"),
@@ -44,7 +44,7 @@ LIGHT, DARK = THEMES["light"].plots, THEMES["dark"].plots
 
 @dataclass(frozen=True)
 class Style:
-    """A theme (:mod:`jaxviz.model.palette`) plus the type and line sizes for one output size.
+    """A theme (:mod:`jaxviz.views.palette`) plus the type and line sizes for one output size.
 
     ``base_px`` is the body text size in pixels; every other size derives
     from it.

@@ -12,8 +12,8 @@ import numpy as np
 import pyqtgraph as pg
 
 from jaxviz.model.timing import TimingRun, variant_label
-from jaxviz.model.timing_stats import caption_dispatch, fmt_ms, primary_variant, steady
 from jaxviz.ui.plots.base import SYMBOLS, TimingFigure, log_ms, make_plot
+from jaxviz.views.timing.stats import caption_dispatch, fmt_ms, primary_variant, steady
 
 
 class DispatchFigure(TimingFigure):

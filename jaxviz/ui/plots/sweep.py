@@ -12,14 +12,14 @@ import numpy as np
 import pyqtgraph as pg
 
 from jaxviz.model.timing import TimingRun, variant_label
-from jaxviz.model.timing_stats import (
+from jaxviz.ui.plots.base import SYMBOLS, VARIANT_SYMBOLS, TimingFigure, log_ms, make_plot
+from jaxviz.views.timing.stats import (
     caption_sweep,
     fmt_ms,
     sweep_name,
     sweep_points,
     sweep_variants,
 )
-from jaxviz.ui.plots.base import SYMBOLS, VARIANT_SYMBOLS, TimingFigure, log_ms, make_plot
 
 
 class SweepFigure(TimingFigure):

@@ -15,8 +15,8 @@ import numpy as np
 import pyqtgraph as pg
 
 from jaxviz.model.timing import TimingRun, variant_label
-from jaxviz.model.timing_stats import caption_timeline, fmt_ms
 from jaxviz.ui.plots.base import SYMBOLS, CategoryAxis, TimingFigure, font, grid_alpha, make_plot
+from jaxviz.views.timing.stats import caption_timeline, fmt_ms
 
 #: Above this many calls the result markers are not numbered.
 MAX_NUMBERED = 16

@@ -16,7 +16,6 @@ import numpy as np
 import pyqtgraph as pg
 
 from jaxviz.model.timing import TimingRun, variant_label
-from jaxviz.model.timing_stats import caption_variants, fmt_ms, steady
 from jaxviz.ui.plots.base import (
     SYMBOLS,
     CategoryAxis,
@@ -25,6 +24,7 @@ from jaxviz.ui.plots.base import (
     log_ms,
     make_plot,
 )
+from jaxviz.views.timing.stats import caption_variants, fmt_ms, steady
 
 PHASES = ("trace", "lower", "compile", "execute", "first call")
 #: Within a variant's row, dispatch sits a little above completion so that

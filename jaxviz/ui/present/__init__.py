@@ -9,9 +9,9 @@ Modules:
     console: the presenter console for a second screen.
     loading: the deck loaded off the GUI thread, through the JAX engine.
 
-The lecture file and the keys are Qt-free: :mod:`jaxviz.model.lecture`,
-:mod:`jaxviz.model.presentation`.
+The lecture file and the keys are Qt-free: :mod:`jaxviz.views.present.lecture`,
+:mod:`jaxviz.views.present.presentation`.
 
-May import: :mod:`jaxviz.model`, :mod:`jaxviz.scene`, :mod:`jaxviz.engine` (client),
+May import: :mod:`jaxviz.model`, :mod:`jaxviz.views.devices`, :mod:`jaxviz.engine` (client),
 the ui's device view, plots, stepper and theme; Qt. Never JAX.
 """

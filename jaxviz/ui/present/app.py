@@ -5,8 +5,8 @@ from __future__ import annotations
 import sys
 from typing import cast
 
-from jaxviz.model.lecture import Lecture
 from jaxviz.ui.present.screens import show
+from jaxviz.views.present.lecture import Lecture
 
 
 def main(lecture: Lecture, theme: str = "light", start: int = 0, measure: bool = False,

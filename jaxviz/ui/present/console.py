@@ -4,7 +4,7 @@ As slide programs do, the console stays on the lecturer's screen while the
 audience's screen shows only the slide. It follows the presentation window
 (its ``moved`` signal) and forwards the keys pressed on it, so a clicker
 works whichever window has the focus. Which screen gets what is decided
-Qt-free (:func:`jaxviz.model.presentation.choose_screens`).
+Qt-free (:func:`jaxviz.views.present.presentation.choose_screens`).
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from PySide6.QtCore import QRectF, Qt, QTimer
 from PySide6.QtGui import QColor, QFontMetricsF, QKeyEvent, QPainter
 from PySide6.QtWidgets import QWidget
 
-from jaxviz.model.presentation import elapsed_text
 from jaxviz.ui.present.style import Sizes, ui_font
 from jaxviz.ui.present.window import PresentationWindow, key_name
+from jaxviz.views.present.presentation import elapsed_text
 
 BACKGROUND, TEXT, MUTED = "#15181D", "#F1F4F7", "#A7B0BB"
 

@@ -11,9 +11,9 @@ from pathlib import Path
 
 from PySide6.QtGui import QImage, QPainter
 
-from jaxviz.ui.present.deck import Slide
 from jaxviz.ui.present.paint import SlidePainter
 from jaxviz.ui.vector.pdf import pdf_pages
+from jaxviz.views.present.deck import Slide
 
 
 def slide_image(slide: Slide, size: tuple[int, int], theme: str = "light", number: int = 1,

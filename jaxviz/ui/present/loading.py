@@ -1,6 +1,6 @@
 """Loading a deck off the GUI thread, through the JAX engine.
 
-:class:`DeckLoader` runs :func:`~jaxviz.ui.present.deck.load_functions` on a
+:class:`DeckLoader` runs :func:`~jaxviz.views.present.deck.load_functions` on a
 worker thread; each request it makes goes to an engine client and the thread
 waits for the reply (the GUI thread never does). The results come back as Qt
 signals on the GUI thread.
@@ -15,8 +15,8 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from jaxviz.model.lecture import Lecture
-from jaxviz.ui.present.deck import FunctionData, Slide, build_slides, load_functions
+from jaxviz.views.present.deck import FunctionData, Slide, build_slides, load_functions
+from jaxviz.views.present.lecture import Lecture
 
 
 def blocking_run(client: Any, timeout: float) -> Callable[[Any], Any]:
@@ -62,7 +62,7 @@ class DeckLoader(QObject):
         super().__init__(parent)
         self.lecture = lecture
         self.run = run
-        #: Targets given outright (see :func:`~jaxviz.ui.present.deck.load_functions`).
+        #: Targets given outright (see :func:`~jaxviz.views.present.deck.load_functions`).
         self.resolved = resolved
         self.functions: dict[str, FunctionData] = {}
         self._thread: threading.Thread | None = None

@@ -1,17 +1,17 @@
 """Paint one slide with a QPainter: the same drawing for the screen, PNG and PDF.
 
-:class:`SlidePainter` draws a :class:`~jaxviz.ui.present.deck.Slide` into a
+:class:`SlidePainter` draws a :class:`~jaxviz.views.present.deck.Slide` into a
 ``width`` x ``height`` rectangle of any paint device: the presentation window
 paints it (through an image cache), ``jaxviz present --export`` paints it onto
 images and PDF pages. Text is sized for the room (:class:`Sizes`: at
 1920x1080 captions 34 px and code 30 px, scaled with the screen), code is
 coloured by the panes' Pygments lexers and colours, and long texts are folded
-to the lines that matter (:func:`jaxviz.model.presentation.fold_lines`).
+to the lines that matter (:func:`jaxviz.views.present.presentation.fold_lines`).
 
 The pictures come from the views that draw them in the window: the device
-view's :class:`~jaxviz.ui.device_view.export.Renderer`, the timing figures of
+view's :class:`~jaxviz.ui.devices.export.Renderer`, the timing figures of
 :mod:`jaxviz.ui.plots`, the values panel's model
-(:func:`jaxviz.model.step_panel.build_panel`) with its colour scale.
+(:func:`jaxviz.views.stepper.panel.build_panel`) with its colour scale.
 """
 
 from __future__ import annotations
@@ -21,11 +21,7 @@ from pygments.lexers.python import PythonLexer
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
 
-from jaxviz.model import palette
-from jaxviz.model.lexers import JaxprLexer
-from jaxviz.model.presentation import Row, fold_lines
 from jaxviz.ui.present import paint_views
-from jaxviz.ui.present.deck import Slide
 from jaxviz.ui.present.style import (
     CAPTION_PX,
     CODE_PX,
@@ -41,6 +37,10 @@ from jaxviz.ui.present.style import (
     mono_font,
     ui_font,
 )
+from jaxviz.views import palette
+from jaxviz.views.present.deck import Slide
+from jaxviz.views.present.presentation import Row, fold_lines
+from jaxviz.views.text.lexers import JaxprLexer
 
 
 class SlidePainter:

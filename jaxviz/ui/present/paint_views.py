@@ -12,10 +12,6 @@ from typing import Any
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFontMetricsF, QPainter
 
-from jaxviz.model.jaxpr_diff import DiffRow
-from jaxviz.model.lexers import JaxprLexer
-from jaxviz.model.presentation import wrap_line
-from jaxviz.ui.present.deck import Slide
 from jaxviz.ui.present.style import (
     CODE_PX,
     FOLD,
@@ -27,6 +23,10 @@ from jaxviz.ui.present.style import (
     mono_font,
     ui_font,
 )
+from jaxviz.views.compare.jaxpr_diff import DiffRow
+from jaxviz.views.present.deck import Slide
+from jaxviz.views.present.presentation import wrap_line
+from jaxviz.views.text.lexers import JaxprLexer
 
 #: The slide painter drawing the view (jaxviz.ui.present.paint.SlidePainter: its code
 #: blocks, colours and theme), typed loosely so this module does not import it back.
@@ -165,13 +165,13 @@ def paint_device(sp: SlidePainter, p: QPainter, body: QRectF, sizes: Sizes, widt
                  height: int) -> None:
     """The device view's phase, as the window's Devices tab draws it; the phase's
     jaxpr lines lit in a band beneath."""
-    from jaxviz.ui.device_view.export import Renderer
+    from jaxviz.ui.devices.export import Renderer
 
     slide = sp.slide
     assert slide.data is not None and slide.data.result is not None and slide.phase is not None
     scene = slide.cache.get("scene")
     if scene is None:
-        from jaxviz.scene import build_scene
+        from jaxviz.views.devices import build_scene
 
         scene = slide.cache["scene"] = build_scene(slide.data.result, slide.variant)
     band = 0.0
@@ -245,8 +245,8 @@ def paint_timing(sp: SlidePainter, p: QPainter, body: QRectF, sizes: Sizes, widt
 def paint_stepping(sp: SlidePainter, p: QPainter, body: QRectF, sizes: Sizes) -> None:
     """One stepped equation: its jaxpr line, then every lane's inputs and outputs
     (one column per device in the device view's colours, as the Values tab)."""
-    from jaxviz.model.step_panel import build_panel
     from jaxviz.ui.stepper.cells import Scale
+    from jaxviz.views.stepper.panel import build_panel
 
     slide = sp.slide
     result = slide.stepping
@@ -280,7 +280,7 @@ def paint_stepping(sp: SlidePainter, p: QPainter, body: QRectF, sizes: Sizes) ->
         p.setBrush(QColor(column.colour))
         p.drawRoundedRect(head, sizes.px(8), sizes.px(8))
         p.setFont(title_font)
-        from jaxviz.model.palette import text_on
+        from jaxviz.views.palette import text_on
 
         p.setPen(QColor(text_on(column.colour)))
         p.drawText(head, Qt.AlignmentFlag.AlignCenter, column.title)

@@ -4,7 +4,7 @@ and the window's Present action, so neither imports the other's application code
 
 from __future__ import annotations
 
-from jaxviz.model.lecture import Lecture
+from jaxviz.views.present.lecture import Lecture
 
 
 def show(lecture: Lecture, loader, theme: str, start: int, full_screen: bool) -> list:
@@ -12,9 +12,9 @@ def show(lecture: Lecture, loader, theme: str, start: int, full_screen: bool) ->
     on the primary screen when there is a second one."""
     from PySide6.QtGui import QGuiApplication
 
-    from jaxviz.model.presentation import ScreenInfo, choose_screens
     from jaxviz.ui.present.console import PresenterConsole
     from jaxviz.ui.present.window import PresentationWindow
+    from jaxviz.views.present.presentation import ScreenInfo, choose_screens
 
     screens = QGuiApplication.screens()
     primary = QGuiApplication.primaryScreen()

@@ -1,7 +1,7 @@
 """The presentation window: one slide at a time, full screen, driven by a clicker.
 
 Keys are read by name (``QKeySequence`` spelling) and handed to the Qt-free
-:class:`~jaxviz.model.presentation.PresentationCursor` (its ``KEY_MAP`` is the
+:class:`~jaxviz.views.present.presentation.PresentationCursor` (its ``KEY_MAP`` is the
 table of what each key does). The slide is drawn by
 :class:`~jaxviz.ui.present.paint.SlidePainter` into an image cached per slide
 and size, so repainting is instant; the exports draw with the same painter.
@@ -21,12 +21,12 @@ from PySide6.QtCore import QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFontMetricsF, QImage, QKeyEvent, QKeySequence, QPainter
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
-from jaxviz.model.lecture import Lecture
-from jaxviz.model.presentation import PresentationCursor
-from jaxviz.ui.present.deck import Slide
 from jaxviz.ui.present.loading import DeckLoader
 from jaxviz.ui.present.paint import SlidePainter
 from jaxviz.ui.present.style import CAPTION_PX, SMALL_PX, Sizes, mono_font, ui_font
+from jaxviz.views.present.deck import Slide
+from jaxviz.views.present.lecture import Lecture
+from jaxviz.views.present.presentation import PresentationCursor
 
 #: How long a message (``go to slide 3``, ``this is the last slide``) stays, in ms.
 MESSAGE_MS = 2500
@@ -34,7 +34,7 @@ BLANK_COLOURS = {"black": "#000000", "white": "#FFFFFF"}
 
 
 def key_name(event: QKeyEvent) -> str:
-    """The name of a key press as :data:`~jaxviz.model.presentation.KEY_MAP` spells it
+    """The name of a key press as :data:`~jaxviz.views.present.presentation.KEY_MAP` spells it
     ('' for presses with Ctrl or Alt, which belong to the editor or the desktop)."""
     mods = event.modifiers() & (Qt.KeyboardModifier.ControlModifier
                                 | Qt.KeyboardModifier.AltModifier

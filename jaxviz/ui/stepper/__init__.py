@@ -9,8 +9,8 @@ Modules:
     controller: :class:`StepController`, step mode itself: the engine request
         off the GUI thread, the cursor, and the "current step" it announces.
 
-What is shown is computed Qt-free: :mod:`jaxviz.model.step_panel` (the panel's
-model) and :mod:`jaxviz.model.step_cursor` (the moves).
+What is shown is computed Qt-free: :mod:`jaxviz.views.stepper.panel` (the panel's
+model) and :mod:`jaxviz.views.stepper.cursor` (the moves).
 
 May import: :mod:`jaxviz.model`, :mod:`jaxviz.ui.theme`, :mod:`jaxviz.ui.window.qt_engine`,
 Qt and pyqtgraph. Never JAX.

@@ -1,6 +1,6 @@
 """One value of a step, drawn: numbers, a heat map, or a summary with its histogram.
 
-A :class:`CellWidget` shows one :class:`~jaxviz.model.step_panel.Cell`; the
+A :class:`CellWidget` shows one :class:`~jaxviz.views.stepper.panel.Cell`; the
 values panel keeps a pool of them and refills them step after step (building
 pyqtgraph views costs more than filling them). Heat maps are pyqtgraph
 ``ImageItem`` s drawn with the colour map and levels the whole step shares
@@ -18,10 +18,10 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter
 from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
-from jaxviz.model.palette import DARK_LUMINANCE
-from jaxviz.model.step_panel import Cell
-from jaxviz.model.value_text import format_number
 from jaxviz.ui.theme import style
+from jaxviz.views.palette import DARK_LUMINANCE
+from jaxviz.views.stepper.panel import Cell
+from jaxviz.views.stepper.value_text import format_number
 
 #: Colour maps of the heat maps: values of one sign, and values of both signs (0 is white).
 SEQUENTIAL_MAP = "viridis"
@@ -69,8 +69,8 @@ class Scale:
         return self.colour_map.map((value - low) / (high - low), mode="qcolor")
 
     def dark_under(self, values: np.ndarray) -> np.ndarray:
-        """Per value, whether its colour is dark: :func:`~jaxviz.model.palette.text_on`'s
-        rule (WCAG luminance, as :func:`~jaxviz.model.palette.luminance`) for a whole array."""
+        """Per value, whether its colour is dark: :func:`~jaxviz.views.palette.text_on`'s
+        rule (WCAG luminance, as :func:`~jaxviz.views.palette.luminance`) for a whole array."""
         low, high = self.levels
         rgb = self.colour_map.map(np.clip((values - low) / (high - low), 0, 1).ravel(),
                                   mode="float")[:, :3]

@@ -1,6 +1,6 @@
 """One lane of a step -- the host or one device -- as a column of values.
 
-A :class:`ColumnWidget` shows a :class:`~jaxviz.model.step_panel.Column`: a
+A :class:`ColumnWidget` shows a :class:`~jaxviz.views.stepper.panel.Column`: a
 header in the device's colour (the device view's), the inputs, an arrow, the
 outputs. It keeps its :class:`~jaxviz.ui.stepper.cells.CellWidget` s and refills
 them on the next step. A lone column (host values) lays inputs and outputs
@@ -13,8 +13,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QBoxLayout, QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-from jaxviz.model.palette import text_on
-from jaxviz.model.step_panel import Cell, Column
 from jaxviz.ui.stepper.cells import (
     DEVICE_HEATMAP_SIDE,
     HEATMAP_SIDE,
@@ -22,6 +20,8 @@ from jaxviz.ui.stepper.cells import (
     Scale,
     set_visible,
 )
+from jaxviz.views.palette import text_on
+from jaxviz.views.stepper.panel import Cell, Column
 
 
 class _CellList(QWidget):

@@ -3,7 +3,7 @@
 :class:`StepController` sends a :class:`~jaxviz.model.stepping.StepRequest`
 through the window's :class:`~jaxviz.ui.window.qt_engine.QtEngine` (the engine
 runs it in its own process; the reply arrives as a Qt signal, so the GUI
-thread never waits), then moves a :class:`~jaxviz.model.step_cursor.StepCursor`
+thread never waits), then moves a :class:`~jaxviz.views.stepper.cursor.StepCursor`
 over the steps and announces every move with :attr:`StepController.stepChanged`.
 What is shown where (the pane, the editor, the values panel, the device view)
 is the window's business (:mod:`jaxviz.ui.window.stepping`).
@@ -20,9 +20,9 @@ from PySide6.QtCore import QObject, Signal
 
 from jaxviz.model import ErrorInfo, TraceRequest
 from jaxviz.model.engine import Reply
-from jaxviz.model.step_cursor import StepCursor
 from jaxviz.model.stepping import StepRequest, StepResult
 from jaxviz.ui.window.qt_engine import QtEngine
+from jaxviz.views.stepper.cursor import StepCursor
 
 #: Values with at most this many elements are kept whole in the window (16 x 16 heat maps).
 WINDOW_VALUE_LIMIT = 256

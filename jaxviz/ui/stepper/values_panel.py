@@ -1,7 +1,7 @@
 """The values panel: the current step's inputs and outputs, on the host or on every device.
 
-It draws a :class:`~jaxviz.model.step_panel.StepPanel` (built from the
-stepping by :func:`~jaxviz.model.step_panel.build_panel`): the step's heading,
+It draws a :class:`~jaxviz.views.stepper.panel.StepPanel` (built from the
+stepping by :func:`~jaxviz.views.stepper.panel.build_panel`): the step's heading,
 its jaxpr line and source line, notes, and one column per lane side by side
 (one per device, in the device view's colours), with a colour bar for the
 scale all heat maps of the step share. Above them, the stepping controls.
@@ -29,11 +29,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from jaxviz.model.step_panel import StepPanel, build_panel
 from jaxviz.model.stepping import StepResult
 from jaxviz.ui.stepper.cells import HEATMAP_SIDE, Scale, numbers_font, set_visible
 from jaxviz.ui.stepper.columns import ColumnWidget
 from jaxviz.ui.theme import style
+from jaxviz.views.stepper.panel import StepPanel, build_panel
 
 #: The moves the buttons ask for: name -> (text, tooltip).
 MOVES = {

@@ -5,7 +5,7 @@ Modules:
         hover and click signals shared by the editor and the panes.
     editor: the Python editor (line numbers, error markers).
     code_view: a read-only view with folding and gutter marks (jaxpr, HLO).
-    highlighters: Pygments-driven syntax highlighting (lexers in :mod:`jaxviz.model.lexers`).
+    highlighters: Pygments-driven syntax highlighting (lexers in :mod:`jaxviz.views.text.lexers`).
 
 May import: :mod:`jaxviz.model`, :mod:`jaxviz.ui.theme`, Qt, Pygments.
 """

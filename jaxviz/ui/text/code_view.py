@@ -8,10 +8,10 @@ from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QFont, QPainter, QPolygon
 from PySide6.QtWidgets import QWidget
 
-from jaxviz.model.changes import Mark
 from jaxviz.ui.text.highlighters import PygmentsHighlighter
 from jaxviz.ui.text.text_base import LinkedTextEdit
 from jaxviz.ui.theme import style
+from jaxviz.views.compare.changes import Mark
 
 _BAR = 4
 

@@ -19,8 +19,8 @@ from pygments.lexers.python import PythonLexer
 from pygments.token import Text, Whitespace, _TokenType
 from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextCharFormat, QTextDocument
 
-from jaxviz.model.lexers import HloLexer, JaxprLexer, StableHloLexer
 from jaxviz.ui.theme import style
+from jaxviz.views.text.lexers import HloLexer, JaxprLexer, StableHloLexer
 
 Span = tuple[int, int, _TokenType]
 

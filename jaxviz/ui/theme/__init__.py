@@ -1,6 +1,6 @@
 """How the application looks, in Qt terms: fonts, the Qt palette, colours as QColor.
 
-The colours themselves are plain data in :mod:`jaxviz.model.palette`; this
+The colours themselves are plain data in :mod:`jaxviz.views.palette`; this
 package turns them into Qt objects, in one place.
 
 Modules:

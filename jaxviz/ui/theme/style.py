@@ -1,7 +1,7 @@
 """Fonts, colours and the application theme, sized for a projector.
 
 Every colour in the window means something; the colours are plain data in
-:mod:`jaxviz.model.palette`, made into QColors here (:func:`qcolor`):
+:mod:`jaxviz.views.palette`, made into QColors here (:func:`qcolor`):
 
 * :data:`LINK_COLOURS` -- one pastel background per Python source line, shared
   by that line in the editor and by every equation it produced (as Compiler
@@ -25,8 +25,8 @@ from pygments.token import Token, _TokenType, string_to_tokentype
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QIcon, QPalette
 from PySide6.QtWidgets import QApplication, QStyleFactory, QWidget
 
-from jaxviz.model import palette
 from jaxviz.model.gallery import resources_dir
+from jaxviz.views import palette
 
 #: Point sizes at zoom 0: big enough to read from the back of a lecture hall.
 BASE_UI_POINTS = 12
@@ -47,7 +47,7 @@ def app_icon() -> QIcon:
 
 
 def qcolor(colour: str) -> QColor:
-    """A palette colour (``"#rrggbb"``, :mod:`jaxviz.model.palette`) as a QColor."""
+    """A palette colour (``"#rrggbb"``, :mod:`jaxviz.views.palette`) as a QColor."""
     return QColor(colour)
 
 

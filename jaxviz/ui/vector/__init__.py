@@ -1,7 +1,7 @@
 """Vector files from any QPainter drawing: plain SVG 1.1 and PDF.
 
 The plots (:mod:`jaxviz.ui.plots`) and the device view
-(:mod:`jaxviz.ui.device_view`) paint with QPainter; painting the same calls
+(:mod:`jaxviz.ui.devices`) paint with QPainter; painting the same calls
 onto these devices gives their vector exports, so every format shows the
 same drawing as the PNG.
 

@@ -12,7 +12,7 @@ Modules:
     layout: zoom, full screen, docks, recent files, recovery offer (a MainWindow mixin).
     settings: what the window remembers (QSettings) and crash-recovery copies.
     state_binding: the window state's change callbacks as Qt signals (the state
-        itself is Qt-free: :mod:`jaxviz.model.window_state`).
+        itself is Qt-free: :mod:`jaxviz.views.window.window_state`).
     parts: what the main window is made of, declared once for its mixins.
     scripted: the window driven by a script (benchmarks, screenshots): a private
         environment, a shown window on a started engine, waiting for a condition.

@@ -14,10 +14,10 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu
 
 from jaxviz.model import VARIANTS, Example, variant_label
-from jaxviz.model.stepping_views import PRESENTER_KEYS
-from jaxviz.model.window_state import TWO_PANES
 from jaxviz.ui.panes.area import LAYOUTS
 from jaxviz.ui.window.state_binding import StateBinding
+from jaxviz.views.window.stepping_views import PRESENTER_KEYS
+from jaxviz.views.window.window_state import TWO_PANES
 
 #: name -> (menu text, shortcuts, what it does)
 SHORTCUTS: dict[str, tuple[str, list[str], str]] = {

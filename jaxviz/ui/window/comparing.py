@@ -1,10 +1,10 @@
 """The compare layout in the window: opening, choosing, closing, and making room for it.
 
 :class:`CompareMode` follows the window state's ``compared`` pair
-(:class:`~jaxviz.model.window_state.WindowState`): a pair shows the compare
+(:class:`~jaxviz.views.window.window_state.WindowState`): a pair shows the compare
 layout in the panes' place (:meth:`~jaxviz.ui.panes.area.JaxprArea.show_compare`),
 None brings the panes back. View ▸ Compare Variants (Ctrl+D) and each pane's
-Compare button set it (:func:`~jaxviz.model.diff_layout.default_pair` picks the
+Compare button set it (:func:`~jaxviz.views.compare.diff_layout.default_pair` picks the
 pair), the layout's pickers change it, its Close button clears it. A compared
 variant the last result lacks is traced (the request includes it).
 
@@ -25,9 +25,9 @@ from typing import Any
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QDockWidget
 
-from jaxviz.model.diff_layout import default_pair
 from jaxviz.ui.window.parts import WindowParts
 from jaxviz.ui.window.state_binding import StateBinding
+from jaxviz.views.compare.diff_layout import default_pair
 
 #: Characters of jaxpr each side of the compare layout should show.
 WANTED_CHARS = 46

@@ -9,7 +9,7 @@
 * Save / Save As, and the modified mark;
 * the crash-recovery copy of unsaved text (:class:`~jaxviz.ui.window.settings.Recovery`);
 * the window state's ``source``, ``filename`` and ``function``
-  (:class:`~jaxviz.model.window_state.WindowState`), kept up to date.
+  (:class:`~jaxviz.views.window.window_state.WindowState`), kept up to date.
 """
 
 from __future__ import annotations
@@ -21,13 +21,13 @@ from typing import Any
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 
 from jaxviz.model import Example, TraceSettings, get_example, list_functions
-from jaxviz.model.entry_points import FunctionChoice, choose_function
 from jaxviz.model.errors import UserError
 from jaxviz.model.gallery import GalleryError, declared_in
 from jaxviz.model.sources import read_source
-from jaxviz.model.window_state import WindowState
 from jaxviz.ui.panels.editor_panel import EditorPanel
 from jaxviz.ui.window.settings import Recovery, TrustedFiles
+from jaxviz.views.window.entry_points import FunctionChoice, choose_function
+from jaxviz.views.window.window_state import WindowState
 
 #: The settings a file may declare in ``JAXVIZ = {...}`` that the window uses.
 FIELDS = ("function", "variants", *TraceSettings.names())
@@ -179,7 +179,7 @@ class DocumentController(QObject):
         Args:
             path: the file.
             function: the function to open; "" for the file's default
-                (:func:`~jaxviz.model.entry_points.choose_function`, which sets
+                (:func:`~jaxviz.views.window.entry_points.choose_function`, which sets
                 :attr:`choice`).
             remembered: the function chosen last time for this file.
 

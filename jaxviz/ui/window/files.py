@@ -13,12 +13,12 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from jaxviz.model import VARIANTS, TraceRequest, TraceSettings
 from jaxviz.model.as_written import transformed_reason
-from jaxviz.model.entry_points import argument_hint
 from jaxviz.model.errors import UserError
 from jaxviz.model.gallery import GalleryError
-from jaxviz.model.screen_fit import panes_for
 from jaxviz.ui.window.document import Document
 from jaxviz.ui.window.parts import WindowParts
+from jaxviz.views.window.entry_points import argument_hint
+from jaxviz.views.window.screen_fit import panes_for
 
 #: Panes an example or a file opens with: its variants in this priority, at most four (two
 #: in a projector-sized window).

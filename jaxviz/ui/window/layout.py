@@ -5,7 +5,7 @@ window module stays about wiring. Everything here is read from and written
 to :class:`~jaxviz.ui.window.settings.Settings` (QSettings).
 
 On the first run the window is sized and laid out for the screen it opens on
-(:func:`~jaxviz.model.screen_fit.plan_window`: a projector-sized screen gets
+(:func:`~jaxviz.views.window.screen_fit.plan_window`: a projector-sized screen gets
 a maximized window with two panes and the tool dock in view); a remembered
 frame that no longer fits a screen is moved and shrunk back onto one when the
 window is shown, and again whenever a screen is added, removed or resized
@@ -22,10 +22,10 @@ from PySide6.QtGui import QAction, QFont, QFontMetrics, QGuiApplication, QShowEv
 from PySide6.QtWidgets import QApplication, QWidget
 
 from jaxviz.model import VARIANTS
-from jaxviz.model.screen_fit import Rect, WindowPlan, fit_frame, plan_window
-from jaxviz.model.window_state import TWO_PANES
 from jaxviz.ui.theme import style
 from jaxviz.ui.window.parts import WindowParts
+from jaxviz.views.window.screen_fit import Rect, WindowPlan, fit_frame, plan_window
+from jaxviz.views.window.window_state import TWO_PANES
 
 #: A window's frame beyond its content before the window manager has framed it (a title
 #: bar and thin borders; the check after it is framed corrects any difference).
@@ -146,7 +146,7 @@ class WindowStateMixin(WindowParts):
     # ------------------------------------------------------- save / restore
     def restore_window_state(self) -> None:
         """The remembered layout, or on the first run the one planned for this screen
-        (:func:`~jaxviz.model.screen_fit.plan_window`)."""
+        (:func:`~jaxviz.views.window.screen_fit.plan_window`)."""
         geometry, state, splitter = self.settings.window()
         self.plan = plan_window(_rect(self._available_geometry()))
         self._planned: WindowPlan | None = None

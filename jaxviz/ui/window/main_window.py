@@ -5,7 +5,7 @@ The window never waits for JAX: it is shown before the engine process has
 started, requests go out through a :class:`~jaxviz.ui.window.session.TraceSession`
 and results come back as Qt signals.
 
-What the window shows lives in one :class:`~jaxviz.model.window_state.WindowState`
+What the window shows lives in one :class:`~jaxviz.views.window.window_state.WindowState`
 (:attr:`MainWindow.state`, with Qt signals in :attr:`MainWindow.bound`): the
 document writes its text and function into it, the arguments panel its
 fields, the panes which are visible; the trace request is derived from it
@@ -32,8 +32,6 @@ from PySide6.QtWidgets import (
 
 from jaxviz.model import TraceRequest
 from jaxviz.model.engine import EngineEvent
-from jaxviz.model.stepping_views import SteppingViews
-from jaxviz.model.window_state import WindowState
 from jaxviz.ui.panels.args import ArgsPanel
 from jaxviz.ui.panels.editor_panel import EditorPanel
 from jaxviz.ui.panels.gallery import GalleryPanel
@@ -59,6 +57,8 @@ from jaxviz.ui.window.shortcuts_dialog import ShortcutsDialog
 from jaxviz.ui.window.state_binding import StateBinding
 from jaxviz.ui.window.stepping import StepMode
 from jaxviz.ui.window.stepping import handlers as step_handlers
+from jaxviz.views.window.stepping_views import SteppingViews
+from jaxviz.views.window.window_state import WindowState
 
 
 class MainWindow(WindowFilesMixin, WindowStateMixin):

@@ -8,7 +8,7 @@ same key again, or Esc, puts everything back exactly: the view lies on a panel
 over the window's inside (menu and status bars stay) while the layout under it
 is never touched; the tab comes back where it was, the tool tab that was
 current and the keyboard focus too. Which view is maximized is the window state's
-(:attr:`~jaxviz.model.window_state.WindowState.maximized`); the window follows it.
+(:attr:`~jaxviz.views.window.window_state.WindowState.maximized`); the window follows it.
 
 Example:
     >>> window.maximizer.toggle("devices")     # doctest: +SKIP
@@ -21,8 +21,8 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QObject, QRect
 from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QVBoxLayout, QWidget
 
-from jaxviz.model.window_state import WindowState
 from jaxviz.ui.panels.tool_tabs import ToolTabs
+from jaxviz.views.window.window_state import WindowState
 
 #: The view name -> the tool tab it lives in, by the ToolTabs attribute.
 VIEW_TABS = {"devices": "devices", "timing": "timing"}

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QSplitter
 
-from jaxviz.model.window_state import WindowState
 from jaxviz.ui.panels.args import ArgsPanel
 from jaxviz.ui.panels.editor_panel import EditorPanel
 from jaxviz.ui.panels.gallery import GalleryPanel
@@ -23,6 +22,7 @@ from jaxviz.ui.window.document import DocumentController
 from jaxviz.ui.window.presenter import ResultPresenter
 from jaxviz.ui.window.session import TraceSession
 from jaxviz.ui.window.settings import Settings
+from jaxviz.views.window.window_state import WindowState
 
 
 class WindowParts(QMainWindow):

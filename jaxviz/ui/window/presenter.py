@@ -8,7 +8,7 @@
 
 In every error case the last good content stays, dimmed; nothing the user
 typed is touched. The presenter sees the window through :class:`ResultView`
-(the widgets it fills) and the :class:`~jaxviz.model.window_state.WindowState`;
+(the widgets it fills) and the :class:`~jaxviz.views.window.window_state.WindowState`;
 what belongs in the status bar it announces with :attr:`ResultPresenter.statusChanged`.
 A good result goes into the state (``state.result``, then ``state.details``); the
 views that show more than one pane's part of it (the links, the compare layout,
@@ -22,13 +22,13 @@ from typing import Protocol
 from PySide6.QtCore import QObject, Signal
 
 from jaxviz.model import ErrorInfo, TraceRequest, TraceResult
-from jaxviz.model.changes import marks_for
 from jaxviz.model.engine import Reply
-from jaxviz.model.window_state import WindowState
 from jaxviz.ui.panels.args import ArgsPanel
 from jaxviz.ui.panels.editor_panel import EditorPanel
 from jaxviz.ui.panels.tool_tabs import ToolTabs
 from jaxviz.ui.panes.area import JaxprArea
+from jaxviz.views.compare.changes import marks_for
+from jaxviz.views.window.window_state import WindowState
 
 #: Error kinds that belong to the editor (a line of the source).
 EDITOR_KINDS = {"syntax", "load", "lookup"}

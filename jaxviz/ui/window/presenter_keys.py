@@ -1,10 +1,11 @@
-"""Presenter keys, window-level: the Qt side of :mod:`jaxviz.model.stepping_views`.
+"""Presenter keys, window-level: the Qt side of :mod:`jaxviz.views.window.stepping_views`.
 
 :class:`PresenterKeys` routes Right/Left, Page Down/Up and Space to the
-stepping view shown now (the registry's :meth:`~jaxviz.model.stepping_views.SteppingViews.current`),
+stepping view shown now (the registry's
+:meth:`~jaxviz.views.window.stepping_views.SteppingViews.current`),
 whichever widget of a watched window has the keyboard focus -- the gallery, a
 jaxpr pane, a tab bar, a button -- except that a text field being typed in keeps
-Right, Left and Space (:func:`~jaxviz.model.stepping_views.presenter_move`).
+Right, Left and Space (:func:`~jaxviz.views.window.stepping_views.presenter_move`).
 When no stepping view is shown, every key goes where it always went.
 
 Qt first asks the focused widget whether it wants a key that may be a shortcut
@@ -32,9 +33,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from jaxviz.model.stepping_views import SteppingViews, presenter_move
+from jaxviz.views.window.stepping_views import SteppingViews, presenter_move
 
-#: Qt's keys -> the names :mod:`jaxviz.model.stepping_views` uses.
+#: Qt's keys -> the names :mod:`jaxviz.views.window.stepping_views` uses.
 KEY_NAMES = {Qt.Key.Key_Right: "Right", Qt.Key.Key_Left: "Left", Qt.Key.Key_PageDown: "PageDown",
              Qt.Key.Key_PageUp: "PageUp", Qt.Key.Key_Space: "Space"}
 _MODIFIERS = (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier

@@ -1,13 +1,13 @@
 """Present from the window (Shift+F5): the window's function as a full-screen presentation.
 
 The deck is the one ``jaxviz present TARGET`` builds
-(:func:`~jaxviz.model.lecture.function_lecture`), made of what the window
+(:func:`~jaxviz.views.present.lecture.function_lecture`), made of what the window
 shows: the editor's text (saved or not), its arguments and settings, its
 visible variants, the device view's variant. It is traced in the window's
 own engine (:meth:`~jaxviz.ui.window.qt_engine.QtEngine.worker_client`, on
 the deck loader's thread: the GUI thread never waits for JAX) and starts on the
 slide that matches what the window shows
-(:func:`~jaxviz.model.presentation.matching_slide`): the device view's phase,
+(:func:`~jaxviz.views.present.presentation.matching_slide`): the device view's phase,
 the compared pair, the pane last clicked, else the source.
 
 Esc leaves back to the window as it was: the presentation is a window of its
@@ -28,11 +28,11 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QApplication, QWidget
 
 from jaxviz.model import VARIANTS
-from jaxviz.model.lecture import Lecture, function_lecture
-from jaxviz.model.presentation import OnScreen, matching_slide
 from jaxviz.model.records import Target
 from jaxviz.ui.window.parts import WindowParts
 from jaxviz.ui.window.qt_engine import QtEngine
+from jaxviz.views.present.lecture import Lecture, function_lecture
+from jaxviz.views.present.presentation import OnScreen, matching_slide
 
 #: Seconds one request of the deck (a trace with storyboards) may run.
 DECK_TIMEOUT = 120.0

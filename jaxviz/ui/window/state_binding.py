@@ -1,5 +1,5 @@
 """The window state's change callbacks as Qt signals: the thin Qt side of
-:class:`~jaxviz.model.window_state.WindowState`.
+:class:`~jaxviz.views.window.window_state.WindowState`.
 
 Widgets connect to these signals rather than to the state's callbacks, so a
 connection ends with its receiver (Qt disconnects a deleted QObject) and can
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
-from jaxviz.model.window_state import WindowState
+from jaxviz.views.window.window_state import WindowState
 
 
 class StateBinding(QObject):

@@ -5,7 +5,7 @@ window: the pane's Step button and F9 turn it on; every move lights the current
 equation in the pane (:meth:`~jaxviz.ui.panes.linking.LinkController.show_step`)
 and its source line in the editor, fills the Values tab, and -- when the device
 view has been opened -- moves the device view to the phase that runs the
-equation (its :meth:`~jaxviz.ui.device_view.view.DeviceView.show_equation`
+equation (its :meth:`~jaxviz.ui.devices.view.DeviceView.show_equation`
 hook). While step mode is on, it is the window's stepping view with the highest
 priority: the presenter keys (:mod:`jaxviz.ui.window.presenter_keys`) step it.
 """
@@ -20,14 +20,14 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
 
 from jaxviz.model import ErrorInfo
-from jaxviz.model.stepping_views import SteppingView
-from jaxviz.model.window_state import WindowState
 from jaxviz.ui.panels.editor_panel import EditorPanel
 from jaxviz.ui.panels.tool_tabs import ToolTabs
 from jaxviz.ui.panes.area import JaxprArea
 from jaxviz.ui.panes.linking import LinkController
 from jaxviz.ui.stepper.controller import StepController
 from jaxviz.ui.window.qt_engine import QtEngine
+from jaxviz.views.window.stepping_views import SteppingView
+from jaxviz.views.window.window_state import WindowState
 
 #: What the Values tab says before the first stepping arrives.
 FIRST_STEPPING_NOTE = ("The first stepping of a program takes a second or so: JAX compiles "

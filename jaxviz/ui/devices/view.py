@@ -1,0 +1,415 @@
+"""``DeviceView``: the animated device view widget (canvas + controls).
+
+Example (docking it; the main window owns the result and the jaxpr panes):
+    >>> view = DeviceView()                                        # doctest: +SKIP
+    >>> view.phaseChanged.connect(jaxpr_panes.highlight_lines)     # doctest: +SKIP
+    >>> view.set_result(result, "pmap")                            # doctest: +SKIP
+    >>> view.play()                                                # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QElapsedTimer, QEvent, Qt, QTimer, Signal
+from PySide6.QtGui import QGuiApplication, QKeyEvent, QMouseEvent, QPainter, QPixmap
+from PySide6.QtWidgets import QSizePolicy, QVBoxLayout, QWidget
+
+from jaxviz.model import TraceResult
+from jaxviz.model.sizes import ANIMATION_SIZES, parse_size
+from jaxviz.ui.devices.controls import ControlBar
+from jaxviz.ui.devices.export import Renderer
+from jaxviz.ui.devices.exporting import ViewExports
+from jaxviz.ui.devices.painter import ItemPainter
+from jaxviz.ui.exporters import find, for_suffix
+from jaxviz.views import palette
+from jaxviz.views.devices import Phase, Scene, build_scene, empty_scene, geometry
+from jaxviz.views.devices.follow import phase_of_equation
+from jaxviz.views.devices.frames import FrameBuilder
+
+FRAME_MS = 16
+
+
+class _Canvas(QWidget):
+    """Paints the current frame: a cached static layer per phase, then the moving parts."""
+
+    def __init__(self, view: DeviceView):
+        super().__init__(view)
+        self.view = view
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.setMinimumSize(320, 200)
+        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, True)
+        self.setMouseTracking(True)
+        self._key: tuple | None = None
+        self._builder: FrameBuilder | None = None
+        self._static: dict[int, QPixmap] = {}
+        self.painter = ItemPainter()
+
+    def invalidate(self) -> None:
+        self._key = None
+        self._static.clear()
+        self.update()
+
+    def builder(self) -> FrameBuilder:
+        v = self.view
+        px: float = v.font().pixelSize()
+        if px <= 0:
+            px = v.font().pointSizeF() * self.logicalDpiY() / 72.0
+        key = (self.width(), self.height(), v.theme, v.font_scale, px, id(v.scene),
+               self.devicePixelRatioF(), v.expanded)
+        if key != self._key or self._builder is None:
+            unit = geometry.default_unit(self.width(), self.height(), px, v.font_scale)
+            lay = geometry.layout(v.scene, self.width(), self.height(), unit, v.expanded)
+            self._builder = FrameBuilder(v.scene, lay, palette.theme(v.theme).device_view)
+            self.painter.family = v.font().family()
+            self._static.clear()
+            self._key = key
+        return self._builder
+
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        p = QPainter(self)
+        try:
+            fb = self.builder()
+            phase = self.view.current_phase
+            pix = self._static.get(phase)
+            if pix is None:
+                dpr = self.devicePixelRatioF()
+                pix = QPixmap(int(self.width() * dpr), int(self.height() * dpr))
+                pix.setDevicePixelRatio(dpr)
+                q = QPainter(pix)
+                try:
+                    self.painter.draw(q, fb.static(phase))
+                finally:
+                    q.end()
+                self._static[phase] = pix
+            p.drawPixmap(0, 0, pix)
+            self.painter.draw(p, fb.dynamic(phase, self.view.current_time))
+        finally:
+            p.end()
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt's name
+        pos = event.position()
+        group = self.builder().lay.group_at(pos.x(), pos.y())
+        if group and event.button() == Qt.MouseButton.LeftButton:
+            self.view.toggle_group(group)
+            event.accept()
+            return
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt's name
+        pos = event.position()
+        group = self.builder().lay.group_at(pos.x(), pos.y())
+        if group:
+            self.setCursor(Qt.CursorShape.PointingHandCursor)
+            what = ("fold its arrays into one entry" if group in self.view.expanded
+                    else "show each of its arrays")
+            self.setToolTip(f"{group}: click to {what}")
+        else:
+            self.unsetCursor()
+            self.setToolTip("")
+        super().mouseMoveEvent(event)
+
+
+class DeviceView(QWidget):
+    """Shards on devices: an animated view of where JAX put every piece of data.
+
+    Signals:
+        phaseChanged(index, caption, highlights): the phase shown changed;
+            ``highlights`` is a list of ``(variant, text_start, text_end)``
+            line ranges of that variant's jaxpr text to highlight.
+        playingChanged(bool): playback started or stopped.
+    """
+
+    phaseChanged = Signal(int, str, list)
+    playingChanged = Signal(bool)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.scene: Scene = empty_scene("No result yet: trace a function to see its devices.")
+        self.result: TraceResult | None = None
+        self.theme = "light"
+        self.font_scale = 1.0
+        self.speed = 1.0
+        #: Pytree groups drawn leaf by leaf (the others are folded into one entry each).
+        self.expanded: frozenset[str] = frozenset()
+        self._phase = 0
+        self._t = 1.0
+        self._playing = False
+        self._hold_at_end = False  # stepping: play this phase once, then stop
+        self.canvas = _Canvas(self)
+        self.controls = ControlBar(self)
+        box = QVBoxLayout(self)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.setSpacing(0)
+        box.addWidget(self.canvas, 1)
+        box.addWidget(self.controls)
+        self.controls.restartRequested.connect(self.restart)
+        self.controls.stepRequested.connect(self.step)
+        self.controls.playToggled.connect(self.toggle_play)
+        self.controls.speedChanged.connect(self.set_speed)
+        self.controls.scrubbed.connect(self._scrub)
+        self.controls.copyRequested.connect(self.copy_code)
+        #: The Export menu's exports (the frame now, animations in the background).
+        self.exports = ViewExports(self, dialog_parent=self)
+        self._timer = QTimer(self)
+        self._timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self._timer.setInterval(FRAME_MS)
+        self._timer.timeout.connect(self._tick)
+        self._clock = QElapsedTimer()
+        self._sync()
+
+    # -- public API -------------------------------------------------------- #
+
+    @property
+    def phases(self) -> list[Phase]:
+        """The phases of the current variant (empty without a usable result)."""
+        return self.scene.phases
+
+    @property
+    def current_phase(self) -> int:
+        return self._phase
+
+    @property
+    def current_time(self) -> float:
+        """Progress (0..1) within the current phase."""
+        return self._t
+
+    @property
+    def playing(self) -> bool:
+        return self._playing
+
+    def set_result(self, result: TraceResult, variant: str) -> None:
+        """Show ``variant`` of ``result``; keeps the phase when the phases did not change kind."""
+        old = [p.kind for p in self.scene.phases]
+        self.result = result
+        self.scene = build_scene(result, variant)
+        new = [p.kind for p in self.scene.phases]
+        if new != old:
+            self._phase, self._t = 0, 1.0
+        self._phase = min(self._phase, max(len(new) - 1, 0))
+        if not new:
+            self.pause()
+        self.canvas.invalidate()
+        self._sync(emit=True)
+
+    def start_over(self) -> None:
+        """Another document: its first phase, whole, when its result comes (not the
+        phase the last one was at)."""
+        self.pause()
+        self._phase, self._t = 0, 1.0
+
+    def step_forward(self) -> bool:
+        """One phase on (a presenter's clicker); False at the last phase or without one."""
+        if not self.phases or (self._phase >= len(self.phases) - 1 and self._t >= 1.0):
+            return False
+        self.step(1)
+        return True
+
+    def step_back(self) -> bool:
+        """One phase back; False at the first phase or without one."""
+        if not self.phases or self._phase == 0:
+            return False
+        self.step(-1)
+        return True
+
+    def copy_code(self) -> str:
+        """Put the shown variant's call, with its arguments and mesh, on the clipboard."""
+        text = self.scene.code.snippet() if self.scene.code is not None else ""
+        if text:
+            QGuiApplication.clipboard().setText(text)
+        return text
+
+    def toggle_group(self, group: str) -> None:
+        """Show each array of pytree group ``group``, or fold them back into one entry."""
+        self.expanded = self.expanded ^ {group}
+        self.canvas.invalidate()
+
+    def step(self, delta: int = 1) -> None:
+        """Go ``delta`` phases on (or back); going on plays that phase once, then holds."""
+        if not self.phases:
+            return
+        target = min(max(self._phase + int(delta), 0), len(self.phases) - 1)
+        if target == self._phase:
+            self._t = 1.0
+            self._sync()
+            return
+        self._phase = target
+        if delta > 0:
+            self._t = 0.0
+            self._hold_at_end = not self._playing
+            self._start_clock()
+        else:
+            self._t = 1.0
+        self._sync(emit=True)
+
+    def show_equation(self, order: int) -> bool:
+        """Show the phase that runs equation ``order`` (pre-order position in the jaxpr).
+
+        The hook a stepper drives the view by ("the device view shows the same
+        step"). Returns False, leaving the view as it is, when no phase runs it.
+        """
+        if self.result is None or not self.phases:
+            return False
+        try:
+            variant = self.result.variant(self.scene.variant)
+        except KeyError:
+            return False
+        phase = phase_of_equation(self.phases, variant, order)
+        if phase is None:
+            return False
+        self.pause()
+        self.seek(phase, 1.0)
+        return True
+
+    def play(self) -> None:
+        """Play from here to the end (from the start if at the end)."""
+        if not self.phases:
+            return
+        if self._phase == len(self.phases) - 1 and self._t >= 1.0:
+            self._phase, self._t = 0, 0.0
+            self._sync(emit=True)
+        self._hold_at_end = False
+        self._playing = True
+        self._start_clock()
+        self.playingChanged.emit(True)
+        self._sync()
+
+    def pause(self) -> None:
+        was = self._playing
+        self._playing = False
+        self._hold_at_end = False
+        self._timer.stop()
+        if was:
+            self.playingChanged.emit(False)
+        self._sync()
+
+    def toggle_play(self) -> None:
+        self.pause() if self._playing else self.play()
+
+    def restart(self) -> None:
+        """Back to the first phase, at its start."""
+        self.seek(0, 0.0)
+        if not self._playing:
+            self._hold_at_end = True
+            self._start_clock()
+
+    def seek(self, phase: int, t: float = 1.0) -> None:
+        """Show ``phase`` at time ``t`` (0..1)."""
+        if not self.phases:
+            return
+        phase = min(max(int(phase), 0), len(self.phases) - 1)
+        changed = phase != self._phase
+        self._phase, self._t = phase, min(max(float(t), 0.0), 1.0)
+        self._sync(emit=changed)
+
+    def set_speed(self, speed: float) -> None:
+        self.speed = max(float(speed), 0.05)
+
+    def set_theme(self, theme: str) -> None:
+        """``light`` or ``dark`` (projectors often want dark)."""
+        palette.theme(theme)  # raises for an unknown name
+        self.theme = theme
+        self.canvas.invalidate()
+
+    def set_font_scale(self, scale: float) -> None:
+        """Multiply the text size (1.0 follows the app font)."""
+        self.font_scale = max(float(scale), 0.3)
+        self.canvas.invalidate()
+
+    def renderer(self, size: tuple[int, int] | str | None = None,
+                 theme: str | None = None) -> Renderer:
+        """What the view shows, drawn at ``size`` (default: as shown) in ``theme``."""
+        w, h = self.picture_size(size)
+        return Renderer(self.scene, w, h, theme or self.theme, self.font_scale,
+                        self.expanded)
+
+    def export_frame(self, path: str | Path, size: tuple[int, int] | str | None = None,
+                     theme: str | None = None) -> Path:
+        """Save the current frame as PNG, SVG or PDF (by suffix) at ``size`` (default: as
+        shown)."""
+        # A suffix without a registered format (.jpg, .bmp): the renderer still knows it.
+        exporter = for_suffix("frame", Path(path).suffix) or find("frame", "png")
+        return exporter.write(self.renderer(size, theme), path, phase=self._phase, t=self._t)
+
+    def export_animation(self, path: str | Path, size: tuple[int, int] | str = (1280, 720),
+                         theme: str | None = None, frames_per_phase: int = 6,
+                         fps: float = 30) -> int:
+        """Save every phase in the animation format of the file's suffix (GIF when it has
+        none), here and now; returns the number of frames (pages) written. The Export
+        menu writes in the background instead (:attr:`exports`)."""
+        exporter = for_suffix("animation", Path(path).suffix) or find("animation", "gif")
+        return exporter.write(self.renderer(size, theme), path,
+                              frames_per_phase=frames_per_phase, fps=fps)
+
+    # -- internals --------------------------------------------------------- #
+
+    def picture_size(self, size: tuple[int, int] | str | None) -> tuple[int, int]:
+        """``size`` in pixels (``WxH`` text is checked); None: the canvas as shown.
+
+        Raises:
+            ValueError: a ``WxH`` text out of range or malformed.
+        """
+        if size is None:
+            return max(self.canvas.width(), 320), max(self.canvas.height(), 200)
+        if isinstance(size, str):
+            return parse_size(size, ANIMATION_SIZES)
+        return int(size[0]), int(size[1])
+
+    def _start_clock(self) -> None:
+        self._clock.restart()
+        if not self._timer.isActive():
+            self._timer.start()
+
+    def _tick(self) -> None:
+        if not self.phases:
+            self._timer.stop()
+            return
+        dt = self._clock.restart() / 1000.0
+        duration = max(self.phases[self._phase].duration, 0.1)
+        self._t = min(self._t + dt * self.speed / duration, 1.0)
+        if self._t >= 1.0:
+            if self._playing and self._phase < len(self.phases) - 1:
+                self._phase, self._t = self._phase + 1, 0.0
+                self._sync(emit=True)
+                return
+            self._timer.stop()
+            if self._playing:
+                self._playing = False
+                self.playingChanged.emit(False)
+            self._hold_at_end = False
+        self._sync()
+
+    def _scrub(self, phase: int, t: float) -> None:
+        self.pause()
+        self.seek(phase, t)
+
+    def _sync(self, emit: bool = False) -> None:
+        self.controls.show_state(self._phase, self._t, len(self.phases), self._playing)
+        self.controls.copy_button.setEnabled(self.scene.code is not None)
+        self.canvas.update()
+        if emit and self.phases:
+            phase = self.phases[self._phase]
+            self.phaseChanged.emit(self._phase, phase.caption, list(phase.highlights))
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's name
+        key = event.key()
+        if key in (Qt.Key.Key_Right, Qt.Key.Key_PageDown):
+            self.step(1)
+        elif key in (Qt.Key.Key_Left, Qt.Key.Key_PageUp):
+            self.step(-1)
+        elif key == Qt.Key.Key_Space:
+            self.toggle_play()
+        elif key == Qt.Key.Key_Home:
+            self.restart()
+        elif key == Qt.Key.Key_End:
+            self.seek(len(self.phases) - 1, 1.0)
+        else:
+            super().keyPressEvent(event)
+            return
+        event.accept()
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt's name
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.ApplicationFontChange):
+            self.canvas.invalidate()
+        super().changeEvent(event)

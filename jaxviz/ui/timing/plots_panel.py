@@ -1,0 +1,287 @@
+"""The four timing plots in tabs, drawn by :mod:`jaxviz.ui.plots` (the one implementation).
+
+Each tab (a :class:`~jaxviz.ui.timing.page.PlotPage`) holds a figure of
+:data:`jaxviz.ui.plots.FIGURES` in a pyqtgraph ``GraphicsView``, the figure's
+one-sentence caption (computed from the run by the figure) in large type, and
+a hover read-out: the numbers of the points under the mouse, also large enough
+for the back row (the figures' own tooltips are small).
+
+While a run streams, only the tab on screen is redrawn; the others are
+redrawn when they are shown.
+"""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QCheckBox, QTabWidget, QWidget
+from shiboken6 import isValid
+
+from jaxviz.model import Target, TraceRequest
+from jaxviz.model.timing import TimingRequest, TimingRun
+from jaxviz.ui.plots import FIGURES, DispatchFigure, Style, TimingFigure
+from jaxviz.ui.timing.page import (
+    DATA_LINES,
+    FRAME_LINES,
+    LINES_PER_LANE,
+    LINES_PER_ROW,
+    PlotPage,
+)
+from jaxviz.views.palette import theme
+
+#: A plot page this many text lines tall (or columns wide) gets slide-sized text.
+SLIDE_LINES, SLIDE_COLUMNS = 40, 66
+
+#: Tab titles, in tab order.
+TITLES = {"dispatch_vs_complete": "Dispatch vs completion", "timeline": "Timeline",
+          "variants": "Variants", "sweep": "Size sweep"}
+
+#: What a tab says before there is anything to draw.
+EMPTY = {
+    "dispatch_vs_complete": "Press Run: every measured call appears here — when it returned "
+                            "(dispatch) and when its result was ready (completion).",
+    "timeline": "Press Run with a pipeline depth above 0: calls dispatched back to back, then "
+                "awaited in order, on one time axis with a lane per device.",
+    "variants": "Press Run with several variants ticked: their steady-state calls side by "
+                "side, and each variant's first call (tracing and compiling) apart.",
+    "sweep": "Tick Size sweep and press Run: how the completion and the dispatch times "
+             "grow with the size.",
+}
+
+
+class PlotsPanel(QTabWidget):
+    """The timing plots of one run, live or replayed.
+
+    Signals:
+        kindShown(str): the user (or :meth:`show_kind`) brought a plot to the front.
+    """
+
+    kindShown = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("timing_plots")
+        self.setDocumentMode(True)
+        self.run: TimingRun | None = None
+        self.theme_name = "light"
+        self.base_px = 16.0
+        self.ui_px = 16.0
+        self.log_time = True
+        self.pages: dict[str, PlotPage] = {}
+        self._stale: set[str] = set()
+        self._hovered: dict[int, list[str]] = {}
+        self._resize_timer = QTimer(self)
+        self._resize_timer.setSingleShot(True)
+        self._resize_timer.setInterval(120)
+        self._resize_timer.timeout.connect(self._on_resized)
+        for kind in FIGURES:
+            page = PlotPage(kind)
+            page.resized.connect(self._resize_timer.start)
+            self.pages[kind] = page
+            self.addTab(page, TITLES.get(kind, kind))
+        # the dispatch plot's own switch, over its top-left corner
+        self.log_time_box = QCheckBox("Log time")
+        self.log_time_box.setObjectName("timing_log_time")
+        self.log_time_box.setChecked(True)
+        self.log_time_box.setToolTip("Time on a log axis (dispatch and completion can differ "
+                                     "1000×), or linear")
+        self.log_time_box.toggled.connect(self.set_log_time)
+        self.pages["dispatch_vs_complete"].footer_row.addWidget(
+            self.log_time_box, 0, Qt.AlignmentFlag.AlignTop)
+        self._build_figures()
+        self.currentChanged.connect(self._on_tab)
+
+    # ------------------------------------------------------------ figures
+    @property
+    def figures(self) -> dict[str, TimingFigure]:
+        """The figure on each tab, by kind."""
+        return {kind: page.figure for kind, page in self.pages.items()
+                if page.figure is not None}
+
+    def plot_style(self) -> Style:
+        """The plots' theme and type size on screen."""
+        return Style(theme=theme(self.theme_name), base_px=self.base_px)
+
+    def _build_figures(self) -> None:
+        style = self.plot_style()
+        self._hovered.clear()
+        for kind, page in self.pages.items():
+            options = {"log_time": self.log_time} if kind == "dispatch_vs_complete" else {}
+            figure = FIGURES[kind](style, width=max(page.view.width(), 320), show_caption=False,
+                                   show_footer=False, **options)
+            page.set_figure(figure, style.colours.background)
+            page.show_hover("")
+            self._connect_hover(page)
+        self._fonts()
+        t = style.colours
+        for page in self.pages.values():  # the caption belongs to its plot: same colours
+            page.footer.setStyleSheet(
+                f"QWidget#{page.footer.objectName()} {{ background: {t.background}; }} "
+                f"QLabel, QCheckBox {{ color: {t.foreground}; background: {t.background}; }} "
+                f"QCheckBox::indicator {{ width: 0.8em; height: 0.8em; border: 2px solid "
+                f"{t.foreground}; border-radius: 2px; background: {t.background}; }} "
+                f"QCheckBox::indicator:checked {{ background: {t.dispatch}; }}")
+        self._stale = set(self.pages)
+        self.refresh()
+
+    def _effective_px(self) -> float:
+        """The text size the plots use: the window's, or larger on a big page (full screen),
+        where the plots become a slide and are sized like an export of that size."""
+        page = self.pages[self.current_kind()]
+        big = min(page.view.height() / SLIDE_LINES, page.view.width() / SLIDE_COLUMNS)
+        return round(max(self.ui_px, big))
+
+    def _on_resized(self) -> None:
+        """Re-wrap the titles and legends of the plot on screen for its new width
+        (and size the text for a full-screen page)."""
+        if not self.isVisible() or not all(isValid(p.view) for p in self.pages.values()):
+            return  # closed, or being torn down
+        if abs(self._effective_px() - self.base_px) >= 1:
+            self.base_px = self._effective_px()
+            try:
+                self._build_figures()
+            except RuntimeError:
+                # A view's C++ side went away under a pending resize (the panel is being
+                # torn down while the timer fires): nothing left to re-wrap.
+                if all(isValid(p.view) for p in self.pages.values()):
+                    raise
+            return
+        page = self.pages[self.current_kind()]
+        if page.figure is not None and abs(page.figure.width - max(page.view.width(), 320)) > 8:
+            self._stale = set(self.pages)
+            self._draw(page.kind)
+
+    def _fonts(self) -> None:
+        caption = QFont(self.font())
+        caption.setPixelSize(max(12, round(self.base_px * 1.05)))
+        hover = QFont(caption)
+        hover.setBold(True)
+        for page in self.pages.values():
+            page.caption.setFont(caption)
+            page.hover.setFont(hover)
+
+    def set_theme(self, name: str) -> None:
+        """``light`` or ``dark`` plots (exports use the same theme)."""
+        theme(name)  # raises ValueError for an unknown theme
+        if name != self.theme_name:
+            self.theme_name = name
+            self._build_figures()
+
+    def set_base_px(self, px: float) -> None:
+        """The plots' body text size in pixels (follows the window's zoom); pages large
+        enough to be a slide use larger text."""
+        self.ui_px = max(11.0, float(px))
+        effective = self._effective_px()
+        if abs(effective - self.base_px) > 0.5:
+            self.base_px = effective
+            self._build_figures()
+
+    def set_log_time(self, log_time: bool) -> None:
+        """Log (default) or linear time axis of the dispatch-vs-completion plot."""
+        if log_time == self.log_time:
+            return
+        self.log_time = log_time
+        self.log_time_box.setChecked(log_time)
+        page = self.pages["dispatch_vs_complete"]
+        figure = self.figures["dispatch_vs_complete"]
+        assert isinstance(figure, DispatchFigure)
+        figure.set_log_time(log_time)
+        self._connect_hover(page)
+        self._draw(page.kind)
+
+    # ---------------------------------------------------------------- data
+    def set_run(self, run: TimingRun | None) -> None:
+        """Show ``run`` (live or replayed) on every tab."""
+        self.run = run
+        for page in self.pages.values():
+            page.show_hover("")
+        self._stale = set(self.pages)
+        self.refresh()
+
+    def refresh(self, everything: bool = False) -> None:
+        """Redraw the tab on screen from the run (every tab with ``everything``)."""
+        self._stale = set(self.pages)
+        kinds = list(self.pages) if everything or self.run is None else [self.current_kind()]
+        for kind in kinds:
+            self._draw(kind)
+
+    def _draw(self, kind: str) -> None:
+        page = self.pages[kind]
+        figure = self.figures[kind]
+        self._stale.discard(kind)
+        if self.run is None:
+            figure.update(_EMPTY_RUN)
+            page.caption.setText(EMPTY[kind])
+            return
+        figure.width = max(page.view.width(), 320)
+        figure.update(self.run)
+        page.set_min_plot_px(self._min_plot_px(kind))
+        if kind == "sweep":
+            self._connect_hover(page)  # the sweep adds a series per swept variant
+        text = figure.caption()
+        page.caption.setText(text if text else EMPTY[kind])
+        page.arrange()
+
+    def _min_plot_px(self, kind: str) -> int:
+        """How short the plot may get before its page scrolls: enough for its lanes."""
+        run, data = self.run, float(DATA_LINES)
+        assert run is not None  # drawn for a run only
+        if kind == "timeline":
+            piped = run.calls_of(phase="pipelined")
+            lanes = 2 + max(1, len({d.device for c in piped for d in c.devices}))
+            data = LINES_PER_LANE * lanes
+        elif kind == "variants":
+            data = max(0.8 * DATA_LINES, LINES_PER_ROW * len(run.variant_names()))
+        return round((FRAME_LINES + data) * self.base_px)
+
+    def current_kind(self) -> str:
+        page = self.currentWidget()
+        return page.kind if isinstance(page, PlotPage) else "dispatch_vs_complete"
+
+    def show_kind(self, kind: str) -> None:
+        self.setCurrentWidget(self.pages[kind])
+
+    def _on_tab(self, _index: int) -> None:
+        kind = self.current_kind()
+        if kind in self._stale:
+            self._draw(kind)
+        self.kindShown.emit(kind)
+
+    # --------------------------------------------------------------- hover
+    def _connect_hover(self, page: PlotPage) -> None:
+        """Show the numbers of hovered points in the page's read-out label."""
+        for plot in self.figures[page.kind].plots:
+            for item in list(plot.items):
+                scatter = item.scatter if isinstance(item, pg.PlotDataItem) else item
+                if not isinstance(scatter, pg.ScatterPlotItem) or \
+                        not scatter.opts.get("hoverable") or \
+                        getattr(scatter, "_jaxviz_hover", False):
+                    continue
+                scatter._jaxviz_hover = True
+                scatter.sigHovered.connect(
+                    lambda item, points, ev, page=page: self._on_hover(page, item, points, ev))
+
+    def _on_hover(self, page: PlotPage, item: pg.ScatterPlotItem, points, event) -> None:
+        tip = item.opts.get("tip")
+        texts = [str(tip(x=p.pos().x(), y=p.pos().y(), data=p.data())) if tip else
+                 str(p.data()) for p in list(points)[:3]]
+        if texts:
+            self._hovered[id(item)] = texts
+        else:
+            self._hovered.pop(id(item), None)
+        shown = [t for lines in self._hovered.values() for t in lines if t and t != "None"]
+        at = None
+        if shown and not event.isExit():  # an exit event has no position
+            at = page.view.mapFromScene(event.scenePos())
+        page.show_hover("\n".join(dict.fromkeys(shown)), at)
+
+    def hover_text(self, kind: str | None = None) -> str:
+        """The read-out under a plot: the numbers of the points under the mouse ('' if none)."""
+        page = self.pages[kind or self.current_kind()]
+        return page.hover_numbers
+
+
+#: What the figures draw before there is a run: empty axes.
+_EMPTY_RUN = TimingRun(request=TimingRequest(trace=TraceRequest(target=Target("", "", ""),
+                                                                args="")))

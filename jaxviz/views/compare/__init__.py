@@ -1,0 +1,1 @@
+"""jaxviz.views.compare."""

@@ -1,0 +1,229 @@
+"""Symmetric sequence alignment for the jaxpr diff: equations and the tokens of a line.
+
+Two pieces of plain sequence logic that :mod:`jaxviz.views.compare.jaxpr_diff` builds on
+(no records, no JAX, no Qt):
+
+* :func:`align` pairs the items of two sequences whose keys are equal, keeping
+  their order, as many pairs as possible (a longest common subsequence); among
+  equally long alignments it prefers pairs with a higher ``affinity`` (e.g. the
+  same shapes). It is *symmetric*: ``align(b, a)`` is exactly the mirror of
+  ``align(a, b)``, because it always solves the problem in one canonical
+  direction and mirrors the answer when asked the other way round (then, in
+  each run of unpaired items, puts those of the first sequence first).
+* :func:`changed_tokens` says which tokens of two lines differ, after names
+  that may shift (variable names) are treated as equal.
+
+Example:
+    >>> align(["x", "y", "z"], ["y", "z", "w"], key=str)
+    [(0, None), (1, 0), (2, 1), (None, 2)]
+    >>> [(t.text, t.line) for t in changed_tokens(["c:f32[3]"], ["d:f32[8,3]"], {"c"}, {"d"})[1]]
+    [('8', 0), (',', 0)]
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from typing import TypeVar
+
+T = TypeVar("T")
+
+#: Alignments of up to this many cells (len(a) * len(b)) are solved exactly; larger
+#: ones are anchored on difflib's matching blocks first and solved exactly between them.
+EXACT_CELLS = 1_000_000
+
+#: One pairing of the alignment: an index into each sequence, ``None`` where the
+#: item has no counterpart.
+Pair = tuple[int | None, int | None]
+
+
+def align(a: Sequence[T], b: Sequence[T], key: Callable[[T], Hashable],
+          affinity: Callable[[T, T], int] | None = None,
+          order: Callable[[T], tuple[object, ...]] | None = None) -> list[Pair]:
+    """Pair items of ``a`` and ``b`` with equal keys, in order, as many as possible.
+
+    Args:
+        a, b: the two sequences.
+        key: items pair only when their keys are equal.
+        affinity: a small non-negative score of a candidate pair (0..3), used to
+            choose among alignments with the same number of pairs; it must not
+            depend on the order of its arguments.
+        order: a sortable description of an item, used to pick the canonical
+            direction (default: ``repr`` of the key).
+
+    Returns:
+        Every index of ``a`` and of ``b`` exactly once, in order: ``(i, j)`` for a
+        pair, ``(i, None)`` for an item only in ``a``, ``(None, j)`` only in ``b``.
+        Within a run of unpaired items, those of ``a`` come first.
+    """
+    describe = order or (lambda item: (repr(key(item)),))
+    if [describe(x) for x in b] < [describe(x) for x in a]:
+        return mirror(_align_directed(b, a, key, affinity))
+    return _left_first(_align_directed(a, b, key, affinity))
+
+
+def mirror(pairs: Sequence[Pair]) -> list[Pair]:
+    """The alignment of the sequences swapped: ``align(b, a) == mirror(align(a, b))``."""
+    return _left_first([(j, i) for i, j in pairs])
+
+
+def _left_first(pairs: Sequence[Pair]) -> list[Pair]:
+    """In every run of unpaired items, those of the first sequence first (order kept)."""
+    out: list[Pair] = []
+    run: list[Pair] = []
+    for pair in list(pairs) + [(-1, -1)]:  # a sentinel pair closes the last run
+        if pair[0] is None or pair[1] is None:
+            run.append(pair)
+            continue
+        out += [p for p in run if p[1] is None] + [p for p in run if p[0] is None]
+        out.append(pair)
+        run = []
+    return out[:-1]
+
+
+def _align_directed(a: Sequence[T], b: Sequence[T], key: Callable[[T], Hashable],
+                    affinity: Callable[[T, T], int] | None) -> list[Pair]:
+    ids: dict[Hashable, int] = {}
+    ka = [ids.setdefault(key(x), len(ids)) for x in a]
+    kb = [ids.setdefault(key(x), len(ids)) for x in b]
+    score = affinity or (lambda _x, _y: 0)
+    if len(a) * len(b) <= EXACT_CELLS:
+        return _exact(a, b, ka, kb, score, 0, 0, len(a), len(b))
+    pairs: list[Pair] = []
+    i = j = 0
+    matcher = difflib.SequenceMatcher(None, ka, kb, autojunk=False)
+    for block in matcher.get_matching_blocks():  # the last block is (len(a), len(b), 0)
+        if (block.a - i) * (block.b - j) <= EXACT_CELLS:
+            pairs += _exact(a, b, ka, kb, score, i, j, block.a, block.b)
+        else:
+            pairs += [(n, None) for n in range(i, block.a)]
+            pairs += [(None, n) for n in range(j, block.b)]
+        pairs += [(block.a + n, block.b + n) for n in range(block.size)]
+        i, j = block.a + block.size, block.b + block.size
+    return pairs
+
+
+def _exact(a: Sequence[T], b: Sequence[T], ka: list[int], kb: list[int],
+           score: Callable[[T, T], int], i0: int, j0: int, i1: int, j1: int) -> list[Pair]:
+    """The best alignment of ``a[i0:i1]`` and ``b[j0:j1]`` (dynamic programming).
+
+    A pair is worth ``unit`` plus its affinity, and ``unit`` exceeds any sum of
+    affinities, so the number of pairs comes first and affinity breaks ties.
+    """
+    n, m = i1 - i0, j1 - j0
+    unit = 4 * min(n, m) + 1
+    cache: dict[tuple[int, int], int] = {}
+
+    def gain(i: int, j: int) -> int:
+        if (i, j) not in cache:
+            cache[(i, j)] = unit + min(3, max(0, score(a[i], b[j])))
+        return cache[(i, j)]
+
+    # best[i][j]: the best score of the suffixes a[i0+i:i1] and b[j0+j:j1].
+    best = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        row, below, ki = best[i], best[i + 1], ka[i0 + i]
+        for j in range(m - 1, -1, -1):
+            value = below[j] if below[j] >= row[j + 1] else row[j + 1]
+            if kb[j0 + j] == ki:
+                paired = below[j + 1] + gain(i0 + i, j0 + j)
+                if paired > value:
+                    value = paired
+            row[j] = value
+    pairs: list[Pair] = []
+    i = j = 0
+    while i < n or j < m:
+        if (i < n and j < m and ka[i0 + i] == kb[j0 + j]
+                and best[i][j] == best[i + 1][j + 1] + gain(i0 + i, j0 + j)):
+            pairs.append((i0 + i, j0 + j))
+            i, j = i + 1, j + 1
+        elif i < n and (j == m or best[i][j] == best[i + 1][j]):
+            pairs.append((i0 + i, None))
+            i += 1
+        else:
+            pairs.append((None, j0 + j))
+            j += 1
+    return pairs
+
+
+# --------------------------------------------------------------------------- #
+# Tokens of a line
+# --------------------------------------------------------------------------- #
+
+_TOKEN = re.compile(r"'[^']*'|\"[^\"]*\"|[A-Za-z_][A-Za-z_0-9]*|\d+(?:\.\d*)?(?:e[+-]?\d+)?|\S")
+
+
+@dataclass(frozen=True)
+class Token:
+    """One token of a multi-line text: its text, 0-based line, character span and position."""
+
+    text: str
+    line: int
+    start: int
+    end: int
+    index: int
+
+
+def tokens(lines: Sequence[str]) -> list[Token]:
+    """The tokens of some lines: names, numbers, quoted strings and single symbols."""
+    found = [(n, m) for n, line in enumerate(lines) for m in _TOKEN.finditer(line)]
+    return [Token(m.group(), n, m.start(), m.end(), k) for k, (n, m) in enumerate(found)]
+
+
+def changed_tokens(left: Sequence[str], right: Sequence[str], left_names: set[str],
+                   right_names: set[str]) -> tuple[list[Token], list[Token]]:
+    """The tokens that differ between two texts, on each side.
+
+    Tokens in ``left_names`` / ``right_names`` (the variable names of each side,
+    which shift between jaxprs without meaning anything) count as equal to each
+    other. Symmetric like :func:`align`.
+
+    Returns:
+        ``(changed on the left, changed on the right)``; line numbers index the
+        given lists.
+    """
+    lt, rt = tokens(left), tokens(right)
+    ln = [_normal(t.text, left_names) for t in lt]
+    rn = [_normal(t.text, right_names) for t in rt]
+    if rn < ln:
+        r_changed, l_changed = _changed(rn, ln, rt, lt)
+        return l_changed, r_changed
+    return _changed(ln, rn, lt, rt)
+
+
+def _normal(text: str, names: set[str]) -> str:
+    return "\x00var" if text in names else text
+
+
+def _changed(an: list[str], bn: list[str], at: list[Token], bt: list[Token]
+             ) -> tuple[list[Token], list[Token]]:
+    out_a: list[Token] = []
+    out_b: list[Token] = []
+    if an == bn:
+        return out_a, out_b
+    matcher = difflib.SequenceMatcher(None, an, bn, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag != "equal":
+            out_a += at[i1:i2]
+            out_b += bt[j1:j2]
+    return out_a, out_b
+
+
+def token_spans(changed: Sequence[Token]) -> list[tuple[int, int, int]]:
+    """Changed tokens merged into ``(line, start, end)`` spans.
+
+    Tokens that follow each other on one line (no unchanged token between them)
+    join into one span.
+    """
+    spans: list[tuple[int, int, int]] = []
+    previous: Token | None = None
+    for tok in changed:
+        if previous is not None and tok.line == previous.line and tok.index == previous.index + 1:
+            line, start, _ = spans[-1]
+            spans[-1] = (line, start, tok.end)
+        else:
+            spans.append((tok.line, tok.start, tok.end))
+        previous = tok
+    return spans

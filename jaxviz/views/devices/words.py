@@ -1,0 +1,194 @@
+"""The plain words of the device view's captions, computed from the storyboard (no Qt).
+
+Every caption says what the storyboard records and nothing more: shapes are
+the per-device types of the compiled program, groups and pairs are device ids,
+and where a collective came from is the storyboard's ``origin`` and ``why``.
+"""
+
+from __future__ import annotations
+
+from jaxviz.model.storyboard import CollectiveOp, Step
+from jaxviz.views.devices.tiles import TileGrid, holders_text
+
+#: The word for each reduction of an all-reduce or reduce-scatter.
+REDUCTION_WORDS = {"sum": "sum", "max": "maximum", "min": "minimum", "product": "product",
+                   "and": "logical and", "or": "logical or", "xor": "exclusive or"}
+#: Most groups or pairs a caption lists before "…".
+LISTED = 4
+
+
+def join(items: list[str], limit: int = 4) -> str:
+    """``a, b and c`` (``a, b, c and 2 more`` past ``limit``)."""
+    items = list(items)
+    if len(items) > limit:
+        items = items[:limit - 1] + [f"{len(items) - limit + 1} more"]
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def short_list(types: list[str], limit: int = 4) -> list[str]:
+    return types if len(types) <= limit else types[:limit - 1] + ["…"]
+
+
+def shapes(types: list[str]) -> str:
+    """Per-device types, comma-separated (``f32[4,64], f32[64,16]``)."""
+    return ", ".join(short_list(types)) or "nothing"
+
+
+def compute_label(step: Step) -> str:
+    """``f32[4,64], f32[64,16] → f32[4,16]``: what one device reads and makes."""
+    if not step.input_shapes and not step.output_shapes:
+        return ""
+    return f"{shapes(step.input_shapes)} → {shapes(step.output_shapes)}"
+
+
+def lines_text(lines: list[int]) -> str:
+    """``line 17`` / ``lines 16, 18``."""
+    if not lines:
+        return ""
+    return ("line " if len(lines) == 1 else "lines ") + ", ".join(map(str, lines))
+
+
+def primitives_text(step: Step, limit: int = 5) -> str:
+    names = step.primitives
+    if not names:
+        return "no jaxpr equation"
+    return ", ".join(names[:limit]) + (", …" if len(names) > limit else "")
+
+
+def loop_counts(step: Step) -> list[int | None]:
+    """Trip counts of the loops a step runs inside, outermost first."""
+    return [e.trip_count for e in step.within if e.kind == "while"]
+
+
+def loop_words(step: Step) -> tuple[str, str]:
+    """(title suffix, caption sentence) for a step inside loops, or empty strings."""
+    counts = loop_counts(step)
+    if not counts:
+        if any(e.kind == "conditional" for e in step.within):
+            return " (in a branch)", " It runs only in the branch of the cond that is taken."
+        return "", ""
+    known = [c for c in counts if c is not None]
+    if len(known) == len(counts):
+        total = 1
+        for c in known:
+            total *= c
+        return (f" × {total} iterations",
+                f" It is inside a loop: every device runs it {total} times.")
+    return " (in a loop)", " It is inside a loop: every device runs it once per iteration."
+
+
+def groups_text(c: CollectiveOp, devices: int) -> str:
+    """``{0,1} {2,3} {4,5} {6,7}`` or ``all 8 devices``."""
+    if len(c.groups) == 1 and len(c.groups[0]) == devices:
+        return f"all {devices} devices"
+    text = " ".join("{" + ",".join(map(str, g)) + "}" for g in c.groups[:LISTED])
+    return text + (" …" if len(c.groups) > LISTED else "")
+
+
+def over_text(c: CollectiveOp, devices: int) -> str:
+    """``over mesh axis 'model'`` / ``within 4 groups of 2`` / ``across all 8 devices``."""
+    if c.mesh_axes:
+        axes = " and ".join(repr(a) for a in c.mesh_axes)
+        return f"over mesh axis {axes}" if len(c.mesh_axes) == 1 else f"over mesh axes {axes}"
+    if c.kind == "collective-permute":
+        return "between pairs of devices"
+    if len(c.groups) == 1:
+        return f"across all {len(c.groups[0])} devices" if len(c.groups[0]) == devices \
+            else f"within one group of {len(c.groups[0])}"
+    sizes = sorted({len(g) for g in c.groups})
+    return f"within {len(c.groups)} groups of {'/'.join(map(str, sizes))}"
+
+
+def moved_pairs(c: CollectiveOp) -> list[list[int]]:
+    """A permute's pairs that move data (a ``[k, k]`` pair keeps the block where it is)."""
+    return [p for p in c.pairs if p[0] != p[1]]
+
+
+def pairs_text(c: CollectiveOp) -> str:
+    moved = moved_pairs(c)
+    text = ", ".join(f"{a}→{b}" for a, b in moved[:8]) + (" …" if len(moved) > 8 else "")
+    kept = [p[0] for p in c.pairs if p[0] == p[1]]
+    if kept:
+        text += f"; device{'s' if len(kept) > 1 else ''} {','.join(map(str, kept))} " \
+                f"keep{'' if len(kept) > 1 else 's'} {'their' if len(kept) > 1 else 'its'} block"
+    return text
+
+
+def collective_title(step: Step, devices: int) -> str:
+    c = step.collective
+    assert c is not None  # a collective step
+    over = over_text(c, devices)
+    if c.origin == "partitioner":
+        return f"XLA inserts an {c.kind} {over}"
+    prims = "/".join(step.primitives) or c.kind
+    where = f" ({lines_text(step.source_lines)})" if step.source_lines else ""
+    return f"{prims}{where}: an {c.kind} {over}"
+
+
+def collective_action(step: Step, devices: int) -> str:
+    """What the devices exchange, with the per-device shapes going in and out."""
+    c = step.collective
+    assert c is not None  # a collective step
+    ins, outs = shapes(step.input_shapes), shapes(step.output_shapes)
+    among = groups_text(c, devices)
+    size = max((len(g) for g in c.groups), default=devices)
+    dims = ", ".join(map(str, c.dimensions))
+    if c.kind == "all-reduce":
+        word = REDUCTION_WORDS.get(c.reduction, "combination")
+        return (f"Every device sends its {ins} to the others of its group ({among}); each "
+                f"ends with the {word} over its group: {outs}.")
+    if c.kind == "all-gather":
+        along = f" along dimension {dims}" if dims else ""
+        return (f"Each device sends its {ins} to the others of its group ({among}); each "
+                f"ends with the {size} pieces put together{along}: {outs}.")
+    if c.kind == "reduce-scatter":
+        word = REDUCTION_WORDS.get(c.reduction, "combination")
+        return (f"The devices of each group ({among}) add up their {ins} piece by piece; "
+                f"each ends with one slice of the {word}: {outs}.")
+    if c.kind == "all-to-all":
+        return (f"Each device cuts its {ins} into {size} chunks and sends chunk j to the "
+                f"j-th device of its group ({among}); each ends with {outs}.")
+    if c.kind == "collective-permute":
+        return f"Each device sends its {ins} to one other device: {pairs_text(c)}."
+    return f"The devices exchange {ins} ({among}); each ends with {outs}."
+
+
+def processes_text(c: CollectiveOp, process_of: dict[int, int]) -> str:
+    """A sentence when the exchange crosses from one JAX process to another ("" if not)."""
+    spans = [len({process_of.get(d, 0) for d in g}) for g in c.groups]
+    spans += [len({process_of.get(a, 0), process_of.get(b, 0)}) for a, b in c.pairs]
+    if max(spans, default=1) <= 1:
+        return ""
+    return (f" The exchange crosses between processes: {max(spans)} JAX processes take part, "
+            f"as hosts of a cluster would.")
+
+
+def collective_origin(step: Step, function: str) -> str:
+    """Where the collective came from: the jaxpr equation and line, or the partitioner's why."""
+    c = step.collective
+    assert c is not None  # a collective step
+    if c.origin == "partitioner":
+        why = c.why.rstrip(".").replace("so XLA's SPMD partitioner ", "so it ")
+        return f"Inserted by XLA's SPMD partitioner: {why}." if why else \
+            "Inserted by XLA's SPMD partitioner; the jaxpr has no collective here."
+    prims = join(step.primitives) or c.kind
+    where = lines_text(step.source_lines)
+    at = f" on {where}" if where else ""
+    return f"The {prims}{at} of {function}."
+
+
+def array_words(g: TileGrid, devices: int) -> str:
+    """``x f32[16,64] is split along axis 0 (over 'data') into 4 tiles of f32[4,64], ...``."""
+    name = f"{g.name} ({g.type_str})" if g.members else f"{g.name} {g.type_str}"
+    verb = "are" if g.members else "is"
+    if g.replicated and devices > 1:
+        return f"{name} {verb} replicated on all {devices}: every device holds a whole copy"
+    if len(g.blocks) == 1:
+        return f"{name} {verb} {g.describe()}"
+    text = f"{name} {verb} {g.describe()}"
+    text = text.replace(" tiles", f" tiles of {g.local_type_str}", 1)
+    if g.shared and len(g.blocks) <= LISTED:
+        text += " (" + " · ".join(holders_text(b.holders) for b in g.blocks) + ")"
+    return text
