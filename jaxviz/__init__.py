@@ -34,23 +34,23 @@ The README's "How it is built" has the map.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import importlib
+from typing import Any
 
 __version__ = "0.1.0"
 
 __all__ = ["JaxvizError", "ShippingError", "__version__", "sharding", "show", "timing", "view"]
 
-if TYPE_CHECKING:  # for type checkers and editors; at run time loaded on first use
-    from jaxviz.notebook import JaxvizError, ShippingError, sharding, show, timing, view
-
+# Loaded on first use (module __getattr__, PEP 562); their types are in __init__.pyi for
+# type checkers and editors. importlib keeps this package's import graph free of the
+# public API's layer (a static import here would put the notebook package above every
+# module that imports jaxviz, e.g. for its resources).
 _PUBLIC = {"JaxvizError", "ShippingError", "sharding", "show", "timing", "view"}
 
 
 def __getattr__(name: str) -> Any:
     if name in _PUBLIC:
-        from jaxviz import notebook
-
-        value = getattr(notebook, name)
+        value = getattr(importlib.import_module("jaxviz.notebook"), name)
         globals()[name] = value
         return value
     raise AttributeError(f"module 'jaxviz' has no attribute {name!r}")

@@ -56,7 +56,8 @@ def _default_variant(f: Any, args: tuple[Any, ...], options: dict[str, Any]) -> 
     return "plain"
 
 
-def timing(f: Any, *args: Any, variants: str | list[str] = ("jit",), **kwargs: Any) -> Any:
+def timing(f: Any, *args: Any, variants: str | list[str] | tuple[str, ...] = ("jit",),
+           **kwargs: Any) -> Any:
     """Measure dispatch versus completion of ``f(*args)`` in the engine and plot it inline
     (the four plots of ``jaxviz time``). See :func:`jaxviz.notebook.timing.timing`."""
     from jaxviz.notebook.timing import timing as measure

@@ -292,6 +292,12 @@ class Blocks:
         return "".join(out)
 
 
+def _typed(dtype: str, shape: list[int], sharding: list[str]) -> str:
+    """``f32[4@x,8@y]``: a type with the sharding an explicit mesh gives it."""
+    dims = (str(d) + (f"@{s}" if s else "") for d, s in zip(shape, sharding))
+    return f"{dtype}[{','.join(dims)}]"
+
+
 def layout_in_engine(x: Any, mesh: Any, spec: Any, devices: int, axis_types: Any = None,
                      timeout: float = 120.0) -> Layout:
     """The layout ``jax.device_put(x, NamedSharding(mesh, spec))`` would have, read by the
@@ -327,8 +333,8 @@ def layout_in_engine(x: Any, mesh: Any, spec: Any, devices: int, axis_types: Any
     names = dict(zip(mesh_info.axis_names, mesh_info.axis_sizes)) if mesh_info else {}
     ids = mesh_info.device_ids if mesh_info else sorted({s.device for s in placed.shards})
     dtype = str(getattr(x.dtype, "name", x.dtype))
-    type_text = next((f"{v.dtype}[{','.join(str(d) + ('@' + s if s else '') for d, s in zip(v.shape, v.sharding))}]"
-                      for v in vr.invars if v.sharding), "")
+    type_text = next((_typed(v.dtype, v.shape, v.sharding) for v in vr.invars if v.sharding),
+                     "")
     return Layout(shape=shape, dtype=dtype, tiles=sorted(tiles.values(), key=lambda t: t.index),
                   type_text=type_text or f"{dtype}{list(shape)}",
                   sharding_text=f"{placed.sharding} (laid out by jaxviz's engine on "

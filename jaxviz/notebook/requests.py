@@ -99,10 +99,10 @@ def settings_text(options: dict[str, Any]) -> dict[str, Any]:
 def carried_sharding(arrays: list[Any]) -> dict[str, str]:
     """The mesh and specs the arguments' ``NamedSharding``s give (empty when none has one
     over more than one device)."""
-    mesh = None
+    mesh: Any = None
     specs: list[str] = []
     for value in arrays:
-        sharding = getattr(value, "sharding", None) if hasattr(value, "shape") else None
+        sharding: Any = getattr(value, "sharding", None) if hasattr(value, "shape") else None
         if type(sharding).__name__ == "NamedSharding" and sharding.mesh.size > 1:
             if mesh is not None and sharding.mesh.shape != mesh.shape:
                 raise ShippingError("the arguments are sharded over different meshes "
@@ -177,7 +177,7 @@ def _split(args: str, count: int) -> list[str]:
 def build_request(shipment: Shipment, variants: list[str], options: dict[str, Any],
                   want: list[str]) -> TraceRequest:
     """The request for ``variants`` of the shipped call (options over carried shardings)."""
-    settings = carried_sharding(shipment.arrays)
+    settings: dict[str, Any] = dict(carried_sharding(shipment.arrays))
     settings.update(settings_text(options))
     batched = any(v in ("vmap", "pmap") for v in variants) or (
         any(v in BATCHED for v in variants) and "specs" not in settings)

@@ -219,8 +219,8 @@ class _ModuleWriter:
     def argument(self, name: str, value: Any, what: str
                  ) -> tuple[str, tuple[tuple[int, ...], str] | None]:
         if is_shape_dtype(value):
-            shape = tuple(int(d) for d in value.shape)
-            return abstract_type(shape, value.dtype), (shape, short_dtype(value.dtype))
+            dims = tuple(int(d) for d in value.shape)
+            return abstract_type(dims, value.dtype), (dims, short_dtype(value.dtype))
         try:
             text = self.literal(value)
         except ShippingError as exc:

@@ -60,7 +60,7 @@ class View:
 
     def __init__(self, f: Any, args: tuple[Any, ...], variant: str, devices: int,
                  timeout: float, options: dict[str, Any], theme: str = "light",
-                 size: tuple[int, int] = render.FRAME_SIZE):
+                 size: tuple[int, int] = (960, 540)):
         self.function = f
         self.args = args
         self.devices = devices
