@@ -91,34 +91,9 @@ class Window:
         return self.replies[-1] if self.replies else None
 
     def _deliver(self, message: OpenMessage) -> None:
-        import json
-        import time
-
-        data = window_channel.encode(message)
-        deadline = time.monotonic() + START_TIMEOUT
         with self._lock:
-            while True:
-                try:
-                    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-                        sock.settimeout(START_TIMEOUT)
-                        sock.connect(self.socket_path)
-                        sock.sendall(data)
-                        answer = sock.makefile("rb").readline()
-                    self.replies.append(json.loads(answer) if answer else
-                                        {"ok": False, "message": "the window did not answer"})
-                    return
-                except (FileNotFoundError, ConnectionRefusedError):
-                    if not self.alive or time.monotonic() > deadline:
-                        tail = self.log.read_text(errors="replace")[-2000:] \
-                            if self.log.exists() else ""
-                        self.replies.append({"ok": False, "message":
-                                             f"the jaxviz window did not start: {tail}"})
-                        return
-                    time.sleep(0.2)
-                except OSError as exc:
-                    self.replies.append({"ok": False, "message": f"could not reach the "
-                                                                 f"window: {exc}"})
-                    return
+            self.replies.append(send_message(self.socket_path, message, lambda: self.alive,
+                                             self.log))
 
     def close(self) -> None:
         """End the window (tests; users close it themselves)."""
@@ -128,6 +103,33 @@ class Window:
                 self.process.wait(10)
             except subprocess.TimeoutExpired:
                 self.process.kill()
+
+
+def send_message(path: str, message: OpenMessage, alive=lambda: True,
+                 log: Path | None = None, timeout: float = START_TIMEOUT) -> dict[str, Any]:
+    """Send one message to the window listening on ``path``; its reply (``ok``,
+    ``message``). Waits (up to ``timeout``) for a window that is still starting."""
+    import json
+    import time
+
+    data = window_channel.encode(message)
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+                sock.settimeout(timeout)
+                sock.connect(path)
+                sock.sendall(data)
+                answer = sock.makefile("rb").readline()
+            return json.loads(answer) if answer else {
+                "ok": False, "message": "the window did not answer"}
+        except (FileNotFoundError, ConnectionRefusedError):
+            if not alive() or time.monotonic() > deadline:
+                tail = log.read_text(errors="replace")[-2000:] if log and log.exists() else ""
+                return {"ok": False, "message": f"the jaxviz window did not start: {tail}"}
+            time.sleep(0.2)
+        except OSError as exc:
+            return {"ok": False, "message": f"could not reach the window: {exc}"}
 
 
 _window: Window | None = None
