@@ -32,10 +32,8 @@ finds any import cycle):
 The README's "How it is built" has the map.
 """
 
-from __future__ import annotations
-
-import importlib
-from typing import Any
+import importlib as _importlib
+from typing import Any as _Any
 
 __version__ = "0.1.0"
 
@@ -48,13 +46,13 @@ __all__ = ["JaxvizError", "ShippingError", "__version__", "sharding", "show", "t
 _PUBLIC = {"JaxvizError", "ShippingError", "sharding", "show", "timing", "view"}
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> _Any:
     if name in _PUBLIC:
-        value = getattr(importlib.import_module("jaxviz.notebook"), name)
+        value = getattr(_importlib.import_module("jaxviz.notebook"), name)
         globals()[name] = value
         return value
     raise AttributeError(f"module 'jaxviz' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | _PUBLIC)
+    return sorted(set(__all__) | {n for n in globals() if n.startswith("__")})

@@ -74,9 +74,25 @@ def sharding(x: Any, **kwargs: Any) -> Any:
 
 
 def show(f: Any, *args: Any, variants: list[str] | None = None, devices: int | None = None,
-         **options: Any) -> Any:
-    """Open the desktop window on ``f(*args)`` and return at once (a second call reuses
-    the window). See :func:`jaxviz.notebook.channel.show`."""
+         wait: bool = False, **options: Any) -> Any:
+    """Open the desktop window on ``f(*args)`` and return at once; a second call reuses
+    the window.
+
+    Args:
+        f, args: as :func:`view` takes them.
+        variants: the jaxpr panes to show besides the window's own.
+        devices: the window's device count when this call starts it.
+        wait: wait until the window has the function (a script that ends right after).
+        **options: the window's settings (``in_axes``, ``mesh``, ``specs`` ...).
+
+    Returns:
+        the window handle (:class:`jaxviz.notebook.channel.Window`): ``.wait()`` gives
+        the window's reply, ``.close()`` ends it.
+
+    Example:
+        >>> jaxviz.show(convolve, x, w, variants=["vmap", "pmap"])  # doctest: +SKIP
+    """
     from jaxviz.notebook.channel import show as open_window
 
-    return open_window(f, args, variants=variants, devices=devices, options=options)
+    return open_window(f, args, variants=variants, devices=devices, options=options,
+                       wait=wait)

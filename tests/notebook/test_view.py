@@ -108,3 +108,23 @@ def test_a_failing_function_says_where():
     with pytest.raises(jaxviz.JaxvizError, match=r"line 5|dot"):
         jaxviz.view(bad, jnp.ones(3))
     assert np.all(np.isfinite(np.asarray(X)))  # this process's JAX still works
+
+
+def test_arrays_bring_their_mesh_and_specs_to_the_sharded_variant():
+    from jax.sharding import AxisType, NamedSharding
+    from jax.sharding import PartitionSpec as P
+
+    mesh = jax.make_mesh((4, 2), ("data", "model"), axis_types=(AxisType.Auto,) * 2)
+    x = jax.device_put(jnp.ones((8, 16)), NamedSharding(mesh, P("data", None)))
+    w = jax.device_put(jnp.ones((16, 4)), NamedSharding(mesh, P(None, "model")))
+    predict = cell_function("import jax.numpy as jnp\n\n\ndef predict(x, w):\n"
+                            "    return jnp.tanh(x @ w)\n", "predict")
+    view = jaxviz.view(predict, x, w)
+    assert view.variant.variant == "sharded"
+    story = view.variant.storyboard
+    assert story.mesh.axis_names == ["data", "model"] and story.mesh.axis_sizes == [4, 2]
+    inputs = [a for a in story.arrays if a.role == "input"]
+    for array, real in zip(inputs, (x, w)):
+        expected = {d.id: [list(s.indices(n)[:2]) for s, n in zip(index, real.shape)]
+                    for d, index in real.sharding.devices_indices_map(real.shape).items()}
+        assert {dev: t.index for t in array.tiles for dev in t.devices} == expected
