@@ -310,6 +310,9 @@ def layout_in_engine(x: Any, mesh: Any, spec: Any, devices: int, axis_types: Any
     if not (is_shape_dtype(x) or is_array(x)):
         raise TypeError(f"jaxviz.sharding with mesh= and spec= takes an array or a "
                         f"jax.ShapeDtypeStruct, not {type(x).__name__}")
+    from jaxviz.notebook.view import check_numbers
+
+    check_numbers(devices, timeout)
     shape = tuple(int(d) for d in x.shape)
     settings = settings_text({"mesh": mesh, "axis_types": axis_types})
     source = "def array(x):\n    return x\n"

@@ -116,7 +116,9 @@ def timing(f: Any, args: tuple[Any, ...], variants: str | list[str] | tuple[str,
     from jaxviz.cli.runner import EngineError, run_request
     from jaxviz.model.errors import format_error
     from jaxviz.model.timing import TimingRequest, TimingRun, normalize_variant, validate
+    from jaxviz.notebook.view import check_numbers
 
+    check_numbers(devices, timeout)
     names = [normalize_variant(v) for v in (variants.split(",") if isinstance(variants, str)
                                             else variants) if v.strip()]
     shipment = ship(f, args)

@@ -22,6 +22,16 @@ class JaxvizError(RuntimeError):
     """The function, its arguments or its variant failed; the message says what and where."""
 
 
+def check_numbers(devices: int, timeout: float) -> None:
+    """Refuse a device count or timeout outside what the CLI allows (no engine starts)."""
+    from jaxviz.model.limits import DEVICES, TIMEOUT
+
+    for name, value, limit in (("devices", devices, DEVICES), ("timeout", timeout, TIMEOUT)):
+        if isinstance(value, bool) or not isinstance(value, int | float) \
+                or not limit.contains(value):
+            raise ValueError(f"{name}={value!r}: give {limit.describe()}")
+
+
 def run_trace(shipment: Shipment, variants: list[str], options: dict[str, Any],
               want: list[str], devices: int, timeout: float) -> TraceResult:
     """Trace ``variants`` of the shipped call in the engine; raise :class:`JaxvizError`
@@ -29,6 +39,7 @@ def run_trace(shipment: Shipment, variants: list[str], options: dict[str, Any],
     from jaxviz.cli.runner import run_trace as engine_trace
     from jaxviz.model.errors import format_error
 
+    check_numbers(devices, timeout)
     request = build_request(shipment, variants, options, want)
     result = engine_trace(request, devices, timeout)
     if result.error is not None:

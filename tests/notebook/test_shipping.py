@@ -7,6 +7,8 @@ argument must arrive bit for bit. What cannot travel is refused by name.
 
 from __future__ import annotations
 
+import re
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -94,3 +96,18 @@ def test_what_cannot_travel_is_refused_by_name():
     h = cell_function("def h(x):\n    return x\n", "h")
     with pytest.raises(ShippingError, match=r"argument 1 \(object\)"):
         ship(h, (object(),))
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"devices": 0}, "devices=0: give a whole number from 1"),
+    ({"devices": float("nan")}, "devices=nan"),
+    ({"timeout": -1}, "timeout=-1"),
+    ({"variant": "pmapp"}, "unknown variant 'pmapp'"),
+    ({"in_axis": 0}, "unknown option 'in_axis'"),
+])
+def test_bad_options_are_refused_before_the_engine_starts(options, message):
+    import jaxviz
+
+    f = cell_function("def f(x):\n    return x\n", "f")
+    with pytest.raises(ValueError, match=re.escape(message)):
+        jaxviz.view(f, jnp.ones(8), **options)
