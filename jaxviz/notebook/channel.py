@@ -32,6 +32,9 @@ from jaxviz.model.window_channel import OpenMessage
 from jaxviz.notebook.requests import build_request, check_variant
 from jaxviz.notebook.shipping import ship
 
+#: Arrays larger than this (bytes) reach the window as their type only (``f32[1024,1024]``):
+#: the window's editor shows the shipped source, values and all.
+VALUE_LIMIT = 4096
 #: Seconds to wait for a newly started window to listen.
 START_TIMEOUT = 60.0
 
@@ -154,7 +157,7 @@ def show(f: Any, args: tuple[Any, ...], variants: list[str] | None = None,
     global _window
     for v in variants or []:
         check_variant(v)
-    shipment = ship(f, args)
+    shipment = ship(f, args, value_limit=VALUE_LIMIT)
     request = build_request(shipment, list(variants or ["plain"]), dict(options or {}), [])
     shown = list(variants or [])
     if not shown and request.mesh:

@@ -98,8 +98,11 @@ def abstract_type(shape: tuple[int, ...], dtype: Any) -> str:
     return f"{short_dtype(dtype)}[{','.join(str(int(d)) for d in shape)}]"
 
 
-def ship(f: Any, args: tuple[Any, ...]) -> Shipment:
+def ship(f: Any, args: tuple[Any, ...], value_limit: int | None = None) -> Shipment:
     """The :class:`Shipment` for calling ``f(*args)`` in the engine.
+
+    ``value_limit``: arrays larger than this many bytes travel as their abstract type
+    only (the window's editor shows the source, where a megabyte of base64 has no place).
 
     Raises:
         ShippingError: the function or an argument cannot be sent; the message
@@ -108,7 +111,7 @@ def ship(f: Any, args: tuple[Any, ...]) -> Shipment:
     func = _plain_function(f)
     name = func.__name__
     lines, start = _source_lines(func)
-    writer = _ModuleWriter(func)
+    writer = _ModuleWriter(func, value_limit)
     writer.visit_function(func)
     arg_texts, shapes, abstract = [], [], []
     for i, value in enumerate(args):
@@ -171,8 +174,9 @@ def _global_names(code: types.CodeType) -> list[str]:
 class _ModuleWriter:
     """Collects the imports and definitions a function's globals need."""
 
-    def __init__(self, main: types.FunctionType):
+    def __init__(self, main: types.FunctionType, value_limit: int | None = None):
         self.main = main
+        self.value_limit = value_limit
         self.imports: list[str] = []
         self.definitions: list[str] = []
         self.done: set[str] = {main.__name__}
@@ -218,7 +222,9 @@ class _ModuleWriter:
 
     def argument(self, name: str, value: Any, what: str
                  ) -> tuple[str, tuple[tuple[int, ...], str] | None]:
-        if is_shape_dtype(value):
+        big = self.value_limit is not None and is_array(value) and \
+            int(getattr(value, "nbytes", 0)) > self.value_limit
+        if is_shape_dtype(value) or big:
             dims = tuple(int(d) for d in value.shape)
             return abstract_type(dims, value.dtype), (dims, short_dtype(value.dtype))
         try:

@@ -111,3 +111,10 @@ def test_bad_options_are_refused_before_the_engine_starts(options, message):
     f = cell_function("def f(x):\n    return x\n", "f")
     with pytest.raises(ValueError, match=re.escape(message)):
         jaxviz.view(f, jnp.ones(8), **options)
+
+
+def test_large_arrays_can_travel_as_their_type_only():
+    f = cell_function("def f(x, y):\n    return x\n", "f")
+    shipment = ship(f, (jnp.ones((64, 64)), jnp.arange(3)), value_limit=4096)
+    assert shipment.args == "f32[64,64], _jaxviz_arg1"
+    assert shipment.source.count("b64decode") == 1
