@@ -339,7 +339,7 @@ def layout_in_engine(x: Any, mesh: Any, spec: Any, devices: int, axis_types: Any
     type_text = next((_typed(v.dtype, v.shape, v.sharding) for v in vr.invars if v.sharding),
                      "")
     return Layout(shape=shape, dtype=dtype, tiles=sorted(tiles.values(), key=lambda t: t.index),
-                  type_text=type_text or f"{dtype}{list(shape)}",
+                  type_text=type_text or abstract_type(shape, x.dtype),
                   sharding_text=f"{placed.sharding} (laid out by jaxviz's engine on "
                                 f"{len(result.devices)} devices)",
                   mesh=names, colours=palette.device_colour_map(list(names.values()), ids),
