@@ -76,8 +76,8 @@ def opens_window(argv: list[str]) -> bool:
     first = argv[0]
     if first in SUBCOMMANDS or first in ("-h", "--help", "--version"):
         return False
-    if first == "--devices" or first.startswith("--devices="):
-        return True
+    if first in ("--devices", "--listen") or first.startswith(("--devices=", "--listen=")):
+        return True  # --listen SOCKET: started by jaxviz.show()
     return first.startswith("example:") or first.endswith((".py", ".json")) or ".py:" in first
 
 

@@ -59,6 +59,7 @@ def make_parser() -> argparse.ArgumentParser:
                                                   "or a timing recording .json")
     parser.add_argument("--devices", type=argument_type(DEVICES), metavar="N",
                         help="start JAX with N devices (default: as last time, 8 at first)")
+    parser.add_argument("--listen", metavar="SOCKET", help=argparse.SUPPRESS)  # jaxviz.show
     return parser
 
 
@@ -94,11 +95,19 @@ def main(argv: list[str] | None = None,
 
     window = MainWindow(devices=ns.devices)
     window.show()
+    if ns.listen:  # started by jaxviz.show(): functions arrive over a private socket
+        from jaxviz.ui.window.channel import ChannelServer, open_in_window
+
+        channel = ChannelServer(ns.listen, lambda m, t: open_in_window(window, m, t), parent=window)
+        problem = channel.listen()
+        if problem:
+            print(f"jaxviz: error: {problem}", file=sys.stderr)
 
     def after_shown() -> None:
         window.start_engine()
         try:
-            window.open_target(ns.target or window.last_target())
+            if not ns.listen:  # else the first message says what to open
+                window.open_target(ns.target or window.last_target())
         finally:  # whatever the target did, unsaved work from a crash is offered back
             window.offer_recovery()
             if on_shown is not None:
