@@ -73,10 +73,7 @@ def lecture_for(text: str, devices: int | None, timing: bool = True):
     from jaxviz.model.sources import resolve_target
 
     if text.endswith(".toml"):
-        lecture = load_lecture(text)
-        if devices is not None:
-            lecture.devices = devices
-        return lecture
+        return load_lecture(text, devices)
     target, defaults = resolve_target(text)
     declared = defaults.get("variants") or (declared_in(target.source) or {}).get("variants")
     variants = list(declared or FILE_VARIANTS)
