@@ -22,8 +22,8 @@ import argparse
 import ast
 import contextlib
 import keyword
-import sys
 import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
 

@@ -367,11 +367,7 @@ def unbound_axis(fn: Callable, args: list[Any]) -> str | None:
         jax.make_jaxpr(fn)(*args)
     except Exception as exc:  # noqa: BLE001 - only the message matters
         text = str(exc)
-        spec = spec_problem(exc, text)
-    if spec is not None:
-        info.kind, info.field, info.message = "spec", spec[0], spec[1]
-        return info
-    if "unbound axis name" in text:
+        if "unbound axis name" in text:
             return text.split("unbound axis name:", 1)[-1].split(".")[0].strip()
     return None
 

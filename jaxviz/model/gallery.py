@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import jaxviz
-from jaxviz.model.files import SOURCE_BYTES, read_text
 from jaxviz.model.as_written import transformed_call
+from jaxviz.model.files import SOURCE_BYTES, read_text
 from jaxviz.model.records import TraceSettings
 
 

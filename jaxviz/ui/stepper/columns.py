@@ -22,6 +22,7 @@ from jaxviz.ui.stepper.cells import (
     Scale,
     set_visible,
 )
+from jaxviz.ui.text.plain import plain
 
 
 class _CellList(QWidget):
@@ -58,7 +59,7 @@ class ColumnWidget(QFrame):
         super().__init__(parent)
         self.setProperty("role", "value-column")
         self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.header = QLabel()
+        self.header = plain(QLabel())
         self.header.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.header.setObjectName("column_header")
         self.inputs = _CellList(QBoxLayout.Direction.TopToBottom)
