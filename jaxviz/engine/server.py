@@ -166,6 +166,7 @@ def answer(rid: int, message: dict[str, Any], channel: Channel, capture: Capture
     except BaseException as exc:  # noqa: BLE001 - user code may raise anything, even SystemExit
         reply = Reply(id=rid, ok=False, error=_error_of(exc, record))
     reply.stdout, reply.stderr = capture.end()
+    _forget_request()
     reply.elapsed_s = time.perf_counter() - start
     try:
         return to_plain(reply)
@@ -175,6 +176,14 @@ def answer(rid: int, message: dict[str, Any], channel: Channel, capture: Capture
             elapsed_s=reply.elapsed_s, error=ErrorInfo(
                 kind="engine", message=f"the engine cannot send the result of a "
                                        f"{type(record).__name__}: {exc}")))
+
+
+def _forget_request() -> None:
+    """Bounded memory over a long session: drop the request's module and caches."""
+    with contextlib.suppress(Exception):  # never fail a reply over housekeeping
+        from jaxviz.core.loader import forget_request
+
+        forget_request()
 
 
 def _error_of(exc: BaseException, record: Any) -> Any:

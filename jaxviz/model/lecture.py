@@ -444,3 +444,59 @@ def function_lecture(target: str, title: str, variants: list[str], devices: int 
     """A lecture of one function: a title slide, then :func:`steps_for_function`."""
     steps = [LectureStep("title", target)] + steps_for_function(target, variants, timing)
     return Lecture(title=title, steps=steps, devices=devices)
+
+
+# --------------------------------------------------------------------------- #
+# What a lecture runs
+# --------------------------------------------------------------------------- #
+
+
+def what_runs(lecture: Lecture) -> list[str]:
+    """The code a lecture file runs that is not jaxviz's own, one line each, in order.
+
+    Presenting a lecture traces its functions: a gallery example
+    (``example = "NAME"``) is jaxviz's own code; a ``target`` file runs (its
+    top level, then the function), and ``[step.options] args`` /
+    ``batched_args`` expressions that are not plain values
+    (``jnp.arange(5.)``, ``init(key)``) are evaluated in it. Those are listed
+    (``talk.toml:12: runs /path/model.py (its top level, then f)``) so the
+    presenter sees them before anything runs; a recording is only read.
+    """
+    found: list[str] = []
+    for step in lecture.steps:
+        where = f"{lecture.path or '<lecture>'}:{step.line}"
+        if step.target and not step.target.startswith("example:"):
+            file, _, function = step.target.rpartition(":")
+            found.append(f"{where}: runs {file} (its top level, then {function})")
+        for name in ("args", "batched_args"):
+            for source in _code_in(step.options.get(name)):
+                found.append(f"{where}: evaluates {name} {source!r} in the function's module")
+    return list(dict.fromkeys(found))
+
+
+def _code_in(text: Any) -> list[str]:
+    """The expressions of an argument spec that are code, not literal values."""
+    import ast
+
+    from jaxviz.model.specs import Dict, Expr, Seq, SpecError, parse_call_args
+
+    if not isinstance(text, str) or not text.strip():
+        return []
+    try:
+        positional, static = parse_call_args(text)
+    except SpecError:
+        return [text]
+    found: list[str] = []
+    todo: list[Any] = [*positional, *(s.spec for s in static)]
+    while todo:
+        spec = todo.pop(0)
+        if isinstance(spec, Seq):
+            todo.extend(spec.items)
+        elif isinstance(spec, Dict):
+            todo.extend(v for _, v in spec.items)
+        elif isinstance(spec, Expr):
+            try:
+                ast.literal_eval(spec.source)
+            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+                found.append(spec.source)
+    return found
