@@ -136,8 +136,7 @@ def serve(channel: Channel, capture: Capture, info: Any) -> None:
             os.write(2, (f"the engine lost its channel to jaxviz ({reason}): the code closed "
                          f"file descriptors it did not open\n").encode())
         sweep_descendants()
-        capture.remove()
-        os._exit(1)
+        os._exit(1)  # the capture files stay: the client shows that line, then removes them
     # Skip interpreter and JAX teardown: nothing here needs saving, and the
     # client is waiting for this process to end. What the code started ends too.
     sweep_descendants()
