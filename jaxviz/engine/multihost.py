@@ -157,7 +157,7 @@ def _collect(workers: list[subprocess.Popen[bytes]], timeout: float
     return [ended[i] for i in range(len(workers))]
 
 
-def _reports(workers: list[subprocess.Popen[bytes]], outputs: list[tuple[bytes, bytes]],
+def _reports(workers: list[subprocess.Popen[bytes]], outputs: list[tuple[bytes, bytes, float]],
              tokens: list[str]) -> list[ProcessReport]:
     """The workers' reports in process order, or the first cause of a failure."""
     replies = [_reply(i, out, token) for i, ((out, _, _), token) in

@@ -100,7 +100,8 @@ def read_bytes(path: str | os.PathLike[str], *, limit: int, shown: str | None = 
                           f"(a stalled network mount or device?)")
     if "error" in box:
         raise box["error"]
-    return box["data"]
+    data: bytes = box["data"]
+    return data
 
 
 def read_text(path: str | os.PathLike[str], *, limit: int, shown: str | None = None,
