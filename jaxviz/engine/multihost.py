@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from jaxviz.engine import protocol
+from jaxviz.engine import protocol, reaper
 from jaxviz.engine.process import exit_reason, kill_group
 from jaxviz.model import ErrorInfo, SchemaMismatch, TraceResult, from_plain
 from jaxviz.model.errors import UserError, check_syntax
@@ -85,6 +85,7 @@ def run_multihost(target: str = "example:multi_host", processes: int = 2,
     resolved, _ = resolve_target(target)
     check_syntax(resolved.source, resolved.filename)
     coordinator = f"127.0.0.1:{_free_loopback_port()}"
+    reaper.become_subreaper()  # a crashed worker's orphans come here (see engine.reaper)
     cmd = [sys.executable, "-m", "jaxviz.engine.multihost_worker", "--coordinator", coordinator,
            "--num-processes", str(processes), "--local-devices", str(local_devices),
            "--target", target, "--axis-name", axis_name]
@@ -104,8 +105,10 @@ def run_multihost(target: str = "example:multi_host", processes: int = 2,
         outputs = _collect(workers, timeout)
     finally:
         for worker in workers:
+            reaper.kill_descendants(worker.pid)  # what it detached (it is their subreaper)
             kill_group(worker.pid)  # the worker, if still running, and what it started
             worker.wait()
+            reaper.sweep_orphans_of(worker.pid)  # what a crashed worker left (to us)
     return _reports(workers, outputs, tokens)
 
 

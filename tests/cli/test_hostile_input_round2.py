@@ -222,6 +222,22 @@ def test_children_started_with_setsid_or_double_forked_end_with_the_engine(folde
 
 
 @pytest.mark.slow
+def test_children_of_multihost_workers_end_with_the_run(folder):
+    pids = folder / "pids"
+    (folder / "children.py").write_text(
+        "import os, subprocess\n\nimport jax.numpy as jnp\n\ndef f(x):\n"
+        "    p = subprocess.Popen(['sleep', '300'], start_new_session=True)\n"
+        f"    with open({str(pids)!r}, 'a') as out:\n        out.write(f'{{p.pid}}\\n')\n"
+        "    return jnp.sin(x)\n")
+    out = jaxviz("multihost", "children.py:f", cwd=folder)
+    assert out.returncode == 0, out.stderr
+    started = [int(p) for p in pids.read_text().split()]
+    assert len(started) == 2
+    time.sleep(1)
+    assert all(_dead(p) for p in started), started
+
+
+@pytest.mark.slow
 def test_a_multihost_worker_killed_with_sigkill_is_named(folder):
     """(The error blamed "process 0 failed (SIGABRT)" with a raw stack address.)"""
     (folder / "kill2.py").write_text(
