@@ -8,6 +8,7 @@ import shutil
 import sys
 
 from jaxviz.cli.options import (
+    EXIT_FAILED,
     EXIT_USAGE,
     add_target_options,
     build_request,
@@ -65,7 +66,7 @@ def _pick_variants(text: str | None, declared: list[str]) -> list[str] | str:
 
 
 def run(ns) -> int:
-    from jaxviz.cli.common import report
+    from jaxviz.cli.common import USAGE_KINDS, report
     from jaxviz.cli.runner import run_trace
     from jaxviz.model.errors import UserError, format_error
     from jaxviz.model.sources import resolve_target
@@ -93,7 +94,9 @@ def run(ns) -> int:
             print(f"jaxviz: error: cannot compare {chosen[0]} with {chosen[1]}: the "
                   f"{failed.variant} variant did not trace{hint}\n"
                   f"{format_error(failed.error, ns.debug)}", file=sys.stderr)
-            return EXIT_USAGE
+            # The README's rule, as `jaxviz jaxpr` applies it: 2 for what was given, 1
+            # when the function ran and failed.
+            return EXIT_USAGE if failed.error.kind in USAGE_KINDS else EXIT_FAILED
 
     from jaxviz.model import to_plain
     from jaxviz.views.compare.jaxpr_diff import diff_variants

@@ -57,6 +57,10 @@ def add_parser(sub) -> None:
                    help="the slide to start on (1 = the first)")
     p.add_argument("--window", action="store_true",
                    help="present in a window instead of full screen")
+    p.add_argument("--trust", action="store_true",
+                   help="run the code a lecture file names beyond the gallery's examples "
+                        "(its target files, its args expressions); without it such a "
+                        "lecture lists that code and stops")
     add_device_options(p)
     p.set_defaults(devices=None)  # None: the lecture's own (8 unless it says)
 
@@ -73,10 +77,7 @@ def lecture_for(text: str, devices: int | None, timing: bool = True):
     from jaxviz.views.present.lecture import function_lecture, load_lecture
 
     if text.endswith(".toml"):
-        lecture = load_lecture(text)
-        if devices is not None:
-            lecture.devices = devices
-        return lecture
+        return load_lecture(text, devices)
     target, defaults = resolve_target(text)
     declared = defaults.get("variants") or (declared_in(target.source) or {}).get("variants")
     variants = list(declared or FILE_VARIANTS)
@@ -97,12 +98,36 @@ def run(ns) -> int:
         from jaxviz.cli.common import report
 
         return report(exc.info, ns.debug)
+    refused = _untrusted(lecture, ns.trust)
+    if refused:
+        return refused
     if ns.export is None:
         from jaxviz.ui.present.app import main as present
 
         return present(lecture, theme=ns.theme, start=ns.start - 1, measure=ns.measure,
                        full_screen=not ns.window, timeout=ns.timeout)
     return export(lecture, ns)
+
+
+def _untrusted(lecture, trusted: bool) -> int:
+    """The trust rule for lecture files: list the code a lecture runs beyond the gallery's
+    examples before any of it runs; run it only with ``--trust``. Returns an exit code
+    (0: go on). A target named on the command line is the user's say, as everywhere."""
+    from jaxviz.views.present.lecture import what_runs
+
+    if not lecture.path:
+        return 0
+    runs = what_runs(lecture)
+    if not runs:
+        return 0
+    listing = "\n".join(f"  {line}" for line in runs)
+    if trusted:
+        print(f"note: {lecture.path} runs code of its own (--trust):\n{listing}",
+              file=sys.stderr)
+        return 0
+    return usage_error(f"{lecture.path} runs code that is not jaxviz's: presenting it runs "
+                       f"what it names, as your own code runs:\n{listing}\nRead it; run "
+                       f"`jaxviz present {lecture.path} --trust` to present it")
 
 
 def export(lecture, ns) -> int:

@@ -22,8 +22,10 @@ import argparse
 import ast
 import contextlib
 import keyword
+import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 
 from jaxviz.model import VARIANTS, TraceRequest
 from jaxviz.model.limits import BATCH, DEVICES, TIMEOUT, Limit, argument_type
@@ -79,8 +81,16 @@ def one_line(text: str) -> str:
 
 
 def output_path(text: str) -> str:
-    """An argparse ``type=`` for files and folders to write: not empty, one line."""
-    return one_line(text)
+    """An argparse ``type=`` for files and folders to write: not empty, one line, and not a
+    name that is only an extension (``.mp4`` is a hidden file without a suffix)."""
+    text = one_line(text)
+    name = Path(text).name
+    if name.startswith(".") and name.count(".") == 1 and len(name) > 1 \
+            and not text.endswith(("/", os.sep)):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is only an extension: name the file, e.g. "
+            f"{str(Path(text).with_name('out' + name))!r}")
+    return text
 
 
 def image_size(allowed: SizeRange) -> Callable[[str], tuple[int, int]]:
@@ -180,7 +190,8 @@ def build_request(ns: argparse.Namespace, want: list[str],
         return value if value is not None else defaults.get(name, fallback)
 
     batched_args = ns.batched_args
-    if batched_args is None and ns.args is None:
+    if batched_args is None and ns.args is None and getattr(ns, "batch", None) is None:
+        # the example's own batch; --batch (or --args) asks for arguments built anew
         batched_args = defaults.get("batched_args")
     static = ", ".join(ns.static) if getattr(ns, "static", None) else None
     req = TraceRequest(

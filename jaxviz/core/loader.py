@@ -20,6 +20,8 @@ from jaxviz.model import ErrorInfo, Target, list_functions
 from jaxviz.model.errors import UserError, from_exception, syntax_error
 
 _module_ids = count()
+#: The modules and linecache entries made for the current request (see forget_request).
+_made: list[tuple[str, str]] = []
 
 
 #: The key under which :func:`load_namespace` leaves the mesh the module set with
@@ -44,6 +46,7 @@ def load_namespace(target: Target) -> dict[str, Any]:
     source = target.source
     filename = target.filename
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    _made.append(("linecache", filename))
     try:
         code = compile(source, filename, "exec", dont_inherit=True)
     except (SyntaxError, ValueError) as exc:  # ValueError: a NUL character
@@ -52,6 +55,7 @@ def load_namespace(target: Target) -> dict[str, Any]:
     module = types.ModuleType(name)
     module.__file__ = filename
     sys.modules[name] = module
+    _made.append(("module", name))
     before = jax.sharding.get_mesh()
     try:
         exec(code, module.__dict__)
@@ -66,6 +70,27 @@ def load_namespace(target: Target) -> dict[str, Any]:
     if after is not before and not after.empty:
         module.__dict__[MODULE_MESH] = after
     return module.__dict__
+
+
+def forget_request() -> int:
+    """Forget what the last request's code left in the engine; returns how many entries.
+
+    Each request runs its source as a new module (``jaxviz_user_N`` in
+    :data:`sys.modules`) and registers it in :mod:`linecache`; both are kept
+    only while the request runs (tracebacks and equation lines are read then),
+    so an engine serving a window for hours stays the same size: Python's
+    collector then frees the module's functions and arrays, and the cache
+    entries JAX keyed on them (weakly). (An explicit ``gc.collect()`` here
+    would cost a third of a second per request in a process holding JAX.)
+    """
+    forgotten = 0
+    while _made:
+        kind, key = _made.pop()
+        if kind == "module":
+            forgotten += sys.modules.pop(key, None) is not None
+        elif linecache.cache.pop(key, None) is not None:
+            forgotten += 1
+    return forgotten
 
 
 def _load_hint(message: str) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import re
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -273,6 +274,10 @@ def explain(exc: Exception, filename: str, variant: str, loaded: Loaded) -> Erro
         # Inside shard_map, JAX asserts (without a message) when a collective names an
         # axis the mesh lacks; the plain trace names the axis.
         text = _unbound_axis_in_plain(loaded) or text
+    spec = spec_problem(exc, text)
+    if spec is not None:
+        info.kind, info.field, info.message = "spec", spec[0], spec[1]
+        return info
     if "unbound axis name" in text:
         axis = text.split("unbound axis name:", 1)[-1].split(".")[0].strip()
         info.kind = "collective"
@@ -290,6 +295,35 @@ def explain(exc: Exception, filename: str, variant: str, loaded: Loaded) -> Erro
                             f"binds in the {variant} variant: collectives need a named axis -- "
                             f"look at the vmap (axis_name={axis!r}), pmap or shard_map variants")
     return info
+
+
+def spec_problem(exc: Exception, text: str) -> tuple[str, str] | None:
+    """``(field, message)`` when JAX refused the partition specs given, else None.
+
+    JAX raises these while it traces the variant, with its own words; each is
+    something the user changes in ``--specs`` / ``--out-specs`` (exit 2).
+    """
+    if not isinstance(exc, (ValueError, TypeError)):
+        return None
+    if "has duplicate entries" in text:
+        return "specs", (f"{text.split(' but ', 1)[-1].split(' has ')[0]} names a mesh axis "
+                         f"twice: an axis shards at most one dimension of an array; change "
+                         f"the partition spec (--specs / --out-specs)")
+    if "is only valid for values of rank at least" in text:
+        found = re.search(r"spec=(P\(.*?\)).*rank at least (\d+), but was applied to a "
+                          r"value of rank (\d+)", text)
+        spec_words, need, rank = found.groups() if found else ("a partition spec", "?", "?")
+        return "specs", (f"{spec_words} names {need} dimensions but is given to a value of "
+                         f"rank {rank}: give a partition spec of at most {rank} entries "
+                         f"(--specs / --out-specs)")
+    if "pytree structure error" in text and "out_specs" in text:
+        return "out_specs", ("--out-specs does not match what the function returns: give one "
+                             "P(...) per output, or a single P(...) for every output (a function "
+                             "that returns one array takes one)")
+    if "pytree structure error" in text and "in_specs" in text:
+        return "specs", ("--specs does not match the function's arguments: give one P(...) per "
+                         "argument, or a pytree of them shaped like the argument")
+    return None
 
 
 # --------------------------------------------------------------------------- #

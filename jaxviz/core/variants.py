@@ -198,6 +198,15 @@ class VariantBuilder:
         for i, (arg_leaves, axis) in enumerate(zip(leaves, s.in_axes)):
             for leaf_name, leaf, spec in arg_leaves:
                 shape = tuple(np.shape(leaf))
+                if len(tuple(spec)) > len(shape):  # JAX: "only valid for values of rank ..."
+                    fitting = meshes.spec_text(P(*tuple(spec)[:len(shape)]))
+                    raise UserError(ErrorInfo(
+                        kind="spec", field="specs", variant=variant,
+                        message=f"argument {i + 1} ({leaf_name}) has rank {len(shape)} "
+                                f"(shape {shape}), but {meshes.spec_text(spec)} names "
+                                f"{len(tuple(spec))} dimensions: give it a partition spec of "
+                                f"at most {len(shape)} entr{'y' if len(shape) == 1 else 'ies'}"
+                                f" (--specs), e.g. {fitting}"))
                 problem = meshes.divisible_problem(mesh, spec, shape)
                 if problem is None:
                     continue

@@ -20,11 +20,12 @@ import io
 import socket
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from jaxviz.engine import protocol
+from jaxviz.engine import protocol, reaper
 from jaxviz.engine.process import exit_reason, kill_group
 from jaxviz.model import ErrorInfo, SchemaMismatch, TraceResult, from_plain
 from jaxviz.model.errors import UserError, check_syntax
@@ -84,6 +85,7 @@ def run_multihost(target: str = "example:multi_host", processes: int = 2,
     resolved, _ = resolve_target(target)
     check_syntax(resolved.source, resolved.filename)
     coordinator = f"127.0.0.1:{_free_loopback_port()}"
+    reaper.become_subreaper()  # a crashed worker's orphans come here (see engine.reaper)
     cmd = [sys.executable, "-m", "jaxviz.worker.multihost_worker", "--coordinator", coordinator,
            "--num-processes", str(processes), "--local-devices", str(local_devices),
            "--target", target, "--axis-name", axis_name]
@@ -103,49 +105,89 @@ def run_multihost(target: str = "example:multi_host", processes: int = 2,
         outputs = _collect(workers, timeout)
     finally:
         for worker in workers:
+            reaper.kill_descendants(worker.pid)  # what it detached (it is their subreaper)
             kill_group(worker.pid)  # the worker, if still running, and what it started
             worker.wait()
+            reaper.sweep_orphans_of(worker.pid)  # what a crashed worker left (to us)
     return _reports(workers, outputs, tokens)
 
 
-def _collect(workers: list[subprocess.Popen[bytes]], timeout: float) -> list[tuple[bytes, bytes]]:
-    """Every worker's stdout and stderr, once all have ended.
+#: Seconds the other processes get to report once one has died.
+PEER_GRACE_SECONDS = 2.0
+
+
+def _collect(workers: list[subprocess.Popen[bytes]], timeout: float
+             ) -> list[tuple[bytes, bytes, float]]:
+    """Every worker's stdout, stderr and when it ended (``time.monotonic``), once all have.
+
+    Each worker is waited for on a thread of its own, so the order in which they
+    ended is known: when one dies, its peers abort after it, and the first to
+    end is the one to name.
 
     Raises:
         UserError: (``kind="timeout"``) they did not end within ``timeout`` seconds.
     """
     deadline = time.monotonic() + timeout
-    outputs: list[tuple[bytes, bytes]] = []
-    try:
-        for w in workers:
-            remaining = max(deadline - time.monotonic(), 0.1)
-            outputs.append(w.communicate(timeout=remaining))
-    except subprocess.TimeoutExpired:
+    ended: dict[int, tuple[bytes, bytes, float]] = {}
+    failed = threading.Event()
+
+    def wait(i: int, w: subprocess.Popen[bytes]) -> None:
+        with contextlib.suppress(subprocess.TimeoutExpired, OSError, ValueError):
+            out, err = w.communicate(timeout=timeout)
+            ended[i] = (out, err, time.monotonic())
+            if w.returncode != 0:
+                failed.set()
+
+    threads = [threading.Thread(target=wait, args=(i, w), daemon=True,
+                                name=f"jaxviz-multihost-{i}") for i, w in enumerate(workers)]
+    for t in threads:
+        t.start()
+    while any(t.is_alive() for t in threads) and time.monotonic() < deadline:
+        if failed.wait(0.1):
+            # One process died: its peers would wait for the runtime's heartbeat (about
+            # 100 s) before they abort. Give them a moment to report, then stop them.
+            time.sleep(PEER_GRACE_SECONDS)
+            for i, w in enumerate(workers):
+                if i not in ended:
+                    kill_group(w.pid)
+            break
+    for t in threads:
+        t.join(max(deadline - time.monotonic(), 0.1))
+    if len(ended) < len(workers):
         raise UserError(ErrorInfo(kind="timeout", message=(
             f"the {len(workers)} processes did not finish within {timeout:g} s "
-            f"(--timeout); they were stopped"))) from None
-    return outputs
+            f"(--timeout); they were stopped")))
+    return [ended[i] for i in range(len(workers))]
 
 
-def _reports(workers: list[subprocess.Popen[bytes]], outputs: list[tuple[bytes, bytes]],
+def _reports(workers: list[subprocess.Popen[bytes]], outputs: list[tuple[bytes, bytes, float]],
              tokens: list[str]) -> list[ProcessReport]:
     """The workers' reports in process order, or the first cause of a failure."""
-    replies = [_reply(i, out, token) for i, ((out, _), token) in
+    replies = [_reply(i, out, token) for i, ((out, _, _), token) in
                enumerate(zip(outputs, tokens))]
     # A worker whose function raised says why; its peers then fail only because it left.
     for i, message in enumerate(replies):
         if message is not None and message.get("error") is not None:
             info = _error_of(message["error"], i)
             raise UserError(info)
+    failed = [i for i, (w, message) in enumerate(zip(workers, replies))
+              if w.returncode != 0 or not isinstance((message or {}).get("report"), dict)]
+    if failed:
+        # The first to end is the cause; the others (the distributed runtime aborts a
+        # process whose peer is gone) failed because it did.
+        first = min(failed, key=lambda i: outputs[i][2])
+        w, err = workers[first], outputs[first][1]
+        tail = err[-3000:].decode("utf-8", "replace").strip()
+        last = tail.splitlines()[-1] if tail else ""
+        others = [i for i in failed if i != first]
+        after = (f"; then process{'es' if len(others) > 1 else ''} "
+                 f"{', '.join(map(str, others))} failed because it was gone") if others else ""
+        raise UserError(ErrorInfo(kind="crash", details=tail or None, message=(
+            f"process {first} failed first ({exit_reason(w.returncode)}) without a report"
+            + (f": {last}" if last else "") + after)))
     reports = []
-    for i, (w, (_, err), message) in enumerate(zip(workers, outputs, replies)):
-        data = message.get("report") if message is not None else None
-        if w.returncode != 0 or not isinstance(data, dict):
-            tail = err[-3000:].decode("utf-8", "replace").strip()
-            last = tail.splitlines()[-1] if tail else ""
-            raise UserError(ErrorInfo(kind="crash", details=tail or None, message=(
-                f"process {i} failed ({exit_reason(w.returncode)}) without a report"
-                + (f": {last}" if last else ""))))
+    for i, message in enumerate(replies):
+        data = (message or {})["report"]
         result = data.get("result")
         try:
             reports.append(ProcessReport(

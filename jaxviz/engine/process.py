@@ -23,7 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
-from jaxviz.engine import protocol
+from jaxviz.engine import protocol, reaper
 from jaxviz.engine.capture import STDERR_NAME, STDOUT_NAME, read_tail
 
 #: How long a process that closed its channel gets to exit before it is killed.
@@ -77,6 +77,7 @@ class EngineProcess:
         self._on_exit = on_exit
         self._send_lock = threading.Lock()
         self.capture = Path(tempfile.mkdtemp(prefix="jaxviz-engine-"))
+        reaper.become_subreaper()  # an engine's orphans come here if it crashes
         command = [python or sys.executable, "-m", "jaxviz.worker.server",
                    "--devices", str(devices), "--capture", str(self.capture),
                    "--spawned-at", repr(time.time())]
@@ -131,7 +132,10 @@ class EngineProcess:
         return STACK_MARK in self.output()[1]
 
     def kill(self) -> None:
-        """Kill the engine and every process it started (its process group), at once."""
+        """Kill the engine and every process it started, at once: first its descendants
+        (found while it lives: it is their subreaper, see :mod:`jaxviz.engine.reaper`),
+        then its process group."""
+        reaper.kill_descendants(self.pid)
         kill_group(self.pid)
 
     def close(self, grace: float) -> None:
@@ -167,8 +171,10 @@ class EngineProcess:
             self.kill()
             returncode = self.popen.wait()
         # Whatever the engine's code started (a `sleep 300`, a server) is in its
-        # process group: it goes with the engine, however the engine ended.
+        # process group: it goes with the engine, however the engine ended. What it
+        # detached (setsid, double forks) and left by crashing came to us (a subreaper).
         kill_group(self.pid)
+        reaper.sweep_orphans_of(self.pid)
         stdout, stderr = self.output()
         try:
             self._on_exit(self, returncode, stdout, stderr)

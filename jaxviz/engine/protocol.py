@@ -105,6 +105,9 @@ def decode(line: bytes) -> dict[str, Any]:
         message = json.loads(line.decode("utf-8", "surrogatepass"))
     except (UnicodeDecodeError, ValueError) as exc:
         raise ProtocolError(f"not a protocol message ({exc}): {line[:200]!r}") from None
+    except RecursionError:  # a line nested deeper than any message jaxviz writes
+        raise ProtocolError(f"not a protocol message (nested too deeply): "
+                            f"{line[:200]!r}") from None
     if not isinstance(message, dict) or "op" not in message:
         raise ProtocolError(f"not a protocol message (no 'op'): {line[:200]!r}")
     return message

@@ -17,6 +17,7 @@ from typing import Any
 
 import jaxviz
 from jaxviz.model.as_written import transformed_call
+from jaxviz.model.files import SOURCE_BYTES, read_text
 from jaxviz.model.records import TraceSettings
 
 
@@ -71,7 +72,7 @@ def load_example(path: Path) -> Example:
             dict is missing, lacks a required key or has an unknown one.
     """
     try:
-        source = path.read_text(encoding="utf-8")
+        source = read_text(path, limit=SOURCE_BYTES, what="Python source")
         tree = ast.parse(source, filename=str(path))
     except (OSError, ValueError, SyntaxError) as exc:  # UnicodeDecodeError is a ValueError
         raise GalleryError(f"{path}: cannot read the example: {exc}") from None

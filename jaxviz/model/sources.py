@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from jaxviz.model.errors import UserError
+from jaxviz.model.files import SOURCE_BYTES, FileProblem, read_bytes
 from jaxviz.model.gallery import GalleryError, bound_names, get_example, list_functions
 from jaxviz.model.records import ErrorInfo, Target
 
@@ -30,16 +31,17 @@ def read_source(path: str | os.PathLike[str], shown: str | None = None) -> str:
         shown: how messages name it (default: ``path`` as given).
 
     Raises:
-        UserError: (``kind="load"``) the file cannot be read, is not UTF-8
+        UserError: (``kind="load"``) the file cannot be read (missing, not a
+            regular file, larger than :data:`~jaxviz.model.files.SOURCE_BYTES`,
+            slower than :data:`~jaxviz.model.files.READ_SECONDS`), is not UTF-8
             (the byte, its offset, line and column are named), or is binary
             (holds a NUL byte).
     """
     name = str(path) if shown is None else shown
     try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise UserError(ErrorInfo(kind="load", file=name, message=(
-            f"cannot read {name}: {exc.strerror or exc}"))) from None
+        data = read_bytes(path, limit=SOURCE_BYTES, shown=name, what="Python source")
+    except FileProblem as exc:
+        raise UserError(ErrorInfo(kind="load", file=name, message=str(exc))) from None
     nul = data.find(b"\0")
     try:
         text = data.decode("utf-8")

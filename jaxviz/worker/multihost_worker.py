@@ -15,10 +15,12 @@ It exits when its parent is gone.
 from __future__ import annotations
 
 import argparse
+import os
 from typing import Any
 
 from jaxviz.engine import protocol
 from jaxviz.engine.child import Channel, watch_parent
+from jaxviz.engine.reaper import MARK, become_subreaper, sweep_descendants
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -30,14 +32,19 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--target", required=True)
     p.add_argument("--axis-name", default="hosts")
     ns = p.parse_args(argv)
-    watch_parent()
+    # as the engine: what the function starts (setsid, double forks) ends with us
+    become_subreaper()
+    os.environ[MARK] = str(os.getpid())
+    watch_parent(sweep_descendants)
     channel = Channel(stdout_to_stderr=True)
     try:
         report = run_process(ns)
     except BaseException as exc:  # noqa: BLE001 - say why, whatever the user's code raised
         channel.send({"op": protocol.REPLY, "id": ns.process_id, "error": _error(exc, ns)})
+        sweep_descendants()
         return 1
     channel.send({"op": protocol.REPLY, "id": ns.process_id, "report": report})
+    sweep_descendants()
     import jax
 
     jax.distributed.shutdown()

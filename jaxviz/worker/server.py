@@ -34,6 +34,7 @@ from typing import Any
 from jaxviz.engine import protocol
 from jaxviz.engine.capture import Capture
 from jaxviz.engine.child import Channel, watch_parent
+from jaxviz.engine.reaper import MARK, become_subreaper, sweep_descendants
 
 #: The signal that makes the engine write the current Python stack to fd 2.
 STACK_SIGNAL = signal.SIGUSR2
@@ -71,7 +72,16 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     channel = Channel()
     capture = Capture(args.capture or tempfile.mkdtemp(prefix="jaxviz-engine-"))
-    watch_parent(capture.remove)  # no orphaned engines: the client died, so do we
+    # Whatever the user's code starts (setsid, double forks) stays our descendant, and
+    # ends with us; the mark lets the client find them if we crash (engine.reaper).
+    become_subreaper()
+    os.environ[MARK] = str(os.getpid())
+
+    def gone() -> None:
+        capture.remove()
+        sweep_descendants()
+
+    watch_parent(gone)  # no orphaned engines: the client died, so do we
     try:
         info = start_devices(args)
     except BaseException as exc:  # noqa: BLE001 - report any start-up failure, then exit
@@ -120,8 +130,16 @@ def serve(channel: Channel, capture: Capture, info: Any) -> None:
             channel.send({"op": protocol.REPLY, "id": rid, "reply": reply})
     except (BrokenPipeError, protocol.ProtocolError):
         pass
+    except (OSError, ValueError) as exc:  # the channel's descriptors, closed by user code
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        with contextlib.suppress(OSError):
+            os.write(2, (f"the engine lost its channel to jaxviz ({reason}): the code closed "
+                         f"file descriptors it did not open\n").encode())
+        sweep_descendants()
+        os._exit(1)  # the capture files stay: the client shows that line, then removes them
     # Skip interpreter and JAX teardown: nothing here needs saving, and the
-    # client is waiting for this process to end.
+    # client is waiting for this process to end. What the code started ends too.
+    sweep_descendants()
     capture.remove()
     os._exit(0)
 
@@ -147,6 +165,7 @@ def answer(rid: int, message: dict[str, Any], channel: Channel, capture: Capture
     except BaseException as exc:  # noqa: BLE001 - user code may raise anything, even SystemExit
         reply = Reply(id=rid, ok=False, error=_error_of(exc, record))
     reply.stdout, reply.stderr = capture.end()
+    _forget_request()
     reply.elapsed_s = time.perf_counter() - start
     try:
         return to_plain(reply)
@@ -156,6 +175,14 @@ def answer(rid: int, message: dict[str, Any], channel: Channel, capture: Capture
             elapsed_s=reply.elapsed_s, error=ErrorInfo(
                 kind="engine", message=f"the engine cannot send the result of a "
                                        f"{type(record).__name__}: {exc}")))
+
+
+def _forget_request() -> None:
+    """Bounded memory over a long session: drop the request's module and caches."""
+    with contextlib.suppress(Exception):  # never fail a reply over housekeeping
+        from jaxviz.core.loader import forget_request
+
+        forget_request()
 
 
 def _error_of(exc: BaseException, record: Any) -> Any:

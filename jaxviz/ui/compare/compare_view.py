@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 from jaxviz.model import VARIANTS, ErrorInfo, TraceResult
 from jaxviz.ui.compare.diff_columns import DiffColumns, diff_colour
 from jaxviz.ui.panes.jaxpr_pane import ElidedLabel
+from jaxviz.ui.text.plain import plain
 from jaxviz.views.compare.diff_layout import DiffLayout, layout_diff, row_category, row_notes
 from jaxviz.views.compare.jaxpr_diff import DiffRow, JaxprDiff, diff_variants
 
@@ -88,7 +89,7 @@ class CompareView(QFrame):
         header.setProperty("role", "pane-header")
         self.title = QLabel("Compare")
         self.title.setProperty("role", "pane-title")
-        self.summary = QLabel("")
+        self.summary = plain(QLabel(""))
         self.summary.setObjectName("compare_summary")
         self.summary.setWordWrap(True)
         self.summary.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
@@ -113,7 +114,7 @@ class CompareView(QFrame):
         head.setSpacing(2)
         head.addLayout(top)
         head.addWidget(self.legend)
-        self.banner = QLabel()
+        self.banner = plain(QLabel())
         self.banner.setProperty("role", "banner")
         self.banner.setProperty("severity", "error")
         self.banner.setWordWrap(True)

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from jaxviz.ui.devices.export_menu import ExportMenu
+from jaxviz.ui.text.plain import plain
 
 #: Scrubber positions per phase.
 TICKS = 1000
@@ -76,7 +77,7 @@ class ControlBar(QWidget):
         self.slider.sliderMoved.connect(self._scrub)
         self.slider.actionTriggered.connect(lambda _: self._scrub(self.slider.sliderPosition()))
         row.addWidget(self.slider, 1)
-        self.label = QLabel()
+        self.label = plain(QLabel())
         self.label.setMinimumWidth(90)
         row.addWidget(self.label)
         self.copy_button = QToolButton()
@@ -88,7 +89,7 @@ class ControlBar(QWidget):
         self.copy_button.setEnabled(False)
         self.copy_button.clicked.connect(self.copyRequested)
         row.addWidget(self.copy_button)
-        self.export_status = QLabel()
+        self.export_status = plain(QLabel())
         self.export_status.hide()
         row.addWidget(self.export_status)
         self.stop_export_button = QToolButton()

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 
 from jaxviz.ui.panes.jaxpr_pane import ElidedLabel
 from jaxviz.ui.text.editor import CodeEditor
+from jaxviz.ui.text.plain import plain
 
 
 class Notice(QFrame):
@@ -26,7 +27,7 @@ class Notice(QFrame):
         super().__init__(parent)
         self.setObjectName("notice")
         self.setStyleSheet("#notice { background: #fff3cd; border-bottom: 1px solid #e0b100; }")
-        self.label = QLabel()
+        self.label = plain(QLabel())
         self.label.setWordWrap(True)
         self._buttons = QHBoxLayout()
         layout = QHBoxLayout(self)
@@ -84,7 +85,7 @@ class EditorPanel(QWidget):
         self.notice = Notice()
         self.editor = CodeEditor()
         self.editor.setObjectName("editor")
-        self.error = QLabel()
+        self.error = plain(QLabel())
         self.error.setObjectName("editor_error")
         self.error.setProperty("role", "banner")
         self.error.setProperty("severity", "error")

@@ -37,6 +37,7 @@ from jaxviz.model import ErrorInfo, VariantResult, variant_label
 from jaxviz.model.notes import VariantNote
 from jaxviz.ui.text.code_view import CodeView, fold_regions
 from jaxviz.ui.text.highlighters import hlo_highlighter, jaxpr_highlighter, stablehlo_highlighter
+from jaxviz.ui.text.plain import plain
 from jaxviz.ui.theme import style
 from jaxviz.views.compare.changes import Mark, summary
 from jaxviz.views.panes.link_index import walk
@@ -133,7 +134,7 @@ class JaxprPane(QFrame):
         self.title.setProperty("role", "pane-title")
         # on the title, not the pane: a pane-wide tooltip covers the equations it hovers over
         self.title.setToolTip(VARIANT_HELP.get(variant, ""))
-        self.busy = QLabel("")
+        self.busy = plain(QLabel(""))
         # "⏳ working…" comes and goes: it must not widen the pane (and the window) when it does
         self.busy.setMinimumWidth(1)  # (else a QLabel's minimum is its whole text)
         self.call = ElidedLabel()
@@ -157,7 +158,7 @@ class JaxprPane(QFrame):
         self.copy_button.setEnabled(False)
         #: Gives the source the program form of "Copy as code" starts with.
         self.source_provider: Callable[[], str] | None = None
-        self.differs = QLabel("")
+        self.differs = plain(QLabel(""))
         self.differs.setObjectName(f"differs_{variant}")
         self.differs.setProperty("role", "banner")
         self.differs.setWordWrap(True)
@@ -198,7 +199,7 @@ class JaxprPane(QFrame):
         legend_row.addWidget(self.legend, 1)
         legend_row.addWidget(self.compare_button)
         head.addLayout(legend_row)
-        self.banner = QLabel()
+        self.banner = plain(QLabel())
         self.banner.setProperty("role", "banner")
         self.banner.setProperty("severity", "error")
         self.banner.setWordWrap(True)

@@ -9,6 +9,7 @@ pyqtgraph views costs more than filling them). Heat maps are pyqtgraph
 
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -18,6 +19,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter
 from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
+from jaxviz.ui.text.plain import plain
 from jaxviz.ui.theme import style
 from jaxviz.views.palette import DARK_LUMINANCE
 from jaxviz.views.stepper.panel import Cell
@@ -220,7 +222,7 @@ class CellWidget(QFrame):
         self.setProperty("role", "value-cell")
         self.title = QLabel()
         self.title.setTextFormat(Qt.TextFormat.RichText)
-        self.text = QLabel()
+        self.text = plain(QLabel())
         self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.text.setWordWrap(False)
         self.text.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
@@ -246,7 +248,8 @@ class CellWidget(QFrame):
     def show_cell(self, cell: Cell, scale: Scale | None, side: int = HEATMAP_SIDE) -> None:
         """Show one value (``scale``: the step's heat-map scale; ``side``: a heat map's)."""
         self.cell = cell
-        self.title.setText(f"<b>{cell.name}</b> <span style='color:#55606C'>{cell.type}</span>")
+        self.title.setText(f"<b>{html.escape(cell.name)}</b> "
+                           f"<span style='color:#55606C'>{html.escape(cell.type)}</span>")
         self.setToolTip(cell.text if cell.kind != "numbers" else "")
         drawn = cell.kind == "heatmap" and cell.matrix is not None and scale is not None
         if drawn:

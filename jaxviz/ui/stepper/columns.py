@@ -20,6 +20,7 @@ from jaxviz.ui.stepper.cells import (
     Scale,
     set_visible,
 )
+from jaxviz.ui.text.plain import plain
 from jaxviz.views.palette import text_on
 from jaxviz.views.stepper.panel import Cell, Column
 
@@ -58,7 +59,7 @@ class ColumnWidget(QFrame):
         super().__init__(parent)
         self.setProperty("role", "value-column")
         self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.header = QLabel()
+        self.header = plain(QLabel())
         self.header.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.header.setObjectName("column_header")
         self.inputs = _CellList(QBoxLayout.Direction.TopToBottom)

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 from jaxviz.model.stepping import StepResult
 from jaxviz.ui.stepper.cells import HEATMAP_SIDE, Scale, numbers_font, set_visible
 from jaxviz.ui.stepper.columns import ColumnWidget
+from jaxviz.ui.text.plain import plain
 from jaxviz.ui.theme import style
 from jaxviz.views.stepper.panel import StepPanel, build_panel
 
@@ -75,7 +76,7 @@ class ValuesPanel(QWidget):
             button.clicked.connect(lambda _=False, n=name: self.moveRequested.emit(n))
             controls.addWidget(button)
             self.buttons[name] = button
-        self.counter = QLabel("")
+        self.counter = plain(QLabel(""))
         self.counter.setObjectName("step_counter")
         controls.addSpacing(12)
         controls.addWidget(self.counter)
@@ -90,14 +91,14 @@ class ValuesPanel(QWidget):
         self.heading.setObjectName("step_heading")
         self.heading.setTextFormat(Qt.TextFormat.RichText)
         self.heading.setWordWrap(True)
-        self.equation = QLabel("")
+        self.equation = plain(QLabel(""))
         self.equation.setObjectName("step_equation")
         self.equation.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.equation.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.notes = QLabel("")
+        self.notes = plain(QLabel(""))
         self.notes.setObjectName("step_notes")
         self.notes.setWordWrap(True)
-        self.banner = QLabel("")
+        self.banner = plain(QLabel(""))
         self.banner.setProperty("role", "banner")
         self.banner.setWordWrap(True)
         self.banner.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

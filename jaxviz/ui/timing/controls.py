@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from jaxviz.model.limits import PIPELINE, RUNS, WARMUP, Limit
 from jaxviz.model.timing import TimingStatus, variant_label
+from jaxviz.ui.text.plain import plain, plain_tooltip
 from jaxviz.views.timing.options import VARIANT_HELP, RunOptions
 
 
@@ -74,7 +75,7 @@ class RunControls(QWidget):
         self.progress.setValue(0)
         self.progress.setFormat("")
         outer.addWidget(self.progress)
-        self.status = QLabel("")
+        self.status = plain(QLabel(""))
         self.status.setObjectName("timing_status")
         self.status.setWordWrap(True)
         self.status.setStyleSheet("font-weight: bold;")
@@ -245,7 +246,7 @@ class RunControls(QWidget):
 
     def set_target_text(self, text: str) -> None:
         self.target_label.setText(f"Run measures <b>{_escape(text)}</b>")
-        self.target_label.setToolTip(text)
+        self.target_label.setToolTip(plain_tooltip(text))
 
     # ------------------------------------------------------ field errors
     def _field(self, name: str) -> QWidget | None:

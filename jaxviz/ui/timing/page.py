@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from jaxviz.ui.plots import TimingFigure
+from jaxviz.ui.text.plain import plain
 
 #: How short a plot may get before its page scrolls, in lines of its text: the title,
 #: legend and x axis, plus the data area (a lane per device, two lines per variant).
@@ -69,13 +70,13 @@ class PlotPage(QWidget):
         self.view.setMinimumHeight(self.min_plot_px)
         box.addWidget(self.view, 1)
         # the hovered points' numbers, in large type next to the mouse (tooltips are small)
-        self.hover = QLabel("", self.view)
+        self.hover = plain(QLabel("", self.view))  # variant names from a recording
         self.hover.setObjectName(f"timing_hover_{kind}")
         self.hover.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents, True)
         self.hover.setStyleSheet("QLabel { background: rgba(255, 255, 240, 235); color: #111; "
                                  "border: 1px solid #888; border-radius: 4px; padding: 4px 8px; }")
         self.hover.hide()
-        self.caption = QLabel("")
+        self.caption = plain(QLabel(""))  # the plot's sentence names variants and hosts
         self.caption.setObjectName(f"timing_caption_{kind}")
         self.caption.setWordWrap(True)
         self.caption.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

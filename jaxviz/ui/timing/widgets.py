@@ -14,6 +14,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from jaxviz.ui.text.plain import plain, plain_tooltip
+
 #: Colours of the banner per severity (the app's banner style is the warning one).
 _BANNER_STYLES = {
     "info": "background: #e6f4ea; color: #0d3d1f; border: 1px solid #5fae7b;",
@@ -82,11 +84,12 @@ class InfoLine(QLabel):
         super().__init__(parent)
         self._full = ""
         self._details = ""
+        plain(self)  # a recording's host fields, file names, messages: never HTML
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
 
     def set_info(self, line: str, details: str = "") -> None:
         self._full, self._details = line, details
-        self.setToolTip("\n".join(t for t in (line, details) if t))
+        self.setToolTip(plain_tooltip("\n".join(t for t in (line, details) if t)))
         self._elide()
 
     def text(self) -> str:  # noqa: D102 - the whole line, not the elided one

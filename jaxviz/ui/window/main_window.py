@@ -38,6 +38,7 @@ from jaxviz.ui.panels.gallery import GalleryPanel
 from jaxviz.ui.panels.tool_tabs import ToolTabs
 from jaxviz.ui.panes.area import JaxprArea
 from jaxviz.ui.panes.linking import LinkController
+from jaxviz.ui.text.plain import plain
 from jaxviz.ui.theme import style
 from jaxviz.ui.window.actions import build_menus, shortcuts_html
 from jaxviz.ui.window.comparing import CompareMode
@@ -168,7 +169,7 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
 
     def _build_status_bar(self) -> None:
         bar = self.statusBar()
-        self.status_text = QLabel("")
+        self.status_text = plain(QLabel(""))
         self._status_is_error = False
         self._status_before_busy: tuple[str, bool] | None = None
         self.status_text.setObjectName("status_text")
@@ -181,7 +182,7 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         self.stop_button.setToolTip("Stop the running trace (Esc); the JAX engine restarts")
         self.stop_button.clicked.connect(self.stop)
         self.stop_button.hide()
-        self.engine_label = QLabel("")
+        self.engine_label = plain(QLabel(""))
         self.engine_label.setObjectName("engine_status")
         bar.addWidget(self.status_text, 1)
         bar.addPermanentWidget(self.busy_bar)

@@ -22,6 +22,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings, QStandardPaths
 
+from jaxviz.model.files import SETTINGS_BYTES, SOURCE_BYTES, parse_json, read_text
+
 MAX_RECENT = 10
 
 
@@ -145,9 +147,10 @@ class Settings:
         """The function and argument fields last used with a file."""
         raw = self.q.value(f"file_fields/{_key(path)}")
         try:
-            return json.loads(raw) if raw else {}
-        except (TypeError, ValueError):
+            fields = parse_json(raw, "file fields") if raw else {}
+        except (TypeError, ValueError):  # FileProblem (nested too deeply) is a ValueError
             return {}
+        return fields if isinstance(fields, dict) else {}
 
     def set_file_fields(self, path: str, fields: dict) -> None:
         self.q.setValue(f"file_fields/{_key(path)}", json.dumps(fields))
@@ -228,9 +231,12 @@ class Recovery:
         found = []
         for meta_path in self.dir.glob("*.json"):
             try:
-                meta = json.loads(meta_path.read_text(encoding="utf-8"))
-                text = meta_path.with_suffix(".py").read_text(encoding="utf-8")
-            except (OSError, ValueError):
+                meta = parse_json(read_text(meta_path, limit=SETTINGS_BYTES), str(meta_path))
+                text = read_text(meta_path.with_suffix(".py"), limit=SOURCE_BYTES,
+                                 what="Python source")
+            except ValueError:  # unreadable (FileProblem), not JSON, nested too deeply
+                continue
+            if not isinstance(meta, dict):
                 continue
             found.append((meta, text))
         return sorted(found, key=lambda item: -float(item[0].get("saved", 0)))

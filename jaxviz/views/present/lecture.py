@@ -123,31 +123,52 @@ class Lecture:
         return list(dict.fromkeys(s.target for s in self.steps if s.target))
 
 
-def load_lecture(path: str | Path) -> Lecture:
-    """Read and check a lecture file.
+def load_lecture(path: str | Path, devices: int | None = None) -> Lecture:
+    """Read and check a lecture file, every step, before anything runs.
+
+    The file is read as every file is (:mod:`jaxviz.model.files`: a regular
+    file of at most :data:`~jaxviz.model.files.LECTURE_BYTES`, within a time
+    limit). ``devices`` (``--devices``) replaces the file's device count.
 
     Raises:
         LectureError: the file cannot be read, is not TOML, or a step is wrong
             (``file:line: ...``).
     """
+    from jaxviz.model.files import LECTURE_BYTES, FileProblem, read_text
+
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise LectureError(f"{path}: cannot read the lecture: {exc}") from None
-    return parse_lecture(text, str(path))
+        text = read_text(path, limit=LECTURE_BYTES, what="lecture")
+    except FileProblem as exc:
+        raise LectureError(f"{exc}") from None
+    return parse_lecture(text, str(path), devices)
 
 
-def parse_lecture(text: str, path: str = "<lecture>") -> Lecture:
+def parse_lecture(text: str, path: str = "<lecture>", devices: int | None = None) -> Lecture:
     """Parse and check a lecture's TOML text (see the module docstring for the schema).
+
+    Every step is checked before anything runs: its example exists, its
+    file and function exist (the file is read, never run), its recording is a
+    jaxviz timing recording, its ``[step.options]`` are of the right type and
+    parse as the command line's flags do (a batch is a whole number in range,
+    a mesh fits the devices, specs name its axes, ``check_vma`` is true or
+    false). ``devices`` replaces the file's device count (``--devices``).
 
     Raises:
         LectureError: with the file, the line and what is wrong.
     """
+    from jaxviz.model.files import FileProblem, check_depth
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise LectureError(f"{path}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise LectureError(f"{path}: it is nested too deeply to be a lecture") from None
+    try:
+        check_depth(data, path)
+    except FileProblem as exc:
+        raise LectureError(str(exc)) from None
     where = _Lines(text, path)
     unknown = sorted(set(data) - set(TOP_KEYS))
     if unknown:
@@ -156,17 +177,18 @@ def parse_lecture(text: str, path: str = "<lecture>") -> Lecture:
     title = data.get("title")
     if not isinstance(title, str) or not title.strip():
         raise LectureError(f"{path}:1: the lecture needs a title = \"...\"")
-    devices = data.get("devices", 8)
-    if not isinstance(devices, int) or isinstance(devices, bool) or not 1 <= devices <= 512:
+    written = data.get("devices", 8)
+    if not isinstance(written, int) or isinstance(written, bool) or not 1 <= written <= 512:
         raise LectureError(f"{where.key('devices')}: devices is a whole number from 1 to 512, "
-                           f"not {devices!r}")
+                           f"not {written!r}")
     raw = data.get("step", [])
     if not isinstance(raw, list) or not raw:
         raise LectureError(f"{path}:1: the lecture has no [[step]]")
     folder = Path(path).resolve().parent if path != "<lecture>" else Path.cwd()
-    steps = [_step(item, where.step(i), folder) for i, item in enumerate(raw)]
+    count = devices or written
+    steps = [_step(item, where.step(i), folder, count) for i, item in enumerate(raw)]
     return Lecture(title=title.strip(), subtitle=str(data.get("subtitle", "")),
-                   devices=devices, steps=steps, path=path)
+                   devices=count, steps=steps, path=path)
 
 
 class _Lines:
@@ -179,7 +201,7 @@ class _Lines:
                        if re.match(r"\s*\[\[\s*step\s*\]\]", t)]
 
     def key(self, name: str, after: int = 0) -> str:
-        pattern = re.compile(rf"\s*{re.escape(name)}\s*=")
+        pattern = re.compile(rf"\s*({re.escape(name)}\s*=|\[\s*step\s*\.\s*{re.escape(name)}\s*\])")
         for number in range(after, len(self.lines)):
             if pattern.match(self.lines[number]):
                 return f"{self.path}:{number + 1}"
@@ -202,7 +224,7 @@ class _StepLines:
         return self.lines.key(name, self.start)
 
 
-def _step(item: Any, where: _StepLines, folder: Path) -> LectureStep:
+def _step(item: Any, where: _StepLines, folder: Path, devices: int) -> LectureStep:
     if not isinstance(item, dict):
         raise LectureError(f"{where.at()}: a step is a [[step]] table")
     _refuse_unknown(item, STEP_KEYS, where, "key", "in a step; a step has")
@@ -218,15 +240,33 @@ def _step(item: Any, where: _StepLines, folder: Path) -> LectureStep:
         setattr(step, name, value.strip() if name != "notes" else value.strip())
     if "example" in item and "target" in item:
         raise LectureError(f"{where.at('target')}: give example or target, not both")
+    defaults: dict[str, Any] = {}
     if "example" in item:
         step.target = f"example:{_text(item, 'example', where)}"
+        defaults = _resolve(step.target, where.at("example"))
     elif "target" in item:
         step.target = _file_target(_text(item, "target", where), folder, where)
+        defaults = _resolve(step.target, where.at("target"))
     elif view in NEEDS_FUNCTION:
         raise LectureError(f"{where.at()}: a {view} step needs example = \"NAME\" or "
                            f"target = \"file.py:function\"")
     _check_view_keys(step, item, where, folder)
+    _check_options(step.options, defaults, where, devices, needs_args=bool(step.target))
     return step
+
+
+def _resolve(target: str, at: str) -> dict[str, Any]:
+    """The settings of a step's function; a missing example, file or function is refused.
+
+    The file is read and parsed, never run (:func:`jaxviz.model.sources.resolve_target`).
+    """
+    from jaxviz.model.errors import UserError
+    from jaxviz.model.sources import resolve_target
+
+    try:
+        return resolve_target(target)[1]
+    except UserError as exc:
+        raise LectureError(f"{at}: {exc.info.message}") from None
 
 
 def _text(item: dict[str, Any], name: str, where: _StepLines) -> str:
@@ -239,14 +279,14 @@ def _text(item: dict[str, Any], name: str, where: _StepLines) -> str:
 def _file_target(text: str, folder: Path, where: _StepLines) -> str:
     if text.startswith("example:"):
         return text
-    file, sep, function = text.partition(":")
-    if not file.endswith(".py"):
-        raise LectureError(f"{where.at('target')}: target is path/to/file.py:function, "
-                           f"not {text!r}")
+    file, _, function = text.rpartition(":")
+    if not file.endswith(".py") or not function.isidentifier():
+        raise LectureError(f"{where.at('target')}: target is path/to/file.py:function (the "
+                           f"file, relative to the lecture, and the function), not {text!r}")
     path = (folder / file).resolve()
-    if not path.is_file():
+    if not path.exists():
         raise LectureError(f"{where.at('target')}: no file {path}")
-    return f"{path}{sep}{function}"
+    return f"{path}:{function}"
 
 
 def _check_view_keys(step: LectureStep, item: dict[str, Any], where: _StepLines,
@@ -279,9 +319,10 @@ def _check_view_keys(step: LectureStep, item: dict[str, Any], where: _StepLines,
                                f"needs plot = one of {', '.join(PLOTS)}")
         if "recording" in item:
             recording = folder / _text(item, "recording", where)
-            if not recording.is_file():
+            if not recording.exists():
                 raise LectureError(f"{where.at('recording')}: no recording {recording} (make "
                                    f"one with `jaxviz time TARGET --out FOLDER`)")
+            _check_recording(recording, where.at("recording"))
             step.recording = str(recording)
     elif "plot" in item or "recording" in item:
         name = "plot" if "plot" in item else "recording"
@@ -299,6 +340,59 @@ def _check_view_keys(step: LectureStep, item: dict[str, Any], where: _StepLines,
         raise LectureError(f"{where.at('options')}: options is a table of trace settings")
     _refuse_unknown(options, OPTIONS, where, "option", "; options are")
     step.options = dict(options)
+
+
+def _check_recording(path: Path, at: str) -> None:
+    """Read a timing step's recording now: a wrong one is refused before anything runs."""
+    from jaxviz.views.timing.export import read_json
+
+    try:
+        read_json(path)
+    except (ValueError, KeyError, TypeError) as exc:  # FileProblem is a ValueError
+        raise LectureError(f"{at}: the recording {path} cannot be used: {exc}") from None
+
+
+#: ``[step.options]`` that are text, as the command line's flags of the same name.
+TEXT_OPTIONS = ("in_axes", "axis_name", "mesh", "specs", "args", "batched_args", "out_specs")
+
+
+def _check_options(options: dict[str, Any], defaults: dict[str, Any], where: _StepLines,
+                   devices: int, needs_args: bool) -> None:
+    """Refuse ``[step.options]`` of the wrong type, or that do not parse as their flags do.
+
+    The same checks as the command line's
+    (:func:`jaxviz.views.window.window_state.find_field_errors`),
+    on the options over the function's own settings.
+    """
+    from jaxviz.model.limits import BATCH
+    from jaxviz.views.window.window_state import find_field_errors
+
+    if "batch" in options:
+        batch = options["batch"]
+        if not isinstance(batch, int) or isinstance(batch, bool) or not BATCH.contains(batch):
+            raise LectureError(f"{where.at('batch')}: batch is {BATCH.describe()}, "
+                               f"not {batch!r}")
+    if "check_vma" in options and not isinstance(options["check_vma"], bool):
+        raise LectureError(f"{where.at('check_vma')}: check_vma is true or false, not "
+                           f"{options['check_vma']!r}")
+    for name in TEXT_OPTIONS:
+        if name in options and not isinstance(options[name], str):
+            raise LectureError(f"{where.at(name)}: {name} is a string, as its command-line "
+                               f"flag takes it (e.g. {name} = \"...\"), not {options[name]!r}")
+    texts = {k: v for k, v in {**defaults, **options}.items() if isinstance(v, str)}
+    if needs_args and not texts.get("args", "").strip():
+        raise LectureError(f"{where.at()}: say what arguments the function takes: "
+                           f"[step.options] args = \"f32[5], f32[3]\"")
+    errors = find_field_errors(texts, devices)
+    if not errors:
+        return
+    name, (message, _) = next(((n, e) for n, e in errors.items() if n in options),
+                              next(iter(errors.items())))
+    shown = f"{name} = {texts.get(name, '')!r}"
+    if name not in options:  # the function's own setting no longer fits the options
+        shown = f"with these options, the function's {shown}"
+    raise LectureError(f"{where.at(name if name in options else 'options')}: {shown}: "
+                       f"{message}")
 
 
 def _refuse_unknown(table: dict[str, Any], allowed: tuple[str, ...], where: _StepLines,
@@ -351,3 +445,59 @@ def function_lecture(target: str, title: str, variants: list[str], devices: int 
     """A lecture of one function: a title slide, then :func:`steps_for_function`."""
     steps = [LectureStep("title", target)] + steps_for_function(target, variants, timing)
     return Lecture(title=title, steps=steps, devices=devices)
+
+
+# --------------------------------------------------------------------------- #
+# What a lecture runs
+# --------------------------------------------------------------------------- #
+
+
+def what_runs(lecture: Lecture) -> list[str]:
+    """The code a lecture file runs that is not jaxviz's own, one line each, in order.
+
+    Presenting a lecture traces its functions: a gallery example
+    (``example = "NAME"``) is jaxviz's own code; a ``target`` file runs (its
+    top level, then the function), and ``[step.options] args`` /
+    ``batched_args`` expressions that are not plain values
+    (``jnp.arange(5.)``, ``init(key)``) are evaluated in it. Those are listed
+    (``talk.toml:12: runs /path/model.py (its top level, then f)``) so the
+    presenter sees them before anything runs; a recording is only read.
+    """
+    found: list[str] = []
+    for step in lecture.steps:
+        where = f"{lecture.path or '<lecture>'}:{step.line}"
+        if step.target and not step.target.startswith("example:"):
+            file, _, function = step.target.rpartition(":")
+            found.append(f"{where}: runs {file} (its top level, then {function})")
+        for name in ("args", "batched_args"):
+            for source in _code_in(step.options.get(name)):
+                found.append(f"{where}: evaluates {name} {source!r} in the function's module")
+    return list(dict.fromkeys(found))
+
+
+def _code_in(text: Any) -> list[str]:
+    """The expressions of an argument spec that are code, not literal values."""
+    import ast
+
+    from jaxviz.model.specs import Dict, Expr, Seq, SpecError, parse_call_args
+
+    if not isinstance(text, str) or not text.strip():
+        return []
+    try:
+        positional, static = parse_call_args(text)
+    except SpecError:
+        return [text]
+    found: list[str] = []
+    todo: list[Any] = [*positional, *(s.spec for s in static)]
+    while todo:
+        spec = todo.pop(0)
+        if isinstance(spec, Seq):
+            todo.extend(spec.items)
+        elif isinstance(spec, Dict):
+            todo.extend(v for _, v in spec.items)
+        elif isinstance(spec, Expr):
+            try:
+                ast.literal_eval(spec.source)
+            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+                found.append(spec.source)
+    return found

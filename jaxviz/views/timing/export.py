@@ -27,6 +27,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from jaxviz.model.files import RECORDING_BYTES, parse_json, read_bytes
 from jaxviz.model.limits import SWEEP_SIZE
 from jaxviz.model.records import from_plain, to_plain
 from jaxviz.model.timing import TimingRun, variant_label
@@ -84,20 +85,25 @@ def write_json(run: TimingRun, path: str | Path) -> Path:
 def read_json(path: str | Path) -> TimingRun:
     """Load a run written by :func:`write_json`.
 
+    The file is read as every file is (:mod:`jaxviz.model.files`: a regular
+    file, at most :data:`~jaxviz.model.files.RECORDING_BYTES`, within a time
+    limit) and its JSON nested at most :data:`~jaxviz.model.files.MAX_DEPTH` deep.
+
     Raises:
-        OSError: the file cannot be read.
-        ValueError: the file is not a jaxviz timing recording (not UTF-8, not
+        ValueError: the file cannot be read (a
+            :class:`~jaxviz.model.files.FileProblem`), or is not a jaxviz
+            timing recording (not UTF-8, not
             JSON, not jaxviz data, another schema, another kind of record); the
             message says which.
     """
-    raw = Path(path).read_bytes()
+    raw = read_bytes(path, limit=RECORDING_BYTES, what="timing recording")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ValueError(f"it is not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset "
                          f"{exc.start})") from None
     try:
-        data = json.loads(text)
+        data = parse_json(text, str(path))
     except json.JSONDecodeError as exc:
         raise ValueError(f"it is not JSON ({exc.msg} at line {exc.lineno}, column "
                          f"{exc.colno})") from None

@@ -33,7 +33,12 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any, ClassVar
 
 from jaxviz.model import call_options, specs
-from jaxviz.model.partition_specs import parse_partition_specs, partition_axis_names
+from jaxviz.model.partition_specs import (
+    format_partition_spec,
+    parse_partition_specs,
+    partition_axis_names,
+    spec_leaves,
+)
 from jaxviz.model.records import VARIANTS, Target, TraceRequest, TraceResult, TraceSettings
 from jaxviz.model.specs import SpecError
 
@@ -444,6 +449,13 @@ def find_field_errors(texts: Mapping[str, str], devices: int) -> dict[str, Field
             continue
         parsed_specs = check(key, parse_partition_specs)
         for spec in parsed_specs or []:
+            for leaf in spec_leaves(spec):  # JAX: "... has duplicate entries" at the call
+                used = partition_axis_names(leaf)
+                twice = next((a for a in used if used.count(a) > 1), None)
+                if twice is not None and key not in errors:
+                    errors[key] = (f"{format_partition_spec(leaf)} names mesh axis {twice!r} "
+                                   f"twice: an axis shards at most one dimension of an array",
+                                   max(0, v[key].find(repr(twice))))
             for axis_used in partition_axis_names(spec):
                 if axis_used not in names and key not in errors:
                     where = max(0, v[key].find(repr(axis_used)))

@@ -65,7 +65,8 @@ def test_a_file_that_is_not_toml_or_has_no_title_or_steps_is_refused():
 def test_a_file_target_is_found_beside_the_lecture(tmp_path: Path):
     (tmp_path / "model.py").write_text("def f(x):\n    return x\n")
     talk = tmp_path / "talk.toml"
-    talk.write_text('title = "t"\n[[step]]\nview = "source"\ntarget = "model.py:f"\n')
+    talk.write_text('title = "t"\n[[step]]\nview = "source"\ntarget = "model.py:f"\n'
+                    '[step.options]\nargs = "f32[3]"\n')
     step = load_lecture(talk).steps[0]
     assert step.target == f"{(tmp_path / 'model.py').resolve()}:f"
     talk.write_text('title = "t"\n[[step]]\nview = "source"\ntarget = "gone.py:f"\n')
