@@ -27,7 +27,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from jaxviz.model import window_channel
+from jaxviz.model import files, window_channel
 from jaxviz.model.window_channel import OpenMessage
 from jaxviz.notebook.requests import build_request, check_variant
 from jaxviz.notebook.shipping import ship
@@ -128,7 +128,7 @@ def send_message(path: str, message: OpenMessage, alive=lambda: True,
                 "ok": False, "message": "the window did not answer"}
         except (FileNotFoundError, ConnectionRefusedError):
             if not alive() or time.monotonic() > deadline:
-                tail = log.read_text(errors="replace")[-2000:] if log and log.exists() else ""
+                tail = _log_tail(log)
                 return {"ok": False, "message": f"the jaxviz window did not start: {tail}"}
             time.sleep(0.2)
         except OSError as exc:
@@ -170,3 +170,13 @@ def show(f: Any, args: tuple[Any, ...], variants: list[str] | None = None,
     message.token = _window.token
     _window.send(message, wait=wait)
     return _window
+
+
+def _log_tail(log: Path | None) -> str:
+    """The last lines the window printed before it failed to start (its log file)."""
+    if log is None or not log.exists():
+        return ""
+    try:
+        return files.read_text(log, limit=files.SETTINGS_BYTES)[-2000:]
+    except files.FileProblem as exc:
+        return str(exc)

@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from jaxviz.model import TraceResult, VariantResult
+from jaxviz.model import TraceResult, VariantResult, files
 from jaxviz.views import palette
 from jaxviz.views.panes.link_index import LinkIndex
 
@@ -153,7 +153,7 @@ def animation_gif(render: Any, frames_per_phase: int = 6) -> bytes:
     with tempfile.TemporaryDirectory(prefix="jaxviz-nb-") as tmp:
         path = Path(tmp) / "animation.gif"
         find("animation", "gif").write(render, path, frames_per_phase=frames_per_phase)
-        return path.read_bytes()
+        return files.read_bytes(path, limit=files.RECORDING_BYTES)
 
 
 def phases_html(render: Any, phases: list[Any], animation: bytes | None) -> str:

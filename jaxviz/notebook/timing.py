@@ -14,6 +14,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from jaxviz.model import files
 from jaxviz.notebook import render
 from jaxviz.notebook.requests import build_request
 from jaxviz.notebook.shipping import ship
@@ -55,7 +56,7 @@ class Timing:
             path = Path(tmp) / f"{kind}.png"
             find("plot", "png").write(self.run, path, kind=kind, size=self.size,
                                       theme=self.theme)
-            return path.read_bytes()
+            return files.read_bytes(path, limit=files.RECORDING_BYTES)
 
     def save(self, path: str | Path) -> list[Path]:
         """Write as ``jaxviz time --out`` does: a folder gets the data (CSV, JSON, Chrome

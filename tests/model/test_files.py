@@ -76,10 +76,11 @@ ALLOWED = {
     "engine/reaper.py",      # /proc/PID/stat and environ
     "engine/capture.py",     # the engine's own capture files
     "engine/process.py",     # the capture file a starting engine writes to
-    "engine/timing_child.py",  # the timing child's own stderr file
+    "worker/timing_child.py",  # the timing child's own stderr file
     "core/devices.py",       # /proc/cpuinfo
 }
-READS = re.compile(r"\.read_text\(|\.read_bytes\(|json\.load\(|tomllib\.load\(|"
+READS = re.compile(r"(?<!\bfiles)\.read_text\(|(?<!\bfiles)\.read_bytes\(|"
+                   r"json\.load\(|tomllib\.load\(|"
                    r"\bopen\([^)]*\)(?!.*[\"'][wa]b?[\"'])")
 
 
