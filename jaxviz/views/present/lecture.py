@@ -21,8 +21,9 @@ A lecture file is TOML (read with :mod:`tomllib`). Its schema::
     notes = "..."             # optional: speaker notes (the presenter console shows them)
 
     [step.options]            # optional trace settings over the example's own
-    batch = 8                 # batch, in_axes, axis_name, mesh, specs, args,
-                              # batched_args, out_specs, check_vma
+    batch = 8                 # the settings in settings_table.LECTURE_OPTIONS:
+                              # args, batch, batched_args, in_axes, axis_name,
+                              # mesh, specs, out_specs, check_vma
 
 Every step of one view and settings may expand to several slides (a device
 step to one slide per phase, a stepping step to one per equation); the cursor
@@ -47,6 +48,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from jaxviz.model.settings_table import LECTURE_OPTIONS
+
 #: What a step can show.
 VIEWS = ("title", "source", "jaxpr", "diff", "program", "device", "timing", "stepping",
          "summary")
@@ -54,9 +57,8 @@ VIEWS = ("title", "source", "jaxpr", "diff", "program", "device", "timing", "ste
 PARALLEL = ("pmap", "sharded", "shard_map")
 #: Timing plots a step may show.
 PLOTS = ("dispatch_vs_complete", "timeline", "variants", "sweep")
-#: Trace settings a step's ``[step.options]`` may set.
-OPTIONS = ("batch", "in_axes", "axis_name", "mesh", "specs", "args", "batched_args",
-           "out_specs", "check_vma")
+#: Trace settings a step's ``[step.options]`` may set (the table's ``lecture`` column).
+OPTIONS = LECTURE_OPTIONS
 #: Keys a step may have.
 STEP_KEYS = ("view", "example", "target", "variant", "variants", "phase", "plot", "recording",
              "equations", "lines", "caption", "notes", "options")
