@@ -21,6 +21,7 @@ from PySide6.QtCore import QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFontMetricsF, QImage, QKeyEvent, QKeySequence, QPainter
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
+from jaxviz.ui.keys import key_name
 from jaxviz.ui.present.loading import DeckLoader
 from jaxviz.ui.present.paint import SlidePainter
 from jaxviz.ui.present.style import CAPTION_PX, SMALL_PX, Sizes, mono_font, ui_font
@@ -31,17 +32,6 @@ from jaxviz.views.present.presentation import PresentationCursor
 #: How long a message (``go to slide 3``, ``this is the last slide``) stays, in ms.
 MESSAGE_MS = 2500
 BLANK_COLOURS = {"black": "#000000", "white": "#FFFFFF"}
-
-
-def key_name(event: QKeyEvent) -> str:
-    """The name of a key press as :data:`~jaxviz.views.present.presentation.KEY_MAP` spells it
-    ('' for presses with Ctrl or Alt, which belong to the editor or the desktop)."""
-    mods = event.modifiers() & (Qt.KeyboardModifier.ControlModifier
-                                | Qt.KeyboardModifier.AltModifier
-                                | Qt.KeyboardModifier.MetaModifier)
-    if mods:
-        return ""
-    return QKeySequence(event.key()).toString()
 
 
 class PresentationWindow(QWidget):

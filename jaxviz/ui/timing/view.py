@@ -49,7 +49,7 @@ from jaxviz.views.timing.options import (
     declared_settings,
     default_options,
     describe_target,
-    format_error,
+    error_banner_text,
     options_of,
     supported_variants,
     where_and_when,
@@ -257,7 +257,7 @@ class TimingView(QWidget):
         self.plots.set_run(run)
         self.plots.refresh(everything=True)
         self._show_info(*where_and_when(run))
-        problems = [format_error(e) for e in run.errors]
+        problems = [error_banner_text(e) for e in run.errors]
         if not ok:
             severity = "warning" if message.startswith("stopped") else "error"
             self.banner.show_message(message[0].upper() + message[1:] + ".", severity)

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu
 from jaxviz.model import VARIANTS, Example, variant_label
 from jaxviz.ui.panes.area import LAYOUTS
 from jaxviz.ui.window.state_binding import StateBinding
-from jaxviz.views.window.stepping_views import PRESENTER_KEYS
+from jaxviz.views.window.clicker_views import PRESENTER_KEYS
 from jaxviz.views.window.window_state import TWO_PANES
 
 #: name -> (menu text, shortcuts, what it does)

@@ -146,7 +146,7 @@ def describe_target(trace: TraceRequest | None) -> str:
     return f"{trace.target.function}({trace.args}) in {name}"
 
 
-def format_error(info: ErrorInfo) -> str:
+def error_banner_text(info: ErrorInfo) -> str:
     """One line for the banner: the message, the variant and the user's line if known."""
     where = []
     if info.variant:
