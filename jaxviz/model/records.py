@@ -27,7 +27,7 @@ from jaxviz.model.devices import DeviceInfo as DeviceInfo
 from jaxviz.model.devices import MeshInfo as MeshInfo
 from jaxviz.model.notes import VariantNote
 from jaxviz.model.settings_table import default
-from jaxviz.model.storyboard import Storyboard
+from jaxviz.model.storyboard import ArrayTiles, Storyboard, Tile
 
 #: The variants jaxviz knows, in the order the panes show them. ``as_written`` is the
 #: function called exactly as its module defines it (its own jit, shardings,
@@ -246,7 +246,9 @@ class ShardInfo:
 
 @dataclass
 class ArrayLayout:
-    """Where the pieces of one input or output array live."""
+    """Where the pieces of one input or output array live: the one record of an array's
+    blocks, per device (:attr:`shards`); the storyboard's
+    :class:`~jaxviz.model.storyboard.ArrayTiles` is derived from it (:meth:`as_tiles`)."""
 
     name: str
     role: str  # "input" | "output"
@@ -257,6 +259,35 @@ class ArrayLayout:
     replicated: bool
     shard_shape: list[int]
     shards: list[ShardInfo]
+
+    def tiles(self) -> list[Tile]:
+        """The distinct blocks, each with every device holding it, in index order."""
+        holders: dict[tuple[tuple[int, ...], ...], list[int]] = {}
+        for shard in self.shards:
+            holders.setdefault(tuple(tuple(r) for r in shard.index), []).append(shard.device)
+        return [Tile(index=[list(r) for r in key], devices=sorted(devices))
+                for key, devices in sorted(holders.items())]
+
+    def as_tiles(self, axis_names: list[list[str]], program_devices: list[int]) -> ArrayTiles:
+        """This layout as the storyboard draws it: its distinct blocks.
+
+        Args:
+            axis_names: per array axis, the mesh axis names its sharding puts on it
+                (empty when it names none; an axis that is cut then gets ``["?"]``).
+            program_devices: the devices of the program (the array is replicated when
+                it is held whole by every one of them).
+        """
+        tiles = self.tiles()
+        devices = sorted(d for t in tiles for d in t.devices)
+        cut = [len({t.index[k][0] for t in tiles}) > 1 for k in range(len(self.shape))]
+        first = tiles[0].index if tiles else []
+        return ArrayTiles(
+            name=self.name, role=self.role, shape=list(self.shape), dtype=self.dtype,
+            spec=self.spec if self.spec is not None else self.sharding,
+            tile_shape=[b - a for a, b in first], tiles=tiles, devices=devices,
+            replicated=len(tiles) == 1 and len(devices) > 1
+            and devices == sorted(program_devices),
+            split_by=[(axis_names[k] or ["?"]) if cut[k] else [] for k in range(len(self.shape))])
 
 
 
