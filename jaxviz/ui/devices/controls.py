@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from jaxviz.ui.devices.export_menu import ExportMenu
+from jaxviz.ui.devices.export_menu import DeviceExportMenu
 
 #: Scrubber positions per phase.
 TICKS = 1000
@@ -98,7 +98,7 @@ class ControlBar(QWidget):
         self.stop_export_button.clicked.connect(self.stopExportRequested)
         self.stop_export_button.hide()
         row.addWidget(self.stop_export_button)
-        self.export_menu = ExportMenu(self)
+        self.export_menu = DeviceExportMenu(self)
         self.export_menu.requested.connect(self.exportRequested)
         self.export_button = QToolButton()
         self.export_button.setText("Export ▾")

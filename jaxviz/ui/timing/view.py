@@ -34,8 +34,8 @@ from jaxviz.model import TraceRequest
 from jaxviz.model.timing import TimingRun, TimingStatus, validate
 from jaxviz.ui.timing.controls import RunControls
 from jaxviz.ui.timing.export import (
-    EXPORTS,
     ExportBar,
+    export_menu,
     export_run,
     exporter_of,
     plot_image,
@@ -344,7 +344,7 @@ class TimingView(QWidget):
         return {"log_time": self.plots.log_time} if kind == "dispatch_vs_complete" else {}
 
     def export(self, what: str, path: str | Path, kind: str | None = None) -> list[Path] | None:
-        """Write an export (a key of :data:`~jaxviz.ui.timing.export.EXPORTS`).
+        """Write an export (a key of :func:`~jaxviz.ui.timing.export.export_menu`).
 
         Plots use the export bar's size and theme and the plot on screen
         (``kind`` overrides it). Returns the files written, or None -- with
@@ -373,7 +373,7 @@ class TimingView(QWidget):
         return written
 
     def export_dialog(self, what: str) -> None:
-        text, filters, name = EXPORTS[what]
+        text, filters, name = export_menu()[what]
         title = text.rstrip("…")
         if what == "plots":
             path = QFileDialog.getExistingDirectory(self, title, self._last_dir)
