@@ -41,7 +41,7 @@ GUTTER_LINES = 2.4
 
 def diff_colour(category: str, mix: float = 0.0) -> QColor:
     """A category's colour (``DIFF_COLOURS``), mixed ``mix`` of the way toward white."""
-    return style.qcolor(palette.mix(palette.DIFF_COLOURS[category], "#ffffff", mix))
+    return style.qcolor(palette.diff_colour(category, mix))
 
 
 class DiffSideView(CodeView):
@@ -164,7 +164,7 @@ class DiffSideView(CodeView):
                 colour = self.active[1]
             if colour is not None:
                 painter.fillRect(2, top + 1, width - 4, bottom - top - 2, colour)
-            painter.setPen(style.qcolor("#111827") if colour is not None else style.GUTTER_TEXT)
+            painter.setPen(style.qcolor(palette.INK) if colour is not None else style.GUTTER_TEXT)
             painter.drawText(QRect(0, top, width - 6, bottom - top),
                              Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
                              str(number))

@@ -45,6 +45,11 @@ SPAN_KINDS = ("batch", "shapes", "params", "printed")
 #: parameters only; rows only the right side has (added), only the left
 #: (removed), or both in one run (replaced: the left's rows became the right's).
 CATEGORIES = ("same", "batch", "shapes", "params", "added", "removed", "replaced")
+#: The mark of a row's first line by its category (:func:`row_category`), wherever a diff
+#: is printed as text (``jaxpr diff``, the slides): ``~`` changed, ``-`` only the left
+#: side has it, ``+`` only the right.
+CATEGORY_MARKS = {"same": " ", "batch": "~", "shapes": "~", "params": "~", "added": "+",
+                  "removed": "-"}
 #: Placeholder for an equation whose text JAX printed with an earlier use of its jaxpr.
 NOT_PRINTED = "{primitive}  (printed with an earlier use of its jaxpr)"
 
