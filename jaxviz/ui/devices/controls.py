@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from jaxviz.ui.devices.export_menu import DeviceExportMenu
+from jaxviz.views import palette
 
 #: Scrubber positions per phase.
 TICKS = 1000
@@ -159,6 +160,6 @@ class ControlBar(QWidget):
         self.export_status.setMinimumWidth(
             max(self.export_status.minimumWidth(), widest + 2) if running else 0)
         self.export_status.setToolTip(text)
-        self.export_status.setStyleSheet("color: #B00020;" if error else "")
+        self.export_status.setStyleSheet(f"color: {palette.EXPORT_ERROR_INK};" if error else "")
         self.export_status.setVisible(bool(text))
         self.stop_export_button.setVisible(running)

@@ -19,6 +19,7 @@ from PySide6.QtGui import QColor, QFont, QPainter
 from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from jaxviz.ui.theme import style
+from jaxviz.views import palette
 from jaxviz.views.palette import DARK_LUMINANCE
 from jaxviz.views.stepper.panel import Cell
 from jaxviz.views.stepper.value_text import format_number
@@ -34,9 +35,9 @@ MIN_CELL_PX, MAX_CELL_PX = 4, 52
 MAX_CELL_ASPECT = 4
 #: Cells at least this many pixels on each side carry their numbers.
 NUMBERS_MIN_PX = 22
-_WHITE, _BLACK = QColor("#FFFFFF"), QColor("#000000")
+_WHITE, _BLACK = QColor(palette.WHITE), QColor(palette.BLACK)
 #: The histogram's bars (the panel's muted text colour).
-HISTOGRAM_COLOUR = "#55606C"
+HISTOGRAM_COLOUR = palette.MUTED_INK
 #: The histogram's size in pixels.
 HISTOGRAM_SIZE = (200, 56)
 
@@ -246,7 +247,8 @@ class CellWidget(QFrame):
     def show_cell(self, cell: Cell, scale: Scale | None, side: int = HEATMAP_SIDE) -> None:
         """Show one value (``scale``: the step's heat-map scale; ``side``: a heat map's)."""
         self.cell = cell
-        self.title.setText(f"<b>{cell.name}</b> <span style='color:#55606C'>{cell.type}</span>")
+        self.title.setText(f"<b>{cell.name}</b> "
+                           f"<span style='color:{palette.MUTED_INK}'>{cell.type}</span>")
         self.setToolTip(cell.text if cell.kind != "numbers" else "")
         drawn = cell.kind == "heatmap" and cell.matrix is not None and scale is not None
         if drawn:

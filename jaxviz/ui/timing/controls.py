@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from jaxviz.model.limits import PIPELINE, RUNS, WARMUP, Limit
 from jaxviz.model.timing import TimingStatus, variant_label
+from jaxviz.views import palette
 from jaxviz.views.timing.options import VARIANT_HELP, RunOptions
 
 
@@ -63,7 +64,7 @@ class RunControls(QWidget):
         self.run_button.clicked.connect(self.runRequested)
         self.stop_button.clicked.connect(self.stopRequested)
         for button in (self.run_button, self.stop_button):  # disabled must look disabled
-            button.setStyleSheet("QPushButton:disabled { color: #9ca3af; }")
+            button.setStyleSheet(f"QPushButton:disabled {{ color: {palette.DISABLED_INK}; }}")
         buttons.addWidget(self.run_button, 1)
         buttons.addWidget(self.stop_button, 1)
         outer.addLayout(buttons)

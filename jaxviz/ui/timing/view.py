@@ -43,6 +43,7 @@ from jaxviz.ui.timing.export import (
 from jaxviz.ui.timing.plots_panel import PlotsPanel
 from jaxviz.ui.timing.runner import TimingRunner
 from jaxviz.ui.timing.widgets import Banner, FullScreen, InfoLine
+from jaxviz.views import palette
 from jaxviz.views.timing.export import read_json
 from jaxviz.views.timing.options import (
     build_request,
@@ -243,7 +244,7 @@ class TimingView(QWidget):
         measure layer``); "" when it is the function open now."""
         self._stale = note
         self.info_label.setProperty("stale", bool(note and self.run is not None))
-        self.info_label.setStyleSheet("color: #8a5a00; font-weight: bold;"
+        self.info_label.setStyleSheet(f"color: {palette.WARNING_INK}; font-weight: bold;"
                                       if note and self.run is not None else "")
         self._show_info(*self._info)
 
