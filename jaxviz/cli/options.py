@@ -27,7 +27,7 @@ from collections.abc import Callable
 from typing import Any
 
 from jaxviz.model import VARIANTS, TraceRequest
-from jaxviz.model.limits import BATCH, DEVICES, TIMEOUT, Limit, argument_type
+from jaxviz.model.limits import BATCH, DEFAULT_DEVICES, DEVICES, TIMEOUT, Limit, argument_type
 from jaxviz.model.settings_table import SETTINGS, TRACE_SETTINGS, TraceSetting, settings_values
 from jaxviz.model.sizes import SizeRange, parse_size
 from jaxviz.model.specs import SpecError, axis_name_problem
@@ -95,10 +95,10 @@ def image_size(allowed: SizeRange) -> Callable[[str], tuple[int, int]]:
 
 
 def add_device_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--devices", type=number(DEVICES), default=8, metavar="N",
+    parser.add_argument("--devices", type=number(DEVICES), default=DEFAULT_DEVICES, metavar="N",
                         help="number of simulated CPU devices when there is no accelerator "
-                             f"(default 8, at most {DEVICES.high:g}); on GPUs/TPUs, use the "
-                             "first N")
+                             f"(default {DEFAULT_DEVICES}, at most {DEVICES.high:g}); on "
+                             "GPUs/TPUs, use the first N")
     parser.add_argument("--timeout", type=number(TIMEOUT), default=60.0, metavar="SECONDS",
                         help="give up on the request after this long (default 60, at most "
                              f"{TIMEOUT.high:g})")

@@ -118,3 +118,13 @@ def test_a_lecture_step_may_set_exactly_the_tables_lecture_options():
     for name in set(SETTINGS) - set(LECTURE_OPTIONS):
         with pytest.raises(LectureError, match="option"):
             parse_lecture(lecture(name))
+
+
+def test_the_device_count_default_is_one_value_everywhere():
+    from jaxviz.model.limits import DEFAULT_DEVICES
+    from jaxviz.views.window.window_state import WindowState
+
+    ns = _subparser("jaxpr").parse_args(["f.py:f"])
+    lecture = parse_lecture('title = "t"\n[[step]]\nview = "source"\nexample = "convolve"\n')
+    assert ns.devices == WindowState().devices == lecture.devices == DEFAULT_DEVICES
+    assert f"(default {DEFAULT_DEVICES}," in " ".join(_subparser("jaxpr").format_help().split())

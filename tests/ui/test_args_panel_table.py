@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QLineEdit, QSpinBox
 
+from jaxviz.model.limits import DEFAULT_DEVICES
 from jaxviz.model.settings_table import TRACE_SETTINGS, settings_values
 from jaxviz.ui.panels.args import ArgsPanel
 from jaxviz.views.window.window_state import settings_from
@@ -47,3 +48,4 @@ def test_an_empty_panel_means_the_tables_defaults(qtbot):
     defaults = settings_values({})
     assert panel.values()["axis_name"] == defaults["axis_name"]
     assert panel.check_vma.isChecked() == defaults["check_vma"]
+    assert panel.device_count() == DEFAULT_DEVICES

@@ -15,8 +15,8 @@ from PySide6.QtCore import QTimer
 
 from jaxviz.model import TraceResult
 from tests.rasters import pdf_pages, pdftotext
-from tests.views.devices.cases import traced
 from tests.ui.helpers import JAX_MS
+from tests.views.devices.cases import traced
 
 
 @pytest.fixture(scope="module")

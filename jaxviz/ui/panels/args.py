@@ -44,7 +44,7 @@ from PySide6.QtWidgets import (
 )
 
 from jaxviz.model import TraceSettings
-from jaxviz.model.limits import BATCH, DEVICES
+from jaxviz.model.limits import BATCH, DEFAULT_DEVICES, DEVICES
 from jaxviz.model.settings_table import DEFAULT_AXIS_NAME, SETTINGS, TRACE_SETTINGS, TraceSetting
 from jaxviz.ui.theme import style
 from jaxviz.views.window.window_state import WindowState, find_field_errors, settings_from
@@ -177,7 +177,7 @@ class ArgsPanel(QScrollArea):
                             setting.tooltip)
         self.devices = QSpinBox()
         self.devices.setRange(int(DEVICES.low), int(DEVICES.high))
-        self.devices.setValue(8)
+        self.devices.setValue(DEFAULT_DEVICES)
         self._add_field(form, "devices", "Devices", self.devices,
                         "How many devices JAX starts with. Changing it restarts the "
                         "engine (simulated CPU devices when there is no accelerator).")

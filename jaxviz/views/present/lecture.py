@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from jaxviz.model.limits import DEFAULT_DEVICES, DEVICES
 from jaxviz.model.settings_table import LECTURE_OPTIONS
 
 #: What a step can show.
@@ -112,7 +113,7 @@ class Lecture:
     title: str
     steps: list[LectureStep]
     subtitle: str = ""
-    devices: int = 8
+    devices: int = DEFAULT_DEVICES
     path: str = ""
 
     @property
@@ -158,10 +159,11 @@ def parse_lecture(text: str, path: str = "<lecture>") -> Lecture:
     title = data.get("title")
     if not isinstance(title, str) or not title.strip():
         raise LectureError(f"{path}:1: the lecture needs a title = \"...\"")
-    devices = data.get("devices", 8)
-    if not isinstance(devices, int) or isinstance(devices, bool) or not 1 <= devices <= 512:
-        raise LectureError(f"{where.key('devices')}: devices is a whole number from 1 to 512, "
-                           f"not {devices!r}")
+    devices = data.get("devices", DEFAULT_DEVICES)
+    if not isinstance(devices, int) or isinstance(devices, bool) \
+            or not DEVICES.low <= devices <= DEVICES.high:
+        raise LectureError(f"{where.key('devices')}: devices is a whole number from "
+                           f"{DEVICES.low:g} to {DEVICES.high:g}, not {devices!r}")
     raw = data.get("step", [])
     if not isinstance(raw, list) or not raw:
         raise LectureError(f"{path}:1: the lecture has no [[step]]")
@@ -348,7 +350,8 @@ def steps_for_function(target: str, variants: list[str], timing: bool = True
     return steps
 
 
-def function_lecture(target: str, title: str, variants: list[str], devices: int = 8,
+def function_lecture(target: str, title: str, variants: list[str],
+                     devices: int = DEFAULT_DEVICES,
                      timing: bool = True) -> Lecture:
     """A lecture of one function: a title slide, then :func:`steps_for_function`."""
     steps = [LectureStep("title", target)] + steps_for_function(target, variants, timing)

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any, ClassVar
 
 from jaxviz.model import call_options, specs
+from jaxviz.model.limits import DEFAULT_DEVICES
 from jaxviz.model.partition_specs import parse_partition_specs, partition_axis_names
 from jaxviz.model.records import VARIANTS, Target, TraceRequest, TraceResult, TraceSettings
 from jaxviz.model.settings_table import DEFAULT_AXIS_NAME, TEXT_SETTINGS, settings_values
@@ -186,7 +187,7 @@ class WindowState(EventedState):
         default_factory=lambda: ["plain", "vmap", "pmap", "sharded"])
     pane_layout: str = "auto"
     focused_variant: str | None = None
-    devices: int = 8
+    devices: int = DEFAULT_DEVICES
     compared: tuple[str, str] | None = None
     two_panes: tuple[str, str] = ("plain", "vmap")
     maximized: str = ""
