@@ -27,7 +27,15 @@ from collections.abc import Callable
 from typing import Any
 
 from jaxviz.model import VARIANTS, TraceRequest
-from jaxviz.model.limits import BATCH, DEFAULT_DEVICES, DEVICES, TIMEOUT, Limit, argument_type
+from jaxviz.model.limits import (
+    BATCH,
+    DEFAULT_DEVICES,
+    DEFAULT_TIMEOUT,
+    DEVICES,
+    TIMEOUT,
+    Limit,
+    argument_type,
+)
 from jaxviz.model.settings_table import SETTINGS, TRACE_SETTINGS, TraceSetting, settings_values
 from jaxviz.model.sizes import SizeRange, parse_size
 from jaxviz.model.specs import SpecError, axis_name_problem
@@ -99,9 +107,10 @@ def add_device_options(parser: argparse.ArgumentParser) -> None:
                         help="number of simulated CPU devices when there is no accelerator "
                              f"(default {DEFAULT_DEVICES}, at most {DEVICES.high:g}); on "
                              "GPUs/TPUs, use the first N")
-    parser.add_argument("--timeout", type=number(TIMEOUT), default=60.0, metavar="SECONDS",
-                        help="give up on the request after this long (default 60, at most "
-                             f"{TIMEOUT.high:g})")
+    parser.add_argument("--timeout", type=number(TIMEOUT), default=DEFAULT_TIMEOUT,
+                        metavar="SECONDS",
+                        help=f"give up on the request after this long (default "
+                             f"{DEFAULT_TIMEOUT:g}, at most {TIMEOUT.high:g})")
     parser.add_argument("--debug", action="store_true",
                         help="show full Python tracebacks for errors")
 

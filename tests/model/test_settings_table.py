@@ -128,3 +128,14 @@ def test_the_device_count_default_is_one_value_everywhere():
     lecture = parse_lecture('title = "t"\n[[step]]\nview = "source"\nexample = "convolve"\n')
     assert ns.devices == WindowState().devices == lecture.devices == DEFAULT_DEVICES
     assert f"(default {DEFAULT_DEVICES}," in " ".join(_subparser("jaxpr").format_help().split())
+
+
+def test_the_timeout_default_is_one_value_everywhere():
+    import inspect
+
+    from jaxviz.engine.client import EngineClient
+    from jaxviz.model.limits import DEFAULT_TIMEOUT
+
+    ns = _subparser("jaxpr").parse_args(["f.py:f"])
+    assert ns.timeout == DEFAULT_TIMEOUT
+    assert inspect.signature(EngineClient).parameters["timeout"].default == DEFAULT_TIMEOUT
