@@ -22,3 +22,10 @@ SLIDE_MOVES: dict[str, int] = {**CLICKER_MOVES, "Down": 1, "N": 1,
                                "Up": -1, "Backspace": -1, "P": -1}
 #: The first and last slide or phase.
 HOME, END = "Home", "End"
+#: How a key is written for people (help texts), where Qt's name is an abbreviation.
+KEY_LABELS = {"PgDown": "PageDown", "PgUp": "PageUp"}
+
+
+def key_label(name: str) -> str:
+    """A key's name as help texts write it (``PageDown`` for ``PgDown``)."""
+    return KEY_LABELS.get(name, name)
