@@ -31,7 +31,7 @@ def shoot(app, window, out_dir) -> None:
 
     window.open_example("explicit_sharding")
     panes = window.area.panes
-    settle(app, lambda: window.presenter.details is not None and not window.session.pending
+    settle(app, lambda: window.router.details is not None and not window.session.pending
            and all(panes[v].result is not None for v in ("as_written", "sharded")))
     window.tools.setCurrentWidget(window.tools.console)
     painted(app)
@@ -40,7 +40,7 @@ def shoot(app, window, out_dir) -> None:
     print(f"{out_dir / 'explicit_sharding.png'}: {image.width()}x{image.height()}; "
           f"panes {window.state.visible_variants} ({window.area.effective_mode()})")
 
-    scene = build_scene(window.presenter.details, "as_written")
+    scene = build_scene(window.router.details, "as_written")
     last = len(scene.phases) - 1  # the output, where the program leaves it
     Renderer(scene, 1920, 1080).image(last, 1.0).save(
         str(out_dir / "explicit_sharding_devices.png"))

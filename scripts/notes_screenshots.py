@@ -28,12 +28,12 @@ def shoot(app, window, out_dir) -> None:
     from jaxviz.views.devices import build_scene
 
     window.open_example("normalize")
-    settle(app, lambda: window.presenter.result is not None)
+    settle(app, lambda: window.router.result is not None)
     window.state.visible_variants = ["vmap", "pmap", "shard_map"]
     window.state.set_setting("batched_args", "jnp.arange(16.)")
     window.retrace()
     panes = window.area.panes
-    settle(app, lambda: window.presenter.details is not None
+    settle(app, lambda: window.router.details is not None
            and not window.session.pending
            and all(panes[v].result is not None for v in ("vmap", "pmap", "shard_map"))
            and "16" in panes["pmap"].notes_text())
@@ -43,7 +43,7 @@ def shoot(app, window, out_dir) -> None:
     print(f"{out_dir / 'variant_notes.png'}: {image.width()}x{image.height()}; "
           f"pmap says: {panes['pmap'].differs.text()}")
 
-    scene = build_scene(window.presenter.details, "pmap")
+    scene = build_scene(window.router.details, "pmap")
     phase = next(i for i, p in enumerate(scene.phases) if p.kind == "collective")
     picture = Renderer(scene, 1920, 1080).image(phase, 1.0)
     picture.save(str(out_dir / "device_view_differs.png"))

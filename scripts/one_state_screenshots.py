@@ -33,7 +33,7 @@ def child(width: int, height: int, out_dir: Path) -> int:
     app, window, engine = open_window(home, size=(width, height), side_panels=True)
     window.showMaximized()
     window.open_example("convolve")
-    settle(app, lambda: window.presenter.details is not None and not window.session.pending,
+    settle(app, lambda: window.router.details is not None and not window.session.pending,
            timeout=300)
 
     def shot(name: str, wait: float = 1.0) -> None:
@@ -59,7 +59,7 @@ def child(width: int, height: int, out_dir: Path) -> int:
     shot("devices_zoom", 2.0)
     window.set_zoom(0)
     window.open_example("async_dispatch")
-    settle(app, lambda: window.presenter.result is not None and not window.session.pending,
+    settle(app, lambda: window.router.result is not None and not window.session.pending,
            timeout=300)
     window.show_tool(window.tools.timing)
     timing = window.tools.timing.view

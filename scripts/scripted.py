@@ -66,14 +66,15 @@ def open_window(home: str, devices: int = 8, size: tuple[int, int] = (1920, 1080
     from jaxviz.ui.theme import style
     from jaxviz.ui.window.main_window import MainWindow
     from jaxviz.ui.window.qt_engine import QtEngine
-    from jaxviz.ui.window.settings import Settings
+    from jaxviz.ui.window.settings import RememberedSettings
 
     existing = QApplication.instance()
     app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
     style.apply_theme(app)
     engine = QtEngine(devices=devices, timeout=180.0)
     engine.start()
-    settings = Settings(QSettings(os.path.join(home, "jaxviz.ini"), QSettings.Format.IniFormat))
+    settings = RememberedSettings(QSettings(os.path.join(home, "jaxviz.ini"),
+                                            QSettings.Format.IniFormat))
     window = MainWindow(settings=settings, engine=engine)
     window.setWindowState(Qt.WindowState.WindowNoState)  # the size asked for, not the screen's
     window.resize(*size)
@@ -300,7 +301,7 @@ def report_when_settled(window: Any, shot: str | None = None, wait_for_result: b
         seen.append(place)
         framed = place[0] != place[1]
         steady = len(seen) >= 6 and all(p == place for p in seen[-6:])
-        ready = not wait_for_result or (window.presenter.details is not None
+        ready = not wait_for_result or (window.router.details is not None
                                         and not window.session.pending
                                         and not window.busy_bar.isVisible())
         if ready and tab and not switched:
@@ -355,9 +356,9 @@ def shoot_after_stages(window: Any, out: str, stages: list[Callable[[], bool]],
     done: list[float] = []  # when the trace came in, then when each stage was done
 
     def traced() -> bool:
-        result = window.presenter.result
+        result = window.router.result
         return (result is not None and result.function == window.state.function
-                and not window.session.pending and window.presenter.details is not None)
+                and not window.session.pending and window.router.details is not None)
 
     def poll() -> None:
         now = time.monotonic()

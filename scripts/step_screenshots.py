@@ -36,9 +36,9 @@ def main(out_dir: Path) -> int:
     try:
         for name, example, variant, needle in SHOTS:
             window.open_example(example)
-            settle(app, lambda: window.presenter.details is not None
+            settle(app, lambda: window.router.details is not None
                    and not window.session.pending
-                   and window.state.function == window.presenter.result.function)
+                   and window.state.function == window.router.result.function)
             window.step_mode.start(variant)
             settle(app, lambda: controller.result is not None and not controller.busy)
             lines = window.editor.toPlainText().split("\n")

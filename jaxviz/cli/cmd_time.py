@@ -35,6 +35,7 @@ from jaxviz.cli.options import (
 )
 from jaxviz.model.limits import PIPELINE, RUNS, WARMUP
 from jaxviz.model.sizes import PLOT_SIZES
+from jaxviz.model.timing import TIMING_DEFAULTS
 from jaxviz.views.timing.stats import CAPTIONS
 
 
@@ -57,13 +58,14 @@ def add_parser(sub) -> None:
                    help="comma-separated timing variants: numpy, op-by-op (or plain), jit, "
                         "jit-sync (jit with async dispatch off), loop, vmap, jit-vmap, pmap, "
                         "sharded, shard_map (default: the example's, else jit)")
-    g.add_argument("--runs", type=number(RUNS), default=20, metavar="R",
-                   help="measured calls per variant (default 20)")
-    g.add_argument("--warmup", type=number(WARMUP), default=3, metavar="W",
-                   help="calls before the measured ones (default 3)")
-    g.add_argument("--pipeline", type=number(PIPELINE), default=8, metavar="K",
+    g.add_argument("--runs", type=number(RUNS), default=TIMING_DEFAULTS.runs, metavar="R",
+                   help=f"measured calls per variant (default {TIMING_DEFAULTS.runs})")
+    g.add_argument("--warmup", type=number(WARMUP), default=TIMING_DEFAULTS.warmup, metavar="W",
+                   help=f"calls before the measured ones (default {TIMING_DEFAULTS.warmup})")
+    g.add_argument("--pipeline", type=number(PIPELINE), default=TIMING_DEFAULTS.pipeline,
+                   metavar="K",
                    help="calls dispatched back to back without waiting, then awaited in order "
-                        "(default 8; 0: none)")
+                        f"(default {TIMING_DEFAULTS.pipeline}; 0: none)")
     g.add_argument("--pipeline-variant", type=one_line, metavar="NAME",
                    help="the variant to pipeline (default: pmap/sharded if timed, else jit)")
     g.add_argument("--sweep", type=one_line, metavar="NAME=SIZES",
@@ -218,7 +220,7 @@ def build_timing_request(ns):
             raise
     timing = defaults.get("timing") or {}
     variants = ([v for v in ns.variants.split(",") if v.strip()] if ns.variants is not None
-                else list(timing.get("variants") or ["jit"]))
+                else list(timing.get("variants") or TIMING_DEFAULTS.variants))
     sweep = ns.sweep
     if sweep == "example":
         sweep = timing.get("sweep")

@@ -3,8 +3,9 @@
 Each row of :class:`~jaxviz.views.compare.jaxpr_diff.JaxprDiff` prints the equation's
 own jaxpr lines (as JAX printed them, indented by nesting depth) with a mark:
 ``~`` changed, ``-`` only in the left variant, ``+`` only in the right one, and
-under a changed row what changed in words. With colour, the changed tokens are
-highlighted (red left, green right) and one-sided rows are tinted.
+under a changed row what changed in words. With colour, in the compare layout's colour
+code (:func:`jaxviz.views.palette.diff_colour`), the changed tokens are highlighted by what
+their change means and one-sided rows are coloured as added or removed.
 
 Example:
     >>> print(render(diff, width=160, layout="columns", color=False))  # doctest: +SKIP
@@ -17,19 +18,43 @@ import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from jaxviz.views.compare.diff_layout import row_notes, shown_lines
+from jaxviz.views import palette
+from jaxviz.views.compare.diff_layout import (
+    CATEGORY_MARKS,
+    SPAN_KINDS,
+    row_category,
+    row_notes,
+    shown_lines,
+)
 from jaxviz.views.compare.jaxpr_diff import DiffRow, DiffSide, JaxprDiff
 
 #: Below this width, ``layout="auto"`` prints the unified form.
 MIN_COLUMNS_WIDTH = 100
 
 _RESET = "\x1b[0m"
+
+
+def _ansi_text(colour: str) -> str:
+    """ANSI (24-bit) text in ``colour``."""
+    r, g, b = palette.rgb(colour)
+    return f"\x1b[38;2;{r};{g};{b}m"
+
+
+def _ansi_token(colour: str) -> str:
+    """ANSI (24-bit) bold text on ``colour``, black or white, whichever reads."""
+    (fr, fg, fb), (r, g, b) = palette.rgb(palette.text_on(colour)), palette.rgb(colour)
+    return f"\x1b[1;38;2;{fr};{fg};{fb};48;2;{r};{g};{b}m"
+
+
+#: The styles, in the compare layout's colour code (:func:`jaxviz.views.palette.diff_colour`):
+#: one-sided rows in the colour of ``added`` / ``removed``, a changed token on the colour
+#: of what its change means (:data:`~jaxviz.views.compare.diff_layout.SPAN_KINDS`).
 _STYLE = {
-    "left": "\x1b[31m", "right": "\x1b[32m",                 # one-sided rows
-    "left_token": "\x1b[1;97;41m", "right_token": "\x1b[1;97;42m",  # changed tokens
+    "removed": _ansi_text(palette.diff_colour("removed")),
+    "added": _ansi_text(palette.diff_colour("added")),
+    **{f"token_{kind}": _ansi_token(palette.diff_colour(kind)) for kind in SPAN_KINDS},
     "note": "\x1b[36m", "head": "\x1b[1m", "dim": "\x1b[2m",
 }
-_MARK = {"same": " ", "shapes": "~", "params": "~", "only_left": "-", "only_right": "+"}
 
 
 @dataclass
@@ -40,49 +65,48 @@ class _Painter:
         return f"{_STYLE[style]}{text}{_RESET}" if self.color and text else text
 
 
-def _cell(side: DiffSide | None, width: int, tint: str | None, token_style: str | None,
-          paint: _Painter) -> list[tuple[str, int]]:
+def _cell(side: DiffSide | None, width: int, tint: str | None, tokens: bool,
+          paint: _Painter, row: DiffRow) -> list[tuple[str, int]]:
     """A side's lines (:func:`shown_lines`) cut to ``width``: (text, visible length)."""
     if side is None:
         return []
     out = []
-    for shown in shown_lines(side):
+    for shown in shown_lines(side, row):
         body, room = shown.text, max(1, width)
         clipped = len(body) > room
         if clipped:
             body = body[:room - 1]
-        spans = [(s.start, s.end) for s in shown.spans]
-        text = _highlight(body, spans if token_style else [], tint, token_style, paint)
+        spans = [(s.start, s.end, f"token_{s.kind}") for s in shown.spans] if tokens else []
+        text = _highlight(body, spans, tint, paint)
         ellipsis = "…" if clipped else ""
         out.append((text + ellipsis, len(body) + len(ellipsis)))
     return out
 
 
-def _highlight(body: str, spans: list[tuple[int, int]], tint: str | None,
-               token_style: str | None, paint: _Painter) -> str:
-    """``body`` in the ``tint`` style, with the ``spans`` in ``token_style``."""
+def _highlight(body: str, spans: list[tuple[int, int, str]], tint: str | None,
+               paint: _Painter) -> str:
+    """``body`` in the ``tint`` style, with each span in its style."""
 
     def plain(text: str) -> str:
         return paint(text, tint) if tint else text
 
     pieces, at = [], 0
-    for start, end in sorted(spans):
+    for start, end, style in sorted(spans):
         start, end = max(start, at), min(end, len(body))
-        if start >= end or token_style is None:
+        if start >= end:
             continue
-        pieces += [plain(body[at:start]), paint(body[start:end], token_style)]
+        pieces += [plain(body[at:start]), paint(body[start:end], style)]
         at = end
     pieces.append(plain(body[at:]))
     return "".join(pieces)
 
 
-def _styles(row: DiffRow) -> tuple[str | None, str | None, str | None, str | None]:
-    """(left tint, right tint, left token style, right token style) of a row."""
-    if row.kind == "only_left":
-        return "left", None, None, None
-    if row.kind == "only_right":
-        return None, "right", None, None
-    return None, None, "left_token", "right_token"
+def _styles(row: DiffRow) -> tuple[str | None, str | None, bool]:
+    """(left tint, right tint, whether changed tokens are highlighted) of a row."""
+    category = row_category(row)
+    if category in ("removed", "added"):
+        return ("removed", None, False) if category == "removed" else (None, "added", False)
+    return None, None, True
 
 
 def _line_number(row: DiffRow) -> str:
@@ -131,11 +155,11 @@ def _columns(diff: JaxprDiff, width: int, paint: _Painter) -> list[str]:
     col = max(20, (width - gutter - 3) // 2)
     out = [paint(f"{'':1} {'line':>4} {diff.left:<{col}} | {diff.right}", "head")]
     for row in diff.rows:
-        lt, rt, lk, rk = _styles(row)
-        left = _cell(row.left, col, lt, lk, paint)
-        right = _cell(row.right, col, rt, rk, paint)
+        lt, rt, tokens = _styles(row)
+        left = _cell(row.left, col, lt, tokens, paint, row)
+        right = _cell(row.right, col, rt, tokens, paint, row)
         for n in range(max(len(left), len(right))):
-            mark = _MARK[row.kind] if n == 0 else " "
+            mark = CATEGORY_MARKS[row_category(row)] if n == 0 else " "
             number = _line_number(row) if n == 0 else ""
             ltext, lwidth = left[n] if n < len(left) else ("", 0)
             rtext, _ = right[n] if n < len(right) else ("", 0)
@@ -150,19 +174,22 @@ def _unified(diff: JaxprDiff, width: int, paint: _Painter) -> list[str]:
     room = max(20, width - gutter)
     out = [paint(f"{'':1} {'line':>4}   --- {diff.left}  +++ {diff.right}", "head")]
     for row in diff.rows:
-        lt, rt, lk, rk = _styles(row)
+        _lt, _rt, tokens = _styles(row)
         number = _line_number(row)
         body: list[tuple[str, str]] = []
         if row.kind == "same":
-            body += [(" ", text) for text, _ in _cell(row.left, room, None, None, paint)]
+            body += [(" ", text) for text, _ in _cell(row.left, room, None, False, paint, row)]
         else:
             if row.left is not None:
-                body += [("-", t) for t, _ in _cell(row.left, room, lt or "left", lk, paint)]
+                body += [("-", t) for t, _ in _cell(row.left, room, "removed", tokens, paint,
+                                                     row)]
             if row.right is not None:
-                body += [("+", t) for t, _ in _cell(row.right, room, rt or "right", rk, paint)]
+                body += [("+", t) for t, _ in _cell(row.right, room, "added", tokens, paint,
+                                                     row)]
         for n, (sign, text) in enumerate(body):
-            mark = _MARK[row.kind] if n == 0 else " "
-            shown_sign = paint(sign, "left" if sign == "-" else "right") if sign != " " else sign
+            mark = CATEGORY_MARKS[row_category(row)] if n == 0 else " "
+            shown_sign = paint(sign, "removed" if sign == "-" else "added") \
+                if sign != " " else sign
             out.append(f"{mark} {number if n == 0 else '':>4} {shown_sign} {text}".rstrip())
         for note in row_notes(row):
             out.append(" " * gutter + paint(_clip(f"# {note}", room), "note"))

@@ -26,9 +26,19 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from jaxviz.model import VARIANTS, TraceRequest
-from jaxviz.model.limits import BATCH, DEVICES, TIMEOUT, Limit, argument_type
+from jaxviz.model.limits import (
+    BATCH,
+    DEFAULT_DEVICES,
+    DEFAULT_TIMEOUT,
+    DEVICES,
+    TIMEOUT,
+    Limit,
+    argument_type,
+)
+from jaxviz.model.settings_table import SETTINGS, TRACE_SETTINGS, TraceSetting, settings_values
 from jaxviz.model.sizes import SizeRange, parse_size
 from jaxviz.model.specs import SpecError, axis_name_problem
 
@@ -37,11 +47,7 @@ EXIT_FAILED = 1  # the user's function ran and failed, or the engine did
 EXIT_USAGE = 2   # what was typed (or the file named, before its function ran) is at fault
 
 #: Trace settings checked before the engine starts, and the option that sets each.
-SETTING_OPTIONS = {"args": "--args", "batched_args": "--batched-args", "in_axes": "--in-axes",
-                   "axis_name": "--axis-name", "mesh": "--mesh", "specs": "--specs",
-                   "out_specs": "--out-specs", "axis_types": "--axis-types",
-                   "out_axes": "--out-axes", "static": "--static",
-                   "devices_order": "--devices-order"}
+SETTING_OPTIONS = {s.name: s.flag for s in TRACE_SETTINGS if s.typed_as_text}
 
 
 def number(limit: Limit) -> Callable[[str], int | float]:
@@ -107,13 +113,14 @@ def image_size(allowed: SizeRange) -> Callable[[str], tuple[int, int]]:
 
 
 def add_device_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--devices", type=number(DEVICES), default=8, metavar="N",
+    parser.add_argument("--devices", type=number(DEVICES), default=DEFAULT_DEVICES, metavar="N",
                         help="number of simulated CPU devices when there is no accelerator "
-                             f"(default 8, at most {DEVICES.high:g}); on GPUs/TPUs, use the "
-                             "first N")
-    parser.add_argument("--timeout", type=number(TIMEOUT), default=60.0, metavar="SECONDS",
-                        help="give up on the request after this long (default 60, at most "
-                             f"{TIMEOUT.high:g})")
+                             f"(default {DEFAULT_DEVICES}, at most {DEVICES.high:g}); on "
+                             "GPUs/TPUs, use the first N")
+    parser.add_argument("--timeout", type=number(TIMEOUT), default=DEFAULT_TIMEOUT,
+                        metavar="SECONDS",
+                        help=f"give up on the request after this long (default "
+                             f"{DEFAULT_TIMEOUT:g}, at most {TIMEOUT.high:g})")
     parser.add_argument("--debug", action="store_true",
                         help="show full Python tracebacks for errors")
 
@@ -121,47 +128,27 @@ def add_device_options(parser: argparse.ArgumentParser) -> None:
 def add_target_options(parser: argparse.ArgumentParser, variant: bool = True) -> None:
     parser.add_argument("target", help="path/to/file.py:function, path/to/file.py or "
                                        "example:NAME (see `jaxviz examples`)")
-    parser.add_argument("--args", metavar="SPEC",
-                        help="arguments of one unbatched call, e.g. \"f32[5], f32[3]\" or "
-                             "\"jnp.arange(5.), init(jax.random.key(0))\"")
-    parser.add_argument("--batched-args", type=one_line, metavar="SPEC",
-                        help="already-batched arguments for vmap/pmap/sharded/shard_map "
-                             "(default: built from --args with a batch axis per --in-axes)")
     if variant:
         parser.add_argument("--variant", choices=VARIANTS,
                             help="which variant (default: as_written when the function is "
                                  "already jitted/shard_mapped or the file sets a mesh; else "
                                  "plain, or the example's first)")
-    parser.add_argument("--batch", type=number(BATCH), metavar="B",
-                        help="batch size for vmap/pmap/sharding (default: the device count)")
-    parser.add_argument("--in-axes", type=one_line, metavar="AXES",
-                        help="batch axis of each argument, e.g. \"0, None\" (default 0)")
-    parser.add_argument("--axis-name", type=axis_name, metavar="NAME",
-                        help="name of the mapped axis that collectives use (default i)")
-    parser.add_argument("--mesh", type=one_line, metavar="MESH",
-                        help="device mesh for sharded/shard_map, e.g. \"data=4,model=2\"")
-    parser.add_argument("--specs", type=one_line, metavar="SPECS",
-                        help="a PartitionSpec per argument, e.g. \"P('data', None), P()\"")
-    parser.add_argument("--out-specs", type=one_line, metavar="SPECS",
-                        help="output PartitionSpecs: shard_map's out_specs (default: "
-                             "inferred) and the sharded variant's out_shardings")
-    parser.add_argument("--axis-types", type=one_line, metavar="TYPES",
-                        help="the mesh axes' types: explicit or auto (default), or one per "
-                             "axis, e.g. \"explicit,auto\"; under an explicit mesh the "
-                             "variants run inside jax.set_mesh and types carry their sharding")
-    parser.add_argument("--out-axes", type=one_line, metavar="AXES",
-                        help="vmap's out_axes, e.g. 1, or \"0, None\" for two outputs")
-    parser.add_argument("--static", type=one_line, metavar="NAME=VALUE", action="append",
-                        help="a static argument, passed by name and never traced (repeat the "
-                             "flag, or \"n=3, mode='sum'\"); also: name=value in --args")
-    parser.add_argument("--devices-order", type=one_line, metavar="IDS",
-                        help="the device ids the mesh (and pmap) uses, in order, e.g. "
-                             "\"0,2,4,6,1,3,5,7\" (default: JAX's order)")
-    parser.add_argument("--check-vma", action=argparse.BooleanOptionalAction, default=None,
-                        help="shard_map's check_vma (default: on, or the example's setting); "
-                             "--no-check-vma traces shard_map as pmap does, without "
-                             "varying-axes types (no psum_invariant)")
+    for setting in TRACE_SETTINGS:
+        parser.add_argument(setting.flag, help=setting.help, **_argparse_kind(setting))
     add_device_options(parser)
+
+
+def _argparse_kind(setting: TraceSetting) -> dict[str, Any]:
+    """How argparse reads a setting of this kind (its value checked as it is parsed)."""
+    if setting.kind == "flag":
+        return {"action": argparse.BooleanOptionalAction, "default": None}
+    types: dict[str, Callable[[str], Any] | None] = {
+        "spec": None, "text": one_line, "list": one_line, "axis": axis_name,
+        "count": number(BATCH)}
+    out: dict[str, Any] = {"metavar": setting.metavar, "type": types[setting.kind]}
+    if setting.kind == "list":
+        out["action"] = "append"
+    return out
 
 
 def build_request(ns: argparse.Namespace, want: list[str],
@@ -180,27 +167,18 @@ def build_request(ns: argparse.Namespace, want: list[str],
             chosen = default_variant(target.source, target.function,
                                      defaults.get("variants") or [])
         variants = [chosen]
-    args = ns.args if ns.args is not None else defaults.get("args")
-    if args is None:
+    given = {name: getattr(ns, name, None) for name in SETTINGS}
+    given["static"] = ", ".join(ns.static) if getattr(ns, "static", None) else None
+    merged = {**defaults, **{k: v for k, v in given.items() if v is not None}}
+    if ns.batched_args is None and (ns.args is not None or getattr(ns, "batch", None) is not None):
+        # the example's batched arguments fit its own args and batch; --args or --batch
+        # asks for arguments built anew
+        merged["batched_args"] = None
+    if merged.get("args") is None:
         raise SystemExit(usage_error(f"say what arguments {target.function} takes, e.g. "
                                      f"--args \"f32[5], f32[3]\""))
-
-    def pick(name: str, fallback=None):
-        value = getattr(ns, name, None)
-        return value if value is not None else defaults.get(name, fallback)
-
-    batched_args = ns.batched_args
-    if batched_args is None and ns.args is None and getattr(ns, "batch", None) is None:
-        # the example's own batch; --batch (or --args) asks for arguments built anew
-        batched_args = defaults.get("batched_args")
-    static = ", ".join(ns.static) if getattr(ns, "static", None) else None
-    req = TraceRequest(
-        target=target, args=args, batched_args=batched_args, variants=variants,
-        batch=pick("batch"), in_axes=pick("in_axes"), axis_name=pick("axis_name") or "i",
-        mesh=pick("mesh"), specs=pick("specs"), out_specs=pick("out_specs"),
-        check_vma=pick("check_vma", True), axis_types=pick("axis_types"),
-        out_axes=pick("out_axes"), static=static or defaults.get("static"),
-        devices_order=pick("devices_order"), want=want)
+    req = TraceRequest(target=target, variants=variants, want=want,
+                       **settings_values(merged))
     check_settings(ns, req)
     return req, defaults
 

@@ -25,7 +25,8 @@ def array_layout(name: str, role: str, shape: tuple[int, ...], dtype: str,
         name=name, role=role, shape=list(shape), dtype=dtype,
         sharding=describe_sharding(sharding), spec=str(spec) if spec is not None else None,
         replicated=bool(sharding.is_fully_replicated),
-        shard_shape=[int(d) for d in sharding.shard_shape(shape)], shards=shards)
+        shard_shape=[b - a for a, b in shards[0].index] if shards else list(shape),
+        shards=shards)
 
 
 def index_ranges(sharding: Any, shape: tuple[int, ...]) -> list[tuple[int, list[list[int]]]]:

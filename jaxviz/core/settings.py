@@ -20,7 +20,7 @@ from jaxviz.model.specs import (
 
 
 @dataclass
-class Settings:
+class ParsedSettings:
     """The parallel settings of a request, parsed and checked.
 
     Attributes:
@@ -68,7 +68,7 @@ class Settings:
         return self.explicit or self.mesh_named
 
     @classmethod
-    def from_request(cls, req: TraceRequest, nargs: int) -> Settings:
+    def from_request(cls, req: TraceRequest, nargs: int) -> ParsedSettings:
         n = len(devices.active_devices())
         specs = _parsed(req.specs, "specs", "partition specs")
         batch_given = bool((req.in_axes or "").strip() or req.batch is not None

@@ -21,7 +21,7 @@ import jax
 
 from jaxviz.core import arguments, hlo_program, hlo_steps, jax_internals, layout
 from jaxviz.core.story_origins import JAXPR_COLLECTIVES, Origins
-from jaxviz.model import ArrayTiles, MeshInfo, Tile, VariantResult
+from jaxviz.model import ArrayTiles, MeshInfo, VariantResult
 from jaxviz.model.records import walk_equations
 from jaxviz.model.storyboard import CollectiveOp, Enclosing, Step, Storyboard, VmapBatch
 
@@ -82,25 +82,12 @@ def build(vr: VariantResult, compiled: Any, in_avals: list[Any], out_avals: list
 
 def array_tiles(name: str, role: str, aval: Any, sharding: Any,
                 program_devices: list[int]) -> ArrayTiles:
-    """The distinct blocks of one array and the devices holding each, from JAX's sharding."""
-    shape = tuple(int(d) for d in aval.shape)
-    holders: dict[tuple[tuple[int, int], ...], list[int]] = {}
-    for device, ranges in layout.index_ranges(sharding, shape):
-        holders.setdefault(tuple((a, b) for a, b in ranges), []).append(device)
-    tiles = [Tile(index=[[a, b] for a, b in key], devices=sorted(devs))
-             for key, devs in sorted(holders.items())]
-    devices = sorted(d for t in tiles for d in t.devices)
-    cut = [len({t.index[k][0] for t in tiles}) > 1 for k in range(len(shape))]
+    """The distinct blocks of one array and the devices holding each, from JAX's sharding
+    (its :func:`~jaxviz.core.layout.array_layout`, grouped by block)."""
+    lay = layout.array_layout(name, role, aval.shape, layout.short_dtype(aval), sharding)
     spec = getattr(sharding, "spec", None)
-    names = _spec_axes(spec, len(shape)) if spec is not None else [[] for _ in shape]
-    split_by = [(names[k] or ["?"]) if cut[k] else [] for k in range(len(shape))]
-    first = tiles[0].index if tiles else []
-    return ArrayTiles(
-        name=name, role=role, shape=list(shape), dtype=layout.short_dtype(aval),
-        spec=str(spec) if spec is not None else layout.describe_sharding(sharding),
-        tile_shape=[b - a for a, b in first], tiles=tiles, devices=devices,
-        replicated=len(tiles) == 1 and len(devices) > 1 and devices == sorted(program_devices),
-        split_by=split_by)
+    names = _spec_axes(spec, len(lay.shape)) if spec is not None else [[] for _ in lay.shape]
+    return lay.as_tiles(names, program_devices)
 
 
 def _spec_axes(spec: Any, ndim: int) -> list[list[str]]:

@@ -33,8 +33,8 @@ from jaxviz.core.call_code import CallWriter
 from jaxviz.core.loader import MODULE_MESH, find_function, load_namespace
 from jaxviz.core.variants import (
     BATCHED_VARIANTS,
+    ParsedSettings,
     Prepared,
-    Settings,
     VariantBuilder,
     arg_names,
 )
@@ -74,7 +74,7 @@ class Loaded:
     fn: Callable
     namespace: dict[str, Any]
     single: list[Any]
-    settings: Settings
+    settings: ParsedSettings
     builder: VariantBuilder
     filename: str = ""
 
@@ -102,7 +102,7 @@ def load(req: TraceRequest) -> Loaded:
     arguments.check_static_params(fn, target.function, static, len(single))
     arguments.check_count(fn, target.function, len(single), static)
     arguments.check_traceable(single, names, req.args, specs)
-    settings = Settings.from_request(req, len(single))
+    settings = ParsedSettings.from_request(req, len(single))
     bspecs = arguments.parse(req.batched_args, field="batched_args") if req.batched_args \
         else None
     size = settings.batch or len(devices.active_devices())

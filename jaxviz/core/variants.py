@@ -29,7 +29,7 @@ from jaxviz.core.call_code import (
     sharding_tree_text,
 )
 from jaxviz.core.prepared import Prepared
-from jaxviz.core.settings import Settings
+from jaxviz.core.settings import ParsedSettings
 from jaxviz.model import ErrorInfo
 from jaxviz.model.call_code import CallCode
 from jaxviz.model.errors import UserError
@@ -37,7 +37,7 @@ from jaxviz.model.notes import VariantNote
 from jaxviz.model.specs import format_mesh
 
 BATCHED_VARIANTS = arguments.BATCHED_VARIANTS
-__all__ = ["BATCHED_VARIANTS", "Prepared", "Settings", "VariantBuilder", "arg_names"]
+__all__ = ["BATCHED_VARIANTS", "Prepared", "ParsedSettings", "VariantBuilder", "arg_names"]
 
 
 def arg_names(fn: Callable, nargs: int) -> list[str]:
@@ -68,7 +68,7 @@ class VariantBuilder:
         mesh_given: the request names a mesh (``--mesh``), rather than the default one.
     """
 
-    def __init__(self, fn: Callable, name: str, single: list[Any], settings: Settings,
+    def __init__(self, fn: Callable, name: str, single: list[Any], settings: ParsedSettings,
                  batched: Callable[[], list[Any]], writer: CallWriter,
                  static: dict[str, Any] | None = None, module_mesh: Mesh | None = None,
                  source: str = "", namespace: dict[str, Any] | None = None,

@@ -31,6 +31,7 @@ from jaxviz.engine.process import EngineProcess
 from jaxviz.engine.requests import CallbackThread, EngineError, PendingRequest, RequestHandle
 from jaxviz.model import SCHEMA_VERSION, ErrorInfo, SchemaMismatch, from_plain, to_plain
 from jaxviz.model.engine import EngineEvent, EngineInfo, Reply
+from jaxviz.model.limits import DEFAULT_DEVICES, DEFAULT_TIMEOUT
 
 #: How long an engine may take from spawn to its ready message.
 STARTUP_TIMEOUT = 180.0
@@ -58,7 +59,7 @@ class EngineClient:
             count) are instant. Costs the memory of a second JAX process.
     """
 
-    def __init__(self, devices: int = 8, timeout: float = 60.0,
+    def __init__(self, devices: int = DEFAULT_DEVICES, timeout: float = DEFAULT_TIMEOUT,
                  on_event: Callable[[EngineEvent], None] | None = None,
                  python: str | None = None, *, standby: bool = True):
         _check_devices(devices)

@@ -65,8 +65,12 @@ class Limit:
 
 #: Simulated CPU devices of an engine (or the first N accelerators).
 DEVICES = Limit("the device count", 1, 512)
+#: The device count when none is given (simulated CPU devices without an accelerator).
+DEFAULT_DEVICES = 8
 #: Seconds a request may run.
 TIMEOUT = Limit("the timeout", 0, 86400, integer=False, above_low=True, unit="seconds")
+#: How long a request may take when no timeout is given, in seconds.
+DEFAULT_TIMEOUT = 60.0
 #: The batch added for vmap, pmap and sharding.
 BATCH = Limit("the batch size", 1, 65536)
 #: Measured calls per timing variant.

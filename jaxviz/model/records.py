@@ -26,7 +26,8 @@ from jaxviz.model.codec import to_plain as to_plain
 from jaxviz.model.devices import DeviceInfo as DeviceInfo
 from jaxviz.model.devices import MeshInfo as MeshInfo
 from jaxviz.model.notes import VariantNote
-from jaxviz.model.storyboard import Storyboard
+from jaxviz.model.settings_table import default
+from jaxviz.model.storyboard import ArrayTiles, Storyboard, Tile
 
 #: The variants jaxviz knows, in the order the panes show them. ``as_written`` is the
 #: function called exactly as its module defines it (its own jit, shardings,
@@ -67,53 +68,26 @@ class Target:
 class TraceSettings:
     """How to call and parallelize the function: what the user types besides the code.
 
-    Declared once, here: a gallery :class:`~jaxviz.model.gallery.Example`, a
+    Declared once: a gallery :class:`~jaxviz.model.gallery.Example`, a
     :class:`TraceRequest` and the window's arguments panel all hold exactly
     these fields. They are kept as the strings the user typed and parsed (and
-    validated) by :mod:`jaxviz.model.specs`.
-
-    Attributes:
-        args: the arguments of one unbatched call (``f32[5], f32[3]``, ``x, w``).
-        batched_args: the already-batched arguments for vmap/pmap/sharded/shard_map
-            (e.g. ``jnp.arange(8.)``); by default they are built from ``args``
-            by adding a batch axis of size ``batch`` per ``in_axes``.
-        batch: the batch size (default: the device count).
-        in_axes: the batch axis of each argument (``0, None``).
-        axis_name: the mapped axis collectives use.
-        mesh: the device mesh (``data=4,model=2``).
-        specs: a PartitionSpec per argument, or a pytree of them for a pytree
-            argument (a prefix stands for a whole subtree, as ``jax.jit`` takes them).
-        out_specs: the output PartitionSpecs: shard_map's ``out_specs``, and the
-            ``out_shardings`` of the sharded variant.
-        check_vma: shard_map's ``check_vma``: track which mesh axes each value
-            varies over (JAX's default). With it, ``jax.grad`` with respect to an
-            argument replicated by ``P()`` sums its gradient over the mesh axis;
-            ``False`` traces as ``pmap`` does.
-        axis_types: the mesh axes' types: ``explicit`` or ``auto`` for every axis,
-            or one per axis (``explicit,auto``); default auto. Under an explicit
-            mesh types carry their sharding (``f32[4@X,8]``) and every variant but
-            pmap runs inside ``jax.set_mesh(mesh)``; under a named ``mesh``, the
-            sharded and shard_map variants do.
-        out_axes: vmap's ``out_axes`` (``0``, ``1``, ``0, None``).
-        static: static arguments, ``n=3, mode='sum'``: passed by name, never
-            traced (also typed as keyword arguments in ``args``).
-        devices_order: the device ids the mesh is built from, in order
-            (``0,2,4,6,1,3,5,7``); default JAX's order.
+    validated) by :mod:`jaxviz.model.specs`. What each means, its default, its
+    flag and its field are in :data:`jaxviz.model.settings_table.TRACE_SETTINGS`.
     """
 
     args: str
-    batched_args: str | None = None
-    batch: int | None = None
-    in_axes: str | None = None
-    axis_name: str = "i"
-    mesh: str | None = None
-    specs: str | None = None
-    out_specs: str | None = None
-    check_vma: bool = True
-    axis_types: str | None = None
-    out_axes: str | None = None
-    static: str | None = None
-    devices_order: str | None = None
+    batched_args: str | None = default("batched_args")
+    batch: int | None = default("batch")
+    in_axes: str | None = default("in_axes")
+    axis_name: str = default("axis_name")
+    mesh: str | None = default("mesh")
+    specs: str | None = default("specs")
+    out_specs: str | None = default("out_specs")
+    check_vma: bool = default("check_vma")
+    axis_types: str | None = default("axis_types")
+    out_axes: str | None = default("out_axes")
+    static: str | None = default("static")
+    devices_order: str | None = default("devices_order")
 
     @staticmethod
     def names() -> tuple[str, ...]:
@@ -272,7 +246,9 @@ class ShardInfo:
 
 @dataclass
 class ArrayLayout:
-    """Where the pieces of one input or output array live."""
+    """Where the pieces of one input or output array live: the one record of an array's
+    blocks, per device (:attr:`shards`); the storyboard's
+    :class:`~jaxviz.model.storyboard.ArrayTiles` is derived from it (:meth:`as_tiles`)."""
 
     name: str
     role: str  # "input" | "output"
@@ -283,6 +259,35 @@ class ArrayLayout:
     replicated: bool
     shard_shape: list[int]
     shards: list[ShardInfo]
+
+    def tiles(self) -> list[Tile]:
+        """The distinct blocks, each with every device holding it, in index order."""
+        holders: dict[tuple[tuple[int, ...], ...], list[int]] = {}
+        for shard in self.shards:
+            holders.setdefault(tuple(tuple(r) for r in shard.index), []).append(shard.device)
+        return [Tile(index=[list(r) for r in key], devices=sorted(devices))
+                for key, devices in sorted(holders.items())]
+
+    def as_tiles(self, axis_names: list[list[str]], program_devices: list[int]) -> ArrayTiles:
+        """This layout as the storyboard draws it: its distinct blocks.
+
+        Args:
+            axis_names: per array axis, the mesh axis names its sharding puts on it
+                (empty when it names none; an axis that is cut then gets ``["?"]``).
+            program_devices: the devices of the program (the array is replicated when
+                it is held whole by every one of them).
+        """
+        tiles = self.tiles()
+        devices = sorted(d for t in tiles for d in t.devices)
+        cut = [len({t.index[k][0] for t in tiles}) > 1 for k in range(len(self.shape))]
+        first = tiles[0].index if tiles else []
+        return ArrayTiles(
+            name=self.name, role=self.role, shape=list(self.shape), dtype=self.dtype,
+            spec=self.spec if self.spec is not None else self.sharding,
+            tile_shape=[b - a for a, b in first], tiles=tiles, devices=devices,
+            replicated=len(tiles) == 1 and len(devices) > 1
+            and devices == sorted(program_devices),
+            split_by=[(axis_names[k] or ["?"]) if cut[k] else [] for k in range(len(self.shape))])
 
 
 

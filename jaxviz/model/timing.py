@@ -80,14 +80,15 @@ def normalize_variant(name: str) -> str:
 # --------------------------------------------------------------------------- #
 
 
-@register
 @dataclass
-class TimingRequest:
-    """What to time.
+class TimingOptions:
+    """How to time a function: the one record of timing options and their defaults.
+
+    A :class:`TimingRequest` holds them, the timing view's controls hold them
+    (:class:`~jaxviz.views.timing.options.RunOptions`) and ``jaxviz time`` takes its
+    flags' defaults from :data:`TIMING_DEFAULTS`.
 
     Attributes:
-        trace: the function, its argument specs and parallel settings; its
-            ``variants`` and ``want`` are not used.
         variants: timing variants (keys of :data:`TIMING_VARIANTS`).
         runs: measured calls per variant, after ``warmup`` unrecorded-in-stats calls.
         pipeline: calls dispatched back to back without blocking (0: none).
@@ -102,7 +103,6 @@ class TimingRequest:
         per_device: poll when each device's shard of multi-device outputs is ready.
     """
 
-    trace: TraceRequest
     variants: list[str] = field(default_factory=lambda: list(DEFAULT_VARIANTS))
     runs: int = 20
     warmup: int = 3
@@ -114,6 +114,19 @@ class TimingRequest:
     async_dispatch: bool = True
     baseline: str | None = None
     per_device: bool = True
+
+
+#: The timing options' defaults.
+TIMING_DEFAULTS = TimingOptions()
+
+
+@register
+@dataclass
+class TimingRequest(TimingOptions):
+    """What to time: the function (``trace``: its argument specs and parallel settings; its
+    ``variants`` and ``want`` are not used) and the :class:`TimingOptions`."""
+
+    trace: TraceRequest = field(kw_only=True)
 
 
 def parse_sweep(text: str) -> tuple[str, list[int]]:

@@ -26,9 +26,15 @@ import functools
 import math
 from dataclasses import dataclass, field
 
+WHITE, BLACK = "#FFFFFF", "#000000"
+#: The device view's (and the slides') text on light paper.
+SLIDE_INK = "#1B1F24"
+#: Quiet text beside a value (a cell's type, an equation's number), as the device view's.
+MUTED_INK = "#55606C"
+
 #: The Okabe-Ito palette, by colour name.
 OKABE_ITO: dict[str, str] = {
-    "black": "#000000", "orange": "#E69F00", "sky_blue": "#56B4E9",
+    "black": BLACK, "orange": "#E69F00", "sky_blue": "#56B4E9",
     "bluish_green": "#009E73", "yellow": "#F0E442", "blue": "#0072B2",
     "vermillion": "#D55E00", "reddish_purple": "#CC79A7",
 }
@@ -88,7 +94,7 @@ THEMES: dict[str, Theme] = {
     "light": Theme(
         "light",
         DeviceViewColours(
-            bg="#FFFFFF", fg="#1B1F24", muted="#55606C", panel="#F3F5F8", frame="#A9B2BD",
+            bg=WHITE, fg=SLIDE_INK, muted=MUTED_INK, panel="#F3F5F8", frame="#A9B2BD",
             neutral="#BFC6CF", shared="#FFF6DD", empty="#FFFFFF", grid="#7D8794",
             caption_bg="#EDF1F6", accent="#1F5FCC", warning_bg="#FFF3CD",
             warning_fg="#5C3C00"),
@@ -164,6 +170,15 @@ DIFF_COLOURS = {
 }
 #: How far toward white a band, a row's tint and a token's highlight are mixed.
 DIFF_BAND_MIX, DIFF_TINT_MIX, DIFF_TOKEN_MIX = 0.55, 0.86, 0.55
+
+
+def diff_colour(category: str, toward_white: float = 0.0) -> str:
+    """A diff category's colour (:data:`DIFF_COLOURS`), mixed ``toward_white`` of the way
+    to white: the one colour code of the window's compare layout, the slides and
+    ``jaxviz diff``."""
+    return mix(DIFF_COLOURS[category], WHITE, toward_white)
+
+
 #: The hatching of the filler lines that keep the two sides aligned.
 DIFF_FILLER = "#c9ced6"
 ERROR_COLOUR = "#c62828"
@@ -171,6 +186,44 @@ ERROR_BACKGROUND = "#fde7e7"
 BANNER_BACKGROUND = "#fff3cd"
 GUTTER_BACKGROUND = "#f3f4f6"
 GUTTER_TEXT = "#6b7280"
+
+# The window's chrome: its Qt palette, style sheets, banners and bars.
+#: The window's text.
+INK = "#111827"
+#: Secondary text: a pane's call line, legends.
+SECONDARY_INK = "#374151"
+#: Small print: a pane's note, a slide's figure caption.
+NOTE_INK = "#4b5563"
+#: Text that cannot be used now.
+DISABLED_INK = "#9ca3af"
+#: The window's Qt palette (Fusion), by ``QPalette.ColorRole`` name.
+WINDOW_PALETTE = {
+    "Window": "#eef0f3", "WindowText": INK, "Base": WHITE, "AlternateBase": "#f6f7f9",
+    "Text": INK, "Button": "#e5e7eb", "ButtonText": INK, "Highlight": "#2563eb",
+    "HighlightedText": WHITE, "ToolTipBase": "#fffbe6", "ToolTipText": INK,
+    "PlaceholderText": GUTTER_TEXT,
+}
+PANE_HEADER, PANE_HEADER_LINE, DOCK_TITLE = "#e3e7ee", "#c8ced8", "#dde2ea"
+#: A field at fault: its frame is :data:`ERROR_COLOUR`.
+FIELD_ERROR_BACKGROUND, FIELD_ERROR_TEXT = "#fff5f5", "#b71c1c"
+#: Banners and bars by severity: ``(background, text, border)``.
+BANNERS = {
+    "info": ("#e6f4ea", "#0d3d1f", "#5fae7b"),
+    "warning": (BANNER_BACKGROUND, "#5c3c00", "#e0b100"),
+    "error": (ERROR_BACKGROUND, "#7f1010", ERROR_COLOUR),
+}
+#: A line of text that warns (the timing view's info line about simulated devices).
+WARNING_INK = "#8a5a00"
+#: A failed export's message in the device view's bar.
+EXPORT_ERROR_INK = "#B00020"
+
+# The presentation (slides on light paper in both themes, the presenter's console dark).
+#: Code blocks' paper on a slide, by slide theme (the syntax colours are light-theme).
+SLIDE_PAPER = {"light": "#F6F8FA", "dark": "#F2F4F7"}
+#: The presenter console's background; its text and quiet text are the dark theme's.
+CONSOLE_BACKGROUND = "#15181D"
+#: The box behind a status message over a slide, and its opacity (0-255).
+OVERLAY, OVERLAY_ALPHA = "#1E1E1E", 200
 #: Syntax colours by Pygments token name: ``(colour, bold, italic)``; the most specific wins.
 TOKEN_COLOURS: dict[str, tuple[str, bool, bool]] = {
     "Keyword": ("#0b3d91", True, False),
@@ -302,7 +355,7 @@ DARK_LUMINANCE = 0.22
 
 def text_on(colour: str) -> str:
     """Black or white, whichever reads better on ``colour``."""
-    return "#000000" if luminance(colour) > DARK_LUMINANCE else "#FFFFFF"
+    return BLACK if luminance(colour) > DARK_LUMINANCE else WHITE
 
 
 @functools.lru_cache(maxsize=8192)

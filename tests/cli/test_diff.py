@@ -12,6 +12,7 @@ import sys
 import pytest
 
 from jaxviz.cli.diff_text import wants_color
+from jaxviz.views import palette
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -90,8 +91,11 @@ def test_colour_on_a_terminal_marks_the_changed_tokens():
     assert proc.wait(timeout=240) == 0, proc.stderr.read()
     os.close(master)
     shown = b"".join(chunks).decode().replace("\r\n", "\n")
-    # the right side of the first slice: its gained "8," in the right side's colour
-    assert "\x1b[1;97;42m8,\x1b[0m" in shown
+    # the right side of the first slice: its gained "8," on the window's colour for the
+    # batch axis (the compare layout's code), in 24-bit ANSI
+    r, g, b = palette.rgb(palette.DIFF_COLOURS["batch"])
+    ink = ";".join(str(c) for c in palette.rgb(palette.text_on(palette.DIFF_COLOURS["batch"])))
+    assert f"\x1b[1;38;2;{ink};48;2;{r};{g};{b}m8,\x1b[0m" in shown
     plain = jaxviz("diff", "example:convolve", "--variants", "plain,vmap", "--width", "160")
     assert ANSI.sub("", shown).strip() == plain.stdout.strip()
 

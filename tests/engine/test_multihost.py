@@ -79,7 +79,7 @@ def test_the_multi_host_storyboard_is_the_real_runs():
     # Drawn grouped by process: one frame each, around its own devices only.
     scene = build_scene(result, "shard_map")
     assert scene.processes == [0, 1]
-    lay = geometry.layout(scene, 1280, 720, geometry.default_unit(1280, 720))
+    lay = geometry.canvas_geometry(scene, 1280, 720, geometry.default_unit(1280, 720))
     assert [label for _, label in lay.frames] == ["process 0: 4 simulated CPU devices",
                                                   "process 1: 4 simulated CPU devices"]
     for (fx, fy, fw, fh), label in lay.frames:

@@ -63,3 +63,21 @@ def test_two_record_classes_may_not_share_a_name():
     assert type(from_plain(to_plain(Step(kind="compute")))) is Step
     decoded = from_plain(to_plain(EvalStep(kind="enter", path="0", depth=0, primitive="jit")))
     assert type(decoded) is EvalStep
+
+
+def test_an_arrays_tiles_are_its_layouts_shards_grouped_by_block():
+    # f32[4,6] over 4 devices: rows split in two, each half held whole by two devices
+    shards = [ShardInfo(3, [[2, 4], [0, 6]]), ShardInfo(0, [[0, 2], [0, 6]]),
+              ShardInfo(2, [[2, 4], [0, 6]]), ShardInfo(1, [[0, 2], [0, 6]])]
+    layout = ArrayLayout("x", "input", [4, 6], "f32", "NamedSharding", "P('data', None)",
+                         False, [2, 6], shards)
+    tiles = layout.as_tiles([["data"], []], program_devices=[0, 1, 2, 3])
+    assert [(t.index, t.devices) for t in tiles.tiles] == [
+        ([[0, 2], [0, 6]], [0, 1]), ([[2, 4], [0, 6]], [2, 3])]
+    assert tiles.tile_shape == [2, 6] and tiles.devices == [0, 1, 2, 3]
+    assert tiles.split_by == [["data"], []] and not tiles.replicated
+    assert tiles.spec == "P('data', None)" and tiles.type_str == "f32[4,6]"
+    whole = ArrayLayout("w", "input", [3], "f32", "NamedSharding", "P()", True, [3],
+                        [ShardInfo(d, [[0, 3]]) for d in range(4)])
+    assert whole.as_tiles([[]], program_devices=[0, 1, 2, 3]).replicated
+    assert not whole.as_tiles([[]], program_devices=list(range(8))).replicated

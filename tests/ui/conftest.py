@@ -71,12 +71,12 @@ def measured_run(tmp_path_factory):
 
 @pytest.fixture
 def settings(tmp_path):
-    """Settings in a fresh ini file, so every test starts from the defaults."""
+    """RememberedSettings in a fresh ini file, so every test starts from the defaults."""
     from PySide6.QtCore import QSettings
 
-    from jaxviz.ui.window.settings import Settings
+    from jaxviz.ui.window.settings import RememberedSettings
 
-    return Settings(QSettings(str(tmp_path / "jaxviz.ini"), QSettings.Format.IniFormat))
+    return RememberedSettings(QSettings(str(tmp_path / "jaxviz.ini"), QSettings.Format.IniFormat))
 
 
 @pytest.fixture(autouse=True)

@@ -38,7 +38,7 @@ def devices_tab(qtbot, win, example: str, size: tuple[int, int] = (1280, 720)):
     once it shows the storyboard's phases and the dock has grown for it."""
     win.resize(*size)
     win.open_example(example)
-    wait_for_panes(qtbot, win, lambda: win.presenter.details is not None)
+    wait_for_panes(qtbot, win, lambda: win.router.details is not None)
     win.tools.setCurrentWidget(win.tools.devices)
     qtbot.waitUntil(lambda: win.tools.devices.view is not None
                     and bool(win.tools.devices.view.phases), timeout=JAX_MS)

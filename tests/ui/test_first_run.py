@@ -27,9 +27,9 @@ def _new_window(qtbot, tmp_path, name="jaxviz.ini"):
     """A window on fresh settings and an engine that is never started."""
     from jaxviz.ui.window.main_window import MainWindow
     from jaxviz.ui.window.qt_engine import QtEngine
-    from jaxviz.ui.window.settings import Settings
+    from jaxviz.ui.window.settings import RememberedSettings
 
-    settings = Settings(QSettings(str(tmp_path / name), QSettings.Format.IniFormat))
+    settings = RememberedSettings(QSettings(str(tmp_path / name), QSettings.Format.IniFormat))
     win = MainWindow(settings=settings, engine=QtEngine(devices=8))
     qtbot.addWidget(win)
     return win
@@ -199,8 +199,8 @@ def test_annotated_arguments_are_filled_in_and_trace(qtbot, window, tmp_path):
     # a file opened from disk runs once the user says so (the trust rule): Trace, F5
     assert "annotated.py is shown, not run: press Trace (F5)" in window.status_text.text()
     window.retrace()
-    wait_for_panes(qtbot, window, lambda: window.presenter.result is not None
-                   and window.presenter.result.function == "predict")
+    wait_for_panes(qtbot, window, lambda: window.router.result is not None
+                   and window.router.result.function == "predict")
     plain = window.area.panes["plain"].jaxpr_view.toPlainText()
     assert plain.startswith("{ lambda ; a:f32[4,3] b:f32[8,4]. let")
 

@@ -48,7 +48,7 @@ def paste(qtbot, edit, text: str) -> None:
 @pytest.mark.parametrize("name", list(VALID))
 def test_every_arguments_field_refuses_or_takes_each_value(qtbot, window, name, monkeypatch):
     window.open_example("normalize")
-    wait_for_panes(qtbot, window, lambda: window.presenter.result is not None)
+    wait_for_panes(qtbot, window, lambda: window.router.result is not None)
     sent: list = []  # what would go to the engine
     monkeypatch.setattr(window.session, "trace", sent.append)
     monkeypatch.setattr(window.session, "schedule", lambda: None)  # traced below, at once
@@ -69,9 +69,9 @@ def test_every_arguments_field_refuses_or_takes_each_value(qtbot, window, name, 
     paste(qtbot, edit, good)
     monkeypatch.undo()
     window.retrace()
-    wait_for_panes(qtbot, window, lambda: window.presenter.result is not None)
-    assert window.presenter.result.error is None
-    assert window.presenter.result.function == "normalize"
+    wait_for_panes(qtbot, window, lambda: window.router.result is not None)
+    assert window.router.result.error is None
+    assert window.router.result.function == "normalize"
 
 
 @pytest.mark.parametrize("value, reason", [
@@ -81,7 +81,7 @@ def test_every_arguments_field_refuses_or_takes_each_value(qtbot, window, name, 
     ("0, 1", "normalize takes 1 argument (x), but the arguments give 2")])
 def test_arguments_that_cannot_run_are_marked_under_the_field(qtbot, window, value, reason):
     window.open_example("normalize")
-    wait_for_panes(qtbot, window, lambda: window.presenter.result is not None)
+    wait_for_panes(qtbot, window, lambda: window.router.result is not None)
     paste(qtbot, window.args_panel.edits["args"], value)
     window.retrace()
     wait_for_panes(qtbot, window, lambda: bool(window.args_panel.field_error("args")))
@@ -113,7 +113,7 @@ def test_spin_boxes_keep_their_range(qtbot, window, spin, limit):
 
 def test_timing_settings_refuse_bad_values(qtbot, window):
     window.open_example("async_dispatch")
-    wait_for_panes(qtbot, window, lambda: window.presenter.result is not None)
+    wait_for_panes(qtbot, window, lambda: window.router.result is not None)
     window.tools.setCurrentWidget(window.tools.timing)
     view = window.tools.timing.view
     c = view.controls

@@ -13,8 +13,8 @@ from tests.ui.helpers import JAX_MS, close, line_of, pixel, wait_for_panes
 
 def _open_convolve(qtbot, win) -> None:
     win.open_example("convolve")
-    wait_for_panes(qtbot, win, lambda: win.presenter.result is not None
-                   and win.presenter.details is not None)
+    wait_for_panes(qtbot, win, lambda: win.router.result is not None
+                   and win.router.details is not None)
 
 
 def _replace(editor, old: str, new: str) -> None:

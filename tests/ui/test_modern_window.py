@@ -59,7 +59,7 @@ def test_the_explicit_example_shows_sharded_types_beside_the_auto_mesh(qtbot, wi
     window.retrace()
     wait_for_panes(qtbot, window,
                    lambda: "4@X" in panes["sharded"].jaxpr_view.toPlainText())
-    assert "jax.set_mesh(mesh)" in window.presenter.result.variant("sharded").code.setup
+    assert "jax.set_mesh(mesh)" in window.router.result.variant("sharded").code.setup
 
 
 def test_a_jitted_function_opens_as_written_with_its_sharding_change_marked(

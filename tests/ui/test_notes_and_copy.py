@@ -17,13 +17,13 @@ from tests.ui.helpers import wait_for_panes
 
 def _trace(qtbot, win, check=None) -> None:
     win.retrace()
-    wait_for_panes(qtbot, win, lambda: win.presenter.result is not None
+    wait_for_panes(qtbot, win, lambda: win.router.result is not None
                    and (check is None or check()))
 
 
 def test_a_variant_that_differs_says_so_in_its_header(qtbot, window):
     window.open_example("normalize")
-    wait_for_panes(qtbot, window, lambda: window.presenter.result is not None)
+    wait_for_panes(qtbot, window, lambda: window.router.result is not None)
     window.state.visible_variants = ["vmap", "pmap", "shard_map"]
     panes = window.area.panes
     # 8 examples on 8 devices: every variant normalises over the whole batch, no warning
@@ -37,14 +37,14 @@ def test_a_variant_that_differs_says_so_in_its_header(qtbot, window):
     assert "sums 8 values per position, not 16" in text
     assert panes["pmap"].differs.isVisibleTo(panes["pmap"])
     assert "differs" not in panes["vmap"].notes_text()
-    engine_notes = window.presenter.result.variant("pmap").notes
+    engine_notes = window.router.result.variant("pmap").notes
     assert [n.line() for n in engine_notes if n.differs] == \
         [line.removeprefix("⚠ ") for line in panes["pmap"].differs.text().splitlines()]
 
 
 def test_check_vma_box_changes_the_program_and_the_note(qtbot, window):
     window.open_example("data_parallel")
-    wait_for_panes(qtbot, window, lambda: window.presenter.result is not None)
+    wait_for_panes(qtbot, window, lambda: window.router.result is not None)
     window.state.visible_variants = ["pmap", "shard_map"]
     pane = window.area.panes["shard_map"]
     _trace(qtbot, window, lambda: pane.result is not None)
@@ -61,11 +61,11 @@ def test_check_vma_box_changes_the_program_and_the_note(qtbot, window):
 
 def test_copy_as_code_copies_what_the_engine_wrote(qtbot, window):
     window.open_example("tensor_parallel")
-    wait_for_panes(qtbot, window, lambda: window.presenter.result is not None)
+    wait_for_panes(qtbot, window, lambda: window.router.result is not None)
     window.state.visible_variants = ["plain", "sharded", "shard_map"]
     pane = window.area.panes["shard_map"]
     _trace(qtbot, window, lambda: pane.result is not None)
-    code = window.presenter.result.variant("shard_map").code
+    code = window.router.result.variant("shard_map").code
     assert pane.copy_button.isEnabled()
     pane.copy_button.click()
     assert QGuiApplication.clipboard().text() == code.snippet()

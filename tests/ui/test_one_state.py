@@ -22,9 +22,9 @@ from tests.ui.helpers import JAX_MS, close, devices_tab, pixel, wait_for_panes
 
 def _open(qtbot, win, example: str) -> None:
     win.open_example(example)
-    wait_for_panes(qtbot, win, lambda: win.presenter.result is not None
-                   and win.presenter.details is not None
-                   and win.presenter.details.function == win.state.function)
+    wait_for_panes(qtbot, win, lambda: win.router.result is not None
+                   and win.router.details is not None
+                   and win.router.details.function == win.state.function)
 
 
 def _type_at_end_of_line(win, line: int, text: str) -> None:
@@ -131,7 +131,7 @@ def test_a_timing_run_of_another_function_is_marked(qtbot, window):
     from tests.ui.test_timing_view import configure
 
     window.open_example("async_dispatch")
-    wait_for_panes(qtbot, window, lambda: window.presenter.result is not None)
+    wait_for_panes(qtbot, window, lambda: window.router.result is not None)
     window.tools.setCurrentWidget(window.tools.timing)
     view = window.tools.timing.view
     configure(view, ["jit"], runs=2, warmup=0, pipeline=0)
@@ -151,7 +151,7 @@ def test_the_plot_tab_and_the_export_button_stay_put(qtbot, window):
     from tests.ui.test_timing_view import configure
 
     window.open_example("async_dispatch")
-    wait_for_panes(qtbot, window, lambda: window.presenter.result is not None)
+    wait_for_panes(qtbot, window, lambda: window.router.result is not None)
     window.tools.setCurrentWidget(window.tools.timing)
     view = window.tools.timing.view
     qtbot.waitUntil(lambda: view.export_bar.isVisible())
@@ -328,7 +328,7 @@ def test_the_zoom_keys_work_whatever_widget_has_the_focus(qtbot, window):
 
 def test_hlo_views_hide_jaxvizs_own_frames(qtbot, window):
     _open(qtbot, window, "convolve")
-    details = window.presenter.details
+    details = window.router.details
     user_file = Path(window.state.filename).name
     for vr in details.variants:
         for text in (vr.stablehlo, vr.hlo):
@@ -346,7 +346,7 @@ def test_runs_per_device_counts_agree_across_variants(qtbot, window):
     from jaxviz.views.compare.changes import marks_for, summary
 
     _open(qtbot, window, "normalize")
-    result = window.presenter.result
+    result = window.router.result
     for variant in ("pmap", "shard_map"):
         text = result.variant(variant).jaxpr_text
         assert summary(marks_for(result, variant)).get("wrapper") == text.count("shard_map["), \
@@ -357,7 +357,7 @@ def test_runs_per_device_counts_agree_across_variants(qtbot, window):
 def test_the_timing_axes_labels_are_not_clipped(qtbot, window):
     window.resize(1366, 768)
     window.open_example("async_dispatch")
-    wait_for_panes(qtbot, window, lambda: window.presenter.result is not None)
+    wait_for_panes(qtbot, window, lambda: window.router.result is not None)
     window.tools.setCurrentWidget(window.tools.timing)
     view = window.tools.timing.view
     QTest.qWait(100)
@@ -395,7 +395,7 @@ def test_the_side_panels_are_readable_at_1366x768(qtbot, window):
     for dock in (window.docks["Gallery"], window.docks["Arguments"]):
         dock.show()
     window.resizeDocks([window.docks["Gallery"]], [plan.side_width], Qt.Orientation.Horizontal)
-    wait_for_panes(qtbot, window, lambda: window.presenter.result is not None)
+    wait_for_panes(qtbot, window, lambda: window.router.result is not None)
     QTest.qWait(100)
     gallery = window.gallery.list
     viewport = gallery.viewport().rect()
@@ -445,7 +445,7 @@ def test_the_window_state_holds_the_result_the_panes_show(qtbot, window):
     _open(qtbot, window, "psum_ones")
     _panes_show_the_state(window)
     psum = window.state.result
-    assert seen[-1] is psum and window.presenter.result is psum
+    assert seen[-1] is psum and window.router.result is psum
     window.tools.setCurrentWidget(window.tools.devices)
     qtbot.waitUntil(lambda: window.tools.devices.view is not None, timeout=JAX_MS)
     _panes_show_the_state(window)

@@ -72,6 +72,22 @@ def test_the_shipped_lecture_makes_every_slide_without_error(deck):
         assert len(colours) > 3, (number, slide.view)
 
 
+def test_the_diff_slide_tints_rows_in_the_compare_layouts_colour_code(deck):
+    from jaxviz.views import palette
+    from jaxviz.views.compare.diff_layout import row_category
+
+    _, slides = deck
+    slide = next(s for s in slides if s.view == "diff" and s.data.target.function == "convolve")
+    image = _image(slide)
+    shown = {image.pixelColor(x, y).name().upper()
+             for x in range(0, image.width(), 5) for y in range(0, image.height(), 2)}
+    categories = {row_category(row) for row in slide.diff.rows} - {"same"}
+    tints = {c: palette.diff_colour(c, palette.DIFF_TINT_MIX) for c in palette.DIFF_COLOURS}
+    assert categories and {tints[c] for c in categories} <= shown
+    others = set(tints) - categories
+    assert not {tints[c] for c in others} & shown
+
+
 def test_captions_come_from_the_data(deck):
     _, slides = deck
     psum = next(s for s in slides if s.view == "stepping" and

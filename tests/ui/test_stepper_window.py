@@ -28,8 +28,8 @@ from tests.ui.helpers import JAX_MS, close, line_of, pixel, wait_for_panes
 
 def _open(qtbot, win, example: str) -> None:
     win.open_example(example)
-    wait_for_panes(qtbot, win, lambda: win.presenter.result is not None
-                   and win.presenter.details is not None)
+    wait_for_panes(qtbot, win, lambda: win.router.result is not None
+                   and win.router.details is not None)
 
 
 def _stepped(qtbot, win) -> None:
@@ -85,7 +85,7 @@ def test_at_normalizes_psum_eight_device_panels_show_eight_values_become_one(qtb
     assert len({c.inputs[0].text for c in model.columns}) == 8
     assert [float(c.outputs[0].text) for c in model.columns] == [float(xs.sum())] * 8
     # The widgets show those numbers, under headers in the device view's colours.
-    scene = build_scene(window.presenter.details, "pmap")
+    scene = build_scene(window.router.details, "pmap")
     colours = {d.id: d.colour for d in scene.devices}
     widgets = _column_widgets(window)
     assert len(widgets) == 8
@@ -251,8 +251,8 @@ def test_a_stepping_that_fails_marks_the_users_line_and_the_engine_survives(
     path.write_text(FAILING)
     window.open_target(f"{path}:f")
     window.retrace()  # a file opened from disk runs once the user says so (Trace, F5)
-    wait_for_panes(qtbot, window, lambda: window.presenter.result is not None
-                   and window.presenter.result.function == "f")
+    wait_for_panes(qtbot, window, lambda: window.router.result is not None
+                   and window.router.result.function == "f")
     errors: list = []
     window.step_mode.controller.failed.connect(errors.append)
     window.step_mode.start("plain")
@@ -267,8 +267,8 @@ def test_a_stepping_that_fails_marks_the_users_line_and_the_engine_survives(
     # The engine lives on: the next stepping works.
     window.step_mode.controller.stop()
     window.open_example("normalize")
-    wait_for_panes(qtbot, window, lambda: window.presenter.result is not None
-                   and window.presenter.result.function == "normalize")
+    wait_for_panes(qtbot, window, lambda: window.router.result is not None
+                   and window.router.result.function == "normalize")
     window.step_mode.start("vmap")
     _stepped(qtbot, window)
     assert panel.model.heading == "psum"

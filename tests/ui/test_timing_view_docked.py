@@ -27,7 +27,7 @@ def recording(tmp_path, engine, qtbot):
 
 def test_the_docked_view_measures_the_windows_function_in_its_engine(qtbot, window):
     window.open_example("async_dispatch")
-    wait_for_panes(qtbot, window, lambda: window.presenter.result is not None)
+    wait_for_panes(qtbot, window, lambda: window.router.result is not None)
     window.tools.setCurrentWidget(window.tools.timing)
     view = window.tools.timing.view
     assert view is not None and view.runner.engine is window.engine

@@ -158,7 +158,7 @@ def test_a_recordings_source_opens_untitled_and_runs_only_on_run(qtbot, window, 
 
 def test_opening_a_file_that_is_not_utf8_keeps_the_window_usable(qtbot, window, tmp_path):
     window.open_example("convolve")
-    wait_for_panes(qtbot, window, lambda: window.presenter.result is not None)
+    wait_for_panes(qtbot, window, lambda: window.router.result is not None)
     before = window.editor.toPlainText()
     data = b"def f(x):\n    return x  # caf\xe9\n"
     (tmp_path / "latin1.py").write_bytes(data)
@@ -169,7 +169,7 @@ def test_opening_a_file_that_is_not_utf8_keeps_the_window_usable(qtbot, window, 
     assert window.editor.toPlainText() == before  # nothing typed is lost
     window.retrace()  # and the window still works
     wait_for_panes(qtbot, window)
-    assert window.presenter.result.function == "convolve"
+    assert window.router.result.function == "convolve"
 
 
 def test_a_non_utf8_file_at_start_up_still_offers_the_recovered_text(qtbot, tmp_path,

@@ -30,8 +30,8 @@ from tests.ui.helpers import close, line_of, pixel, wait_for_panes
 
 def _open(qtbot, win, example: str = "convolve") -> None:
     win.open_example(example)
-    wait_for_panes(qtbot, win, lambda: win.presenter.result is not None
-                   and win.state.function == win.presenter.result.function)
+    wait_for_panes(qtbot, win, lambda: win.router.result is not None
+                   and win.state.function == win.router.result.function)
 
 
 def _compare(qtbot, win, left: str, right: str):
@@ -55,7 +55,7 @@ def test_convolve_plain_vmap_shows_every_row_once_in_order(qtbot, window):
     wait_for_panes(qtbot, window, lambda: view.diff is not None)
     assert window.area.comparing and window.area.currentWidget() is view
     assert (view.diff.left, view.diff.right) == ("plain", "vmap")
-    result = window.presenter.result
+    result = window.router.result
     plain, vmap = result.variant("plain"), result.variant("vmap")
     diff = diff_variants(plain, vmap)
     assert view.summary.text() == diff.summary == \
@@ -103,7 +103,7 @@ def test_bands_join_the_rows_they_pair(qtbot, window):
 def test_the_batch_axis_in_a_type_is_drawn_in_the_batch_colour(qtbot, window):
     _open(qtbot, window)
     view = _compare(qtbot, window, "plain", "vmap")
-    batch = window.presenter.result.variant("vmap").invars[0].shape[0]
+    batch = window.router.result.variant("vmap").invars[0].shape[0]
     right = view.columns.right
     text = right.toPlainText().split("\n")
     n = line_of(right.toPlainText(), "slice[")
@@ -167,7 +167,7 @@ def test_a_row_clicked_lights_its_source_line_and_a_source_line_its_rows(qtbot, 
 
 def test_the_vmap_panes_marks_are_what_the_diff_says(qtbot, window):
     _open(qtbot, window)
-    result = window.presenter.result
+    result = window.router.result
     plain, vmap = result.variant("plain"), result.variant("vmap")
     marks = window.area.panes["vmap"].jaxpr_view.marks
     left_eqns, right_eqns = _equations(plain), _equations(vmap)
@@ -192,9 +192,9 @@ def test_a_variant_no_pane_shows_is_traced_when_picked(qtbot, window):
     view.pickers["right"].setCurrentText("jit")  # as the user picks it
     wait_for_panes(qtbot, window, lambda: view.diff is not None and view.diff.right == "jit")
     assert window.state.compared == ("plain", "jit")
-    jit = window.presenter.result.variant("jit")
+    jit = window.router.result.variant("jit")
     assert jit.ok and view.summary.text() == diff_variants(
-        window.presenter.result.variant("plain"), jit).summary
+        window.router.result.variant("plain"), jit).summary
     assert not view.error_text
 
 
@@ -246,11 +246,11 @@ def test_a_user_file_compares_like_an_example(qtbot, window, tmp_path):
     window.args_panel.edits["args"].clear()
     qtbot.keyClicks(window.args_panel.edits["args"], "f32[3], f32[3]")  # as typed
     window.retrace()  # a file opened from disk runs when the user says so (Trace, F5)
-    wait_for_panes(qtbot, window, lambda: window.presenter.result is not None
-                   and window.presenter.result.function == "scale"
-                   and window.presenter.result.variant("vmap").ok)
+    wait_for_panes(qtbot, window, lambda: window.router.result is not None
+                   and window.router.result.function == "scale"
+                   and window.router.result.variant("vmap").ok)
     view = _compare(qtbot, window, "plain", "vmap")
-    result = window.presenter.result
+    result = window.router.result
     assert view.summary.text() == diff_variants(result.variant("plain"),
                                                 result.variant("vmap")).summary
     # sin (line 5) and dot (line 6) both gained the batch axis; their chips say where.
@@ -274,7 +274,7 @@ def test_quitting_while_comparing_remembers_the_layout_without_the_comparison(ma
 
 def test_a_variant_that_failed_says_so_over_the_last_diff(qtbot, window):
     _open(qtbot, window, "normalize")  # plain cannot bind the psum's axis name
-    assert not window.presenter.result.variant("plain").ok
+    assert not window.router.result.variant("plain").ok
     window.actions_by_name["compare"].trigger()
     view = window.area.compare
     wait_for_panes(qtbot, window, lambda: view.diff is not None)
@@ -293,9 +293,9 @@ def test_every_gallery_example_compares_each_variant_with_its_base(qtbot, window
     _open(qtbot, window, example)
     declared = next(ex.variants for ex in list_examples() if ex.name == example)
     window.state.visible_variants = list(declared)
-    wait_for_panes(qtbot, window, lambda: window.presenter.result is not None and all(
-        v in [vr.variant for vr in window.presenter.result.variants] for v in declared))
-    result = window.presenter.result
+    wait_for_panes(qtbot, window, lambda: window.router.result is not None and all(
+        v in [vr.variant for vr in window.router.result.variants] for v in declared))
+    result = window.router.result
     base = "plain" if result.variant("plain").ok else "vmap"  # plain cannot bind an axis
     view = window.area.compare
     for variant in declared:

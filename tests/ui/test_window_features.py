@@ -94,7 +94,7 @@ def test_narrow_windows_show_the_panes_as_tabs(qtbot, window):
 
 def test_pmap_pane_folds_the_shared_jaxpr_and_marks_the_wrapper(qtbot, window):
     window.open_example("convolve")
-    wait_for_panes(qtbot, window, lambda: window.presenter.details is not None)
+    wait_for_panes(qtbot, window, lambda: window.router.details is not None)
     view = window.area.panes["pmap"].jaxpr_view
     text = view.toPlainText()
     assert text.startswith("let jaxpr = {")
@@ -114,7 +114,7 @@ def test_pmap_pane_folds_the_shared_jaxpr_and_marks_the_wrapper(qtbot, window):
 
 def test_collectives_are_marked_in_the_parallel_panes(qtbot, window):
     window.open_example("normalize")
-    wait_for_panes(qtbot, window, lambda: window.presenter.details is not None)
+    wait_for_panes(qtbot, window, lambda: window.router.details is not None)
     assert window.area.visible_variants == ["vmap", "pmap", "shard_map"]
     view = window.area.panes["pmap"].jaxpr_view
     collectives = [m for m in view.marks if m.kind == "collective"]
@@ -205,7 +205,7 @@ def test_the_window_traces_what_its_state_holds_and_its_widgets_follow_it(qtbot,
 
 def test_the_devices_tab_draws_the_storyboard_readable_at_1280x720(qtbot, window, tmp_path):
     view = devices_tab(qtbot, window, "data_parallel")
-    details = window.presenter.details.variant(view.scene.variant)
+    details = window.router.details.variant(view.scene.variant)
     assert details.storyboard is not None and view.scene.story == details.storyboard
     lay = view.canvas.builder().lay
     assert lay.inputs[0].grid.name == "params" and lay.inputs[0].grid.members  # folded

@@ -32,8 +32,8 @@ def _state(win) -> dict:
 
 def _open(qtbot, win, example: str) -> None:
     win.open_example(example)
-    wait_for_panes(qtbot, win, lambda: win.presenter.result is not None
-                   and win.state.function == win.presenter.result.function)
+    wait_for_panes(qtbot, win, lambda: win.router.result is not None
+                   and win.state.function == win.router.result.function)
 
 
 def _jaxpr(pane) -> str:
@@ -244,7 +244,7 @@ def test_the_presenter_keys_step_the_maximized_device_view_and_a_tool_key_puts_i
         qtbot, window):
     window.resize(1280, 720)
     window.open_example("data_parallel")
-    wait_for_panes(qtbot, window, lambda: window.presenter.details is not None)
+    wait_for_panes(qtbot, window, lambda: window.router.details is not None)
     window.tools.setCurrentWidget(window.tools.console)  # the Devices tab never shown
     window.actions_by_name["max_devices"].trigger()
     qtbot.waitUntil(lambda: window.tools.devices.view is not None

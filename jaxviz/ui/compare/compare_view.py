@@ -35,7 +35,7 @@ from jaxviz.model import VARIANTS, ErrorInfo, TraceResult
 from jaxviz.ui.compare.diff_columns import DiffColumns, diff_colour
 from jaxviz.ui.panes.jaxpr_pane import ElidedLabel
 from jaxviz.ui.text.plain import plain
-from jaxviz.views.compare.diff_layout import DiffLayout, layout_diff, row_category, row_notes
+from jaxviz.views.compare.diff_layout import SideBySide, row_category, row_notes, side_by_side
 from jaxviz.views.compare.jaxpr_diff import DiffRow, JaxprDiff, diff_variants
 
 #: The legend's words for each colour, in its order (``{left}``/``{right}``: the variants).
@@ -73,7 +73,7 @@ class CompareView(QFrame):
         self.setObjectName("compare_view")
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.diff: JaxprDiff | None = None
-        self.layout_: DiffLayout | None = None
+        self.layout_: SideBySide | None = None
         self.result: TraceResult | None = None
         self._pair: tuple[str, str] | None = None
         self._lines: dict[str, dict[int, int]] | None = None  # variant -> order -> source line
@@ -205,7 +205,7 @@ class CompareView(QFrame):
     def set_diff(self, diff: JaxprDiff) -> None:
         """Show a diff: its rows aligned, its summary and legend (the standalone entry)."""
         self.diff = diff
-        self.layout_ = layout_diff(diff)
+        self.layout_ = side_by_side(diff)
         self._show_pair(diff.left, diff.right)
         self.summary.setText(diff.summary)
         self._show_legend()

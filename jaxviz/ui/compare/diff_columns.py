@@ -1,6 +1,6 @@
 """The two aligned sides of a jaxpr diff and the bands between them (Meld / Compiler Explorer).
 
-:class:`DiffColumns` shows a :class:`~jaxviz.views.compare.diff_layout.DiffLayout`: the
+:class:`DiffColumns` shows a :class:`~jaxviz.views.compare.diff_layout.SideBySide`: the
 left variant's equations in one :class:`DiffSideView`, the right's in another,
 line for line (filler lines, hatched, keep a block's sides level), and in the
 :class:`BandGutter` between them a band from each block's left rows to its right
@@ -33,7 +33,7 @@ from jaxviz.ui.text.code_view import CodeView
 from jaxviz.ui.text.highlighters import jaxpr_highlighter
 from jaxviz.ui.theme import style
 from jaxviz.views import palette
-from jaxviz.views.compare.diff_layout import DiffLayout, ShownLine, row_category
+from jaxviz.views.compare.diff_layout import ShownLine, SideBySide, row_category
 
 #: Width of the band gutter, in multiples of the code font's line height.
 GUTTER_LINES = 2.4
@@ -41,7 +41,7 @@ GUTTER_LINES = 2.4
 
 def diff_colour(category: str, mix: float = 0.0) -> QColor:
     """A category's colour (``DIFF_COLOURS``), mixed ``mix`` of the way toward white."""
-    return style.qcolor(palette.mix(palette.DIFF_COLOURS[category], "#ffffff", mix))
+    return style.qcolor(palette.diff_colour(category, mix))
 
 
 class DiffSideView(CodeView):
@@ -164,7 +164,7 @@ class DiffSideView(CodeView):
                 colour = self.active[1]
             if colour is not None:
                 painter.fillRect(2, top + 1, width - 4, bottom - top - 2, colour)
-            painter.setPen(style.qcolor("#111827") if colour is not None else style.GUTTER_TEXT)
+            painter.setPen(style.qcolor(palette.INK) if colour is not None else style.GUTTER_TEXT)
             painter.drawText(QRect(0, top, width - 6, bottom - top),
                              Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
                              str(number))
@@ -286,7 +286,7 @@ class DiffColumns(QWidget):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        self.diff_layout: DiffLayout | None = None
+        self.diff_layout: SideBySide | None = None
         #: What changed in a row, in words (the compare view says it; its bands' tips use it).
         self.describe_row: Callable[[int], str] = lambda _row: ""
         self.left = DiffSideView("left")
@@ -320,7 +320,7 @@ class DiffColumns(QWidget):
             view.set_zoom(zoom)
         self.gutter.setFixedWidth(int(self.left.fontMetrics().height() * GUTTER_LINES))
 
-    def set_layout(self, layout: DiffLayout) -> None:
+    def set_layout(self, layout: SideBySide) -> None:
         """Show a layout: both sides' lines, tints and highlights, and the bands."""
         self.diff_layout = layout
         for which, view in (("left", self.left), ("right", self.right)):

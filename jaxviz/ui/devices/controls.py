@@ -17,8 +17,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from jaxviz.ui.devices.export_menu import ExportMenu
+from jaxviz.ui.devices.export_menu import DeviceExportMenu
 from jaxviz.ui.text.plain import plain
+from jaxviz.views import palette
 
 #: Scrubber positions per phase.
 TICKS = 1000
@@ -99,7 +100,7 @@ class ControlBar(QWidget):
         self.stop_export_button.clicked.connect(self.stopExportRequested)
         self.stop_export_button.hide()
         row.addWidget(self.stop_export_button)
-        self.export_menu = ExportMenu(self)
+        self.export_menu = DeviceExportMenu(self)
         self.export_menu.requested.connect(self.exportRequested)
         self.export_button = QToolButton()
         self.export_button.setText("Export ▾")
@@ -160,6 +161,6 @@ class ControlBar(QWidget):
         self.export_status.setMinimumWidth(
             max(self.export_status.minimumWidth(), widest + 2) if running else 0)
         self.export_status.setToolTip(text)
-        self.export_status.setStyleSheet("color: #B00020;" if error else "")
+        self.export_status.setStyleSheet(f"color: {palette.EXPORT_ERROR_INK};" if error else "")
         self.export_status.setVisible(bool(text))
         self.stop_export_button.setVisible(running)

@@ -59,7 +59,7 @@ class Renderer:
         self.width, self.height = int(width), int(height)
         self.theme = palette.theme(theme).device_view
         self.unit = geometry.default_unit(width, height, px, font_scale)
-        self.layout = geometry.layout(scene, width, height, self.unit, expanded)
+        self.layout = geometry.canvas_geometry(scene, width, height, self.unit, expanded)
         self.builder = FrameBuilder(scene, self.layout, self.theme)
         self.painter = ItemPainter(family)
 

@@ -1,6 +1,7 @@
 """The device view's Export menu, and the job that writes an animation off the GUI thread.
 
-The menu lists the export registry's formats (:mod:`jaxviz.ui.exporters`):
+The menu (the one :class:`~jaxviz.ui.exporters.menu.ExportMenu`) lists the export
+registry's formats:
 the frame on screen (PNG, SVG, PDF) and the whole animation (MP4, WebM, GIF,
 APNG, every phase as PDF pages), with the size to export at. Adding a format
 to the registry adds it here.
@@ -18,11 +19,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal, Slot
-from PySide6.QtGui import QAction, QActionGroup
-from PySide6.QtWidgets import QMenu, QWidget
+from PySide6.QtWidgets import QWidget
 
 from jaxviz.ui.devices.export import Renderer
-from jaxviz.ui.exporters import exporters
+from jaxviz.ui.exporters.menu import ExportMenu
 from jaxviz.views.exports import Exporter
 
 #: Export sizes offered (``None``: as shown on screen).
@@ -30,38 +30,22 @@ SIZES: list[tuple[str, tuple[int, int] | None]] = [
     ("1280 × 720", (1280, 720)), ("1920 × 1080", (1920, 1080)), ("As shown", None)]
 
 
-class ExportMenu(QMenu):
-    """Frame and animation formats from the registry, and the size to export at.
+class DeviceExportMenu(ExportMenu):
+    """The registry's frame and animation formats, and the size to export at.
 
     Signals:
         requested(str, str): a format was chosen: its subject (``frame`` or
             ``animation``) and name (``png``, ``mp4``, ...).
     """
 
-    requested = Signal(str, str)
-
     def __init__(self, parent: QWidget | None = None):
-        super().__init__(parent)
+        super().__init__([("frame", "This frame"), ("animation", "The whole animation")],
+                         parent)
         self.export_size: tuple[int, int] | None = SIZES[0][1]
-        self.actions_by_format: dict[tuple[str, str], QAction] = {}
-        for subject, heading in (("frame", "This frame"), ("animation", "The whole animation")):
-            self.addSection(heading)
-            for exporter in exporters(subject):
-                action = self.addAction(f"{exporter.description}…")
-                action.triggered.connect(
-                    lambda _checked=False, s=subject, n=exporter.name: self.requested.emit(s, n))
-                self.actions_by_format[subject, exporter.name] = action
         self.addSeparator()
-        sizes = self.size_menu = self.addMenu("Size")
-        group = QActionGroup(sizes)
-        self.size_actions: dict[str, QAction] = {}
-        for text, size in SIZES:
-            action = sizes.addAction(text)
-            action.setCheckable(True)
-            action.setChecked(size == self.export_size)
-            group.addAction(action)
-            action.triggered.connect(lambda _checked=False, s=size: self.set_size(s))
-            self.size_actions[text] = action
+        sizes = dict(SIZES)
+        self.size_menu, self.size_actions = self.add_choices(
+            "Size", list(sizes), lambda text: self.set_size(sizes[text]))
         self.set_size(self.export_size)
 
     def set_size(self, size: tuple[int, int] | None) -> None:

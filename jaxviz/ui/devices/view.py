@@ -22,10 +22,12 @@ from jaxviz.ui.devices.export import Renderer
 from jaxviz.ui.devices.exporting import ViewExports
 from jaxviz.ui.devices.painter import ItemPainter
 from jaxviz.ui.exporters import find, for_suffix
+from jaxviz.ui.keys import name_of
 from jaxviz.views import palette
 from jaxviz.views.devices import Phase, Scene, build_scene, empty_scene, geometry
 from jaxviz.views.devices.follow import phase_of_equation
 from jaxviz.views.devices.frames import FrameBuilder
+from jaxviz.views.keys import CLICKER_MOVES, END, HOME
 
 FRAME_MS = 16
 
@@ -59,7 +61,7 @@ class _Canvas(QWidget):
                self.devicePixelRatioF(), v.expanded)
         if key != self._key or self._builder is None:
             unit = geometry.default_unit(self.width(), self.height(), px, v.font_scale)
-            lay = geometry.layout(v.scene, self.width(), self.height(), unit, v.expanded)
+            lay = geometry.canvas_geometry(v.scene, self.width(), self.height(), unit, v.expanded)
             self._builder = FrameBuilder(v.scene, lay, palette.theme(v.theme).device_view)
             self.painter.family = v.font().family()
             self._static.clear()
@@ -393,16 +395,14 @@ class DeviceView(QWidget):
             self.phaseChanged.emit(self._phase, phase.caption, list(phase.highlights))
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's name
-        key = event.key()
-        if key in (Qt.Key.Key_Right, Qt.Key.Key_PageDown):
-            self.step(1)
-        elif key in (Qt.Key.Key_Left, Qt.Key.Key_PageUp):
-            self.step(-1)
-        elif key == Qt.Key.Key_Space:
+        key = name_of(event.key())
+        if key == "Space":  # here it plays and pauses; the window's presenter keys step
             self.toggle_play()
-        elif key == Qt.Key.Key_Home:
+        elif key in CLICKER_MOVES:
+            self.step(CLICKER_MOVES[key])
+        elif key == HOME:
             self.restart()
-        elif key == Qt.Key.Key_End:
+        elif key == END:
             self.seek(len(self.phases) - 1, 1.0)
         else:
             super().keyPressEvent(event)

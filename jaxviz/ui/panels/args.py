@@ -44,36 +44,11 @@ from PySide6.QtWidgets import (
 )
 
 from jaxviz.model import TraceSettings
-from jaxviz.model.limits import BATCH, DEVICES
+from jaxviz.model.limits import BATCH, DEFAULT_DEVICES, DEVICES
+from jaxviz.model.settings_table import DEFAULT_AXIS_NAME, SETTINGS, TRACE_SETTINGS, TraceSetting
 from jaxviz.ui.theme import style
 from jaxviz.views.window.window_state import WindowState, find_field_errors, settings_from
 
-#: name -> (label, placeholder, tooltip) for the text fields, in panel order.
-TEXT_FIELDS = {
-    "args": ("Args", "f32[5], f32[3]  or  x, w",
-             "The arguments of one call, as abstract types (f32[5]) or Python "
-             "expressions evaluated in the file (jnp.arange(5.))."),
-    "batched_args": ("Batched", "from the arguments",
-                     "Already-batched arguments for vmap, pmap and the sharded variants "
-                     "(default: the arguments with a batch axis added)."),
-    "in_axes": ("in_axes", "0 for every argument",
-                "The batch axis of each argument for vmap and pmap, e.g. 0, None."),
-    "axis_name": ("Axis", "i", "The name collectives (psum, all_gather ...) use for the "
-                                    "mapped axis."),
-    "mesh": ("Mesh", "i=<devices>", "Device mesh axes and sizes for the sharded and "
-                                    "shard_map variants, e.g. data=4,model=2."),
-    "specs": ("Specs", "P('i') per argument",
-              "A PartitionSpec per argument, e.g. P('data', None), P(None, 'model')."),
-    "out_specs": ("Out specs", "inferred",
-                  "The output PartitionSpecs: shard_map's out_specs and the sharded "
-                  "variant's out_shardings."),
-    "out_axes": ("out_axes", "0", "vmap's out_axes, e.g. 1, or 0, None for two outputs."),
-    "static": ("Static", "n=3", "Static arguments, by name, never traced: n=3, mode='sum' "
-                                "(also name=value in Args)."),
-    "devices_order": ("Device order", "JAX's order",
-                      "The device ids the mesh (and pmap) uses, in order, e.g. "
-                      "0,2,4,6,1,3,5,7."),
-}
 #: The mesh axis types the Mesh axes choice offers (``axis_types``; None is auto).
 AXIS_TYPE_CHOICES = (("auto", None), ("explicit", "explicit"))
 
@@ -197,43 +172,12 @@ class ArgsPanel(QScrollArea):
         form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
         self.fields: dict[str, _Field] = {}
         self.edits: dict[str, QLineEdit] = {}
-        for name, (label, placeholder, tip) in TEXT_FIELDS.items():
-            edit = QLineEdit()
-            edit.setPlaceholderText(placeholder)
-            edit.setClearButtonEnabled(True)
-            edit.textEdited.connect(self._edited)
-            self.edits[name] = edit
-            self._add_field(form, name, label, edit, tip)
-            if name == "args":
-                self.batch = QSpinBox()
-                self.batch.setRange(0, int(BATCH.high))  # 0: the default
-                self.batch.setSpecialValueText("= devices")
-                self.batch.valueChanged.connect(self._edited)
-                self._add_field(form, "batch", "Batch", self.batch,
-                                "Batch size for vmap, pmap and sharding "
-                                "(default: the device count).")
-        self.check_vma = QCheckBox("check_vma")
-        self.check_vma.setChecked(True)
-        self.check_vma.toggled.connect(self._edited)
-        self._add_field(
-            form, "check_vma", "shard_map", self.check_vma,
-            "shard_map's check_vma: JAX tracks which mesh axes each value varies over "
-            "(psum_invariant, pvary and {V:axis} in the jaxpr). With it, jax.grad with respect "
-            "to an argument replicated by P() sums its gradient over the mesh axis. Off: "
-            "shard_map is traced as pmap traces it.")
-        self.axis_types = QComboBox()
-        for label, value in AXIS_TYPE_CHOICES:
-            self.axis_types.addItem(label, value)
-        self.axis_types.currentIndexChanged.connect(self._edited)
-        self._add_field(
-            form, "axis_types", "Mesh axes", self.axis_types,
-            "The mesh axes' type. auto: jit's shardings tell the compiler where the inputs "
-            "live and it decides the rest; types carry no sharding. explicit: the sharding "
-            "is part of every type (f32[4@X,8]), computed by JAX at trace time, and every "
-            "variant but pmap runs inside jax.set_mesh(mesh).")
+        for setting in TRACE_SETTINGS:
+            self._add_field(form, setting.name, setting.label, self._editor(setting),
+                            setting.tooltip)
         self.devices = QSpinBox()
         self.devices.setRange(int(DEVICES.low), int(DEVICES.high))
-        self.devices.setValue(8)
+        self.devices.setValue(DEFAULT_DEVICES)
         self._add_field(form, "devices", "Devices", self.devices,
                         "How many devices JAX starts with. Changing it restarts the "
                         "engine (simulated CPU devices when there is no accelerator).")
@@ -256,6 +200,32 @@ class ArgsPanel(QScrollArea):
         self._quiet = False
         self._message_line = ""
         self._state: WindowState | None = None
+
+    def _editor(self, setting: TraceSetting) -> QLineEdit | QSpinBox | QCheckBox | QComboBox:
+        """The input a setting is typed in (kept as ``self.NAME`` or in ``self.edits``)."""
+        if setting.kind == "count":  # the batch
+            self.batch = QSpinBox()
+            self.batch.setRange(0, int(BATCH.high))  # 0: the default
+            self.batch.setSpecialValueText("= devices")
+            self.batch.valueChanged.connect(self._edited)
+            return self.batch
+        if setting.kind == "flag":  # check_vma
+            self.check_vma = QCheckBox(setting.name)
+            self.check_vma.setChecked(setting.default)
+            self.check_vma.toggled.connect(self._edited)
+            return self.check_vma
+        if setting.name == "axis_types":
+            self.axis_types = QComboBox()
+            for label, value in AXIS_TYPE_CHOICES:
+                self.axis_types.addItem(label, value)
+            self.axis_types.currentIndexChanged.connect(self._edited)
+            return self.axis_types
+        edit = QLineEdit()
+        edit.setPlaceholderText(setting.placeholder)
+        edit.setClearButtonEnabled(True)
+        edit.textEdited.connect(self._edited)
+        self.edits[setting.name] = edit
+        return edit
 
     # ------------------------------------------------------------ binding
     def _add_field(self, form: QFormLayout, name: str, label: str,
@@ -306,7 +276,7 @@ class ArgsPanel(QScrollArea):
         """The request fields as typed (empty texts are ``None``; batch 0 is ``None``)."""
         out: dict = {name: (edit.text().strip() or None) for name, edit in self.edits.items()}
         out["batch"] = self.batch.value() or None
-        out["axis_name"] = out["axis_name"] or "i"
+        out["axis_name"] = out["axis_name"] or DEFAULT_AXIS_NAME
         out["check_vma"] = self.check_vma.isChecked()
         out["axis_types"] = self.axis_types.currentData()
         return out
@@ -320,7 +290,9 @@ class ArgsPanel(QScrollArea):
                 edit.setText("" if value is None else str(value))
                 edit.setCursorPosition(0)  # a long spec shows its start, not its end
             self.batch.setValue(int(values.get("batch") or 0))
-            self.check_vma.setChecked(values.get("check_vma") is not False)
+            check_vma = values.get("check_vma")
+            self.check_vma.setChecked(SETTINGS["check_vma"].default if check_vma is None
+                                      else check_vma is not False)
             self._set_axis_types(values.get("axis_types"))
             if devices is not None:
                 self.devices.blockSignals(True)

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 from jaxviz.ui.panes.jaxpr_pane import ElidedLabel
 from jaxviz.ui.text.editor import CodeEditor
 from jaxviz.ui.text.plain import plain
+from jaxviz.views import palette
 
 
 class Notice(QFrame):
@@ -26,7 +27,9 @@ class Notice(QFrame):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("notice")
-        self.setStyleSheet("#notice { background: #fff3cd; border-bottom: 1px solid #e0b100; }")
+        background, _text, border = palette.BANNERS["warning"]
+        self.setStyleSheet(f"#notice {{ background: {background}; "
+                           f"border-bottom: 1px solid {border}; }}")
         self.label = plain(QLabel())
         self.label.setWordWrap(True)
         self._buttons = QHBoxLayout()

@@ -15,11 +15,14 @@ from PySide6.QtCore import QRectF, Qt, QTimer
 from PySide6.QtGui import QColor, QFontMetricsF, QKeyEvent, QPainter
 from PySide6.QtWidgets import QWidget
 
+from jaxviz.ui.keys import key_name
 from jaxviz.ui.present.style import Sizes, ui_font
-from jaxviz.ui.present.window import PresentationWindow, key_name
+from jaxviz.ui.present.window import PresentationWindow
+from jaxviz.views import palette
 from jaxviz.views.present.presentation import elapsed_text
 
-BACKGROUND, TEXT, MUTED = "#15181D", "#F1F4F7", "#A7B0BB"
+BACKGROUND = palette.CONSOLE_BACKGROUND
+TEXT, MUTED = palette.THEMES["dark"].device_view.fg, palette.THEMES["dark"].device_view.muted
 
 
 class PresenterConsole(QWidget):

@@ -23,6 +23,8 @@ from jaxviz.ui.present.style import (
     mono_font,
     ui_font,
 )
+from jaxviz.views import palette
+from jaxviz.views.compare.diff_layout import CATEGORY_MARKS, row_category
 from jaxviz.views.compare.jaxpr_diff import DiffRow
 from jaxviz.views.present.deck import Slide
 from jaxviz.views.present.presentation import wrap_line
@@ -34,10 +36,6 @@ SlidePainter = Any
 
 #: The device view's text at a slide's size: larger than in the window's tab.
 DEVICE_FONT_SCALE = 1.3
-#: Row backgrounds of the diff by kind (the panes' mark colours, pale).
-DIFF_COLOURS = {"shapes": "#FFE7C7", "params": "#E8DDF5", "only_left": "#FAD4D4",
-                "only_right": "#D4F0DA", "same": ""}
-DIFF_MARKS = {"shapes": "~", "params": "~", "only_left": "-", "only_right": "+", "same": " "}
 
 
 # --------------------------------------------------------------------------- #
@@ -81,9 +79,9 @@ def paint_diff(sp: SlidePainter, p: QPainter, body: QRectF, sizes: Sizes) -> Non
     drawn = 0
     for kind, pairs in blocks:
         for n, (left, right) in enumerate(pairs):
-            if kind in DIFF_COLOURS and DIFF_COLOURS[kind]:
+            if kind in CATEGORY_MARKS and kind != "same":  # tinted as the compare layout
                 p.fillRect(QRectF(body.left(), y, body.width(), metrics.height()),
-                           QColor(DIFF_COLOURS[kind]))
+                           QColor(palette.diff_colour(kind, palette.DIFF_TINT_MIX)))
             p.setFont(font)
             if kind == "fold" or kind == "note":
                 p.setPen(QColor(FOLD))
@@ -93,7 +91,7 @@ def paint_diff(sp: SlidePainter, p: QPainter, body: QRectF, sizes: Sizes) -> Non
                 if n == 0:
                     p.setPen(QColor(FOLD))
                     p.drawText(QPointF(body.left() + pad / 4, y + metrics.ascent()),
-                               DIFF_MARKS.get(kind, " "))
+                               CATEGORY_MARKS.get(kind, " "))
                 draw_tokens(p, QPointF(left_x, y), left, lexer, font, metrics)
                 draw_tokens(p, QPointF(right_x, y), right, lexer, font, metrics)
             y += metrics.height()
@@ -109,6 +107,9 @@ def diff_blocks(rows: list[DiffRow], chars: int, capacity: int, force: bool = Fa
                 ) -> list[Block] | None:
     """The diff's rows as blocks of (left, right) text lines that fit ``capacity`` lines.
 
+    A block's kind is its row's category (:func:`~jaxviz.views.compare.diff_layout.row_category`),
+    or ``fold`` / ``note``.
+
     Everything when it fits; else the changed rows with what changed under
     each shape change, unchanged runs folded to one line; else without the
     notes. ``None`` when even that does not fit (``force``: cut at the room).
@@ -119,7 +120,7 @@ def diff_blocks(rows: list[DiffRow], chars: int, capacity: int, force: bool = Fa
         n = max(len(left), len(right), 1)
         left += [""] * (n - len(left))
         right += [""] * (n - len(right))
-        return row.kind, list(zip(left, right))
+        return row_category(row), list(zip(left, right))
 
     full = [block(r) for r in rows]
     if sum(len(b[1]) for b in full) <= capacity:
@@ -300,7 +301,7 @@ def _paint_cell(sp: SlidePainter, p: QPainter, rect: QRectF, cell, scale, sizes:
     lm = QFontMetricsF(label_font)
     arrow = "in " if cell.role == "in" else "→ "
     p.setFont(label_font)
-    p.setPen(QColor("#4B5563"))
+    p.setPen(QColor(palette.NOTE_INK))
     p.drawText(QRectF(rect.left(), rect.top(), rect.width(), lm.height()),
                Qt.AlignmentFlag.AlignVCenter,
                lm.elidedText(f"{arrow}{cell.name}: {cell.type}", Qt.TextElideMode.ElideRight,
@@ -325,7 +326,7 @@ def _paint_cell(sp: SlidePainter, p: QPainter, rect: QRectF, cell, scale, sizes:
     font = mono_font(px)
     metrics = QFontMetricsF(font)
     p.setFont(font)
-    p.setPen(QColor("#1B1F24"))
+    p.setPen(QColor(palette.SLIDE_INK))
     for line in lines:
         if y + metrics.height() > rect.bottom():
             break

@@ -14,15 +14,16 @@ from PySide6.QtCore import QPointF
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter
 
 from jaxviz.ui.theme import style
+from jaxviz.views import palette
 
 #: Sizes in pixels at 1920x1080 (scaled with the slide).
 HEADING_PX, CAPTION_PX, CODE_PX, SMALL_PX, TITLE_PX = 40.0, 34.0, 30.0, 24.0, 64.0
 #: The smallest code the whole-text key (Z) shrinks to, at 1920x1080.
 MIN_WHOLE_PX = 14.0
 #: Code blocks are drawn on a light paper in both themes (the syntax colours are light-theme).
-PAPER = {"light": "#F6F8FA", "dark": "#F2F4F7"}
-LIT = "#FFE08A"      # a line that matters for the slide (the panes' phase colour)
-FOLD = "#6B7280"
+PAPER = palette.SLIDE_PAPER
+LIT = palette.PHASE_COLOUR  # a line that matters for the slide (the panes' phase colour)
+FOLD = palette.GUTTER_TEXT
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,7 @@ def draw_tokens(p: QPainter, at: QPointF, text: str, lexer: Lexer, font: QFont,
     """One line of code coloured by ``lexer`` with the panes' syntax colours."""
     x = at.x()
     y = at.y() + metrics.ascent()
-    default = QColor("#1B1F24")
+    default = QColor(palette.SLIDE_INK)
     for ttype, value in lexer.get_tokens(text):
         value = value.rstrip("\n")
         if not value:

@@ -21,27 +21,18 @@ from PySide6.QtCore import QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFontMetricsF, QImage, QKeyEvent, QKeySequence, QPainter
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
+from jaxviz.ui.keys import key_name
 from jaxviz.ui.present.loading import DeckLoader
 from jaxviz.ui.present.paint import SlidePainter
 from jaxviz.ui.present.style import CAPTION_PX, SMALL_PX, Sizes, mono_font, ui_font
+from jaxviz.views import palette
 from jaxviz.views.present.deck import Slide
 from jaxviz.views.present.lecture import Lecture
 from jaxviz.views.present.presentation import PresentationCursor
 
 #: How long a message (``go to slide 3``, ``this is the last slide``) stays, in ms.
 MESSAGE_MS = 2500
-BLANK_COLOURS = {"black": "#000000", "white": "#FFFFFF"}
-
-
-def key_name(event: QKeyEvent) -> str:
-    """The name of a key press as :data:`~jaxviz.views.present.presentation.KEY_MAP` spells it
-    ('' for presses with Ctrl or Alt, which belong to the editor or the desktop)."""
-    mods = event.modifiers() & (Qt.KeyboardModifier.ControlModifier
-                                | Qt.KeyboardModifier.AltModifier
-                                | Qt.KeyboardModifier.MetaModifier)
-    if mods:
-        return ""
-    return QKeySequence(event.key()).toString()
+BLANK_COLOURS = {"black": palette.BLACK, "white": palette.WHITE}
 
 
 class PresentationWindow(QWidget):
@@ -238,15 +229,17 @@ class PresentationWindow(QWidget):
         metrics = QFontMetricsF(font)
         p.setFont(font)
         if centred:
-            p.fillRect(self.rect(), QColor("#FFFFFF"))
-            p.setPen(QColor("#1B1F24"))
+            p.fillRect(self.rect(), QColor(palette.WHITE))
+            p.setPen(QColor(palette.SLIDE_INK))
             p.drawText(QRectF(self.rect()), Qt.AlignmentFlag.AlignCenter, text)
             return
         w = metrics.horizontalAdvance(text) + sizes.px(24)
         box = QRectF(sizes.px(12), self.height() - metrics.height() * 1.6 - sizes.px(8), w,
                      metrics.height() * 1.6)
-        p.fillRect(box, QColor(30, 30, 30, 200))
-        p.setPen(QColor("#FFFFFF"))
+        overlay = QColor(palette.OVERLAY)
+        overlay.setAlpha(palette.OVERLAY_ALPHA)
+        p.fillRect(box, overlay)
+        p.setPen(QColor(palette.WHITE))
         p.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
@@ -267,8 +260,9 @@ class _SlideEditor(QPlainTextEdit):
         super().__init__(parent)
         self.target = ""
         self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        self.setStyleSheet("QPlainTextEdit { background: #FFFFFF; color: #111827; "
-                           "border: 3px solid #1F5FCC; }")
+        accent = palette.THEMES["light"].device_view.accent
+        self.setStyleSheet(f"QPlainTextEdit {{ background: {palette.WHITE}; "
+                           f"color: {palette.INK}; border: 3px solid {accent}; }}")
         from jaxviz.ui.text.highlighters import python_highlighter
 
         self._highlighter = python_highlighter(self.document())

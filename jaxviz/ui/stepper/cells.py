@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from jaxviz.ui.text.plain import plain
 from jaxviz.ui.theme import style
+from jaxviz.views import palette
 from jaxviz.views.palette import DARK_LUMINANCE
 from jaxviz.views.stepper.panel import Cell
 from jaxviz.views.stepper.value_text import format_number
@@ -36,9 +37,9 @@ MIN_CELL_PX, MAX_CELL_PX = 4, 52
 MAX_CELL_ASPECT = 4
 #: Cells at least this many pixels on each side carry their numbers.
 NUMBERS_MIN_PX = 22
-_WHITE, _BLACK = QColor("#FFFFFF"), QColor("#000000")
+_WHITE, _BLACK = QColor(palette.WHITE), QColor(palette.BLACK)
 #: The histogram's bars (the panel's muted text colour).
-HISTOGRAM_COLOUR = "#55606C"
+HISTOGRAM_COLOUR = palette.MUTED_INK
 #: The histogram's size in pixels.
 HISTOGRAM_SIZE = (200, 56)
 
@@ -249,7 +250,8 @@ class CellWidget(QFrame):
         """Show one value (``scale``: the step's heat-map scale; ``side``: a heat map's)."""
         self.cell = cell
         self.title.setText(f"<b>{html.escape(cell.name)}</b> "
-                           f"<span style='color:#55606C'>{html.escape(cell.type)}</span>")
+                           f"<span style='color:{palette.MUTED_INK}'>"
+                           f"{html.escape(cell.type)}</span>")
         self.setToolTip(cell.text if cell.kind != "numbers" else "")
         drawn = cell.kind == "heatmap" and cell.matrix is not None and scale is not None
         if drawn:

@@ -34,6 +34,7 @@ from jaxviz.ui.stepper.cells import HEATMAP_SIDE, Scale, numbers_font, set_visib
 from jaxviz.ui.stepper.columns import ColumnWidget
 from jaxviz.ui.text.plain import plain
 from jaxviz.ui.theme import style
+from jaxviz.views import palette
 from jaxviz.views.stepper.panel import StepPanel, build_panel
 
 #: The moves the buttons ask for: name -> (text, tooltip).
@@ -160,7 +161,8 @@ class ValuesPanel(QWidget):
         variant = f"{result.variant} · " if result is not None else ""
         where = f" — {_escape(panel.source)}" if panel.source else ""
         self.heading.setText(f"<b>{_escape(panel.heading)}</b>{where}"
-                             f"<span style='color:#55606C'>&nbsp;&nbsp;({variant}equation "
+                             f"<span style='color:{palette.MUTED_INK}'>"
+                             f"&nbsp;&nbsp;({variant}equation "
                              f"{_escape(panel.where)})</span>")
         self.equation.setText(panel.equation)
         self.equation.setToolTip(panel.equation)
@@ -214,7 +216,7 @@ class ValuesPanel(QWidget):
         self.equation.setFont(style.code_font(zoom))
         self.notes.setFont(style.ui_font(zoom))
         self.colour_bar.axis.setStyle(tickFont=style.ui_font(zoom))
-        self.colour_bar.axis.setTextPen("#111827")
+        self.colour_bar.axis.setTextPen(palette.INK)
         self.colour_bar.axis.setWidth(60)
         for button in (*self.buttons.values(), self.stop_button):
             button.setFont(style.ui_font(zoom + 1))

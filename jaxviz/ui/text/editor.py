@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QMenu, QWidget
 from jaxviz.ui.text.highlighters import python_highlighter
 from jaxviz.ui.text.text_base import LinkedTextEdit
 from jaxviz.ui.theme import style
+from jaxviz.views import palette
 
 _STRIPE = 5  # width of the link-colour stripe at the gutter's right edge
 _INDENT = "    "
@@ -83,7 +84,7 @@ class CodeEditor(LinkedTextEdit):
                 painter.setPen(Qt.PenStyle.NoPen)
                 size = marker - 2
                 painter.drawEllipse(3, top + (bottom - top - size) // 2, size, size)
-                painter.setPen(QColor("white"))
+                painter.setPen(QColor(palette.WHITE))
                 bold = QFont(self.font())
                 bold.setBold(True)
                 painter.setFont(bold)

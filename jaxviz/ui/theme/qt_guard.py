@@ -38,7 +38,7 @@ _guarded: bool | None = None
 
 def void_qt_calls(count: int = PROBE_CALLS) -> None:
     """``count`` calls of a void Qt method (what the bug leaks a reference on)."""
-    colour = QColor(0, 0, 0)
+    colour = QColor()  # a probe: no colour is drawn
     for _ in range(count):
         colour.setRed(1)
 

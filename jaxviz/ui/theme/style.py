@@ -151,45 +151,45 @@ def apply_theme(app: QApplication, zoom: int = 0) -> None:
     app.setProperty("jaxviz_themed", True)
     app.setStyle(QStyleFactory.create("Fusion"))
     pal = QPalette()
-    pal.setColor(QPalette.ColorRole.Window, QColor("#eef0f3"))
-    pal.setColor(QPalette.ColorRole.WindowText, QColor("#111827"))
-    pal.setColor(QPalette.ColorRole.Base, QColor("#ffffff"))
-    pal.setColor(QPalette.ColorRole.AlternateBase, QColor("#f6f7f9"))
-    pal.setColor(QPalette.ColorRole.Text, QColor("#111827"))
-    pal.setColor(QPalette.ColorRole.Button, QColor("#e5e7eb"))
-    pal.setColor(QPalette.ColorRole.ButtonText, QColor("#111827"))
-    pal.setColor(QPalette.ColorRole.Highlight, QColor("#2563eb"))
-    pal.setColor(QPalette.ColorRole.HighlightedText, QColor("#ffffff"))
-    pal.setColor(QPalette.ColorRole.ToolTipBase, QColor("#fffbe6"))
-    pal.setColor(QPalette.ColorRole.ToolTipText, QColor("#111827"))
-    pal.setColor(QPalette.ColorRole.PlaceholderText, QColor("#6b7280"))
-    pal.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text, QColor("#9ca3af"))
-    pal.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.WindowText, QColor("#9ca3af"))
+    for name, colour in palette.WINDOW_PALETTE.items():
+        pal.setColor(getattr(QPalette.ColorRole, name), qcolor(colour))
+    for disabled in (QPalette.ColorRole.Text, QPalette.ColorRole.WindowText):
+        pal.setColor(QPalette.ColorGroup.Disabled, disabled, qcolor(palette.DISABLED_INK))
     app.setPalette(pal)
     app.setFont(ui_font(zoom))
     app.setStyleSheet(STYLE_SHEET)
 
 
+def banner_css(severity: str) -> str:
+    """Style sheet declarations of a banner or bar of ``severity`` (``info``, ``warning``,
+    ``error``: :data:`~jaxviz.views.palette.BANNERS`)."""
+    background, text, border = palette.BANNERS[severity]
+    return f"background: {background}; color: {text}; border: 1px solid {border};"
+
+
 #: Widget styling that the palette cannot express (field error frames, banners, headers).
-STYLE_SHEET = """
-QLineEdit[error="true"], QSpinBox[error="true"] {
-    border: 2px solid #c62828; background: #fff5f5; border-radius: 3px;
-}
-QLabel[role="field-error"] { color: #b71c1c; }
-QLabel[role="banner"] {
-    background: #fff3cd; color: #5c3c00; border: 1px solid #e0b100;
+STYLE_SHEET = f"""
+QLineEdit[error="true"], QSpinBox[error="true"] {{
+    border: 2px solid {palette.ERROR_COLOUR}; background: {palette.FIELD_ERROR_BACKGROUND};
+    border-radius: 3px;
+}}
+QLabel[role="field-error"] {{ color: {palette.FIELD_ERROR_TEXT}; }}
+QLabel[role="banner"] {{
+    {banner_css("warning")}
     border-radius: 4px; padding: 4px 8px;
-}
-QLabel[role="banner"][severity="error"] {
-    background: #fde7e7; color: #7f1010; border: 1px solid #c62828;
-}
-QLabel[role="pane-title"] { font-weight: bold; }
-QLabel[role="pane-call"] { color: #374151; }
-QLabel[role="legend"] { color: #374151; }
-QLabel[role="pane-note"] { color: #4b5563; }
-QFrame[role="pane-header"] { background: #e3e7ee; border-bottom: 1px solid #c8ced8; }
-QDockWidget::title { background: #dde2ea; padding: 4px 8px; }
-QTabBar::tab { padding: 4px 12px; }
-QTabBar::tab:selected { font-weight: bold; }
-QStatusBar QLabel { padding: 0 4px; }
+}}
+QLabel[role="banner"][severity="error"] {{
+    {banner_css("error")}
+}}
+QLabel[role="pane-title"] {{ font-weight: bold; }}
+QLabel[role="pane-call"] {{ color: {palette.SECONDARY_INK}; }}
+QLabel[role="legend"] {{ color: {palette.SECONDARY_INK}; }}
+QLabel[role="pane-note"] {{ color: {palette.NOTE_INK}; }}
+QFrame[role="pane-header"] {{
+    background: {palette.PANE_HEADER}; border-bottom: 1px solid {palette.PANE_HEADER_LINE};
+}}
+QDockWidget::title {{ background: {palette.DOCK_TITLE}; padding: 4px 8px; }}
+QTabBar::tab {{ padding: 4px 12px; }}
+QTabBar::tab:selected {{ font-weight: bold; }}
+QStatusBar QLabel {{ padding: 0 4px; }}
 """

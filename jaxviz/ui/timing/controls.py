@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 from jaxviz.model.limits import PIPELINE, RUNS, WARMUP, Limit
 from jaxviz.model.timing import TimingStatus, variant_label
 from jaxviz.ui.text.plain import plain, plain_tooltip
+from jaxviz.views import palette
 from jaxviz.views.timing.options import VARIANT_HELP, RunOptions
 
 
@@ -64,7 +65,7 @@ class RunControls(QWidget):
         self.run_button.clicked.connect(self.runRequested)
         self.stop_button.clicked.connect(self.stopRequested)
         for button in (self.run_button, self.stop_button):  # disabled must look disabled
-            button.setStyleSheet("QPushButton:disabled { color: #9ca3af; }")
+            button.setStyleSheet(f"QPushButton:disabled {{ color: {palette.DISABLED_INK}; }}")
         buttons.addWidget(self.run_button, 1)
         buttons.addWidget(self.stop_button, 1)
         outer.addLayout(buttons)
@@ -237,8 +238,8 @@ class RunControls(QWidget):
         self.runs.setValue(options.runs)
         self.warmup.setValue(options.warmup)
         self.pipeline.setValue(options.pipeline)
-        self.sweep.setText(options.sweep)
-        self.sweep_args.setText(options.sweep_args)
+        self.sweep.setText(options.sweep or "")
+        self.sweep_args.setText(options.sweep_args or "")
         self.sweep_on.setChecked(options.sweep_on)
         self.async_dispatch.setChecked(options.async_dispatch)
         self._sync_sweep()

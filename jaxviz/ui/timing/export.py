@@ -12,18 +12,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Signal
-from PySide6.QtGui import QAction, QActionGroup, QImage
-from PySide6.QtWidgets import (
-    QHBoxLayout,
-    QInputDialog,
-    QMenu,
-    QToolButton,
-    QWidget,
-)
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QHBoxLayout, QInputDialog, QToolButton, QWidget
 
 from jaxviz.model.sizes import parse_size
 from jaxviz.model.timing import TimingRun
 from jaxviz.ui.exporters import exporters, find, write_plots
+from jaxviz.ui.exporters.menu import ExportMenu
 from jaxviz.ui.plots import render_image
 from jaxviz.views.exports import Exporter
 from jaxviz.views.timing.options import SIZES
@@ -45,8 +40,6 @@ def export_menu() -> dict[str, tuple[str, str, str]]:
     return entries
 
 
-#: Export kinds: menu text, file-dialog filter, default file name ({kind}: the plot).
-EXPORTS = export_menu()
 
 
 def export_run(run: TimingRun, what: str, path: str | Path, kind: str,
@@ -54,7 +47,7 @@ def export_run(run: TimingRun, what: str, path: str | Path, kind: str,
     """Write one export of ``run``; returns the files written.
 
     Args:
-        what: a key of :data:`EXPORTS`.
+        what: a key of :func:`export_menu`.
         path: the file (the folder for ``plots``).
         kind: the plot (for ``png``/``svg``/``pdf``), e.g. ``dispatch_vs_complete``.
         options: figure options of the plot on screen (``log_time``).
@@ -68,8 +61,9 @@ def export_run(run: TimingRun, what: str, path: str | Path, kind: str,
         if not path.is_dir():
             raise NotADirectoryError(f"{path} is not a folder")
         return write_plots(run, path, size, theme)
-    if what not in EXPORTS:
-        raise ValueError(f"unknown export {what!r}; choose from {', '.join(EXPORTS)}")
+    entries = export_menu()
+    if what not in entries:
+        raise ValueError(f"unknown export {what!r}; choose from {', '.join(entries)}")
     exporter = exporter_of(what)
     if exporter.subject == "plot":
         return [exporter.write(run, path, kind=kind, size=size, theme=theme, **options)]
@@ -100,7 +94,7 @@ class ExportBar(QWidget):
     the exported and copied image's.
 
     Signals:
-        exportRequested(str): an entry of the Export menu (a key of :data:`EXPORTS`).
+        exportRequested(str): an entry of the Export menu (a key of :func:`export_menu`).
         copyRequested: "Copy" was pressed.
         themeChanged(str): ``light`` or ``dark``.
         fullScreenRequested: the full-screen button was pressed.
@@ -124,17 +118,17 @@ class ExportBar(QWidget):
         self.export_button.setToolTip("Save the plot (PNG, SVG, PDF) or the data (CSV, JSON, "
                                       "Perfetto trace); choose the theme and size")
         self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        self.menu = QMenu(self.export_button)
-        self.actions_by_kind = {}
-        for what, (text, _filter, _name) in EXPORTS.items():
-            action = self.menu.addAction(text)
-            action.triggered.connect(lambda _checked=False, w=what: self.exportRequested.emit(w))
-            self.actions_by_kind[what] = action
+        self.menu = ExportMenu([("plot", "")], self.export_button)
+        self.menu.add_entry(ALL_PLOTS, ALL_PLOTS, export_menu()[ALL_PLOTS][0])
+        self.menu.add_subject("run")
+        self.menu.requested.connect(lambda _subject, name: self.exportRequested.emit(name))
+        #: Export menu entry (a key of :func:`export_menu`) -> its action.
+        self.actions_by_kind = {name: a for (_s, name), a in self.menu.actions_by_format.items()}
         self.menu.addSeparator()
-        self.theme_menu = self.menu.addMenu("Theme (on screen too)")
-        self.theme_actions = self._choices(self.theme_menu, ["light", "dark"], self.set_theme)
-        self.size_menu = self.menu.addMenu("Size of images")
-        self.size_actions = self._choices(self.size_menu, list(SIZES), self.set_size)
+        self.theme_menu, self.theme_actions = self.menu.add_choices(
+            "Theme (on screen too)", ["light", "dark"], self.set_theme)
+        self.size_menu, self.size_actions = self.menu.add_choices(
+            "Size of images", list(SIZES), self.set_size)
         self.size_menu.addSeparator()
         self.size_menu.addAction("Other size…").triggered.connect(self.ask_size)
         self.export_button.setMenu(self.menu)
@@ -155,25 +149,15 @@ class ExportBar(QWidget):
         row.addWidget(self.full_screen_button)
         self._sync()
 
-    def _choices(self, menu: QMenu, names: list[str], choose) -> dict[str, QAction]:
-        group = QActionGroup(menu)
-        actions = {}
-        for name in names:
-            action = menu.addAction(name)
-            action.setCheckable(True)
-            group.addAction(action)
-            action.triggered.connect(lambda _checked=False, n=name: choose(n))
-            actions[name] = action
-        return actions
-
     def _sync(self) -> None:
         for name, action in self.theme_actions.items():
             action.setChecked(name == self.theme_name)
         for name, action in self.size_actions.items():
             action.setChecked(name == self.size_text)
         where = f"{self.size_text.replace('x', '×')}, {self.theme_name}"
+        entries = export_menu()
         for what in [e.name for e in exporters("plot")] + [ALL_PLOTS]:
-            text = EXPORTS[what][0]
+            text = entries[what][0]
             self.actions_by_kind[what].setText(f"{text[:-1]} ({where})…")
         self.copy_button.setToolTip(f"Copy the plot on screen to the clipboard ({where})")
 

@@ -31,7 +31,7 @@ from jaxviz.model.timing import (
     VariantInfo,
 )
 from jaxviz.ui.window.qt_engine import QtEngine
-from jaxviz.views.timing.options import format_error
+from jaxviz.views.timing.options import error_banner_text
 
 #: Records a timing request streams (anything else is not ours).
 TIMING_RECORDS = (TimingHeader, VariantInfo, FirstCall, CallRecord, PipelineInfo,
@@ -159,14 +159,14 @@ class TimingRunner(QObject):
             if error.kind == "cancelled" or self._stopping:
                 return f"stopped after {calls} call{'s' if calls != 1 else ''}; {kept}", False
             if error.kind == "crash":
-                return (f"the JAX engine crashed during the run ({format_error(error)}); "
+                return (f"the JAX engine crashed during the run ({error_banner_text(error)}); "
                         f"{kept}; the engine restarts"), False
             if error.kind == "timeout":
                 return (f"the run took longer than {REQUEST_TIMEOUT:g} s and was ended "
-                        f"({format_error(error)}); {kept}"), False
-            return f"the run failed: {format_error(error)}; {kept}", False
+                        f"({error_banner_text(error)}); {kept}"), False
+            return f"the run failed: {error_banner_text(error)}; {kept}", False
         if run.error is not None:
-            return f"the run failed: {format_error(run.error)}; {kept}", False
+            return f"the run failed: {error_banner_text(run.error)}; {kept}", False
         skipped = f"; {len(run.errors)} problem{'s' if len(run.errors) != 1 else ''} " \
                   f"skipped parts of it" if run.errors else ""
         return f"done: {calls} calls in {took}{skipped}", True

@@ -34,8 +34,8 @@ from jaxviz.model import TraceRequest
 from jaxviz.model.timing import TimingRun, TimingStatus, validate
 from jaxviz.ui.timing.controls import RunControls
 from jaxviz.ui.timing.export import (
-    EXPORTS,
     ExportBar,
+    export_menu,
     export_run,
     exporter_of,
     plot_image,
@@ -43,13 +43,14 @@ from jaxviz.ui.timing.export import (
 from jaxviz.ui.timing.plots_panel import PlotsPanel
 from jaxviz.ui.timing.runner import TimingRunner
 from jaxviz.ui.timing.widgets import Banner, FullScreen, InfoLine
+from jaxviz.views import palette
 from jaxviz.views.timing.export import read_json
 from jaxviz.views.timing.options import (
     build_request,
     declared_settings,
     default_options,
     describe_target,
-    format_error,
+    error_banner_text,
     options_of,
     supported_variants,
     where_and_when,
@@ -243,7 +244,7 @@ class TimingView(QWidget):
         measure layer``); "" when it is the function open now."""
         self._stale = note
         self.info_label.setProperty("stale", bool(note and self.run is not None))
-        self.info_label.setStyleSheet("color: #8a5a00; font-weight: bold;"
+        self.info_label.setStyleSheet(f"color: {palette.WARNING_INK}; font-weight: bold;"
                                       if note and self.run is not None else "")
         self._show_info(*self._info)
 
@@ -257,7 +258,7 @@ class TimingView(QWidget):
         self.plots.set_run(run)
         self.plots.refresh(everything=True)
         self._show_info(*where_and_when(run))
-        problems = [format_error(e) for e in run.errors]
+        problems = [error_banner_text(e) for e in run.errors]
         if not ok:
             severity = "warning" if message.startswith("stopped") else "error"
             self.banner.show_message(message[0].upper() + message[1:] + ".", severity)
@@ -344,7 +345,7 @@ class TimingView(QWidget):
         return {"log_time": self.plots.log_time} if kind == "dispatch_vs_complete" else {}
 
     def export(self, what: str, path: str | Path, kind: str | None = None) -> list[Path] | None:
-        """Write an export (a key of :data:`~jaxviz.ui.timing.export.EXPORTS`).
+        """Write an export (a key of :func:`~jaxviz.ui.timing.export.export_menu`).
 
         Plots use the export bar's size and theme and the plot on screen
         (``kind`` overrides it). Returns the files written, or None -- with
@@ -373,7 +374,7 @@ class TimingView(QWidget):
         return written
 
     def export_dialog(self, what: str) -> None:
-        text, filters, name = EXPORTS[what]
+        text, filters, name = export_menu()[what]
         title = text.rstrip("…")
         if what == "plots":
             path = QFileDialog.getExistingDirectory(self, title, self._last_dir)

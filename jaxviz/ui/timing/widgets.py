@@ -15,13 +15,11 @@ from PySide6.QtWidgets import (
 )
 
 from jaxviz.ui.text.plain import plain, plain_tooltip
+from jaxviz.ui.theme import style
+from jaxviz.views import palette
 
 #: Colours of the banner per severity (the app's banner style is the warning one).
-_BANNER_STYLES = {
-    "info": "background: #e6f4ea; color: #0d3d1f; border: 1px solid #5fae7b;",
-    "warning": "background: #fff3cd; color: #5c3c00; border: 1px solid #e0b100;",
-    "error": "background: #fde7e7; color: #7f1010; border: 1px solid #c62828;",
-}
+_BANNER_STYLES = {severity: style.banner_css(severity) for severity in palette.BANNERS}
 
 
 class Banner(QFrame):

@@ -16,7 +16,8 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu
 from jaxviz.model import VARIANTS, Example, variant_label
 from jaxviz.ui.panes.area import LAYOUTS
 from jaxviz.ui.window.state_binding import StateBinding
-from jaxviz.views.window.stepping_views import PRESENTER_KEYS
+from jaxviz.views.keys import key_label
+from jaxviz.views.window.clicker_views import PRESENTER_KEYS
 from jaxviz.views.window.window_state import TWO_PANES
 
 #: name -> (menu text, shortcuts, what it does)
@@ -236,7 +237,8 @@ def shortcuts_html() -> str:
     rows.append(f"<tr><td><b>Ctrl+1 … {PANE_KEYS['as_written']}</b></td><td>Panes</td><td>"
                 "Show or hide " + ", ".join(variant_label(v) for v in sorted(
                     VARIANTS, key=lambda v: PANE_KEYS[v])) + "</td></tr>")
-    rows.append("<tr><td><b>" + ", ".join(PRESENTER_KEYS) + "</b></td><td>Presenter keys"
+    rows.append("<tr><td><b>" + ", ".join(map(key_label, PRESENTER_KEYS))
+                + "</b></td><td>Presenter keys"
                 "</td><td>Step what is shown (step mode, else the Devices tab's animation), "
                 "whatever has the keyboard; a text field being typed in keeps Right, Left "
                 "and Space</td></tr>")

@@ -47,18 +47,18 @@ from jaxviz.ui.window.document import DocumentController
 from jaxviz.ui.window.files import WindowFilesMixin
 from jaxviz.ui.window.layout import WindowStateMixin
 from jaxviz.ui.window.maximize import ViewMaximizer
-from jaxviz.ui.window.presenter import ResultPresenter
 from jaxviz.ui.window.presenter_keys import PresenterKeys
 from jaxviz.ui.window.presenting import WindowPresentation
 from jaxviz.ui.window.qt_engine import QtEngine
+from jaxviz.ui.window.result_router import ResultRouter
 from jaxviz.ui.window.run_once import RunOnce
 from jaxviz.ui.window.session import TraceSession
-from jaxviz.ui.window.settings import Settings
+from jaxviz.ui.window.settings import RememberedSettings
 from jaxviz.ui.window.shortcuts_dialog import ShortcutsDialog
 from jaxviz.ui.window.state_binding import StateBinding
 from jaxviz.ui.window.stepping import StepMode
 from jaxviz.ui.window.stepping import handlers as step_handlers
-from jaxviz.views.window.stepping_views import SteppingViews
+from jaxviz.views.window.clicker_views import ClickerViews
 from jaxviz.views.window.window_state import WindowState
 
 
@@ -70,10 +70,10 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
     #: StableHLO, HLO, costs and layouts of the result arrived.
     detailsUpdated = Signal()
 
-    def __init__(self, settings: Settings | None = None, engine: QtEngine | None = None,
+    def __init__(self, settings: RememberedSettings | None = None, engine: QtEngine | None = None,
                  devices: int | None = None, parent: QWidget | None = None):
         super().__init__(parent)
-        self.settings = settings or Settings()
+        self.settings = settings or RememberedSettings()
         devices = devices or self.settings.devices
         self._owns_engine = engine is None
         self.engine = engine or QtEngine(devices=devices, parent=self)
@@ -84,16 +84,16 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         self.setWindowIcon(style.app_icon())
         self._build_widgets()
         self.linking = LinkController(self.editor, self.area, self)
-        self.presenter = ResultPresenter(self, self.state, self)
+        self.router = ResultRouter(self, self.state, self)
         self.document = DocumentController(self.editor_panel, parent=self, state=self.state,
                                            trusted=self.settings.trusted)
         self.step_mode = StepMode(self, self.engine, self)
         #: The views the presenter keys step, each while it is shown (step mode first,
         #: then the Devices tab's animation; a presentation registers here too).
-        self.stepping_views = SteppingViews()
-        self.stepping_views.register("step mode", self.step_mode.controller,
+        self.clicker_views = ClickerViews()
+        self.clicker_views.register("step mode", self.step_mode.controller,
                                      shown=lambda: self.step_mode.active, priority=20)
-        self.presenter_keys = PresenterKeys(self.stepping_views, self)
+        self.presenter_keys = PresenterKeys(self.clicker_views, self)
         self.run_once = RunOnce(self.engine, self.tools, self.set_status, self)
         self.compare_mode = CompareMode(self, self.bound, self)
         self.maximizer = ViewMaximizer(self, self.tools, self.docks["Console · Devices · Timing"],
@@ -204,7 +204,7 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         self.document.saved.connect(self._on_saved)
         self.editor.document().modificationChanged.connect(self.setWindowModified)
         self.document.message.connect(self.set_status)
-        self.presenter.statusChanged.connect(self.set_status)
+        self.router.statusChanged.connect(self.set_status)
         self.editor_panel.functionChosen.connect(self._on_function_chosen)
         self.tools.highlightRequested.connect(self.linking.show_lines)
         self.tools.timingRequested.connect(self._on_timing_requested)
@@ -334,7 +334,7 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         if problem is not None and problem.kind == "syntax":
             line = problem.line or 1
             self.editor_panel.show_error(line, problem.message)
-            self.presenter.dim_panes(f"Not traced: syntax error on line {line} — "
+            self.router.dim_panes(f"Not traced: syntax error on line {line} — "
                                      f"this is the last good result.")
             self.set_status(f"syntax error on line {line}: "
                             f"{problem.message.removeprefix('SyntaxError: ')}", error=True)
@@ -348,7 +348,7 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         if problem is not None and problem.kind == "fields" and problem.field == "args":
             self.args_panel.set_field_error("args", problem.message)  # a wrong count
         if not fields_ok or (problem is not None and problem.kind == "fields"):
-            self.presenter.dim_panes("Not traced: fix the marked field in Arguments — this is "
+            self.router.dim_panes("Not traced: fix the marked field in Arguments — this is "
                                      "the last good result.")
             fault = self.args_panel.message_line or "a field in Arguments is marked"
             self.set_status(f"not traced: {fault}", error=True)
@@ -370,7 +370,7 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         self.editor_panel.notice.ask(
             f"{name} has not run: jaxviz runs a file you open only when you say so. Read it, "
             f"then press Trace (F5) to run it.", [("Trace (run it)", self.retrace)])
-        self.presenter.dim_panes(f"Not run yet: {name} waits for Trace (F5) — this is the "
+        self.router.dim_panes(f"Not run yet: {name} waits for Trace (F5) — this is the "
                                  f"last result.")
         self.set_status(f"{name} is shown, not run: press Trace (F5) to run it")
 
@@ -432,20 +432,20 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
     def _register_device_view(self, view) -> None:
         """The device view, once built, steps with the presenter keys while its tab shows
         or while it fills the window (F6)."""
-        if "devices" not in self.stepping_views.names():
+        if "devices" not in self.clicker_views.names():
             tools = self.tools
-            self.stepping_views.register(
+            self.clicker_views.register(
                 "devices", view, priority=10,
                 shown=lambda: view.isVisible() and (
                     self.state.maximized == "devices" or tools.currentWidget() is tools.devices))
 
     def _on_result(self, req, reply) -> None:
-        self.presenter.show_result(req, reply)
+        self.router.show_result(req, reply)
         self.panesUpdated.emit()
         self.step_mode.restart_if_changed()
 
     def _on_details(self, req, reply) -> None:
-        self.presenter.show_details(req, reply)
+        self.router.show_details(req, reply)
         self.detailsUpdated.emit()
 
     def _on_busy(self, busy: bool, what: str) -> None:

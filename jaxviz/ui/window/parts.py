@@ -19,20 +19,20 @@ from jaxviz.ui.panes.area import JaxprArea
 from jaxviz.ui.panes.linking import LinkController
 from jaxviz.ui.text.editor import CodeEditor
 from jaxviz.ui.window.document import DocumentController
-from jaxviz.ui.window.presenter import ResultPresenter
+from jaxviz.ui.window.result_router import ResultRouter
 from jaxviz.ui.window.session import TraceSession
-from jaxviz.ui.window.settings import Settings
+from jaxviz.ui.window.settings import RememberedSettings
 from jaxviz.views.window.window_state import WindowState
 
 
 class WindowParts(QMainWindow):
     """The main window's parts and the few calls its mixins make on one another."""
 
-    settings: Settings
+    settings: RememberedSettings
     state: WindowState
     session: TraceSession
     document: DocumentController
-    presenter: ResultPresenter
+    router: ResultRouter
     linking: LinkController
     editor_panel: EditorPanel
     editor: CodeEditor

@@ -1,11 +1,11 @@
-"""Presenter keys, window-level: the Qt side of :mod:`jaxviz.views.window.stepping_views`.
+"""Presenter keys, window-level: the Qt side of :mod:`jaxviz.views.window.clicker_views`.
 
 :class:`PresenterKeys` routes Right/Left, Page Down/Up and Space to the
 stepping view shown now (the registry's
-:meth:`~jaxviz.views.window.stepping_views.SteppingViews.current`),
+:meth:`~jaxviz.views.window.clicker_views.ClickerViews.current`),
 whichever widget of a watched window has the keyboard focus -- the gallery, a
 jaxpr pane, a tab bar, a button -- except that a text field being typed in keeps
-Right, Left and Space (:func:`~jaxviz.views.window.stepping_views.presenter_move`).
+Right, Left and Space (:func:`~jaxviz.views.window.clicker_views.presenter_move`).
 When no stepping view is shown, every key goes where it always went.
 
 Qt first asks the focused widget whether it wants a key that may be a shortcut
@@ -15,7 +15,7 @@ scrolling list or editor while a view steps, and no other event of the
 application passes through Python.
 
 Example:
-    >>> keys = PresenterKeys(window.stepping_views, window)    # doctest: +SKIP
+    >>> keys = PresenterKeys(window.clicker_views, window)    # doctest: +SKIP
     >>> keys.watch(presentation_window)                         # doctest: +SKIP
 """
 
@@ -33,11 +33,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from jaxviz.views.window.stepping_views import SteppingViews, presenter_move
+from jaxviz.ui.keys import name_of
+from jaxviz.views.window.clicker_views import PRESENTER_KEYS, ClickerViews, presenter_move
 
-#: Qt's keys -> the names :mod:`jaxviz.views.window.stepping_views` uses.
-KEY_NAMES = {Qt.Key.Key_Right: "Right", Qt.Key.Key_Left: "Left", Qt.Key.Key_PageDown: "PageDown",
-             Qt.Key.Key_PageUp: "PageUp", Qt.Key.Key_Space: "Space"}
 _MODIFIERS = (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
               | Qt.KeyboardModifier.ShiftModifier | Qt.KeyboardModifier.MetaModifier)
 
@@ -54,7 +52,7 @@ def edits_text(widget: QObject | None) -> bool:
 class PresenterKeys(QObject):
     """Sends the presenter keys of the watched windows to the registry's current view."""
 
-    def __init__(self, views: SteppingViews, window: QWidget) -> None:
+    def __init__(self, views: ClickerViews, window: QWidget) -> None:
         super().__init__(window)
         self.views = views
         self._windows: list[QWidget] = []
@@ -93,8 +91,8 @@ class PresenterKeys(QObject):
     def move_for(self, widget: QObject, event: QKeyEvent) -> int | None:
         """How ``event`` on ``widget`` steps the current view; None: not a presenter key
         there, or no stepping view is shown."""
-        name = KEY_NAMES.get(Qt.Key(event.key()))
-        if name is None or event.isAutoRepeat() and name == "Space":
+        name = name_of(event.key())
+        if name not in PRESENTER_KEYS or event.isAutoRepeat() and name == "Space":
             return None
         move = presenter_move(name, typing=edits_text(widget),
                               modified=bool(event.modifiers() & _MODIFIERS))

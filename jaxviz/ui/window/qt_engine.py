@@ -24,6 +24,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from jaxviz.model.engine import EngineEvent, EngineInfo
+from jaxviz.model.limits import DEFAULT_DEVICES, DEFAULT_TIMEOUT
 
 
 class _Relay(QObject):
@@ -52,7 +53,7 @@ class QtEngine(QObject):
     #: An :class:`~jaxviz.model.engine.EngineEvent`: starting, ready, crashed, restarting, stopped.
     event = Signal(object)  # type: ignore[assignment]  # shadows QObject.event; kept: callers connect to it
 
-    def __init__(self, devices: int = 8, timeout: float = 60.0,
+    def __init__(self, devices: int = DEFAULT_DEVICES, timeout: float = DEFAULT_TIMEOUT,
                  client_factory: Callable[..., Any] | None = None,
                  parent: QObject | None = None):
         super().__init__(parent)

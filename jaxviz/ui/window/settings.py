@@ -53,7 +53,7 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-class Settings:
+class RememberedSettings:
     """Typed access to the window's QSettings (organisation and application ``jaxviz``)."""
 
     def __init__(self, qsettings: QSettings | None = None):

@@ -26,7 +26,7 @@ from jaxviz.ui.panes.area import JaxprArea
 from jaxviz.ui.panes.linking import LinkController
 from jaxviz.ui.stepper.controller import StepController
 from jaxviz.ui.window.qt_engine import QtEngine
-from jaxviz.views.window.stepping_views import SteppingView
+from jaxviz.views.window.clicker_views import ClickerView
 from jaxviz.views.window.window_state import WindowState
 
 #: What the Values tab says before the first stepping arrives.
@@ -85,7 +85,7 @@ class StepMode(QObject):
     def active(self) -> bool:
         return self.controller.active
 
-    def view(self) -> SteppingView | None:
+    def view(self) -> ClickerView | None:
         """The stepping view the clicker keys move (None when step mode is off)."""
         return self.controller if self.controller.active else None
 

@@ -12,7 +12,7 @@ terminal's ``jaxviz diff`` (:mod:`jaxviz.cli.diff_text`) both show a
   another shape change, the ``{V:i}`` mark of a value varying over a
   ``shard_map`` axis is only printed differently (the records do not hold it),
   anything else is a parameter;
-* :func:`layout_diff`: both sides as lists of the same length, row by row. A
+* :func:`side_by_side`: both sides as lists of the same length, row by row. A
   paired row is a block; a run of rows only one side has is one block (as
   Meld draws a change: the left's rows beside the right's); the shorter side of
   a block is padded with filler lines. Each block has a category
@@ -21,7 +21,7 @@ terminal's ``jaxviz diff`` (:mod:`jaxviz.cli.diff_text`) both show a
 * :func:`default_pair`: which two variants a "Compare" opens with.
 
 Example:
-    >>> layout = layout_diff(diff)                      # doctest: +SKIP
+    >>> layout = side_by_side(diff)                      # doctest: +SKIP
     >>> len(layout.left) == len(layout.right)           # doctest: +SKIP
     True
     >>> layout.blocks[0].category                       # doctest: +SKIP
@@ -45,6 +45,11 @@ SPAN_KINDS = ("batch", "shapes", "params", "printed")
 #: parameters only; rows only the right side has (added), only the left
 #: (removed), or both in one run (replaced: the left's rows became the right's).
 CATEGORIES = ("same", "batch", "shapes", "params", "added", "removed", "replaced")
+#: The mark of a row's first line by its category (:func:`row_category`), wherever a diff
+#: is printed as text (``jaxpr diff``, the slides): ``~`` changed, ``-`` only the left
+#: side has it, ``+`` only the right.
+CATEGORY_MARKS = {"same": " ", "batch": "~", "shapes": "~", "params": "~", "added": "+",
+                  "removed": "-"}
 #: Placeholder for an equation whose text JAX printed with an earlier use of its jaxpr.
 NOT_PRINTED = "{primitive}  (printed with an earlier use of its jaxpr)"
 
@@ -107,7 +112,7 @@ class Block:
 
 
 @dataclass
-class DiffLayout:
+class SideBySide:
     """Both sides of a diff as aligned lines (``len(left) == len(right)``) and its blocks.
 
     ``row_lines[r]`` is ``(left lines, right lines)`` of row ``r``: the ``range``
@@ -167,7 +172,7 @@ def shown_lines(side: DiffSide, row: DiffRow | None = None) -> list[ShownLine]:
     Args:
         side: one side of a row.
         row: the row, to say what each changed range means; its index is not
-            known here, so the lines' ``row`` is -1 (:func:`layout_diff` sets it).
+            known here, so the lines' ``row`` is -1 (:func:`side_by_side` sets it).
     """
     if not side.text:
         return [ShownLine(NOT_PRINTED.format(primitive=side.primitive))]
@@ -226,9 +231,9 @@ def _block_category(rows: Sequence[DiffRow]) -> str:
     return "replaced"
 
 
-def layout_diff(diff: JaxprDiff) -> DiffLayout:
+def side_by_side(diff: JaxprDiff) -> SideBySide:
     """Lay both sides of ``diff`` out in aligned blocks (see the module's description)."""
-    layout = DiffLayout(diff, row_lines=[(None, None)] * len(diff.rows))
+    layout = SideBySide(diff, row_lines=[(None, None)] * len(diff.rows))
     rows = diff.rows
     i = 0
     while i < len(rows):

@@ -8,7 +8,7 @@ or left out, never cut. The legend uses the words of
 from __future__ import annotations
 
 from jaxviz.model.records import variant_label
-from jaxviz.views.devices.geometry import NOTE_PX, Layout
+from jaxviz.views.devices.geometry import NOTE_PX, CanvasGeometry
 from jaxviz.views.devices.items import Box, Item, Ring, Text
 from jaxviz.views.devices.measure import Rect, fit_size, inset, text_width
 from jaxviz.views.devices.scene import Scene
@@ -25,7 +25,7 @@ def fitted(rect: Rect, text: str, px: float, colour: str, align: str = "left",
     return [Text(rect, text, size, colour, align, bold=bold, mono=mono)]
 
 
-def header(scene: Scene, lay: Layout, th: DeviceViewColours) -> list[Item]:
+def header(scene: Scene, lay: CanvasGeometry, th: DeviceViewColours) -> list[Item]:
     """The variant's name and its call (wrapped onto two lines when long)."""
     u = lay.unit
     x, y, w, h = lay.title
@@ -63,7 +63,7 @@ def wrapped_size(text: str, px: float, width: float, height: float,
     return floor * px
 
 
-def column_titles(scene: Scene, lay: Layout, th: DeviceViewColours) -> list[Item]:
+def column_titles(scene: Scene, lay: CanvasGeometry, th: DeviceViewColours) -> list[Item]:
     if lay.short:
         return []
     u = lay.unit
@@ -76,7 +76,7 @@ def column_titles(scene: Scene, lay: Layout, th: DeviceViewColours) -> list[Item
     return items
 
 
-def mesh_labels(scene: Scene, lay: Layout, th: DeviceViewColours) -> list[Item]:
+def mesh_labels(scene: Scene, lay: CanvasGeometry, th: DeviceViewColours) -> list[Item]:
     """Process frames with their labels, mesh axis names and ticks."""
     u = lay.unit
     items: list[Item] = []
@@ -104,7 +104,7 @@ def mesh_labels(scene: Scene, lay: Layout, th: DeviceViewColours) -> list[Item]:
     return items
 
 
-def legend(scene: Scene, lay: Layout, th: DeviceViewColours, kind: str) -> list[Item]:
+def legend(scene: Scene, lay: CanvasGeometry, th: DeviceViewColours, kind: str) -> list[Item]:
     """Colour = device, then what the tile looks on screen in phase ``kind`` mean.
 
     In the captions' words: grey while the arrays are on the host (before a
@@ -169,7 +169,7 @@ def legend(scene: Scene, lay: Layout, th: DeviceViewColours, kind: str) -> list[
     return items
 
 
-def caption(scene: Scene, lay: Layout, th: DeviceViewColours, i: int) -> list[Item]:
+def caption(scene: Scene, lay: CanvasGeometry, th: DeviceViewColours, i: int) -> list[Item]:
     """The step counter, the phase's title and its caption."""
     u = lay.unit
     x, y, w, h = lay.caption

@@ -1,7 +1,7 @@
 """The display list of one frame: a static layer per phase plus moving parts (no Qt).
 
 :class:`FrameBuilder` draws a :class:`~jaxviz.views.devices.scene.Scene`
-placed by a :class:`~jaxviz.views.devices.geometry.Layout` in a theme.
+placed by a :class:`~jaxviz.views.devices.geometry.CanvasGeometry` in a theme.
 ``static(i)`` is everything that does not move during phase ``i`` (the view
 caches it as a pixmap); ``dynamic(i, t)`` is what moves at time ``t`` (0..1)
 of that phase, computed by :mod:`~jaxviz.views.devices.motion`.
@@ -18,7 +18,7 @@ from __future__ import annotations
 from jaxviz.model.storyboard import Step
 from jaxviz.views.devices import decor, motion
 from jaxviz.views.devices.boxes import DevicePlace, held_rect, map_mode, slice_text
-from jaxviz.views.devices.geometry import ArrayPlace, Layout
+from jaxviz.views.devices.geometry import ArrayPlace, CanvasGeometry
 from jaxviz.views.devices.items import Box, Grid, Item, Ring, Text
 from jaxviz.views.devices.measure import MONO_W, Rect, fit_size, inset, text_width
 from jaxviz.views.devices.scene import Scene
@@ -32,7 +32,7 @@ MAX_RING = 8
 class FrameBuilder:
     """Builds the items of any frame of one scene, layout and theme."""
 
-    def __init__(self, scene: Scene, layout: Layout, theme: DeviceViewColours):
+    def __init__(self, scene: Scene, layout: CanvasGeometry, theme: DeviceViewColours):
         self.scene, self.lay, self.th = scene, layout, theme
         self.u = layout.unit
         kinds = [p.kind for p in scene.phases]

@@ -23,7 +23,7 @@ from jaxviz.views.devices.measure import Rect, sub_rect, text_width
 from jaxviz.views.devices.scene import Scene
 from jaxviz.views.devices.tiles import Block, TileGrid, group_name
 
-#: Canvases less than this many text units high are laid out short (see :func:`layout`).
+#: Canvases less than this many text units high are laid out short (see :func:`canvas_geometry`).
 SHORT = 30
 #: The note that a variant differs: its font size and most lines (units; the painter
 #: shrinks it further when the estimate was short).
@@ -46,7 +46,7 @@ class ArrayPlace:
 
 
 @dataclass
-class Layout:
+class CanvasGeometry:
     """Pixel positions of everything in a scene for one canvas size."""
 
     width: float
@@ -126,8 +126,8 @@ def note_band(scene: Scene, width: float, u: float, short: bool) -> float:
     return lines * 1.3 * NOTE_PX * u + 0.85 * u
 
 
-def layout(scene: Scene, width: float, height: float, unit: float,
-           expanded: frozenset[str] = frozenset()) -> Layout:
+def canvas_geometry(scene: Scene, width: float, height: float, unit: float,
+           expanded: frozenset[str] = frozenset()) -> CanvasGeometry:
     """Place ``scene`` on a ``width`` x ``height`` canvas with body text ``unit`` px.
 
     Args:
@@ -163,7 +163,7 @@ def layout(scene: Scene, width: float, height: float, unit: float,
     groups = set(scene.folds("input")) | set(scene.folds("output"))
     inputs = _place_arrays(shown_in, _below(left, col_title), u, slots, groups)
     outputs = _place_arrays(shown_out, _below(right, col_title), u, slots, groups)
-    lay = Layout(width=width, height=height, unit=u, header=header, title=title,
+    lay = CanvasGeometry(width=width, height=height, unit=u, header=header, title=title,
                  caption=caption, legend=legend,
                  panels={"inputs": left, "devices": middle, "outputs": right},
                  inputs=inputs, outputs=outputs, devices={}, frames=[], row_ticks=[],
@@ -233,7 +233,7 @@ def _cells(scene: Scene, area: Rect, u: float) -> tuple[int, int, dict[int, tupl
     return rows, cols, cells
 
 
-def _place_devices(scene: Scene, lay: Layout, area: Rect, u: float) -> None:
+def _place_devices(scene: Scene, lay: CanvasGeometry, area: Rect, u: float) -> None:
     x, y, w, h = area
     rows, cols, cells = _cells(scene, area, u)
     lay.flipped = rows != scene.rows
@@ -297,7 +297,7 @@ def _place_devices(scene: Scene, lay: Layout, area: Rect, u: float) -> None:
     _frames(scene, lay, footer, pad)
 
 
-def _frames(scene: Scene, lay: Layout, label_h: float, pad: float) -> None:
+def _frames(scene: Scene, lay: CanvasGeometry, label_h: float, pad: float) -> None:
     """A frame around each process's devices, labelled underneath with what they are."""
     for proc in scene.processes:
         rects = [lay.devices[d.id].rect for d in scene.devices if d.process == proc]

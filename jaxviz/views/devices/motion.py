@@ -16,7 +16,7 @@ from typing import Protocol
 
 from jaxviz.model.storyboard import Step
 from jaxviz.views.devices.boxes import DevicePlace, held_rect
-from jaxviz.views.devices.geometry import ArrayPlace, Layout
+from jaxviz.views.devices.geometry import ArrayPlace, CanvasGeometry
 from jaxviz.views.devices.items import Box, Item, Path, Stripes, Text
 from jaxviz.views.devices.measure import Rect, inset
 from jaxviz.views.devices.scene import Scene
@@ -35,7 +35,7 @@ class FrameParts(Protocol):
     """
 
     scene: Scene
-    lay: Layout
+    lay: CanvasGeometry
     th: DeviceViewColours
     u: float
     kinds: list[str]

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from jaxviz.model.records import Target, TraceRequest, TraceResult, VariantResult
+from jaxviz.model.settings_table import settings_values
 from jaxviz.model.stepping import StepRequest, StepResult
 from jaxviz.model.timing import TimingRequest, TimingRun
 from jaxviz.views.compare.changes import marks_for
@@ -143,12 +144,7 @@ def data_key(step: LectureStep) -> str:
 def trace_request(target: Target, defaults: dict[str, Any], options: dict[str, Any],
                   variants: list[str], want: list[str]) -> TraceRequest:
     """A trace request: the example's settings, the step's options over them."""
-    settings = {**{k: v for k, v in defaults.items() if k in TraceRequest.names()}, **options}
-    settings.setdefault("axis_name", "i")
-    if not settings.get("axis_name"):
-        settings["axis_name"] = "i"
-    if settings.get("check_vma") is None:
-        settings["check_vma"] = True
+    settings = settings_values({**defaults, **options})
     return TraceRequest(target=target, variants=variants, want=want, **settings)
 
 

@@ -21,8 +21,9 @@ A lecture file is TOML (read with :mod:`tomllib`). Its schema::
     notes = "..."             # optional: speaker notes (the presenter console shows them)
 
     [step.options]            # optional trace settings over the example's own
-    batch = 8                 # batch, in_axes, axis_name, mesh, specs, args,
-                              # batched_args, out_specs, check_vma
+    batch = 8                 # the settings in settings_table.LECTURE_OPTIONS:
+                              # args, batch, batched_args, in_axes, axis_name,
+                              # mesh, specs, out_specs, check_vma
 
 Every step of one view and settings may expand to several slides (a device
 step to one slide per phase, a stepping step to one per equation); the cursor
@@ -47,6 +48,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from jaxviz.model.limits import DEFAULT_DEVICES, DEVICES
+from jaxviz.model.settings_table import LECTURE_OPTIONS
+
 #: What a step can show.
 VIEWS = ("title", "source", "jaxpr", "diff", "program", "device", "timing", "stepping",
          "summary")
@@ -54,9 +58,8 @@ VIEWS = ("title", "source", "jaxpr", "diff", "program", "device", "timing", "ste
 PARALLEL = ("pmap", "sharded", "shard_map")
 #: Timing plots a step may show.
 PLOTS = ("dispatch_vs_complete", "timeline", "variants", "sweep")
-#: Trace settings a step's ``[step.options]`` may set.
-OPTIONS = ("batch", "in_axes", "axis_name", "mesh", "specs", "args", "batched_args",
-           "out_specs", "check_vma")
+#: Trace settings a step's ``[step.options]`` may set (the table's ``lecture`` column).
+OPTIONS = LECTURE_OPTIONS
 #: Keys a step may have.
 STEP_KEYS = ("view", "example", "target", "variant", "variants", "phase", "plot", "recording",
              "equations", "lines", "caption", "notes", "options")
@@ -110,7 +113,7 @@ class Lecture:
     title: str
     steps: list[LectureStep]
     subtitle: str = ""
-    devices: int = 8
+    devices: int = DEFAULT_DEVICES
     path: str = ""
 
     @property
@@ -177,10 +180,11 @@ def parse_lecture(text: str, path: str = "<lecture>", devices: int | None = None
     title = data.get("title")
     if not isinstance(title, str) or not title.strip():
         raise LectureError(f"{path}:1: the lecture needs a title = \"...\"")
-    written = data.get("devices", 8)
-    if not isinstance(written, int) or isinstance(written, bool) or not 1 <= written <= 512:
-        raise LectureError(f"{where.key('devices')}: devices is a whole number from 1 to 512, "
-                           f"not {written!r}")
+    written = data.get("devices", DEFAULT_DEVICES)
+    if not isinstance(written, int) or isinstance(written, bool) \
+            or not DEVICES.low <= written <= DEVICES.high:
+        raise LectureError(f"{where.key('devices')}: devices is a whole number from "
+                           f"{DEVICES.low:g} to {DEVICES.high:g}, not {written!r}")
     raw = data.get("step", [])
     if not isinstance(raw, list) or not raw:
         raise LectureError(f"{path}:1: the lecture has no [[step]]")
@@ -440,7 +444,8 @@ def steps_for_function(target: str, variants: list[str], timing: bool = True
     return steps
 
 
-def function_lecture(target: str, title: str, variants: list[str], devices: int = 8,
+def function_lecture(target: str, title: str, variants: list[str],
+                     devices: int = DEFAULT_DEVICES,
                      timing: bool = True) -> Lecture:
     """A lecture of one function: a title slide, then :func:`steps_for_function`."""
     steps = [LectureStep("title", target)] + steps_for_function(target, variants, timing)

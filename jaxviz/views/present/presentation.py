@@ -8,8 +8,8 @@ maps a key's name (Qt's ``QKeySequence`` spelling: ``PgDown``, ``Right``,
 =================================  =====================================
 keys                               action
 =================================  =====================================
-PageDown, Right, Space, Down, N    next slide
-PageUp, Left, Backspace, Up, P     previous slide
+PgDown, Right, Space, Down, N      next slide
+PgUp, Left, Backspace, Up, P       previous slide
 Home / End                         first / last slide
 B or . (period)                    black screen (again: back)
 W or , (comma)                     white screen (again: back)
@@ -38,11 +38,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-#: Key name -> action.
+from jaxviz.views.keys import END, HOME, SLIDE_MOVES
+
+#: Key name -> action (the moves from :data:`jaxviz.views.keys.SLIDE_MOVES`).
 KEY_MAP: dict[str, str] = {
-    "PgDown": "next", "Right": "next", "Space": "next", "Down": "next", "N": "next",
-    "PgUp": "back", "Left": "back", "Backspace": "back", "Up": "back", "P": "back",
-    "Home": "first", "End": "last",
+    **{key: "next" if move > 0 else "back" for key, move in SLIDE_MOVES.items()},
+    HOME: "first", END: "last",
     "B": "black", ".": "black", "W": "white", ",": "white",
     "Return": "enter", "Enter": "enter",
     "Esc": "leave",

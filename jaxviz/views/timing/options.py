@@ -13,7 +13,7 @@ Example:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
 
@@ -23,6 +23,7 @@ from jaxviz.model.records import ErrorInfo
 from jaxviz.model.timing import (
     DEFAULT_VARIANTS,
     TIMING_VARIANTS,
+    TimingOptions,
     TimingRequest,
     TimingRun,
     normalize_variant,
@@ -48,21 +49,15 @@ SIZES = ("1920x1080", "1280x720", "3840x2160", "1024x768")
 
 
 @dataclass
-class RunOptions:
-    """The run controls' values.
+class RunOptions(TimingOptions):
+    """The run controls' values: the :class:`~jaxviz.model.timing.TimingOptions`, and
+    whether the sweep is on.
 
-    ``sweep`` is used only when ``sweep_on``; ``sweep_args`` empty means the
-    function's argument spec.
+    ``sweep`` is used only when ``sweep_on`` (the controls keep its text while it
+    is off); ``sweep_args`` empty means the function's argument spec.
     """
 
-    variants: list[str] = field(default_factory=lambda: list(DEFAULT_VARIANTS))
-    runs: int = 20
-    warmup: int = 3
-    pipeline: int = 8
     sweep_on: bool = False
-    sweep: str = ""
-    sweep_args: str = ""
-    async_dispatch: bool = True
 
 
 def declared_settings(source: str, function: str) -> dict[str, Any]:
@@ -130,11 +125,11 @@ def options_of(request: TimingRequest) -> RunOptions:
 def build_request(trace: TraceRequest, options: RunOptions,
                   declared: dict[str, Any]) -> TimingRequest:
     """The timing request for the function and the controls (check it with ``validate``)."""
-    sweep = options.sweep.strip() if options.sweep_on else None  # "" ticked but empty
+    sweep = (options.sweep or "").strip() if options.sweep_on else None  # "" ticked, empty
     return TimingRequest(
         trace=trace, variants=list(options.variants), runs=options.runs,
         warmup=options.warmup, pipeline=options.pipeline, sweep=sweep,
-        sweep_args=(options.sweep_args.strip() or None) if sweep else None,
+        sweep_args=((options.sweep_args or "").strip() or None) if sweep else None,
         async_dispatch=options.async_dispatch, baseline=declared.get("baseline"))
 
 
@@ -146,7 +141,7 @@ def describe_target(trace: TraceRequest | None) -> str:
     return f"{trace.target.function}({trace.args}) in {name}"
 
 
-def format_error(info: ErrorInfo) -> str:
+def error_banner_text(info: ErrorInfo) -> str:
     """One line for the banner: the message, the variant and the user's line if known."""
     where = []
     if info.variant:

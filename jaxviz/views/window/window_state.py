@@ -33,6 +33,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any, ClassVar
 
 from jaxviz.model import call_options, specs
+from jaxviz.model.limits import DEFAULT_DEVICES
 from jaxviz.model.partition_specs import (
     format_partition_spec,
     parse_partition_specs,
@@ -40,6 +41,7 @@ from jaxviz.model.partition_specs import (
     spec_leaves,
 )
 from jaxviz.model.records import VARIANTS, Target, TraceRequest, TraceResult, TraceSettings
+from jaxviz.model.settings_table import DEFAULT_AXIS_NAME, TEXT_SETTINGS, settings_values
 from jaxviz.model.specs import SpecError
 
 #: A field's fault: ``(message, character position or None)``.
@@ -190,7 +192,7 @@ class WindowState(EventedState):
         default_factory=lambda: ["plain", "vmap", "pmap", "sharded"])
     pane_layout: str = "auto"
     focused_variant: str | None = None
-    devices: int = 8
+    devices: int = DEFAULT_DEVICES
     compared: tuple[str, str] | None = None
     two_panes: tuple[str, str] = ("plain", "vmap")
     maximized: str = ""
@@ -341,13 +343,10 @@ class WindowState(EventedState):
 def settings_from(values: Mapping[str, Any]) -> TraceSettings:
     """Trace settings from a mapping holding some of them (as a form or a file declares them).
 
-    Missing settings take their defaults; an empty ``args`` is ``""`` and an
-    empty ``axis_name`` is ``"i"``; keys that are not settings are ignored.
+    Missing or empty settings take their defaults (an empty ``args`` is ``""``); keys
+    that are not settings are ignored (:func:`~jaxviz.model.settings_table.settings_values`).
     """
-    known = {k: v for k, v in values.items() if k in TraceSettings.names()}
-    known["args"] = known.get("args") or ""
-    known["axis_name"] = known.get("axis_name") or "i"
-    return TraceSettings(**known)
+    return TraceSettings(**settings_values(values))
 
 
 def call_arity_problem(tree: ast.Module, function: str, args: str, static: str) -> str | None:
@@ -404,14 +403,11 @@ def find_field_errors(texts: Mapping[str, str], devices: int) -> dict[str, Field
     """Every settings field that does not parse: ``field -> (message, position)``.
 
     Args:
-        texts: the fields as typed (``args``, ``batched_args``, ``in_axes``,
-            ``axis_name``, ``mesh``, ``specs``, ``out_specs``, ``axis_types``,
-            ``out_axes``, ``static``, ``devices_order``; missing ones are empty).
+        texts: the fields as typed, by name
+            (:data:`~jaxviz.model.settings_table.TEXT_SETTINGS`; missing ones are empty).
         devices: the device count a mesh must fit in.
     """
-    v = {name: texts.get(name) or "" for name in
-         ("args", "batched_args", "in_axes", "axis_name", "mesh", "specs", "out_specs",
-          "axis_types", "out_axes", "static", "devices_order")}
+    v = {name: texts.get(name) or "" for name in TEXT_SETTINGS}
     errors: dict[str, FieldError] = {}
 
     def check(name: str, parse: Callable[[str], Any]) -> Any:
@@ -443,7 +439,7 @@ def find_field_errors(texts: Mapping[str, str], devices: int) -> dict[str, Field
         if need > devices:
             errors["mesh"] = (f"this mesh needs {need} devices but there are {devices}: "
                               f"shrink the mesh or use more devices", 0)
-    names = [n for n, _ in mesh] if mesh else [axis or "i"]
+    names = [n for n, _ in mesh] if mesh else [axis or DEFAULT_AXIS_NAME]
     for key in ("specs", "out_specs"):
         if not v[key].strip():
             continue

@@ -15,7 +15,7 @@ import re
 import pytest
 
 from jaxviz.model import list_examples
-from jaxviz.views.compare.diff_layout import CATEGORIES, SPAN_KINDS, default_pair, layout_diff
+from jaxviz.views.compare.diff_layout import CATEGORIES, SPAN_KINDS, default_pair, side_by_side
 from jaxviz.views.compare.jaxpr_diff import diff_variants
 from jaxviz.views.panes.link_index import walk
 
@@ -34,7 +34,7 @@ def _pair(traced, name, a, b):
 @pytest.mark.parametrize("name, a, b", ALL_PAIRS)
 def test_both_sides_show_every_equation_once_level_and_in_order(traced, name, a, b):
     left, right = _pair(traced, name, a, b)
-    layout = layout_diff(diff_variants(left, right))
+    layout = side_by_side(diff_variants(left, right))
     assert len(layout.left) == len(layout.right)
     # The blocks tile the lines, in order; past a side's own lines there is only filler.
     at = 0
@@ -74,7 +74,7 @@ def test_the_batch_axis_ranges_are_the_batch_size_jax_printed(traced, name):
     plain, vmap = _pair(traced, name, "plain", "vmap")
     batch = vmap.invars[0].shape[0] if vmap.invars[0].shape[1:] == plain.invars[0].shape \
         else vmap.invars[-1].shape[0]
-    layout = layout_diff(diff_variants(plain, vmap))
+    layout = side_by_side(diff_variants(plain, vmap))
     marked = 0
     for line in layout.right:
         for span in line.spans:
@@ -91,7 +91,7 @@ def test_the_batch_axis_ranges_are_the_batch_size_jax_printed(traced, name):
 
 def test_pmap_is_one_added_block_then_the_unchanged_body(traced):
     plain, pmap = _pair(traced, "convolve", "plain", "pmap")
-    layout = layout_diff(diff_variants(plain, pmap))
+    layout = side_by_side(diff_variants(plain, pmap))
     first = layout.blocks[0]
     assert first.category == "added" and first.left == 0
     assert [layout.diff.rows[r].right.primitive for r in first.rows] == \
@@ -101,7 +101,7 @@ def test_pmap_is_one_added_block_then_the_unchanged_body(traced):
 
 def test_psum_replaced_by_psum_invariant_and_pvary_is_one_block(traced):
     pmap, shard_map = _pair(traced, "normalize", "pmap", "shard_map")
-    layout = layout_diff(diff_variants(pmap, shard_map))
+    layout = side_by_side(diff_variants(pmap, shard_map))
     [block] = [b for b in layout.blocks if b.category == "replaced"]
     rows = [layout.diff.rows[r] for r in block.rows]
     assert [r.left.primitive for r in rows if r.left] == ["squeeze", "psum"]

@@ -18,7 +18,7 @@ LIGHT = palette.theme("light").device_view
 def render(scene, phase: int, t: float = 1.0, size=(1280, 720), expanded=frozenset()):
     """(layout, items) of frame (``phase``, ``t``) at ``size``."""
     w, h = size
-    lay = geometry.layout(scene, w, h, geometry.default_unit(w, h), frozenset(expanded))
+    lay = geometry.canvas_geometry(scene, w, h, geometry.default_unit(w, h), frozenset(expanded))
     fb = FrameBuilder(scene, lay, LIGHT)
     return lay, fb.static(phase) + fb.dynamic(phase, t)
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from jaxviz.views.window.stepping_views import (
+from jaxviz.views.window.clicker_views import (
     PRESENTER_KEYS,
     TEXT_FIELD_KEYS,
-    SteppingView,
-    SteppingViews,
+    ClickerView,
+    ClickerViews,
     presenter_move,
 )
 
@@ -33,8 +33,8 @@ class Phases:
 
 
 @pytest.mark.parametrize("key, typing, modified, move", [
-    ("PageDown", False, False, 1), ("PageUp", False, False, -1),
-    ("PageDown", True, False, 1),   # a clicker's page keys step even from a text field
+    ("PgDown", False, False, 1), ("PgUp", False, False, -1),
+    ("PgDown", True, False, 1),   # a clicker's page keys step even from a text field
     ("Right", False, False, 1), ("Left", False, False, -1), ("Space", False, False, 1),
     ("Right", True, False, None), ("Left", True, False, None), ("Space", True, False, None),
     ("Right", False, True, None),   # Shift+Right selects, Ctrl+Right jumps a word
@@ -47,11 +47,11 @@ def test_which_key_steps_how(key, typing, modified, move):
 def test_a_text_field_keeps_only_the_keys_it_types_with():
     assert set(PRESENTER_KEYS) > TEXT_FIELD_KEYS
     assert {k for k in PRESENTER_KEYS if presenter_move(k, typing=True) is not None} == \
-        {"PageDown", "PageUp"}
+        {"PgDown", "PgUp"}
 
 
 def test_the_keys_go_to_the_highest_view_shown():
-    views = SteppingViews()
+    views = ClickerViews()
     devices, stepper = Phases(5), Phases(3)
     shown = {"devices": False, "step mode": False}
     views.register("devices", devices, shown=lambda: shown["devices"], priority=10)
@@ -64,11 +64,11 @@ def test_the_keys_go_to_the_highest_view_shown():
     assert views.step(-1) and stepper.at == 0 and not views.step(-1)
     views.unregister("step mode")
     assert views.names() == ["devices"] and views.current() is devices
-    assert isinstance(devices, SteppingView)
+    assert isinstance(devices, ClickerView)
 
 
 def test_a_presentation_registered_later_takes_the_keys_while_shown():
-    views = SteppingViews()
+    views = ClickerViews()
     devices, slides = Phases(4), Phases(9)
     on_screen = [False]
     views.register("devices", devices, shown=lambda: True, priority=10)

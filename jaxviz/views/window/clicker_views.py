@@ -1,15 +1,15 @@
 """Presenter keys: which key steps what, and the registry of views that step (no Qt).
 
 A lecturer's clicker sends Right/Left, Page Down/Up (and some send Space). In
-jaxviz these keys are *window-level*: they step whatever stepping view is shown
+jaxviz these keys are *window-level*: they step whatever clicker view is shown
 -- the device animation, step mode, a presentation -- whichever widget has the
 keyboard focus. The one exception is typing: while a text field (the editor, a
 line edit) has the focus, it keeps Right, Left and Space (they move the cursor
 and type); Page Down/Up still step, since no one pages through a one-line field
 during a lecture and a clicker sends them.
 
-A view that steps implements :class:`SteppingView` (two methods) and registers
-itself with the window's :class:`SteppingViews`, with a predicate saying when
+A view that steps implements :class:`ClickerView` (two methods) and registers
+itself with the window's :class:`ClickerViews`, with a predicate saying when
 it is shown and a priority (the highest shown one gets the keys)::
 
     registry.register("devices", device_view, shown=lambda: tab_is_current(), priority=10)
@@ -19,9 +19,9 @@ Example:
     ...     def __init__(self): self.at = 0
     ...     def step_forward(self): self.at += 1; return True
     ...     def step_back(self): self.at -= 1; return True
-    >>> views, c = SteppingViews(), Counter()
+    >>> views, c = ClickerViews(), Counter()
     >>> views.register("counter", c, shown=lambda: True)
-    >>> presenter_move("PageDown", typing=True), presenter_move("Right", typing=True)
+    >>> presenter_move("PgDown", typing=True), presenter_move("Right", typing=True)
     (1, None)
     >>> views.step(presenter_move("Right", typing=False) or 0), c.at
     (True, 1)
@@ -33,17 +33,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
+from jaxviz.views.keys import CLICKER_MOVES, TEXT_FIELD_KEYS
+
 #: The presenter keys (Qt's key names) and the way each one steps.
-PRESENTER_KEYS: dict[str, int] = {"Right": 1, "PageDown": 1, "Space": 1, "Left": -1, "PageUp": -1}
-#: Presenter keys a text field keeps while it has the focus (they move the cursor, type).
-TEXT_FIELD_KEYS = frozenset({"Right", "Left", "Space"})
+PRESENTER_KEYS = CLICKER_MOVES
 
 
 def presenter_move(key: str, typing: bool, modified: bool = False) -> int | None:
     """How a presenter key steps: +1 on, -1 back, None when it is not the presenter's.
 
     Args:
-        key: the key's name (``"Right"``, ``"PageDown"`` ...).
+        key: the key's name (``"Right"``, ``"PgDown"`` ...).
         typing: a text field has the keyboard focus (it keeps :data:`TEXT_FIELD_KEYS`).
         modified: Ctrl, Alt, Shift or Meta is held (a shortcut or a selection, never a
             clicker).
@@ -54,7 +54,7 @@ def presenter_move(key: str, typing: bool, modified: bool = False) -> int | None
 
 
 @runtime_checkable
-class SteppingView(Protocol):
+class ClickerView(Protocol):
     """A view a presenter's clicker steps: its two buttons, forward and back."""
 
     def step_forward(self) -> bool:
@@ -68,20 +68,20 @@ class SteppingView(Protocol):
 
 @dataclass
 class _Entry:
-    view: SteppingView
+    view: ClickerView
     shown: Callable[[], bool]
     priority: int
     order: int
 
 
-class SteppingViews:
+class ClickerViews:
     """The window's views that step, each with when it is shown; the keys go to one."""
 
     def __init__(self) -> None:
         self._entries: dict[str, _Entry] = {}
         self._added = 0
 
-    def register(self, name: str, view: SteppingView, shown: Callable[[], bool],
+    def register(self, name: str, view: ClickerView, shown: Callable[[], bool],
                  priority: int = 0) -> None:
         """Let ``view`` take the presenter keys while ``shown()`` holds.
 
@@ -108,7 +108,7 @@ class SteppingViews:
         shown = [(e.priority, e.order, n) for n, e in self._entries.items() if e.shown()]
         return max(shown)[2] if shown else None
 
-    def current(self) -> SteppingView | None:
+    def current(self) -> ClickerView | None:
         """The view that takes the keys now; None when none is shown."""
         name = self.current_name()
         return self._entries[name].view if name is not None else None

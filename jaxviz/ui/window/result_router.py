@@ -7,9 +7,9 @@
 * an engine failure (timeout, crash, cancelled): a banner on every pane.
 
 In every error case the last good content stays, dimmed; nothing the user
-typed is touched. The presenter sees the window through :class:`ResultView`
+typed is touched. The router sees the window through :class:`ResultView`
 (the widgets it fills) and the :class:`~jaxviz.views.window.window_state.WindowState`;
-what belongs in the status bar it announces with :attr:`ResultPresenter.statusChanged`.
+what belongs in the status bar it announces with :attr:`ResultRouter.statusChanged`.
 A good result goes into the state (``state.result``, then ``state.details``); the
 views that show more than one pane's part of it (the links, the compare layout,
 the device view) follow the state from there, and keep no copy of their own.
@@ -49,7 +49,7 @@ class ResultView(Protocol):
     tools: ToolTabs
 
 
-class ResultPresenter(QObject):
+class ResultRouter(QObject):
     """Applies replies from the :class:`~jaxviz.ui.window.session.TraceSession` to the window.
 
     Signals:
