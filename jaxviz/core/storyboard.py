@@ -25,7 +25,8 @@ from jaxviz.model import ArrayTiles, MeshInfo, Tile, VariantResult
 from jaxviz.model.records import walk_equations
 from jaxviz.model.storyboard import CollectiveOp, Enclosing, Step, Storyboard, VmapBatch
 
-#: Variants JAX runs as one compiled program (the others run op by op).
+#: Variants JAX runs as one compiled program (the others run op by op), until the
+#: claims (:func:`jaxviz.core.claims.apply`) say how the call really runs.
 ONE_PROGRAM = frozenset({"jit", "pmap", "sharded", "shard_map"})
 
 
@@ -71,10 +72,6 @@ def build(vr: VariantResult, compiled: Any, in_avals: list[Any], out_avals: list
                           output_shapes=c.result_types, hlo=[c.instruction.name],
                           within=within, collective=op))
     notes = origins.attach(raw, steps)
-    if vr.variant not in ONE_PROGRAM:
-        notes.insert(0, f"JAX runs the {vr.variant} variant op by op, dispatching each "
-                        f"primitive on its own; these steps are those of the one program "
-                        f"jax.jit would compile for it")
     return Storyboard(variant=vr.variant, one_program=vr.variant in ONE_PROGRAM, mesh=mesh,
                       devices=ids, processes=[int(d.process_index) for d in devices],
                       arrays=arrays, steps=steps, notes=notes, hlo_module=module.name)

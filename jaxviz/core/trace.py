@@ -20,6 +20,7 @@ import jax
 
 from jaxviz.core import (
     arguments,
+    claims,
     devices,
     hlo_program,
     jax_internals,
@@ -202,7 +203,10 @@ def _run_prepared(vr: VariantResult, prepared: Prepared, loaded: Loaded, req: Tr
         vr.notes.append(VariantNote("eager", EAGER_NOTE))
     run = prepared.eager if eager and prepared.eager is not None else prepared.fn
     with meshes.mesh_context(prepared.context), jax_internals.device_labelled_prints():
-        vr.value = _value_text(run(*args))
+        out = run(*args)
+        vr.value = _value_text(out)
+    if vr.storyboard is not None and vr.storyboard.claims is not None:
+        claims.equal_pieces(vr.storyboard.claims, jax.tree.leaves(out))
 
 
 def program_notes(prepared: Prepared, closed: Any, loaded: Loaded,
@@ -263,6 +267,10 @@ def describe_compiled(vr: VariantResult, prepared: Prepared, closed: Any, req: T
             vr.storyboard.batch = storyboard.vmap_batch(
                 loaded.builder.fn, loaded.builder.name, loaded.single, list(prepared.args),
                 loaded.settings.in_axes, vr, req.target.filename)
+        claims.apply(vr.storyboard, claims.story_claims(
+            vr.storyboard, vr, prepared.fn, closed, list(prepared.args),
+            jax.tree.leaves(compiled.input_shardings[0]),
+            hlo_program.num_partitions(compiled_text), req.target.source, req.target.filename))
 
 
 def explain(exc: Exception, filename: str, variant: str, loaded: Loaded) -> ErrorInfo:
