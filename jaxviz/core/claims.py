@@ -99,16 +99,21 @@ def holding(tiles: ArrayTiles) -> str:
     return "copies" if len(tiles.tiles) == 1 else "pieces"
 
 
-def array_claims(story: Storyboard, args: list[Any], in_shardings: list[Any],
-                 process_of: dict[int, int]) -> list[ArrayClaim]:
-    """One claim per input and output of the storyboard."""
+def array_claims(story: Storyboard, args: list[Any], arg_names: list[str],
+                 in_shardings: list[Any], process_of: dict[int, int]) -> list[ArrayClaim]:
+    """One claim per input and output of the storyboard.
+
+    ``args`` are the arguments as passed, ``arg_names`` the name of each of their leaves
+    and ``in_shardings`` the compiled program's sharding of each leaf (``None``: unused).
+    """
     leaves = jax.tree.leaves(args, is_leaf=lambda x: x is None)
+    by_name = ({n: (a, s) for n, a, s in zip(arg_names, leaves, in_shardings)}
+               if len(leaves) == len(arg_names) == len(in_shardings) else {})
     out = []
-    inputs = story.inputs
-    for k, a in enumerate(story.arrays):
+    for a in story.arrays:
         start = ""
-        if a.role == "input" and len(leaves) == len(inputs) and k < len(in_shardings):
-            start = starts(leaves[k], in_shardings[k])
+        if a.role == "input" and a.name in by_name and by_name[a.name][1] is not None:
+            start = starts(*by_name[a.name])
         out.append(ArrayClaim(name=a.name, role=a.role, type_str=a.type_str, starts=start,
                               holding=holding(a),
                               processes=len({process_of.get(d, 0) for d in a.devices}) or 1))
@@ -270,13 +275,13 @@ def _layout_request(serving: Equation, equations: list[Equation]) -> Equation | 
 
 
 def story_claims(story: Storyboard, vr: VariantResult, fn: Any, closed: Any, args: list[Any],
-                 in_shardings: list[Any], num_partitions: int, source: str,
-                 filename: str) -> StoryClaims:
+                 arg_names: list[str], in_shardings: list[Any], num_partitions: int,
+                 source: str, filename: str) -> StoryClaims:
     """Every claim of a storyboard (see the module's docstring for where each comes from)."""
     process_of = dict(zip(story.devices, story.processes))
     return StoryClaims(
         program=program_claim(fn, closed, num_partitions, story.devices),
-        arrays=array_claims(story, args, in_shardings, process_of),
+        arrays=array_claims(story, args, arg_names, in_shardings, process_of),
         collectives=collective_claims(story, vr, source, filename, closed))
 
 

@@ -45,11 +45,13 @@ def build(vr: VariantResult, compiled: Any, in_avals: list[Any], out_avals: list
     """
     devices = jax_internals.device_assignment(compiled)
     ids = [int(d.id) for d in devices]
-    in_shardings = jax.tree.leaves(compiled.input_shardings[0])
+    # an argument the program does not use has no sharding (None): jit never sends it
+    in_shardings = jax.tree.leaves(compiled.input_shardings[0], is_leaf=lambda s: s is None)
     out_shardings = jax.tree.leaves(compiled.output_shardings)
-    mesh = layout.mesh_info(in_shardings + out_shardings)
+    mesh = layout.mesh_info([s for s in in_shardings if s is not None] + out_shardings)
     arrays = [array_tiles(name, "input", aval, sharding, ids)
-              for name, aval, sharding in zip(in_names, in_avals, in_shardings)]
+              for name, aval, sharding in zip(in_names, in_avals, in_shardings)
+              if sharding is not None]
     arrays += [array_tiles(name, "output", aval, sharding, ids)
                for name, aval, sharding in zip(out_names, out_avals, out_shardings)]
     module = hlo_program.read_module(hlo_text or compiled.as_text() or "",

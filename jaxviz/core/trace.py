@@ -268,8 +268,8 @@ def describe_compiled(vr: VariantResult, prepared: Prepared, closed: Any, req: T
                 loaded.builder.fn, loaded.builder.name, loaded.single, list(prepared.args),
                 loaded.settings.in_axes, vr, req.target.filename)
         claims.apply(vr.storyboard, claims.story_claims(
-            vr.storyboard, vr, prepared.fn, closed, list(prepared.args),
-            jax.tree.leaves(compiled.input_shardings[0]),
+            vr.storyboard, vr, prepared.fn, closed, list(prepared.args), names,
+            jax.tree.leaves(compiled.input_shardings[0], is_leaf=lambda s: s is None),
             hlo_program.num_partitions(compiled_text), req.target.source, req.target.filename))
 
 

@@ -111,9 +111,11 @@ def jax_view(req: TraceRequest, variant: str) -> JaxView:
         compiled = fn.lower(*prepared.args).compile()
         header = compiled.as_text().split("\n", 1)[0]
         m = re.search(r"num_partitions=(\d+)", header)
-        shardings = jax.tree.leaves(compiled.input_shardings[0])
+        shardings = jax.tree.leaves(compiled.input_shardings[0], is_leaf=lambda s: s is None)
         leaves = jax.tree.leaves(prepared.args)
-        starts = [_starts(a, s) for a, s in zip(leaves, shardings)]
+        assert len(leaves) == len(shardings)
+        # an argument the program does not use (sharding None) is never sent
+        starts = [_starts(a, s) for a, s in zip(leaves, shardings) if s is not None]
         out = prepared.fn(*concrete)
         holding = [_holding(v) for v in jax.tree.leaves(out)]
     return JaxView(one_program=one, num_partitions=int(m.group(1)) if m else 1, starts=starts,
