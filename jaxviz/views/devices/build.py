@@ -149,6 +149,8 @@ def _grids(scene: Scene, story: Storyboard,
             axis = None
         split = (axis, scene.batch.trips) if axis is not None and scene.batch else None
         grid = tile_grid(a, order, split)
+        claim = story.claims.array(a.name) if story.claims is not None else None
+        grid.equal = claim is not None and claim.holding == "equal_pieces"
         scene.batch_axes[grid.key] = axis
         (inputs if a.role == "input" else outputs).append(grid)
     return inputs, outputs

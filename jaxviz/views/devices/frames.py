@@ -132,7 +132,7 @@ class FrameBuilder:
         """One tile in its holders' look: their one colour, or a ring of theirs if shared."""
         th = self.th
         holders = block.holders
-        if len(holders) == 1:
+        if len(holders) == 1 and not g.equal:
             colour = self.colour.get(holders[0], th.neutral)
             return [Box(rect, mix(th.neutral, colour, strength), th.frame, 1.0, alpha=alpha,
                         tag=tag)]
