@@ -34,6 +34,9 @@ EXIT_OK = 0
 EXIT_FAILED = 1  # the user's function ran and failed, or the engine did
 EXIT_USAGE = 2   # what was typed (or the file named, before its function ran) is at fault
 
+#: Variants that call the function on a batch (the others call it once, on --args).
+BATCHED_VARIANTS = ("vmap", "pmap", "sharded", "shard_map")
+
 #: Trace settings checked before the engine starts, and the option that sets each.
 SETTING_OPTIONS = {"args": "--args", "batched_args": "--batched-args", "in_axes": "--in-axes",
                    "axis_name": "--axis-name", "mesh": "--mesh", "specs": "--specs",
@@ -180,6 +183,14 @@ def build_request(ns: argparse.Namespace, want: list[str],
         return value if value is not None else defaults.get(name, fallback)
 
     batched_args = ns.batched_args
+    unbatched = [v for v in variants if v not in BATCHED_VARIANTS]
+    if batched_args is not None and unbatched and len(unbatched) == len(variants):
+        # the batch would be dropped without a word: the variant calls the function once
+        raise SystemExit(usage_error(
+            f"--batched-args is for the batched variants ({', '.join(BATCHED_VARIANTS)}); "
+            f"the {unbatched[0]} variant calls {target.function} once, on --args: give "
+            f"--variant vmap (or pmap, sharded, shard_map) to map over the batch, or "
+            f"drop --batched-args"))
     if batched_args is None and ns.args is None:
         batched_args = defaults.get("batched_args")
     static = ", ".join(ns.static) if getattr(ns, "static", None) else None

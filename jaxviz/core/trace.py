@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import re
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -61,6 +62,9 @@ COLLECTIVES = frozenset({
 })
 
 
+#: JAX's own advice in an unbound-axis message ("call psum under `jax.shard_map`").
+JAX_FIX = re.compile(r"(?:please )?call \w+ under `?jax\.shard_map`?\.?")
+
 #: Said when a value was computed by running shard_map eagerly.
 EAGER_NOTE = ("the body prints, so the call ran without jax.jit: shard_map runs eagerly, once "
               "per device, and print shows each device's block, jax.debug.print one line "
@@ -98,7 +102,8 @@ def load(req: TraceRequest) -> Loaded:
         static = arguments.build_static(static_specs, namespace,
                                         {"args": req.args, "static": req.static or ""},
                                         target.filename)
-    names = arg_names(fn, len(single))
+    lead = arguments.leading_static(fn, static)
+    names = arg_names(fn, len(single), lead)
     arguments.check_static_params(fn, target.function, static, len(single))
     arguments.check_count(fn, target.function, len(single), static)
     arguments.check_traceable(single, names, req.args, specs)
@@ -118,14 +123,17 @@ def load(req: TraceRequest) -> Loaded:
                     kind="spec", field="batched_args",
                     message=f"the batched arguments give {len(values)} values but the "
                             f"function takes {len(single)}"))
-            arguments.check_batched(values, settings.in_axes,
-                                    arg_names(fn, len(single)))
+            arguments.check_batched(values, settings.in_axes, names)
             return values
         return arguments.add_batch_axis(single, settings.in_axes, size)
 
+    ordered = sorted(static_specs, key=lambda pair: (pair[0].name not in lead,
+                                                      lead.index(pair[0].name)
+                                                      if pair[0].name in lead else 0))
     writer = CallWriter(target.function, names, settings.in_axes, specs,
                         bspecs, single, size, devices.simulated(), len(jax.devices()),
-                        static=[(arg.name, format_spec(arg.spec)) for arg, _ in static_specs])
+                        static=[(arg.name, format_spec(arg.spec)) for arg, _ in ordered])
+    writer.leading = len(lead)
     builder = VariantBuilder(fn, target.function, single, settings, batched, writer,
                              static=static, module_mesh=module_mesh, source=target.source,
                              namespace=namespace, mesh_given=bool(req.mesh))
@@ -284,8 +292,21 @@ def explain(exc: Exception, filename: str, variant: str, loaded: Loaded) -> Erro
     if "unbound axis name" in text:
         axis = text.split("unbound axis name:", 1)[-1].split(".")[0].strip()
         info.kind = "collective"
-        if variant in ("sharded", "shard_map"):
-            mesh_axes = ", ".join(name for name, _ in loaded.settings.mesh_axes)
+        names = [name for name, _ in loaded.settings.mesh_axes]
+        if variant == "sharded":
+            # jit binds no axis names, whatever the mesh has (JAX's message: call it under
+            # jax.shard_map)
+            fix = JAX_FIX.search(text)
+            info.message = (f"the function uses a collective over axis {axis!r}, but the "
+                            f"sharded variant is jax.jit of the whole function, and jit binds "
+                            f"no axis names: a collective needs shard_map (or pmap) to give "
+                            f"it the axis"
+                            + (f" (JAX: {fix.group(0).rstrip('.')})" if fix else "")
+                            + ": look at the shard_map variant"
+                            + ("" if axis in names else
+                               f", with a mesh axis named {axis!r} (--mesh {axis}=N)"))
+        elif variant == "shard_map":
+            mesh_axes = ", ".join(names)
             info.message = (f"the function uses a collective over axis {axis!r}, but the "
                             f"{variant} mesh has axes {mesh_axes}: name a mesh axis {axis!r} "
                             f"(--axis-name {axis}, or --mesh {axis}=N)")
