@@ -39,6 +39,7 @@ from jaxviz.model.claims import (
     StoryClaims,
     jaxpr_type,
 )
+from jaxviz.model.notes import VariantNote
 from jaxviz.model.records import walk_equations
 from jaxviz.model.storyboard import ArrayTiles, Storyboard
 
@@ -293,3 +294,20 @@ def apply(story: Storyboard, claims: StoryClaims) -> None:
         story.notes.insert(0, "JAX runs this call op by op, dispatching each primitive on "
                               "its own; these steps are those of the one program jax.jit "
                               "would compile for it")
+
+
+def mesh_types_note(mesh: Any) -> VariantNote | None:
+    """Say which axis types the mesh jaxviz built has, when they are not JAX's default.
+
+    JAX's default is read from ``jax.make_mesh`` itself (Explicit since JAX 0.9).
+    """
+    probe = jax.make_mesh((1,), ("probe",), devices=jax.devices()[:1])
+    default = probe.axis_types[0]
+    types = list(mesh.axis_types)
+    if all(t == default for t in types):
+        return None
+    used = ", ".join(f"{name}: {t.name}" for name, t in zip(mesh.axis_names, types))
+    return VariantNote("mesh_axis_types", (
+        f"the mesh's axes are {used} (jaxviz's default axis types); jax.make_mesh in this "
+        f"JAX makes {default.name} axes unless given axis_types=, and then jax.typeof shows "
+        f"each value's sharding: set the axis types to explicit to see that"))

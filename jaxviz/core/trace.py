@@ -182,16 +182,21 @@ def _trace_prepared(vr: VariantResult, prepared: Prepared, loaded: Loaded,
     """The jaxpr (and compiled program); returns it and what tracing printed."""
     filename = req.target.filename
     vr.call, vr.code = prepared.call, prepared.code
-    with watch_stdout() as printed:
+    # When a real call follows that JAX does not stage (op by op, or an eager shard_map),
+    # what jaxviz's own traces print is held: the call prints again as it runs (per
+    # device), and tracers jaxviz made (JitTracer) must not come before its lines.
+    hold = "value" in req.want and (prepared.eager is not None
+                                    or not callable(getattr(prepared.fn, "lower", None)))
+    with watch_stdout(through=not hold) as printed:
         closed = jax.make_jaxpr(prepared.fn)(*prepared.args)
-    describe_jaxpr(vr, closed, filename)
-    vr.notes = program_notes(prepared, closed, loaded, filename)
-    if {"hlo", "layout", "story"} & set(req.want):
-        describe_compiled(vr, prepared, closed, req, loaded)
-        note = variant_notes.collectives_note(closed, vr.hlo) if vr.hlo else None
-        if note is not None:
-            vr.notes.append(note)
-    return closed, printed.text
+        describe_jaxpr(vr, closed, filename)
+        vr.notes = program_notes(prepared, closed, loaded, filename)
+        if {"hlo", "layout", "story"} & set(req.want):
+            describe_compiled(vr, prepared, closed, req, loaded)
+            note = variant_notes.collectives_note(closed, vr.hlo) if vr.hlo else None
+            if note is not None:
+                vr.notes.append(note)
+    return closed, printed.text if hold else ""
 
 
 def _run_prepared(vr: VariantResult, prepared: Prepared, loaded: Loaded, req: TraceRequest,
@@ -210,9 +215,15 @@ def _run_prepared(vr: VariantResult, prepared: Prepared, loaded: Loaded, req: Tr
         vr.call, vr.code = prepared.eager_code.call, prepared.eager_code
         vr.notes.append(VariantNote("eager", EAGER_NOTE))
     run = prepared.eager if eager and prepared.eager is not None else prepared.fn
-    with meshes.mesh_context(prepared.context), jax_internals.device_labelled_prints():
-        out = run(*args)
-        vr.value = _value_text(out)
+    ran = None
+    try:
+        with meshes.mesh_context(prepared.context), jax_internals.device_labelled_prints(), \
+                watch_stdout() as ran:
+            out = run(*args)
+            vr.value = _value_text(out)
+    finally:
+        if printed and (ran is None or not ran.text):
+            sys.stdout.write(printed)  # the call printed nothing itself: what tracing did
     if vr.storyboard is not None and vr.storyboard.claims is not None:
         claims.equal_pieces(vr.storyboard.claims, jax.tree.leaves(out))
 
@@ -231,6 +242,10 @@ def program_notes(prepared: Prepared, closed: Any, loaded: Loaded,
         notes += variant_notes.per_device_notes(
             prepared.variant, builder.name, closed, filename, axes, prepared.per_device,
             builder.batch_size())
+    if prepared.mesh is not None and builder.mesh_given and prepared.variant != "pmap":
+        said = claims.mesh_types_note(prepared.mesh)
+        if said is not None:
+            notes.append(said)
     if prepared.variant == "shard_map" and prepared.mesh is not None:
         notes += variant_notes.check_vma_notes(closed, filename, settings.check_vma,
                                                dict(prepared.mesh.shape))
@@ -329,23 +344,25 @@ def explain(exc: Exception, filename: str, variant: str, loaded: Loaded) -> Erro
 class _Watched(io.TextIOBase):
     """Python's stdout, written through at once, remembering what went by."""
 
-    def __init__(self, out: Any):
+    def __init__(self, out: Any, through: bool = True):
         self.out = out
+        self.through = through
         self.text = ""
 
     def write(self, text: str) -> int:  # noqa: D102
         self.text += text
-        return self.out.write(text)
+        return self.out.write(text) if self.through else len(text)
 
     def flush(self) -> None:  # noqa: D102
         self.out.flush()
 
 
 @contextlib.contextmanager
-def watch_stdout() -> Iterator[_Watched]:
+def watch_stdout(through: bool = True) -> Iterator[_Watched]:
     """What Python code prints inside goes out as always (in order with the process's
-    other output, kept if it crashes next) and is remembered in ``.text``."""
-    watched = _Watched(sys.stdout)
+    other output, kept if it crashes next) and is remembered in ``.text``; with
+    ``through=False`` it is only remembered."""
+    watched = _Watched(sys.stdout, through)
     with contextlib.redirect_stdout(watched):
         yield watched
 

@@ -114,3 +114,53 @@ def test_a_collective_under_jit_is_sent_to_shard_map(tmp_path):
     assert out.returncode in (1, 2) and "Traceback" not in out.stderr
     assert "shard_map" in out.stderr and "binds no axis names" in out.stderr
     assert "name a mesh axis" not in out.stderr
+
+
+EAGER = """\
+import jax
+import jax.numpy as jnp
+from jax.sharding import AxisType
+from jax.sharding import PartitionSpec as P
+
+mesh = jax.make_mesh((4,), ("i",), axis_types=(AxisType.Auto,))
+
+
+@jax.shard_map(mesh=mesh, in_specs=P("i"), out_specs=P("i"))
+def show(block):
+    print("traced", block)
+    jax.debug.print("block {b}", b=block)
+    return block * 10
+
+
+xs = jnp.arange(8, dtype=jnp.int32)
+"""
+
+
+def test_an_eager_shard_map_prints_what_its_own_run_prints(tmp_path):
+    path = tmp_path / "eager.py"
+    path.write_text(EAGER)
+    plain = jax_says(f"""
+        import runpy
+        ns = runpy.run_path({str(path)!r})
+        ns['show'](ns['xs'])
+    """)
+    assert "JitTracer" not in plain  # JAX: the eager run traces no jit
+    out = jaxviz("run", f"{path}:show", "--args", "xs")
+    assert out.returncode == 0, out.stderr
+    before = out.stderr  # (what the user's code prints goes to stderr, results to stdout)
+    assert "JitTracer" not in before
+    ours = sorted(line.split(": ", 1)[1] for line in before.splitlines() if "block" in line)
+    theirs = sorted(line for line in plain.splitlines() if line.startswith("block"))
+    assert ours == theirs and len(ours) == 4
+
+
+def test_the_mesh_axis_types_are_said_against_jax_default():
+    default = jax_says("print(jax.make_mesh((8,), ('i',)).axis_types[0].name)").strip()
+    out = jaxviz("run", "example:tensor_parallel", "--variant", "sharded")
+    assert out.returncode == 0, out.stderr
+    [note] = [line for line in out.stdout.splitlines() if "axis types" in line]
+    assert "Auto" in note and f"jax.make_mesh in this JAX makes {default} axes" in note
+    explicit = jaxviz("run", "example:tensor_parallel", "--variant", "sharded",
+                      "--axis-types", default.lower())
+    assert explicit.returncode == 0, explicit.stderr
+    assert "axis types" not in explicit.stdout
