@@ -222,7 +222,11 @@ def _assemble_caption(scene: Scene) -> str:
             if said:
                 same.append(said)
     text = "; ".join(parts) + "." + "".join(same[:3])
-    if scene.parallel:
+    if scene.parallel and len(scene.processes) > 1:
+        text += (f" It is one global jax.Array over {len(scene.processes)} processes: each "
+                 f"process holds only its own blocks (addressable_shards), and no process "
+                 f"holds the whole array.")
+    elif scene.parallel:
         text += " It is still one jax.Array: np.asarray(out) would gather it to the host."
     return text
 
