@@ -71,7 +71,7 @@ def _device_phases(scene: Scene, equations: list[Equation]) -> list[Phase]:
     claims = story.claims
     title, caption = words.start_words(ins, claims)
     nxt = f"Next: {scene.call or scene.function}."
-    placed = title == "The arrays are already on the devices"
+    placed = words.all_placed(ins, claims)
     if placed:
         phases = [Phase("placed", title, f"{caption} {nxt}", first, 3.0, devices=everyone,
                         arrays=names)]

@@ -229,6 +229,15 @@ def collective_origin(step: Step, function: str, claim: CollectiveClaim | None =
 LAYOUT_REQUESTS = ("sharding_constraint", "reshard", "device_put", "mesh_cast")
 
 
+def all_placed(grids: list[TileGrid], claims: StoryClaims | None) -> bool:
+    """Every input is already laid out on the devices as the program wants it."""
+    if claims is None or not grids:
+        return False
+    starts = [c.starts if (c := claims.array(m.name)) is not None else ""
+              for g in grids for m in (g.members or [g])]
+    return all(s == "placed" for s in starts)
+
+
 def start_words(grids: list[TileGrid], claims: StoryClaims | None) -> tuple[str, str]:
     """(title, caption) for where the inputs are before the call; ``("", "")`` if unknown.
 
@@ -255,8 +264,10 @@ def start_words(grids: list[TileGrid], claims: StoryClaims | None) -> tuple[str,
         many = len(found["placed"]) > 1 or "(" in found["placed"][0]
         processes = max((a.processes for a in claims.arrays if a.role == "input"
                          and a.starts == "placed"), default=1)
+        held = {d for g in grids for d in g.by_device}
         where = (f"already on the devices of {processes} processes, each process holding "
                  f"only its own blocks" if processes > 1 else
+                 f"already on device {next(iter(held))}" if len(held) == 1 else
                  "already on the devices, laid out as the program wants")
         parts.append(f"{join(found['placed'])} {'are' if many else 'is'} {where}: nothing "
                      f"moves at the call")
@@ -268,7 +279,9 @@ def start_words(grids: list[TileGrid], claims: StoryClaims | None) -> tuple[str,
     if set(found) == {"host"}:
         title = "The arrays start on the host"
     elif set(found) == {"placed"}:
-        title = "The arrays are already on the devices"
+        held = {d for g in grids for d in g.by_device}
+        title = (f"The arrays are already on device {next(iter(held))}" if len(held) == 1
+                 else "The arrays are already on the devices")
     else:
         title = "Where the arrays are before the call"
     return title, "Before the call, " + "; ".join(parts) + "."
