@@ -141,13 +141,17 @@ def export(lecture, ns) -> int:
     from jaxviz.cli.runner import prestart, run_request
 
     prestart(lecture.devices)
-    from jaxviz.views.present.deck import load_deck
+    from jaxviz.ui.present.loading import multiprocess_runs
+    from jaxviz.views.present.deck import build_slides, load_functions
 
     def say(text: str) -> None:
         print(f"  {text} ...", file=sys.stderr)
 
-    slides = load_deck(lecture, lambda record: run_request(record, lecture.devices, ns.timeout),
-                       measure=ns.measure, progress=say)
+    functions = load_functions(
+        lecture, lambda record: run_request(record, lecture.devices, ns.timeout),
+        measure=ns.measure, progress=say)
+    multiprocess_runs(lecture, functions, say)  # the multi-host slides: a real run
+    slides = build_slides(lecture, functions)
     from jaxviz.ui.theme.qt_guard import ensure_app
 
     ensure_app()  # widgets: the timing plots are pyqtgraph items

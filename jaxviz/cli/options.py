@@ -46,6 +46,9 @@ EXIT_OK = 0
 EXIT_FAILED = 1  # the user's function ran and failed, or the engine did
 EXIT_USAGE = 2   # what was typed (or the file named, before its function ran) is at fault
 
+#: Variants that call the function on a batch (the others call it once, on --args).
+BATCHED_VARIANTS = ("vmap", "pmap", "sharded", "shard_map")
+
 #: Trace settings checked before the engine starts, and the option that sets each.
 SETTING_OPTIONS = {s.name: s.flag for s in TRACE_SETTINGS if s.typed_as_text}
 
@@ -177,6 +180,14 @@ def build_request(ns: argparse.Namespace, want: list[str],
     if merged.get("args") is None:
         raise SystemExit(usage_error(f"say what arguments {target.function} takes, e.g. "
                                      f"--args \"f32[5], f32[3]\""))
+    unbatched = [v for v in variants if v not in BATCHED_VARIANTS]
+    if ns.batched_args is not None and unbatched and len(unbatched) == len(variants):
+        # the batch would be dropped without a word: the variant calls the function once
+        raise SystemExit(usage_error(
+            f"--batched-args is for the batched variants ({', '.join(BATCHED_VARIANTS)}); "
+            f"the {unbatched[0]} variant calls {target.function} once, on --args: give "
+            f"--variant vmap (or pmap, sharded, shard_map) to map over the batch, or "
+            f"drop --batched-args"))
     req = TraceRequest(target=target, variants=variants, want=want,
                        **settings_values(merged))
     check_settings(ns, req)

@@ -82,6 +82,25 @@ def build_static(static: list[tuple[StaticArg, str]], namespace: dict[str, Any],
             for arg, field in static}
 
 
+def leading_static(fn: Any, static: dict[str, Any] | list[str]) -> list[str]:
+    """The static arguments that are the function's first positional parameters, in order.
+
+    They are passed by position, before the arguments (``pairwise(dist, xs)`` for
+    ``pairwise(f, xs)`` with ``f`` static): by name they would collide with the
+    first positional argument.
+    """
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        return []
+    out = []
+    for p in params:
+        if p.kind != p.POSITIONAL_OR_KEYWORD or p.name not in static:
+            break
+        out.append(p.name)
+    return out
+
+
 def check_static_params(fn: Any, name: str, static: dict[str, Any], nargs: int) -> None:
     """Static arguments must name parameters that come after the positional arguments.
 
@@ -98,7 +117,11 @@ def check_static_params(fn: Any, name: str, static: dict[str, Any], nargs: int) 
     keyword_ok = any(p.kind == kinds.VAR_KEYWORD for p in params.values())
     positional = [p.name for p in params.values()
                   if p.kind in (kinds.POSITIONAL_ONLY, kinds.POSITIONAL_OR_KEYWORD)]
+    lead = leading_static(fn, static)
+    positional = positional[len(lead):]  # the arguments fill the parameters after them
     for key in static:
+        if key in lead:
+            continue
         param = params.get(key)
         if param is None and not keyword_ok:
             raise UserError(ErrorInfo(
@@ -236,8 +259,10 @@ def check_count(fn: Any, name: str, count: int, static: dict[str, Any] | None = 
         signature = inspect.signature(fn)
     except (TypeError, ValueError):  # a builtin or C function: JAX will say
         return
+    lead = leading_static(fn, static or {})
+    rest = {k: v for k, v in (static or {}).items() if k not in lead}
     try:
-        signature.bind(*range(count), **(static or {}))
+        signature.bind(*lead, *range(count), **rest)
     except TypeError:
         params = [p for p in signature.parameters.values()
                   if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]

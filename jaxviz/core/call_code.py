@@ -184,6 +184,9 @@ class CallWriter:
         self.simulated = simulated
         self.device_count = device_count
         self.static = list(static or [])
+        #: how many of ``static`` (the first ones) are passed by position, before the
+        #: arguments: the function's first parameters
+        self.leading = 0
 
     # -- names --------------------------------------------------------------- #
 
@@ -211,16 +214,23 @@ class CallWriter:
 
     def static_text(self) -> str:
         """``n=3, mode='sum'``: the static arguments as keywords ('' when none)."""
-        return ", ".join(f"{name}={text}" for name, text in self.static)
+        return ", ".join(f"{name}={text}" for name, text in self.static[self.leading:])
+
+    def leading_text(self) -> str:
+        """``dist``: the leading static arguments' values, passed by position."""
+        return ", ".join(text for _, text in self.static[:self.leading])
 
     def bound_text(self, function: str) -> str:
         """``functools.partial(f, n=3)``: the function with its static arguments bound."""
-        return f"functools.partial({function}, {self.static_text()})" if self.static \
+        parts = [p for p in (self.leading_text(), self.static_text()) if p]
+        return f"functools.partial({function}, {', '.join(parts)})" if self.static \
             else function
 
     def direct_call(self, function: str, batched: bool) -> str:
-        """``f(x, w, n=3)``: a call passing the static arguments by name."""
-        parts = [p for p in (self.args_text(batched), self.static_text()) if p]
+        """``f(x, w, n=3)``: a call passing the static arguments by name (the leading ones
+        by position, first)."""
+        parts = [p for p in (self.leading_text(), self.args_text(batched), self.static_text())
+                 if p]
         return f"{function}({', '.join(parts)})"
 
     def mesh_text(self, axes: list[tuple[str, int]], used: int, types: list[str] | None = None,

@@ -237,6 +237,13 @@ def read_module(text: str, schedule: dict[str, list[str]] | None = None) -> Modu
                   ints.get("replica_count", 1), _frames(lines))
 
 
+def num_partitions(text: str) -> int:
+    """The module's ``num_partitions`` (its header line; 1 when the header has none)."""
+    header = text.split("\n", 1)[0]
+    ints = {k: int(v) for k, v in _HEADER_INT.findall(header)}
+    return ints.get("num_partitions", 1)
+
+
 def parse_instruction(line: str) -> Instruction | None:
     """Parse one printed instruction (``[ROOT] %name = type opcode(operands), attrs``)."""
     m = _INSTRUCTION.match(line)

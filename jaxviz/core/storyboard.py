@@ -25,7 +25,8 @@ from jaxviz.model import ArrayTiles, MeshInfo, VariantResult
 from jaxviz.model.records import walk_equations
 from jaxviz.model.storyboard import CollectiveOp, Enclosing, Step, Storyboard, VmapBatch
 
-#: Variants JAX runs as one compiled program (the others run op by op).
+#: Variants JAX runs as one compiled program (the others run op by op), until the
+#: claims (:func:`jaxviz.core.claims.apply`) say how the call really runs.
 ONE_PROGRAM = frozenset({"jit", "pmap", "sharded", "shard_map"})
 
 
@@ -44,11 +45,13 @@ def build(vr: VariantResult, compiled: Any, in_avals: list[Any], out_avals: list
     """
     devices = jax_internals.device_assignment(compiled)
     ids = [int(d.id) for d in devices]
-    in_shardings = jax.tree.leaves(compiled.input_shardings[0])
+    # an argument the program does not use has no sharding (None): jit never sends it
+    in_shardings = jax.tree.leaves(compiled.input_shardings[0], is_leaf=lambda s: s is None)
     out_shardings = jax.tree.leaves(compiled.output_shardings)
-    mesh = layout.mesh_info(in_shardings + out_shardings)
+    mesh = layout.mesh_info([s for s in in_shardings if s is not None] + out_shardings)
     arrays = [array_tiles(name, "input", aval, sharding, ids)
-              for name, aval, sharding in zip(in_names, in_avals, in_shardings)]
+              for name, aval, sharding in zip(in_names, in_avals, in_shardings)
+              if sharding is not None]
     arrays += [array_tiles(name, "output", aval, sharding, ids)
                for name, aval, sharding in zip(out_names, out_avals, out_shardings)]
     module = hlo_program.read_module(hlo_text or compiled.as_text() or "",
@@ -71,10 +74,6 @@ def build(vr: VariantResult, compiled: Any, in_avals: list[Any], out_avals: list
                           output_shapes=c.result_types, hlo=[c.instruction.name],
                           within=within, collective=op))
     notes = origins.attach(raw, steps)
-    if vr.variant not in ONE_PROGRAM:
-        notes.insert(0, f"JAX runs the {vr.variant} variant op by op, dispatching each "
-                        f"primitive on its own; these steps are those of the one program "
-                        f"jax.jit would compile for it")
     return Storyboard(variant=vr.variant, one_program=vr.variant in ONE_PROGRAM, mesh=mesh,
                       devices=ids, processes=[int(d.process_index) for d in devices],
                       arrays=arrays, steps=steps, notes=notes, hlo_module=module.name)

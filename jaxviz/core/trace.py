@@ -21,6 +21,7 @@ import jax
 
 from jaxviz.core import (
     arguments,
+    claims,
     devices,
     hlo_program,
     jax_internals,
@@ -61,6 +62,9 @@ COLLECTIVES = frozenset({
 })
 
 
+#: JAX's own advice in an unbound-axis message ("call psum under `jax.shard_map`").
+JAX_FIX = re.compile(r"(?:please )?call \w+ under `?jax\.shard_map`?\.?")
+
 #: Said when a value was computed by running shard_map eagerly.
 EAGER_NOTE = ("the body prints, so the call ran without jax.jit: shard_map runs eagerly, once "
               "per device, and print shows each device's block, jax.debug.print one line "
@@ -98,7 +102,8 @@ def load(req: TraceRequest) -> Loaded:
         static = arguments.build_static(static_specs, namespace,
                                         {"args": req.args, "static": req.static or ""},
                                         target.filename)
-    names = arg_names(fn, len(single))
+    lead = arguments.leading_static(fn, static)
+    names = arg_names(fn, len(single), lead)
     arguments.check_static_params(fn, target.function, static, len(single))
     arguments.check_count(fn, target.function, len(single), static)
     arguments.check_traceable(single, names, req.args, specs)
@@ -118,14 +123,17 @@ def load(req: TraceRequest) -> Loaded:
                     kind="spec", field="batched_args",
                     message=f"the batched arguments give {len(values)} values but the "
                             f"function takes {len(single)}"))
-            arguments.check_batched(values, settings.in_axes,
-                                    arg_names(fn, len(single)))
+            arguments.check_batched(values, settings.in_axes, names)
             return values
         return arguments.add_batch_axis(single, settings.in_axes, size)
 
+    ordered = sorted(static_specs, key=lambda pair: (pair[0].name not in lead,
+                                                      lead.index(pair[0].name)
+                                                      if pair[0].name in lead else 0))
     writer = CallWriter(target.function, names, settings.in_axes, specs,
                         bspecs, single, size, devices.simulated(), len(jax.devices()),
-                        static=[(arg.name, format_spec(arg.spec)) for arg, _ in static_specs])
+                        static=[(arg.name, format_spec(arg.spec)) for arg, _ in ordered])
+    writer.leading = len(lead)
     builder = VariantBuilder(fn, target.function, single, settings, batched, writer,
                              static=static, module_mesh=module_mesh, source=target.source,
                              namespace=namespace, mesh_given=bool(req.mesh))
@@ -174,16 +182,21 @@ def _trace_prepared(vr: VariantResult, prepared: Prepared, loaded: Loaded,
     """The jaxpr (and compiled program); returns it and what tracing printed."""
     filename = req.target.filename
     vr.call, vr.code = prepared.call, prepared.code
-    with watch_stdout() as printed:
+    # When a real call follows that JAX does not stage (op by op, or an eager shard_map),
+    # what jaxviz's own traces print is held: the call prints again as it runs (per
+    # device), and tracers jaxviz made (JitTracer) must not come before its lines.
+    hold = "value" in req.want and (prepared.eager is not None
+                                    or not callable(getattr(prepared.fn, "lower", None)))
+    with watch_stdout(through=not hold) as printed:
         closed = jax.make_jaxpr(prepared.fn)(*prepared.args)
-    describe_jaxpr(vr, closed, filename)
-    vr.notes = program_notes(prepared, closed, loaded, filename)
-    if {"hlo", "layout", "story"} & set(req.want):
-        describe_compiled(vr, prepared, closed, req, loaded)
-        note = variant_notes.collectives_note(closed, vr.hlo) if vr.hlo else None
-        if note is not None:
-            vr.notes.append(note)
-    return closed, printed.text
+        describe_jaxpr(vr, closed, filename)
+        vr.notes = program_notes(prepared, closed, loaded, filename)
+        if {"hlo", "layout", "story"} & set(req.want):
+            describe_compiled(vr, prepared, closed, req, loaded)
+            note = variant_notes.collectives_note(closed, vr.hlo) if vr.hlo else None
+            if note is not None:
+                vr.notes.append(note)
+    return closed, printed.text if hold else ""
 
 
 def _run_prepared(vr: VariantResult, prepared: Prepared, loaded: Loaded, req: TraceRequest,
@@ -202,8 +215,17 @@ def _run_prepared(vr: VariantResult, prepared: Prepared, loaded: Loaded, req: Tr
         vr.call, vr.code = prepared.eager_code.call, prepared.eager_code
         vr.notes.append(VariantNote("eager", EAGER_NOTE))
     run = prepared.eager if eager and prepared.eager is not None else prepared.fn
-    with meshes.mesh_context(prepared.context), jax_internals.device_labelled_prints():
-        vr.value = _value_text(run(*args))
+    ran = None
+    try:
+        with meshes.mesh_context(prepared.context), jax_internals.device_labelled_prints(), \
+                watch_stdout() as ran:
+            out = run(*args)
+            vr.value = _value_text(out)
+    finally:
+        if printed and (ran is None or not ran.text):
+            sys.stdout.write(printed)  # the call printed nothing itself: what tracing did
+    if vr.storyboard is not None and vr.storyboard.claims is not None:
+        claims.equal_pieces(vr.storyboard.claims, jax.tree.leaves(out))
 
 
 def program_notes(prepared: Prepared, closed: Any, loaded: Loaded,
@@ -220,6 +242,10 @@ def program_notes(prepared: Prepared, closed: Any, loaded: Loaded,
         notes += variant_notes.per_device_notes(
             prepared.variant, builder.name, closed, filename, axes, prepared.per_device,
             builder.batch_size())
+    if prepared.mesh is not None and builder.mesh_given and prepared.variant != "pmap":
+        said = claims.mesh_types_note(prepared.mesh)
+        if said is not None:
+            notes.append(said)
     if prepared.variant == "shard_map" and prepared.mesh is not None:
         notes += variant_notes.check_vma_notes(closed, filename, settings.check_vma,
                                                dict(prepared.mesh.shape))
@@ -264,6 +290,10 @@ def describe_compiled(vr: VariantResult, prepared: Prepared, closed: Any, req: T
             vr.storyboard.batch = storyboard.vmap_batch(
                 loaded.builder.fn, loaded.builder.name, loaded.single, list(prepared.args),
                 loaded.settings.in_axes, vr, req.target.filename)
+        claims.apply(vr.storyboard, claims.story_claims(
+            vr.storyboard, vr, prepared.fn, closed, list(prepared.args), names,
+            jax.tree.leaves(compiled.input_shardings[0], is_leaf=lambda s: s is None),
+            hlo_program.num_partitions(compiled_text), req.target.source, req.target.filename))
 
 
 def explain(exc: Exception, filename: str, variant: str, loaded: Loaded) -> ErrorInfo:
@@ -281,8 +311,21 @@ def explain(exc: Exception, filename: str, variant: str, loaded: Loaded) -> Erro
     if "unbound axis name" in text:
         axis = text.split("unbound axis name:", 1)[-1].split(".")[0].strip()
         info.kind = "collective"
-        if variant in ("sharded", "shard_map"):
-            mesh_axes = ", ".join(name for name, _ in loaded.settings.mesh_axes)
+        names = [name for name, _ in loaded.settings.mesh_axes]
+        if variant == "sharded":
+            # jit binds no axis names, whatever the mesh has (JAX's message: call it under
+            # jax.shard_map)
+            fix = JAX_FIX.search(text)
+            info.message = (f"the function uses a collective over axis {axis!r}, but the "
+                            f"sharded variant is jax.jit of the whole function, and jit binds "
+                            f"no axis names: a collective needs shard_map (or pmap) to give "
+                            f"it the axis"
+                            + (f" (JAX: {fix.group(0).rstrip('.')})" if fix else "")
+                            + ": look at the shard_map variant"
+                            + ("" if axis in names else
+                               f", with a mesh axis named {axis!r} (--mesh {axis}=N)"))
+        elif variant == "shard_map":
+            mesh_axes = ", ".join(names)
             info.message = (f"the function uses a collective over axis {axis!r}, but the "
                             f"{variant} mesh has axes {mesh_axes}: name a mesh axis {axis!r} "
                             f"(--axis-name {axis}, or --mesh {axis}=N)")
@@ -334,23 +377,25 @@ def spec_problem(exc: Exception, text: str) -> tuple[str, str] | None:
 class _Watched(io.TextIOBase):
     """Python's stdout, written through at once, remembering what went by."""
 
-    def __init__(self, out: Any):
+    def __init__(self, out: Any, through: bool = True):
         self.out = out
+        self.through = through
         self.text = ""
 
     def write(self, text: str) -> int:  # noqa: D102
         self.text += text
-        return self.out.write(text)
+        return self.out.write(text) if self.through else len(text)
 
     def flush(self) -> None:  # noqa: D102
         self.out.flush()
 
 
 @contextlib.contextmanager
-def watch_stdout() -> Iterator[_Watched]:
+def watch_stdout(through: bool = True) -> Iterator[_Watched]:
     """What Python code prints inside goes out as always (in order with the process's
-    other output, kept if it crashes next) and is remembered in ``.text``."""
-    watched = _Watched(sys.stdout)
+    other output, kept if it crashes next) and is remembered in ``.text``; with
+    ``through=False`` it is only remembered."""
+    watched = _Watched(sys.stdout, through)
     with contextlib.redirect_stdout(watched):
         yield watched
 

@@ -40,11 +40,13 @@ BATCHED_VARIANTS = arguments.BATCHED_VARIANTS
 __all__ = ["BATCHED_VARIANTS", "Prepared", "ParsedSettings", "VariantBuilder", "arg_names"]
 
 
-def arg_names(fn: Callable, nargs: int) -> list[str]:
-    """Parameter names of ``fn`` for its first ``nargs`` positional arguments."""
+def arg_names(fn: Callable, nargs: int, skip: list[str] | tuple[str, ...] = ()) -> list[str]:
+    """Parameter names of ``fn`` for its first ``nargs`` positional arguments (after the
+    parameters ``skip`` names: leading static arguments)."""
     try:
         params = [p.name for p in inspect.signature(fn).parameters.values()
-                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.VAR_POSITIONAL)]
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.VAR_POSITIONAL)
+                  and p.name not in skip]
     except (TypeError, ValueError):
         params = []
     names = params[:nargs]
@@ -78,7 +80,9 @@ class VariantBuilder:
         self.namespace = namespace or {}
         self.mesh_given = mesh_given
         self.static = dict(static or {})
-        self.fn = functools.partial(fn, **self.static) if self.static else fn
+        #: static arguments that are the first parameters: passed by position, first
+        self.leading = arguments.leading_static(fn, self.static)
+        self.fn = self.bind(fn) if self.static else fn
         self.name = name
         self.single = single
         self.settings = settings
@@ -91,6 +95,11 @@ class VariantBuilder:
         self._mesh: Mesh | None = None
         #: The function as transformations name it: ``f`` or ``functools.partial(f, n=3)``.
         self.fn_text = writer.bound_text(name)
+
+    def bind(self, fn: Callable) -> Callable:
+        """``fn`` with the static arguments bound: the leading ones by position."""
+        rest = {k: v for k, v in self.static.items() if k not in self.leading}
+        return functools.partial(fn, *(self.static[k] for k in self.leading), **rest)
 
     # -- shared pieces ------------------------------------------------------ #
 
@@ -310,7 +319,7 @@ class VariantBuilder:
         fn: Callable
         if names:
             jitted = jax.jit(self.written, static_argnames=names)
-            fn = functools.partial(jitted, **self.static)
+            fn = self.bind(jitted)
             text = f"jax.jit({self.name}, static_argnames={names!r})"
         else:
             fn, text = jax.jit(self.fn), f"jax.jit({self.name})"
@@ -383,6 +392,21 @@ class VariantBuilder:
         use_devices = None if all_devices and s.devices_order is None else ordered
         where = ("" if use_devices is None else
                  f", devices={self.writer.devices_text(n, s.devices_order)}")
+        if batch < n:
+            # jax.pmap maps over the first `batch` devices (of devices=, or of jax.devices())
+            first = None if s.devices_order is None else ordered[:batch]
+            where = ("" if first is None else
+                     f", devices={self.writer.devices_text(batch, s.devices_order)}")
+            fn = jax.pmap(self.fn, axis_name=s.axis_name, in_axes=tuple(s.in_axes),
+                          devices=first)
+            return Prepared("pmap", fn, self.batched_args(),
+                            self._code(f"jax.pmap({self.fn_text}{in_axes_text(s.in_axes)}, "
+                                       f"axis_name={s.axis_name!r}{where})", True,
+                                       variant="pmap"),
+                            notes=[VariantNote("fewer_examples", (
+                                f"a batch of {batch} on {n} devices: jax.pmap runs one "
+                                f"example on each of the first {batch} devices; the other "
+                                f"{n - batch} stay idle"))])
         if batch % n:
             options = sorted({n * k for k in (1, 2, 4)})
             divisors = [d for d in range(1, batch + 1) if batch % d == 0 and d <= 64]

@@ -19,8 +19,9 @@ from typing import Any
 #: goes (3: the stepper's records, its ``Step`` became ``EvalStep`` beside the
 #: storyboard's ``Step``; the storyboard's phases and vmap batch; 4: variant notes
 #: and call code, ``TraceSettings.check_vma``; 5: the ``as_written`` variant's settings
-#: ``axis_types``, ``out_axes``, ``static``, ``devices_order`` and ``VarInfo.sharding``).
-SCHEMA_VERSION = 5
+#: ``axis_types``, ``out_axes``, ``static``, ``devices_order`` and ``VarInfo.sharding``;
+#: 6: the storyboard's ``claims``).
+SCHEMA_VERSION = 6
 
 
 class SchemaMismatch(ValueError):

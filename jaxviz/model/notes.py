@@ -61,6 +61,12 @@ NOTE_KINDS: dict[str, NoteKind] = {
         False, "no batched arguments were given: the batch the variant runs on is the "
                "arguments repeated (or, for arguments given as types, random values of the "
                "batched shape) along a new axis"),
+    "fewer_examples": NoteKind(
+        False, "the batch is smaller than the device count: jax.pmap runs one example on "
+               "each of the first devices and leaves the others idle"),
+    "mesh_axis_types": NoteKind(
+        False, "the mesh jaxviz built has other axis types than jax.make_mesh's default "
+               "(read from JAX), so jax.typeof prints differently than in the user's own run"),
     "outside_mesh": NoteKind(
         False, "pmap builds its own mesh over the devices and runs outside the mesh the "
                "other variants run in (JAX refuses pmap inside jax.set_mesh of another mesh)"),

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from jaxviz.model.claims import StoryClaims
 from jaxviz.model.codec import check_annotations, register
 from jaxviz.model.devices import MeshInfo
 
@@ -284,6 +285,9 @@ class Storyboard:
         phases: the device view's phases computed from this storyboard; empty
             as the core returns it, filled when it is written for slides
             (``jaxviz animate --out story.json``).
+        claims: the facts its sentences are rendered from (how the call runs, where
+            each array starts, how it is held, which collective the user wrote),
+            derived from JAX by :mod:`jaxviz.core.claims`; ``None`` if not derived.
     """
 
     variant: str
@@ -297,6 +301,7 @@ class Storyboard:
     hlo_module: str = ""
     batch: VmapBatch | None = None
     phases: list[StoryPhase] = field(default_factory=list)
+    claims: StoryClaims | None = None
 
     @property
     def collectives(self) -> list[Step]:

@@ -136,7 +136,7 @@ def _traced(step, x, target, ns):
     """The step's jaxpr and storyboard, read from the compiled multi-process program."""
     import jax
 
-    from jaxviz.core import storyboard, trace
+    from jaxviz.core import claims, hlo_program, storyboard, trace
     from jaxviz.model import DeviceInfo, TraceResult, VariantResult
 
     devices = jax.devices()
@@ -149,6 +149,11 @@ def _traced(step, x, target, ns):
     compiled = step.lower(x).compile()
     vr.storyboard = storyboard.build(vr, compiled, list(closed.in_avals), list(closed.out_avals),
                                      ["x"], ["out"], target.filename)
+    text = compiled.as_text() or ""
+    claims.apply(vr.storyboard, claims.story_claims(
+        vr.storyboard, vr, step, closed, [x], ["x"],
+        jax.tree.leaves(compiled.input_shardings[0], is_leaf=lambda s: s is None),
+        hlo_program.num_partitions(text), target.source, target.filename))
     return TraceResult(
         function=target.function, filename=target.filename, simulated=True, variants=[vr],
         devices=[DeviceInfo(int(d.id), d.platform, d.device_kind, int(d.process_index))

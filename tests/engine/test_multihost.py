@@ -92,3 +92,24 @@ def test_the_multi_host_storyboard_is_the_real_runs():
     assert a[1] + a[3] <= b[1]  # the frames do not overlap
     [collective] = [p for p in scene.phases if p.kind == "collective"]
     assert "crosses between processes" in collective.caption
+
+
+def test_the_multi_host_arrays_start_placed_on_each_process_issue_26():
+    """make_array_from_process_local_data places x before the call: no host array, no
+    transfer, and each process holds only its own blocks (the workers' real shards)."""
+    from jaxviz.model import from_plain
+    from jaxviz.views.devices import build_scene
+
+    reports = run_multihost("example:multi_host", processes=2, local_devices=4)
+    result = from_plain(reports[0].result)
+    held = {r.process_index: {s["device"] for s in r.shards} for r in reports}
+    assert held[0].isdisjoint(held[1])  # JAX: no process holds another's blocks
+    claims = result.variants[0].storyboard.claims
+    x = claims.array("x")
+    assert x.starts == "placed" and x.processes == len(held) == 2
+    scene = build_scene(result, "shard_map")
+    text = " ".join(p.title + " " + p.caption for p in scene.phases)
+    assert scene.phases[0].kind == "placed"
+    assert "host memory" not in text and "np.asarray(out) would gather" not in text
+    assert "each process holding only its own blocks" in text
+    assert [p.kind for p in scene.phases].count("transfer") == 0

@@ -63,7 +63,7 @@ def test_a_runtime_error_marks_its_line_in_the_editor(qtbot, window):
 
 
 def test_the_panes_an_example_declares_are_shown(qtbot, window):
-    for name, variants in (("jit_composition", ["plain", "jit", "vmap", "sharded"]),
+    for name, variants in (("jit_composition", ["plain", "jit", "sharded"]),
                            ("async_dispatch", ["plain", "jit"])):
         window.open_example(name)
         assert window.state.visible_variants == variants

@@ -10,6 +10,7 @@ Example (docking it; the main window owns the result and the jaxpr panes):
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 from PySide6.QtCore import QElapsedTimer, QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QKeyEvent, QMouseEvent, QPainter, QPixmap
@@ -20,6 +21,7 @@ from jaxviz.model.sizes import ANIMATION_SIZES, parse_size
 from jaxviz.ui.devices.controls import ControlBar
 from jaxviz.ui.devices.export import Renderer
 from jaxviz.ui.devices.exporting import ViewExports
+from jaxviz.ui.devices.multiprocess import VARIANT, MultiprocessRuns, multiprocess_example
 from jaxviz.ui.devices.painter import ItemPainter
 from jaxviz.ui.exporters import find, for_suffix
 from jaxviz.ui.keys import name_of
@@ -159,6 +161,10 @@ class DeviceView(QWidget):
         self._timer.setInterval(FRAME_MS)
         self._timer.timeout.connect(self._tick)
         self._clock = QElapsedTimer()
+        #: real multi-process runs of the examples meant for them, and the one awaited
+        self.runs = MultiprocessRuns(self)
+        self.runs.done.connect(self._multiprocess_done)
+        self._waiting: object = None
         self._sync()
 
     # -- public API -------------------------------------------------------- #
@@ -182,10 +188,44 @@ class DeviceView(QWidget):
         return self._playing
 
     def set_result(self, result: TraceResult, variant: str) -> None:
-        """Show ``variant`` of ``result``; keeps the phase when the phases did not change kind."""
+        """Show ``variant`` of ``result``; keeps the phase when the phases did not change kind.
+
+        An example meant for several JAX processes shows a real run of them instead
+        (:mod:`jaxviz.ui.devices.multiprocess`), once it has run.
+        """
+        example = multiprocess_example(result, variant)
+        self._waiting = None
+        if example is not None:
+            key = self.runs.start(example, len(result.devices))
+            cached = self.runs.cache.get(key)
+            if cached is None:
+                self._waiting = key
+                self._show(result, empty_scene(
+                    f"Running {example.function} in {example.processes} JAX processes (as "
+                    f"the hosts of a cluster would) to show each process's devices…",
+                    variant, "", result.function, result.simulated))
+                return
+            result = cached
+        self._show(result, build_scene(result, variant))
+
+    def _multiprocess_done(self, key: object, result: object, message: str) -> None:
+        run = cast(tuple[str, int], key)
+        self.runs.running.discard(run)
+        if isinstance(result, TraceResult):
+            self.runs.cache[run] = result
+        if key != self._waiting or self.result is None:
+            return
+        self._waiting = None
+        if not isinstance(result, TraceResult):
+            self._show(self.result, empty_scene(message, VARIANT, "", self.result.function,
+                                                self.result.simulated))
+        else:
+            self._show(result, build_scene(result, VARIANT))
+
+    def _show(self, result: TraceResult, scene: Scene) -> None:
         old = [p.kind for p in self.scene.phases]
         self.result = result
-        self.scene = build_scene(result, variant)
+        self.scene = scene
         new = [p.kind for p in self.scene.phases]
         if new != old:
             self._phase, self._t = 0, 1.0

@@ -348,6 +348,11 @@ class ArgsPanel(QScrollArea):
         texts["axis_types"] = self.axis_types.currentData() or ""
         return find_field_errors(texts, self.devices.value())
 
+    def labels(self) -> dict[str, str]:
+        """Each setting's field label (``in_axes``, ``Specs``, ``Batch``): what the window's
+        messages call the settings (see :mod:`jaxviz.model.setting_words`)."""
+        return {name: field.label for name, field in self.fields.items()}
+
     def set_field_error(self, name: str, message: str, position: int | None = None) -> bool:
         """Show an error the engine reported for a field; False if there is no such field."""
         field = self.fields.get(name)

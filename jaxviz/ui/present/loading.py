@@ -15,7 +15,13 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from jaxviz.views.present.deck import FunctionData, Slide, build_slides, load_functions
+from jaxviz.views.present.deck import (
+    FunctionData,
+    Slide,
+    build_slides,
+    data_key,
+    load_functions,
+)
 from jaxviz.views.present.lecture import Lecture
 
 
@@ -79,6 +85,7 @@ class DeckLoader(QObject):
         def work() -> None:
             functions = load_functions(self.lecture, self.run, measure, self.progress.emit,
                                        sources=sources, resolved=self.resolved)
+            multiprocess_runs(self.lecture, functions, self.progress.emit)
             self.functions = functions
             self.loaded.emit(build_slides(self.lecture, functions))
 
@@ -89,3 +96,33 @@ class DeckLoader(QObject):
     def slides(self) -> list[Slide]:
         """The slides of what was loaded last."""
         return build_slides(self.lecture, self.functions)
+
+
+def multiprocess_runs(lecture: Any, functions: dict[str, FunctionData],
+                      say: Any = None) -> None:
+    """Device slides of an example meant for several JAX processes (multi_host) show a
+    real run of them: its shard_map variant is replaced by that run's (as the window's
+    Devices tab and ``jaxviz animate --processes`` show it)."""
+    from jaxviz.engine.multihost import multihost_trace
+    from jaxviz.model.errors import UserError
+    from jaxviz.ui.devices.multiprocess import VARIANT, multiprocess_example
+
+    device_keys = {data_key(s) for s in lecture.steps if s.view == "device"}
+    for key, data in functions.items():
+        result = data.result
+        if key not in device_keys or result is None:
+            continue
+        example = multiprocess_example(result, VARIANT)
+        if example is None:
+            continue
+        if say is not None:
+            say(f"running {example.function} in {example.processes} JAX processes")
+        try:
+            run = multihost_trace(f"example:{example.name}", example.processes,
+                                  local_devices=max(len(result.devices) // example.processes, 1),
+                                  axis_name=example.axis_name or "hosts")
+        except UserError as exc:
+            data.error = exc.info.message
+            continue
+        result.variants = [v for v in result.variants if v.variant != VARIANT] + run.variants
+        result.devices = run.devices

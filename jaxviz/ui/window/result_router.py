@@ -23,6 +23,7 @@ from PySide6.QtCore import QObject, Signal
 
 from jaxviz.model import ErrorInfo, TraceRequest, TraceResult
 from jaxviz.model.engine import Reply
+from jaxviz.model.setting_words import for_window, result_for_window
 from jaxviz.ui.panels.args import ArgsPanel
 from jaxviz.ui.panels.editor_panel import EditorPanel
 from jaxviz.ui.panels.tool_tabs import ToolTabs
@@ -81,11 +82,14 @@ class ResultRouter(QObject):
         w = self.w
         title = f"{req.target.function}"
         result: TraceResult | None = reply.result if reply.ok else None
+        if result is not None:  # messages name the window's fields, not CLI flags
+            result_for_window(result, w.args_panel.labels())
         stdout = (result.stdout if result else "") + reply.stdout
         stderr = (result.stderr if result else "") + reply.stderr
         w.tools.add_console_output(title, stdout, stderr)
         if not reply.ok or result is None:
-            self.show_engine_failure(reply.error or ErrorInfo("engine", "no reply"))
+            self.show_engine_failure(for_window(reply.error or ErrorInfo("engine", "no reply"),
+                                                w.args_panel.labels()))
             return
         if result.error is not None:
             self.show_request_error(result.error)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from jaxviz.model import TraceResult, VariantResult
 from jaxviz.model.devices import MeshInfo
+from jaxviz.model.records import walk_equations
 from jaxviz.model.storyboard import Storyboard
 from jaxviz.views.devices.phases import build_phases
 from jaxviz.views.devices.scene import Batch, DeviceSlot, Scene, empty_scene
@@ -81,6 +82,8 @@ def build_scene(result: TraceResult, variant: str) -> Scene:
         mesh_axes=list(zip(story.mesh.axis_names, story.mesh.axis_sizes)) if story.mesh else [],
         idle_devices=max(len(result.devices) - len(order), 0), batch=batch,
         notes=list(vr.notes), code=vr.code)
+    scene.global_program = scene.parallel and not any(
+        eq.primitive in ("shard_map", "xla_pmap") for eq in walk_equations(vr.equations))
     scene.inputs, scene.outputs = _grids(scene, story, order)
     scene.phases = build_phases(scene, vr)
     return scene
@@ -146,6 +149,8 @@ def _grids(scene: Scene, story: Storyboard,
             axis = None
         split = (axis, scene.batch.trips) if axis is not None and scene.batch else None
         grid = tile_grid(a, order, split)
+        claim = story.claims.array(a.name) if story.claims is not None else None
+        grid.equal = claim is not None and claim.holding == "equal_pieces"
         scene.batch_axes[grid.key] = axis
         (inputs if a.role == "input" else outputs).append(grid)
     return inputs, outputs

@@ -143,8 +143,10 @@ def legend(scene: Scene, lay: CanvasGeometry, th: DeviceViewColours, kind: str) 
     tiled = scene.parallel and kind != "host"
     if tiled and any(g.shared for g in scene.arrays):
         kinds.append("shared")
-    if tiled and any(len(b.holders) == 1 and len(g.blocks) > 1 for g in scene.arrays
-                     for b in g.blocks):
+    if tiled and any(g.equal for g in scene.arrays):
+        kinds.append("equal")
+    if tiled and any(len(b.holders) == 1 and len(g.blocks) > 1 and not g.equal
+                     for g in scene.arrays for b in g.blocks):
         kinds.append("split")
     if not tiled or kind == "split":
         kinds.append("host")
@@ -154,7 +156,7 @@ def legend(scene: Scene, lay: CanvasGeometry, th: DeviceViewColours, kind: str) 
         if cx + sw + text_width(text, 0.72 * u) + 0.6 * u > x + w:
             break  # no room left on the line: leave it out rather than clip it
         rect = (cx, y + (h - sw) / 2, sw, sw)
-        if kind == "shared":
+        if kind in ("shared", "equal"):
             items.append(Box(rect, th.shared, th.frame, 1.0))
             colours = [d.colour for d in scene.devices[:2]] or [th.neutral]
             items.append(Ring(rect, colours, max(0.2 * sw, 2.0), sw / 2))

@@ -50,6 +50,8 @@ class FrameBuilder:
 
         self.i_split = first("split")
         self.i_transfer = first("transfer", "vectorized")
+        #: a first phase "placed": the inputs are on the devices before the call
+        self.placed = first("placed") == 0
         self.i_outputs = last("compute", "vectorized")
         self.i_assemble = first("assemble", "result")
         self.collective_at = [k for k, kind in enumerate(kinds) if kind == "collective"]
@@ -72,7 +74,7 @@ class FrameBuilder:
             return items
         items += decor.column_titles(self.scene, self.lay, self.th)
         kind = self.kinds[i] if 0 <= i < len(self.kinds) else "host"
-        if kind != "split":  # (the split animates the host tiles; the transfer only flies)
+        if kind != "split" and not self.placed:  # (the split animates the host tiles)
             split = 1.0 if self.scene.parallel and i > self.i_split >= 0 else 0.0
             fade = 1.0 if self.scene.parallel and i > self.i_transfer >= 0 else 0.0
             items += self.host_inputs(split, fade)
@@ -130,7 +132,7 @@ class FrameBuilder:
         """One tile in its holders' look: their one colour, or a ring of theirs if shared."""
         th = self.th
         holders = block.holders
-        if len(holders) == 1:
+        if len(holders) == 1 and not g.equal:
             colour = self.colour.get(holders[0], th.neutral)
             return [Box(rect, mix(th.neutral, colour, strength), th.frame, 1.0, alpha=alpha,
                         tag=tag)]
@@ -244,7 +246,7 @@ class FrameBuilder:
 
     def _devices(self, i: int, kind: str) -> list[Item]:
         items: list[Item] = []
-        inputs_in = self.i_transfer >= 0 and i > self.i_transfer
+        inputs_in = self.placed or (self.i_transfer >= 0 and i > self.i_transfer)
         if kind in ("loop", "no_loop", "vectorized"):
             inputs_in = False
         outputs_in = self.i_outputs >= 0 and i > self.i_outputs

@@ -67,24 +67,37 @@ def _device_phases(scene: Scene, equations: list[Equation]) -> list[Phase]:
     ins = scene.shown("input")
     first = [_line(v, _top_lambda_line(scene.jaxpr_text))]
     spec_lines = _container_lines(scene, equations, "in_specs=") or first
-    live = "lives in host memory as a whole array" if len(ins) == 1 and not ins[0].members \
-        else "live in host memory as whole arrays"
     names = [g.name for g in scene.inputs]
-    phases = [Phase("host", "The arrays start on the host",
-                    f"Before the call, {_names(ins)} {live}. "
-                    f"Next: {scene.call or scene.function}.", first, 2.5, arrays=names)]
-    if scene.parallel:
+    claims = story.claims
+    title, caption = words.start_words(ins, claims)
+    nxt = f"Next: {scene.call or scene.function}."
+    placed = words.all_placed(ins, claims)
+    if placed:
+        phases = [Phase("placed", title, f"{caption} {nxt}", first, 3.0, devices=everyone,
+                        arrays=names)]
+    else:
+        phases = [Phase("host", title or "The arguments", f"{caption} {nxt}".strip(), first,
+                        2.5, arrays=names)]
+    if placed:
+        pass  # nothing is split or sent at the call
+    elif scene.parallel:
         phases.append(Phase("split", "Split into tiles, as the shardings say",
                             _split_caption(scene, ins), spec_lines, 2.5, arrays=names))
         phases.append(Phase("transfer", f"The tiles travel to their {len(everyone)} devices",
                             _transfer_caption(scene, ins), spec_lines, 3.0,
                             devices=everyone, arrays=names))
-    else:
+    elif claims is not None and claims.program.num_partitions == 1:
         dev = everyone[0]
-        phases.append(Phase("transfer", f"The arguments go to device {dev}",
-                            f"{_names(ins)} {'is' if len(ins) == 1 else 'are'} copied whole to "
-                            f"device {dev}: nothing is split, one device does all the work.",
-                            first, 2.5, devices=everyone, arrays=names))
+        moved = [g for g in ins if any(
+            (c := claims.array(m.name)) is not None and c.starts != "placed"
+            for m in (g.members or [g]))]
+        if moved:
+            verb = "is" if len(moved) == 1 and not moved[0].members else "are"
+            phases.append(Phase("transfer", f"The arguments go to device {dev}",
+                                f"{_names(moved)} {verb} copied whole to device {dev}: "
+                                f"the compiled program has one partition, so one device "
+                                f"does all the work.",
+                                first, 2.5, devices=everyone, arrays=names))
     previous: Step | None = None
     computes = sum(s.kind == "compute" for s in story.steps)
     for k, step in enumerate(story.steps):
@@ -143,14 +156,23 @@ def _compute_words(scene: Scene, step: Step, after: Step | None,
     suffix, loop = words.loop_words(step)
     lines = words.lines_text(step.source_lines)
     eqs = f" Equations: {words.primitives_text(step)}" + (f" ({lines})." if lines else ".")
+    claims = scene.story.claims if scene.story is not None else None
     if not scene.parallel:
         dev = scene.devices[0].id
-        how = ("as one compiled XLA program" if scene.one_program
-               else "op by op, each primitive dispatched on its own")
+        how = ""
+        if claims is not None:
+            how = (" op by op, each primitive dispatched on its own"
+                   if not claims.program.one_program else " as one compiled XLA program")
         return (f"Device {dev} computes{suffix}",
-                f"Device {dev} runs {scene.function} {how}: {label}.{loop}{eqs}")
+                f"Device {dev} runs {scene.function}{how}: {label}.{loop}{eqs}")
     n = len(scene.devices)
-    if after is None and computes == 1:
+    if claims is not None and not claims.program.one_program:
+        title = "The devices compute on their tiles" if after is None else \
+            "Each device goes on alone"
+        text = (f"Without jax.jit JAX dispatches each primitive on its own; as the program "
+                f"jax.jit would compile, each of the {n} devices works on its own tiles: "
+                f"{label}.")
+    elif after is None and computes == 1:
         title = "Every device runs the same program on its own tiles"
         text = (f"All {n} devices run one compiled program at the same time, each on its own "
                 f"tiles, without talking to each other: {label}.")
@@ -161,7 +183,7 @@ def _compute_words(scene: Scene, step: Step, after: Step | None,
         assert after.collective is not None  # ``after`` is a collective step
         title = f"After the {after.collective.kind}: each device goes on alone"
         text = f"With the exchanged values in hand, every device continues on its own: {label}."
-    if scene.variant == "sharded":
+    if scene.global_program:
         text += (" (The jaxpr is the global program; XLA's SPMD partitioner made this "
                  "per-device one.)")
     return title + suffix, f"{text}{loop}{eqs}"
@@ -172,14 +194,19 @@ def _collective_words(scene: Scene, step: Step) -> tuple[str, str]:
     suffix, loop = words.loop_words(step)
     assert step.collective is not None  # a collective step
     across = words.processes_text(step.collective, {d.id: d.process for d in scene.devices})
-    return (words.collective_title(step, n) + suffix,
-            f"{words.collective_origin(step, scene.function)} "
-            f"{words.collective_action(step, n)}{across}{loop}")
+    claims = scene.story.claims if scene.story is not None else None
+    index = scene.story.steps.index(step) if scene.story is not None else -1
+    claim = claims.collective(index) if claims is not None else None
+    origin = words.collective_origin(step, scene.function, claim)
+    return (words.collective_title(step, n, claim) + suffix,
+            f"{origin} {words.collective_action(step, n)}{across}{loop}".strip())
 
 
 def _assemble_caption(scene: Scene) -> str:
     parts = []
     n = len(scene.devices)
+    claims = scene.story.claims if scene.story is not None else None
+    same = []
     for g in scene.shown("output"):
         name = f"{g.name} ({g.type_str})" if g.members else f"{g.name} {g.type_str}"
         if len(g.by_device) == 1:
@@ -189,9 +216,17 @@ def _assemble_caption(scene: Scene) -> str:
                          f"whole copy")
         else:
             parts.append(f"{name} stays on the devices, {g.describe()}: each device holds "
-                         f"a {g.local_type_str} tile")
-    text = "; ".join(parts) + "."
-    if scene.parallel:
+                         f"{words.article(g.local_type_str)} block")
+        for m in g.members or [g]:
+            said = words.holding_words(claims.array(m.name) if claims is not None else None)
+            if said:
+                same.append(said)
+    text = "; ".join(parts) + "." + "".join(same[:3])
+    if scene.parallel and len(scene.processes) > 1:
+        text += (f" It is one global jax.Array over {len(scene.processes)} processes: each "
+                 f"process holds only its own blocks (addressable_shards), and no process "
+                 f"holds the whole array.")
+    elif scene.parallel:
         text += " It is still one jax.Array: np.asarray(out) would gather it to the host."
     return text
 

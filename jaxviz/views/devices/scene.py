@@ -135,8 +135,16 @@ class Scene:
     #: The variant's call as Python that runs as written ("Copy as code").
     code: CallCode | None = None
 
+    #: The jaxpr is the global program (no shard_map): XLA's partitioner made the
+    #: per-device one.
+    global_program: bool = False
+
     @property
     def parallel(self) -> bool:
+        """The compiled program runs on several devices (its ``num_partitions``)."""
+        claims = self.story.claims if self.story is not None else None
+        if claims is not None:
+            return claims.program.num_partitions > 1 and len(self.devices) > 1
         return self.variant in PARALLEL and len(self.devices) > 1
 
     @property

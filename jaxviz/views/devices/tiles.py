@@ -27,6 +27,7 @@ Index = tuple[tuple[int, int], ...]
 WORDS = {
     "shared": "ringed: held whole by each device of its ring",
     "split": "one colour: that device's piece of a split",
+    "equal": "alike, ringed by its device: the same values on every device",
     "host": "grey: on the host",
 }
 
@@ -70,6 +71,9 @@ class TileGrid:
     split_by: list[list[str]] = field(default_factory=list)
     by_device: dict[int, list[Block]] = field(default_factory=dict)
     members: list[TileGrid] = field(default_factory=list)
+    #: The real run found every device's block holding the same values (identical
+    #: copies in distinct blocks, e.g. parameters after a pmean): drawn alike.
+    equal: bool = False
 
     @property
     def key(self) -> str:

@@ -7,6 +7,7 @@ and where a collective came from is the storyboard's ``origin`` and ``why``.
 
 from __future__ import annotations
 
+from jaxviz.model.claims import ArrayClaim, CollectiveClaim, StoryClaims, jaxpr_type
 from jaxviz.model.storyboard import CollectiveOp, Step
 from jaxviz.views.devices.tiles import TileGrid, holders_text
 
@@ -31,9 +32,14 @@ def short_list(types: list[str], limit: int = 4) -> list[str]:
     return types if len(types) <= limit else types[:limit - 1] + ["…"]
 
 
+def article(word: str) -> str:
+    """``an all-reduce``, ``a collective-permute``, ``a reduce-scatter``."""
+    return ("an " if word[:1].lower() in "aeio" else "a ") + word
+
+
 def shapes(types: list[str]) -> str:
-    """Per-device types, comma-separated (``f32[4,64], f32[64,16]``)."""
-    return ", ".join(short_list(types)) or "nothing"
+    """Per-device types, comma-separated, with the jaxpr's dtype names (``i32[4,64]``)."""
+    return ", ".join(short_list([jaxpr_type(t) for t in types])) or "nothing"
 
 
 def compute_label(step: Step) -> str:
@@ -116,15 +122,42 @@ def pairs_text(c: CollectiveOp) -> str:
     return text
 
 
-def collective_title(step: Step, devices: int) -> str:
+def collective_title(step: Step, devices: int, claim: CollectiveClaim | None = None) -> str:
+    """``pmean (line 37): an all-reduce over mesh axis 'batch'``: what the user wrote.
+
+    Without a claim naming what the user called, the title names the HLO op alone.
+    """
     c = step.collective
     assert c is not None  # a collective step
     over = over_text(c, devices)
     if c.origin == "partitioner":
-        return f"XLA inserts an {c.kind} {over}"
-    prims = "/".join(step.primitives) or c.kind
-    where = f" ({lines_text(step.source_lines)})" if step.source_lines else ""
-    return f"{prims}{where}: an {c.kind} {over}"
+        return f"XLA inserts {article(c.kind)} {over}"
+    if claim is None or not claim.written:
+        return f"{article(c.kind)[0].upper()}{article(c.kind)[1:]} {over}"
+    parts = [f"{name} (line {line})" if line else name for name, line in written_parts(claim)]
+    return f"{join(list(dict.fromkeys(parts)))}: {article(c.kind)} {over}"
+
+
+def written_parts(claim: CollectiveClaim) -> list[tuple[str, int]]:
+    """``[("pmean", 37), ...]``: each call a collective step implements, with its line."""
+    names = claim.written.split(" and ") if claim.written else []
+    lines = claim.lines if len(claim.lines) == len(names) else [0] * len(names)
+    return list(zip(names, lines))
+
+
+def written_words(claim: CollectiveClaim | None) -> str:
+    """What the call the user wrote became in the jaxpr, when that is not the same name."""
+    if claim is None or not claim.written:
+        return ""
+    if "pmean" in claim.written.split(" and ") and claim.divisor is not None:
+        return (f" pmean is a psum followed by a division by {claim.divisor}: "
+                f"the all-reduce sums, then each device divides.")
+    if claim.primitive and claim.written in ("psum", "all_gather") and \
+            claim.primitive != claim.written:
+        return (f" (The jaxpr records this {claim.written} as {claim.primitive}"
+                + (": the name under shard_map's check_vma." if claim.primitive.endswith(
+                    "_invariant") else ".") + ")")
+    return ""
 
 
 def collective_action(step: Step, devices: int) -> str:
@@ -165,18 +198,101 @@ def processes_text(c: CollectiveOp, process_of: dict[int, int]) -> str:
             f"as hosts of a cluster would.")
 
 
-def collective_origin(step: Step, function: str) -> str:
-    """Where the collective came from: the jaxpr equation and line, or the partitioner's why."""
+def collective_origin(step: Step, function: str, claim: CollectiveClaim | None = None) -> str:
+    """Where the collective came from: the call and line, or what asked the partitioner."""
     c = step.collective
     assert c is not None  # a collective step
     if c.origin == "partitioner":
+        if claim is not None and claim.asked_by in LAYOUT_REQUESTS:
+            at = f" on line {claim.asked_line}" if claim.asked_line is not None else ""
+            return (f"Inserted by XLA's SPMD partitioner: the {claim.asked_by}{at} asks for "
+                    f"another layout of the value, and the devices move their blocks to "
+                    f"obey it; the jaxpr has no collective here.")
         why = c.why.rstrip(".").replace("so XLA's SPMD partitioner ", "so it ")
         return f"Inserted by XLA's SPMD partitioner: {why}." if why else \
             "Inserted by XLA's SPMD partitioner; the jaxpr has no collective here."
-    prims = join(step.primitives) or c.kind
-    where = lines_text(step.source_lines)
-    at = f" on {where}" if where else ""
-    return f"The {prims}{at} of {function}."
+    if claim is None or not claim.written:
+        return ""
+    parts = written_parts(claim)
+    calls = list(dict.fromkeys(f"{name} on line {line}" if line else name
+                               for name, line in parts if name != "jax.grad"))
+    grads = sorted({line for name, line in parts if name == "jax.grad" and line})
+    text = f"The {join(calls)} of {function}." if calls else ""
+    if len(grads) < len([n for n, _ in parts if n == "jax.grad"]) or grads:
+        at = f" ({lines_text(grads)})" if grads else ""
+        text += (f" jax.grad's backward pass{at} sums the gradient of a replicated argument "
+                 f"over the devices.")
+    return text.strip() + written_words(claim)
+
+
+#: jaxpr primitives that ask for a layout (see :mod:`jaxviz.core.claims`).
+LAYOUT_REQUESTS = ("sharding_constraint", "reshard", "device_put", "mesh_cast")
+
+
+def all_placed(grids: list[TileGrid], claims: StoryClaims | None) -> bool:
+    """Every input is already laid out on the devices as the program wants it."""
+    if claims is None or not grids:
+        return False
+    starts = [c.starts if (c := claims.array(m.name)) is not None else ""
+              for g in grids for m in (g.members or [g])]
+    return all(s == "placed" for s in starts)
+
+
+def start_words(grids: list[TileGrid], claims: StoryClaims | None) -> tuple[str, str]:
+    """(title, caption) for where the inputs are before the call; ``("", "")`` if unknown.
+
+    Only what the claims say: an argument on the host, one already placed as the
+    program wants it (nothing moves at the call), or a jax.Array JAX moves.
+    """
+    if claims is None:
+        return "", ""
+    found: dict[str, list[str]] = {}
+    for g in grids:
+        members = g.members or [g]
+        kinds = {c.starts for m in members
+                 if (c := claims.array(m.name)) is not None and c.role == "input"}
+        if len(kinds) != 1 or "" in kinds:
+            return "", ""
+        name = f"{g.name} ({g.type_str})" if g.members else f"{g.name} {g.type_str}"
+        found.setdefault(kinds.pop(), []).append(name)
+    parts = []
+    if "host" in found:
+        verb = "lives" if len(found["host"]) == 1 and "(" not in found["host"][0] else "live"
+        parts.append(f"{join(found['host'])} {verb} in host memory as "
+                     f"{'a whole array' if verb == 'lives' else 'whole arrays'}")
+    if "placed" in found:
+        many = len(found["placed"]) > 1 or "(" in found["placed"][0]
+        processes = max((a.processes for a in claims.arrays if a.role == "input"
+                         and a.starts == "placed"), default=1)
+        held = {d for g in grids for d in g.by_device}
+        where = (f"already on the devices of {processes} processes, each process holding "
+                 f"only its own blocks" if processes > 1 else
+                 f"already on device {next(iter(held))}" if len(held) == 1 else
+                 "already on the devices, laid out as the program wants")
+        parts.append(f"{join(found['placed'])} {'are' if many else 'is'} {where}: nothing "
+                     f"moves at the call")
+    if "device" in found:
+        many = len(found["device"]) > 1 or "(" in found["device"][0]
+        parts.append(f"{join(found['device'])} {'are jax.Arrays' if many else 'is a jax.Array'}"
+                     f" on devices, laid out otherwise than the program wants: JAX moves "
+                     f"{'them' if many else 'it'} at the call")
+    if set(found) == {"host"}:
+        title = "The arrays start on the host"
+    elif set(found) == {"placed"}:
+        held = {d for g in grids for d in g.by_device}
+        title = (f"The arrays are already on device {next(iter(held))}" if len(held) == 1
+                 else "The arrays are already on the devices")
+    else:
+        title = "Where the arrays are before the call"
+    return title, "Before the call, " + "; ".join(parts) + "."
+
+
+def holding_words(claim: ArrayClaim | None) -> str:
+    """A sentence when the devices hold identical values in distinct blocks ("" if not)."""
+    if claim is None or claim.holding != "equal_pieces":
+        return ""
+    return (f" Every device's block of {claim.name} holds the same values (the real run "
+            f"compared them): identical copies, one per device.")
 
 
 def array_words(g: TileGrid, devices: int) -> str:

@@ -375,6 +375,12 @@ def arity_problem(tree: ast.Module, function: str, count: int,
     if node.args.kwarg is None and not known.issuperset(keywords):
         return None  # the engine names the parameters there are
     required = len(params) - len(node.args.defaults)
+    # leading parameters given by name (static) are passed first, by position
+    lead = 0
+    while lead < len(params) and params[lead].arg in keywords and lead >= len(
+            node.args.posonlyargs):
+        lead += 1
+    count += lead
     filled = {p.arg for p in params[:count]} | set(keywords)
     missing = any(p.arg not in filled for p in params[count:required])
     if not missing and (node.args.vararg is not None or count <= len(params)):
@@ -386,7 +392,7 @@ def arity_problem(tree: ast.Module, function: str, count: int,
     else:
         takes = f"{required} to {len(params)} arguments"
     names = f" ({', '.join(p.arg for p in params)})" if params else ""
-    given = count + len(keywords)
+    given = count - lead + len(keywords)
     return f"{function} takes {takes}{names}, but the arguments give {given}"
 
 
