@@ -50,9 +50,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from jaxviz.model import TraceRequest
+from jaxviz.model import TraceRequest, TraceResult
+from jaxviz.ui.binding import follow
 from jaxviz.ui.panels.console import ConsolePane
 from jaxviz.ui.theme import style
+from jaxviz.views.timing.options import cannot_run
 from jaxviz.views.window.window_state import WindowState
 
 DEVICE_VIEW = ("jaxviz.ui.devices", "DeviceView")
@@ -147,6 +149,7 @@ class ToolTabs(QTabWidget):
         self._timing_note = ""
         self._previous: QWidget | None = self.currentWidget()
         self.currentChanged.connect(self._shown)
+        follow(self.state, "result", self.follow_result, self)
 
     def set_engine(self, engine) -> None:
         """The window's :class:`~jaxviz.ui.window.qt_engine.QtEngine`, for the views using it."""
@@ -240,6 +243,8 @@ class ToolTabs(QTabWidget):
                         request.target.function))
             if hasattr(view, "set_stale"):
                 view.set_stale(self._timing_note)
+            if hasattr(view, "set_cannot_run"):
+                view.set_cannot_run(cannot_run(self.state.result))
         return view
 
     def set_zoom(self, zoom: int) -> None:
@@ -252,6 +257,13 @@ class ToolTabs(QTabWidget):
         view = self.devices.view
         if view is not None and hasattr(view, "set_font_scale"):
             view.set_font_scale(style.text_scale(zoom))
+
+    def follow_result(self, result: TraceResult | None) -> None:
+        """The window's trace (``state.result``) changed: the timing view learns which of
+        its variants cannot run the function, and why."""
+        view = self.timing.view
+        if view is not None and hasattr(view, "set_cannot_run"):
+            view.set_cannot_run(cannot_run(result))
 
     def set_timing_note(self, note: str) -> None:
         """Why the timing view's run is not of the function open now ("" when it is)."""
