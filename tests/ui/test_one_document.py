@@ -9,8 +9,10 @@ for its phase; a typo fixed keeps the phase; step mode ends with its document.
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
 
 from tests.ui.helpers import JAX_MS, devices_tab, line_of, wait_for_panes
 
@@ -181,3 +183,26 @@ def test_step_mode_ends_with_its_document_and_its_panel_cannot_be_left_twice(qtb
     assert "pmap" not in panel.banner.text() and "stepped last" not in panel.banner.text()
     assert window.state.function in panel.banner.text()
     QTest.keyClick(window, Qt.Key.Key_Escape)  # nothing to leave: no error
+
+
+@pytest.mark.parametrize("zoom", [-2, -1, 0, 1, 2, 3])
+def test_a_third_pane_at_1280x720_goes_to_tabs_and_the_window_stays_on_screen(
+        qtbot, make_window, zoom):
+    """batched_matmul with plain, vmap and pmap at 1280x720: the panes' headers side by
+    side would need more than the screen (the window grew to 1472 px at zoom 0)."""
+    win = make_window(1280, 690)
+    for name in ("Gallery", "Arguments"):  # a 1280x720 screen's layout: side panels away
+        win.docks[name].hide()
+    win.set_zoom(zoom)
+    win.open_example("batched_matmul")
+    win.state.visible_variants = ["plain", "vmap", "pmap"]
+    for _ in range(3):  # the panes re-lay out on resizes: let every layout settle
+        win.resize(1280, 690)
+        QApplication.processEvents()
+        win.layout().activate()
+        QApplication.processEvents()
+    assert win.width() <= 1280 and win.minimumSizeHint().width() <= 1280, win.width()
+    if win.area.effective_mode() == "side by side":
+        panes = [win.area.panes[v] for v in win.state.shown_variants()]
+        assert all(p.width() >= p.minimumSizeHint().width() for p in panes)
+    win.set_zoom(0)

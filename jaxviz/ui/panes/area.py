@@ -137,7 +137,10 @@ class JaxprArea(QStackedWidget):
             return "side by side"
         char = self.panes["plain"].jaxpr_view.fontMetrics().horizontalAdvance("m")
         per_pane = self.width() / len(self._visible)
-        return "tabs" if per_pane < MIN_PANE_CHARS * char else "side by side"
+        # a pane narrower than its header's minimum would widen the window past the
+        # screen (side by side, the panes' minimums add up): tabs before that
+        header = max(self.panes[v].minimumSizeHint().width() for v in self._visible)
+        return "tabs" if per_pane < max(MIN_PANE_CHARS * char, header) else "side by side"
 
     def resizeEvent(self, event) -> None:  # noqa: N802
         super().resizeEvent(event)

@@ -142,14 +142,38 @@ def data_key(step: LectureStep) -> str:
 
 def trace_request(target: Target, defaults: dict[str, Any], options: dict[str, Any],
                   variants: list[str], want: list[str]) -> TraceRequest:
-    """A trace request: the example's settings, the step's options over them."""
-    settings = {**{k: v for k, v in defaults.items() if k in TraceRequest.names()}, **options}
+    """A trace request: the example's settings, the step's options over them; a file
+    (no example's settings) gives its own: its ``JAXVIZ`` dict when it names this
+    function (or none), else its annotations (``x: f32[8]``); no arguments at all when
+    the function takes none."""
+    settings = {**file_settings(target), **{k: v for k, v in defaults.items()
+                                            if k in TraceRequest.names()}, **options}
+    if settings.get("args") is None:
+        settings["args"] = ""
     settings.setdefault("axis_name", "i")
     if not settings.get("axis_name"):
         settings["axis_name"] = "i"
     if settings.get("check_vma") is None:
         settings["check_vma"] = True
     return TraceRequest(target=target, variants=variants, want=want, **settings)
+
+
+def file_settings(target: Target) -> dict[str, Any]:
+    """The trace settings ``target``'s file declares for its function: its ``JAXVIZ``
+    dict (read, not run) when it names no function or this one, then the arguments its
+    annotations give when JAXVIZ gives none."""
+    from jaxviz.model.gallery import declared_in
+    from jaxviz.views.window.entry_points import argument_hint
+
+    declared = declared_in(target.source) or {}
+    settings: dict[str, Any] = {}
+    if declared.get("function") in (None, target.function):
+        settings = {k: v for k, v in declared.items() if k in TraceRequest.names()}
+    if not settings.get("args"):
+        spec = argument_hint(target.source, target.function).spec
+        if spec:
+            settings["args"] = spec
+    return settings
 
 
 def variants_needed(steps: list[LectureStep], defaults: dict[str, Any]) -> list[str]:
