@@ -206,3 +206,37 @@ def test_a_third_pane_at_1280x720_goes_to_tabs_and_the_window_stays_on_screen(
         panes = [win.area.panes[v] for v in win.state.shown_variants()]
         assert all(p.width() >= p.minimumSizeHint().width() for p in panes)
     win.set_zoom(0)
+
+
+def test_tab_leaves_a_jaxpr_pane(qtbot, window):
+    _open(qtbot, window, "convolve")
+    window.activateWindow()
+    view = window.area.panes["plain"].jaxpr_view
+    view.setFocus()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is view)
+    QTest.keyClick(view, Qt.Key.Key_Tab)
+    assert QApplication.focusWidget() is not view
+    view.setFocus()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is view)
+    QTest.keyClick(view, Qt.Key.Key_Backtab, Qt.KeyboardModifier.ShiftModifier)
+    assert QApplication.focusWidget() is not view
+
+
+def test_in_step_mode_a_clickers_keys_step_and_never_edit_the_code(qtbot, window):
+    _open(qtbot, window, "psum_ones")
+    window.step_mode.start("pmap")
+    controller = window.step_mode.controller
+    qtbot.waitUntil(lambda: controller.result is not None and not controller.busy,
+                    timeout=JAX_MS)
+    window.activateWindow()
+    window.editor.setFocus()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is window.editor)
+    text, at = window.editor.toPlainText(), controller.cursor.index
+    for key in (Qt.Key.Key_Space, Qt.Key.Key_Right, Qt.Key.Key_PageDown):
+        QTest.keyClick(window.editor, key)
+    assert window.editor.toPlainText() == text
+    qtbot.waitUntil(lambda: controller.cursor.index > at, timeout=JAX_MS)
+    controller.stop()
+    QTest.keyClick(window.editor, Qt.Key.Key_Space)  # step mode off: the editor types
+    assert window.editor.toPlainText() != text
+    window.editor.undo()

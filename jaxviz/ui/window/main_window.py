@@ -96,7 +96,9 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         self.stepping_views = SteppingViews()
         self.stepping_views.register("step mode", self.step_mode.controller,
                                      shown=lambda: self.step_mode.active, priority=20)
-        self.presenter_keys = PresenterKeys(self.stepping_views, self)
+        self.presenter_keys = PresenterKeys(
+            self.stepping_views, self,
+            code_locked=lambda: self.step_mode.active or bool(self.state.maximized))
         self.run_once = RunOnce(self.engine, self.tools, self.set_status, self)
         self.compare_mode = CompareMode(
             self.state, self, area=self.area, editor=self.editor, splitter=self.splitter,
@@ -465,6 +467,8 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         self.maximizer.restore()
         self.docks["Console · Devices · Timing"].show()
         self.tools.setCurrentWidget(widget)
+        if widget is self.tools.devices and self.tools.devices.view is not None:
+            self.tools.devices.view.setFocus()  # a clicker's keys step it, never the code
 
     def _register_device_view(self, view) -> None:
         """The device view, once built, steps with the presenter keys while its tab shows
