@@ -213,8 +213,8 @@ class JaxprPane(QFrame):
         self.cost_table.horizontalHeader().setSectionResizeMode(
             0, QHeaderView.ResizeMode.Stretch)
         self.cost_table.verticalHeader().hide()
-        for view in (self.jaxpr_view, self.stablehlo_view, self.hlo_view):
-            view.setTabChangesFocus(True)  # read-only: Tab moves on to the next pane or field
+        for code in (self.jaxpr_view, self.stablehlo_view, self.hlo_view):
+            code.setTabChangesFocus(True)  # read-only: Tab moves on to the next pane or field
         self.stack = QStackedWidget()
         for view in (self.jaxpr_view, self.stablehlo_view, self.hlo_view, self.cost_table):
             self.stack.addWidget(view)
