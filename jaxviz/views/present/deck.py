@@ -247,6 +247,8 @@ def load_functions(lecture: Lecture, run: Run, measure: bool = False,
             data.target = Target(source=sources[steps[0].target], filename=data.target.filename,
                                  function=data.target.function)
         variants = variants_needed(steps, data.defaults)
+        if any(s.view == "timing" for s in steps) and "plain" not in variants:
+            variants = ["plain", *variants]  # its trace says whether jit can run it
         want = ["jaxpr"]
         if any(s.view == "device" for s in steps):
             want.append("story")
@@ -286,9 +288,14 @@ def timing_run(step: LectureStep, data: FunctionData, run: Run, measure: bool,
     if data.target is None:
         return data.error
     say(f"measuring {data.target.function}")
-    timing = data.defaults.get("timing") or {}
+    from jaxviz.views.timing.options import cannot_run, default_options
+
+    # the variants that can run it (jit cannot bind a psum: the trace said so)
+    variants = default_options(data.defaults, cannot_run(data.result)).variants
+    if not variants:
+        return f"no timing variant can run {data.target.function} (its traces failed)"
     trace = trace_request(data.target, data.defaults, data.options, ["plain"], [])
-    request = TimingRequest(trace=trace, variants=list(timing.get("variants") or ["jit"]),
+    request = TimingRequest(trace=trace, variants=variants,
                             runs=LIVE_RUNS, baseline=data.defaults.get("baseline"))
     found = _ask(run, request, data)
     return found if isinstance(found, TimingRun) else (data.error or "nothing was measured")
@@ -312,6 +319,46 @@ def _ask(run: Run, request: Any, data: FunctionData) -> Any:
 # --------------------------------------------------------------------------- #
 # Slides
 # --------------------------------------------------------------------------- #
+
+
+#: Slides that frame a deck (the title, the code, the summary): a deck of only these
+#: was not built.
+FRAMING = ("title", "source", "summary")
+
+
+def leave_out(slides: list[Slide]) -> tuple[list[Slide], list[str]]:
+    """The slides with something to show, and for each other one which and why: a step
+    that failed (its error) or a timing step that measured nothing.
+
+    Returns:
+        ``(kept, left_out)``: ``left_out`` says ``step 5 (timing, normalize): why``.
+    """
+    kept: list[Slide] = []
+    left: list[str] = []
+    for number, slide in enumerate(slides, 1):
+        why = slide.error.splitlines()[0] if slide.error else ""
+        if not why and slide.view == "timing" and (slide.timing is None
+                                                   or not slide.timing.calls):
+            why = "nothing was measured"
+        result = slide.data.result if slide.data is not None else None
+        if not why and slide.view == "summary" and result is not None:
+            failed = {vr.variant for vr in result.variants if vr.error is not None}
+            slide.bullets = [b for b in slide.bullets if b.split(":")[0] not in failed]
+            if not slide.bullets:  # the steps left out say why
+                why = "every variant failed"
+        if why:
+            name = slide.data.target.function if slide.data is not None \
+                and slide.data.target is not None else (slide.step.target if slide.step
+                                                        else "")
+            left.append(f"slide {number} ({slide.view}{', ' + name if name else ''}): {why}")
+        else:
+            kept.append(slide)
+    return kept, left
+
+
+def built(slides: list[Slide]) -> bool:
+    """Whether a deck shows anything besides its title and summary."""
+    return any(slide.view not in FRAMING for slide in slides)
 
 
 def build_slides(lecture: Lecture, functions: dict[str, FunctionData]) -> list[Slide]:
