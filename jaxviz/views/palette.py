@@ -138,12 +138,17 @@ def theme(name: str) -> Theme:
 # The window (light only: the window follows the Fusion light palette)
 # --------------------------------------------------------------------------- #
 
-#: Backgrounds shared by a source line and its equations (light, so dark text stays readable).
-LINK_COLOURS = ("#cfe3fa", "#fde0c2", "#d2f0d9", "#f7d4e4", "#f3edb4", "#e2d7f5", "#cdeeee",
-                "#eadccd")  # blue orange green pink yellow purple teal brown
-#: The same hues, stronger: the hovered or selected source line and its equations.
-LINK_STRONG = ("#9cc4f2", "#f9c28c", "#9fdcae", "#f2a9c8", "#e8dc7a", "#c6b5ee", "#99dcdc",
-               "#d8bd9f")
+#: Backgrounds shared by a source line and its equations (CIE L* >= 74, so dark text stays
+#: readable). Chosen for colour-vision deficiencies: any two differ by CIEDE2000 >= 10 as
+#: seen with normal vision and under protanopia, deuteranopia and tritanopia (Machado 2009
+#: simulation; tests/views/test_link_colours.py). The earlier pastels' blue and purple
+#: were 1.0 apart under deuteranopia.
+LINK_COLOURS = ("#f0e9c2", "#86b8ff", "#aab8bd", "#cbb657", "#3eedf4", "#b9b79c", "#dff285",
+                "#d5eee4")  # cream blue slate ochre cyan khaki lime mint
+#: The same colours 14 L* darker: the hovered or selected source line and its equations
+#: (as far apart from one another, by the same test).
+LINK_STRONG = ("#c8c29c", "#5d93d7", "#859397", "#a39133", "#00c5cc", "#939278", "#b7ca60",
+               "#aec7bd")
 #: Background of the equations the device view's current phase is about.
 PHASE_COLOUR = "#ffe08a"
 #: The frame drawn around the active (hovered/selected) lines.

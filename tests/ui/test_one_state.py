@@ -441,7 +441,7 @@ def test_the_window_state_holds_the_result_the_panes_show(qtbot, window):
     the links and the device view show ``state.result``; switching example or undoing
     to other valid code replaces it."""
     seen: list[object] = []
-    window.bound.resultChanged.connect(seen.append)
+    window.state.events.result.connect(seen.append)
     _open(qtbot, window, "psum_ones")
     _panes_show_the_state(window)
     psum = window.state.result

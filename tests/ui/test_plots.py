@@ -166,6 +166,33 @@ def test_figures_fill_in_live_as_records_arrive(run):
     assert figure.caption() == caption_dispatch(run, "jit")
 
 
+def test_the_sweep_of_an_earlier_run_leaves_with_it(run):
+    """A run without a sweep after one with: no curve of the first stays (the title says
+    none measured yet, and so does the plot)."""
+    import pyqtgraph as pg
+
+    from jaxviz.ui.plots import Style, SweepFigure, ensure_app
+
+    ensure_app()
+    figure = SweepFigure(Style.screen("light"))
+    figure.update(run)
+
+    def drawn() -> int:
+        return sum(1 for item in figure.plot.listDataItems()
+                   if isinstance(item, pg.PlotDataItem) and item.xData is not None
+                   and len(item.xData))
+    assert drawn() >= 2  # jit's completion and dispatch curves
+    without = TimingRun(request=run.request, header=run.header)
+    for info in run.variants:
+        without.add(info)
+    for record in run.calls:
+        if getattr(record, "phase", "") != "sweep":
+            without.add(record)
+    figure.update(without)
+    assert "none measured yet" in figure.title.text
+    assert drawn() == 0
+
+
 def test_a_reloaded_recording_draws_the_same_plot(run, tmp_path):
     from jaxviz.ui.plots import build_figure
 

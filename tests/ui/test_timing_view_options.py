@@ -120,3 +120,18 @@ def test_sizes_parse(text, size):
 def test_bad_sizes_say_what_is_expected(text):
     with pytest.raises(ValueError, match="1920x1080|200x150"):
         parse_size(text)
+
+
+def test_defaults_leave_out_variants_that_cannot_run_and_fall_back_to_the_examples():
+    """normalize declares vmap, pmap and shard_map (no timing block): jit is the default
+    until the trace says jit cannot run it; then the example's own variants, timed."""
+    req = example_request("normalize")
+    declared = declared_settings(req.target.source, req.target.function)
+    assert default_options(declared).variants == ["jit"]
+    unable = {"jit": "jit cannot run normalize: unbound axis name"}
+    assert default_options(declared, unable).variants == ["jit-vmap", "pmap", "shard_map"]
+    unable["pmap"] = "pmap cannot run normalize"
+    assert default_options(declared, unable).variants == ["jit-vmap", "shard_map"]
+    timed = declared_settings(*(lambda r: (r.target.source, r.target.function))(
+        example_request("async_dispatch")))
+    assert default_options(timed, {"op-by-op": "x"}).variants == ["numpy", "jit", "jit-sync"]

@@ -198,20 +198,18 @@ def test_menus_call_their_handlers_and_follow_the_window_state(qtbot):
 
     from jaxviz.model.gallery import list_examples
     from jaxviz.ui.window.actions import EXTRA_HANDLERS, SHORTCUTS, build_menus
-    from jaxviz.ui.window.state_binding import StateBinding
     from jaxviz.views.window.window_state import WindowState
 
     host = QMainWindow()
     qtbot.addWidget(host)
     state = WindowState(visible_variants=["plain", "vmap"])
-    bound = StateBinding(state, host)
     calls: list[tuple] = []
     handlers = {name: (lambda *a, n=name: calls.append((n, *a)))
                 for name in (*SHORTCUTS, *EXTRA_HANDLERS)}
     with pytest.raises(KeyError, match="retrace"):
-        build_menus(host, {k: v for k, v in handlers.items() if k != "retrace"}, {}, bound, [])
+        build_menus(host, {k: v for k, v in handlers.items() if k != "retrace"}, {}, state, [])
     examples = {ex.name: ex for ex in list_examples()}
-    actions, recent = build_menus(host, handlers, examples, bound, [QDockWidget("Gallery")])
+    actions, recent = build_menus(host, handlers, examples, state, [QDockWidget("Gallery")])
     assert recent.title() == "Open &Recent"
     actions["retrace"].trigger()
     actions["pane_pmap"].trigger()
@@ -231,24 +229,35 @@ def test_menus_call_their_handlers_and_follow_the_window_state(qtbot):
     assert calls == [("open_example", list(examples)[1])]
 
 
-def test_state_binding_turns_every_field_change_into_its_signal(qtbot):
+def test_a_followed_field_calls_its_widget_until_the_widget_is_gone(qtbot):
+    """Every field can be followed (no list of fields to keep in step); a deleted widget
+    is never called (a connection ends with its receiver, as a Qt connection does)."""
     from dataclasses import fields
 
-    from jaxviz.ui.window.state_binding import StateBinding
+    from PySide6.QtWidgets import QLabel
+
+    from jaxviz.ui.binding import follow
     from jaxviz.views.window.window_state import WindowState
 
     state = WindowState()
-    bound = StateBinding(state)
-    assert set(StateBinding.SIGNALS) == {f.name for f in fields(WindowState)}
-    with qtbot.waitSignal(bound.functionChanged) as got:
-        state.function = "convolve"
-    assert got.args == ["convolve"]
-    with qtbot.waitSignal(bound.visibleVariantsChanged) as got:
-        state.set_variant_visible("jit", True)
-    assert got.args == [["plain", "jit", "vmap", "pmap", "sharded"]]
-    with qtbot.waitSignal(bound.settingsChanged) as got:
-        state.set_setting("batch", 16)
-    assert got.args[0].batch == 16
+    for f in fields(WindowState):
+        follow(state, f.name, lambda _v: None)
+    with pytest.raises(AttributeError, match="colour"):
+        follow(state, "colour", print)
+    label = QLabel()
+    follow(state, "function", label.setText)
+    seen: list[object] = []
+    follow(state, "visible_variants", seen.append, label)
+    state.function = "convolve"
+    state.set_variant_visible("jit", True)
+    assert label.text() == "convolve"
+    assert seen == [["plain", "jit", "vmap", "pmap", "sharded"]]
+    label.deleteLater()
+    qtbot.waitUntil(lambda: not __import__("shiboken6").isValid(label))
+    state.function = "layer"  # a deleted QLabel's setText would raise RuntimeError
+    state.set_variant_visible("jit", False)
+    assert seen == [["plain", "jit", "vmap", "pmap", "sharded"]]
+    assert len(state.events.function) == 1  # only the no-op follower above is left
 
 
 def test_the_compare_view_stands_alone_fed_a_diff(qapp):

@@ -110,7 +110,7 @@ def test_present_starts_at_the_device_views_phase(qtbot, window):
     view = devices_tab(qtbot, window, "data_parallel", (1600, 950))
     view.step(1)
     view.step(1)
-    phase, variant = view.current_phase, window.tools.device_variant.currentText()
+    phase, variant = view.current_phase, window.tools.device_variant.currentData()
     presentation = window.presentation.present()
     _loaded(qtbot, presentation)
     slide = presentation.slide

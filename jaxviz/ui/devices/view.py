@@ -139,6 +139,9 @@ class DeviceView(QWidget):
         self.expanded: frozenset[str] = frozenset()
         self._phase = 0
         self._t = 1.0
+        #: The phases' kinds of the last scene that had phases (an error between two
+        #: results of the same program keeps the phase).
+        self._kinds: list[str] = []
         self._playing = False
         self._hold_at_end = False  # stepping: play this phase once, then stop
         self.canvas = _Canvas(self)
@@ -223,15 +226,26 @@ class DeviceView(QWidget):
             self._show(result, build_scene(result, VARIANT))
 
     def _show(self, result: TraceResult, scene: Scene) -> None:
-        old = [p.kind for p in self.scene.phases]
         self.result = result
         self.scene = scene
         new = [p.kind for p in self.scene.phases]
-        if new != old:
-            self._phase, self._t = 0, 1.0
-        self._phase = min(self._phase, max(len(new) - 1, 0))
-        if not new:
+        if not new:  # an error (a typo being fixed): the phase is kept for the fix
             self.pause()
+        else:
+            if new != self._kinds:
+                self._phase, self._t = 0, 1.0
+            self._kinds = new
+            self._phase = min(self._phase, len(new) - 1)
+        self.canvas.invalidate()
+        self._sync(emit=True)
+
+    def clear(self, message: str) -> None:
+        """Show no result, only ``message`` (a new document, not traced yet)."""
+        self.pause()
+        self.result = None
+        self._waiting = None  # a multi-process run still going belongs to the last document
+        self.scene = empty_scene(message)
+        self._phase, self._t, self._kinds = 0, 1.0, []
         self.canvas.invalidate()
         self._sync(emit=True)
 

@@ -19,7 +19,6 @@ remembered fields).
 from __future__ import annotations
 
 import html
-from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import (
@@ -46,6 +45,7 @@ from PySide6.QtWidgets import (
 from jaxviz.model import TraceSettings
 from jaxviz.model.limits import BATCH, DEFAULT_DEVICES, DEVICES
 from jaxviz.model.settings_table import DEFAULT_AXIS_NAME, SETTINGS, TRACE_SETTINGS, TraceSetting
+from jaxviz.ui.binding import follow
 from jaxviz.ui.theme import style
 from jaxviz.views.window.window_state import WindowState, find_field_errors, settings_from
 
@@ -237,18 +237,11 @@ class ArgsPanel(QScrollArea):
         self.fields[name] = _Field(label, widget)
         form.addRow(label, widget)
 
-    def bind(self, state: WindowState, settings_changed: Any, devices_changed: Any) -> None:
-        """Write what is typed into ``state`` and show what it holds from now on.
-
-        Args:
-            state: the window state.
-            settings_changed, devices_changed: the Qt signals announcing its
-                ``settings`` and ``devices`` changes (see
-                :class:`~jaxviz.ui.window.state_binding.StateBinding`).
-        """
+    def bind(self, state: WindowState) -> None:
+        """Write what is typed into ``state`` and show what it holds from now on."""
         self._state = state
-        settings_changed.connect(self._follow_settings)
-        devices_changed.connect(self._follow_devices)
+        follow(state, "settings", self._follow_settings)
+        follow(state, "devices", self._follow_devices)
         self.set_values(state.settings.settings(), devices=state.devices)
 
     def _write_state(self) -> None:

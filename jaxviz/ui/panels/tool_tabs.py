@@ -50,9 +50,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from jaxviz.model import TraceRequest
+from jaxviz.model import TraceRequest, TraceResult
+from jaxviz.ui.binding import follow
 from jaxviz.ui.panels.console import ConsolePane
 from jaxviz.ui.theme import style
+from jaxviz.views.timing.options import cannot_run
 from jaxviz.views.window.window_state import WindowState
 
 DEVICE_VIEW = ("jaxviz.ui.devices", "DeviceView")
@@ -127,7 +129,7 @@ class ToolTabs(QTabWidget):
         self.device_variant.setToolTip("Which variant's devices to show (clicking a jaxpr pane "
                                        "picks it too)")
         self.device_variant.activated.connect(
-            lambda i: self.set_variant(self.device_variant.itemText(i)))
+            lambda i: self._variant_picked(self.device_variant.itemData(i)))
         row = QWidget()
         line = QHBoxLayout(row)
         line.setContentsMargins(6, 2, 6, 2)
@@ -147,6 +149,7 @@ class ToolTabs(QTabWidget):
         self._timing_note = ""
         self._previous: QWidget | None = self.currentWidget()
         self.currentChanged.connect(self._shown)
+        follow(self.state, "result", self.follow_result, self)
 
     def set_engine(self, engine) -> None:
         """The window's :class:`~jaxviz.ui.window.qt_engine.QtEngine`, for the views using it."""
@@ -200,10 +203,24 @@ class ToolTabs(QTabWidget):
             self.deviceViewBuilt.emit(view)
         return view
 
+    def devices_shown(self) -> bool:
+        """Whether the device view is what the user sees of these tabs: its tab is the
+        current one, or it fills the window (F6: out of the tabs meanwhile)."""
+        return self.currentWidget() is self.devices or self.state.maximized == "devices"
+
     def _phase_changed(self, index: int, _caption: str, ranges: list) -> None:
         self.phaseShown.emit(index)
-        if self.currentWidget() is self.devices:  # lit only while the tab is shown
+        if self.devices_shown():  # lit only while the view is shown
             self.highlightRequested.emit(list(ranges))
+
+    def refresh_highlights(self) -> None:
+        """Light what the device view's phase runs if the view is shown, else nothing (a
+        maximized view went back, or the tabs changed without their signals)."""
+        view = self.devices.view
+        if self.devices_shown() and view is not None and getattr(view, "phases", None):
+            self.highlightRequested.emit(list(view.phases[view.current_phase].highlights))
+        else:
+            self.highlightRequested.emit([])
 
     def values_panel(self) -> Any:
         """The values panel (built on first call); None if it cannot load."""
@@ -226,6 +243,8 @@ class ToolTabs(QTabWidget):
                         request.target.function))
             if hasattr(view, "set_stale"):
                 view.set_stale(self._timing_note)
+            if hasattr(view, "set_cannot_run"):
+                view.set_cannot_run(cannot_run(self.state.result))
         return view
 
     def set_zoom(self, zoom: int) -> None:
@@ -238,6 +257,13 @@ class ToolTabs(QTabWidget):
         view = self.devices.view
         if view is not None and hasattr(view, "set_font_scale"):
             view.set_font_scale(style.text_scale(zoom))
+
+    def follow_result(self, result: TraceResult | None) -> None:
+        """The window's trace (``state.result``) changed: the timing view learns which of
+        its variants cannot run the function, and why."""
+        view = self.timing.view
+        if view is not None and hasattr(view, "set_cannot_run"):
+            view.set_cannot_run(cannot_run(result))
 
     def set_timing_note(self, note: str) -> None:
         """Why the timing view's run is not of the function open now ("" when it is)."""
@@ -256,19 +282,31 @@ class ToolTabs(QTabWidget):
         did: the device view (when built) shows ``variant`` of it."""
         self._variant = variant
         result = self.state.details
-        if result is None:
-            return
-        names = [vr.variant for vr in result.variants if vr.ok]
-        self.device_variant.clear()
-        self.device_variant.addItems(names)
-        if variant in names:
-            self.device_variant.setCurrentText(variant)
         view = self.devices.view
+        self.device_variant.clear()
+        if result is None:  # a new document, not traced yet: nothing of the last one
+            if view is not None and hasattr(view, "clear"):
+                view.clear(self.state.not_traced())
+            return
+        # every traced variant, the one shown even when it failed (the canvas says why):
+        # the picker never names another variant than the canvas shows
+        for vr in result.variants:
+            self.device_variant.addItem(vr.variant if vr.ok else f"{vr.variant} (failed)",
+                                        vr.variant)
+        index = self.device_variant.findData(variant)
+        if index >= 0:
+            self.device_variant.setCurrentIndex(index)
         if view is not None:
             if self._start_over and hasattr(view, "start_over"):
                 view.start_over()
             view.set_result(result, variant)
         self._start_over = False
+
+    def _variant_picked(self, variant: str) -> None:
+        """The "Devices of" picker: the state's focused variant (the view follows it)."""
+        self.set_variant(variant)
+        if variant in self.state.shown_variants():
+            self.state.focused_variant = variant
 
     def set_variant(self, variant: str) -> None:
         if variant != self._variant:

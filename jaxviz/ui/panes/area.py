@@ -47,6 +47,8 @@ class JaxprArea(QStackedWidget):
         self._comparing = False
         self._panes_need_room(True)
         self._visible: list[str] = ["plain", "vmap", "pmap", "sharded"]
+        #: Each pane's header minimum as last laid out side by side (see effective_mode).
+        self._side_min: dict[str, int] = {}
         self._layout = "auto"
         self._two: tuple[str, str] = ("plain", "vmap")
         self._current: tuple | None = None
@@ -137,7 +139,25 @@ class JaxprArea(QStackedWidget):
             return "side by side"
         char = self.panes["plain"].jaxpr_view.fontMetrics().horizontalAdvance("m")
         per_pane = self.width() / len(self._visible)
-        return "tabs" if per_pane < MIN_PANE_CHARS * char else "side by side"
+        if per_pane < MIN_PANE_CHARS * char:
+            return "tabs"
+        # Side by side, the panes' header minimums add up: more than the area can get
+        # (its width, and what its splitter's siblings can give up) would widen the
+        # window past the screen. Tabs before that.
+        n = len(self._visible)
+        headers = sum(max(self.panes[v].minimumSizeHint().width(), self._side_min.get(v, 0))
+                      for v in self._visible) \
+            + n * (self._splitter.handleWidth() + 4)  # the handles and the frames
+        return "tabs" if headers > self.width() + self._room_beside() else "side by side"
+
+    def _room_beside(self) -> int:
+        """How much narrower the widgets beside the area in its splitter may get."""
+        splitter = self.parentWidget()
+        if not isinstance(splitter, QSplitter):
+            return 0
+        siblings = [splitter.widget(i) for i in range(splitter.count())]
+        return sum(max(0, w.width() - w.minimumSizeHint().width())
+                   for w in siblings if w is not None and w is not self)
 
     def resizeEvent(self, event) -> None:  # noqa: N802
         super().resizeEvent(event)
@@ -167,6 +187,8 @@ class JaxprArea(QStackedWidget):
             for v in shown:
                 self._splitter.addWidget(self.panes[v])
                 self.panes[v].show()
+                # its header's minimum side by side (in tabs it is compact, narrower)
+                self._side_min[v] = self.panes[v].minimumSizeHint().width()
             self._splitter.setSizes([1000] * len(shown))
             self.setCurrentWidget(self._splitter)
         self.refresh_tab_titles()
@@ -190,6 +212,7 @@ class JaxprArea(QStackedWidget):
 
     def set_zoom(self, zoom: int) -> None:
         self._zoom = zoom
+        self._side_min.clear()  # measured again at this text size
         self._current = None
         self._relayout()
         self._apply_zoom()

@@ -214,6 +214,8 @@ class JaxprPane(QFrame):
         self.cost_table.horizontalHeader().setSectionResizeMode(
             0, QHeaderView.ResizeMode.Stretch)
         self.cost_table.verticalHeader().hide()
+        for code in (self.jaxpr_view, self.stablehlo_view, self.hlo_view):
+            code.setTabChangesFocus(True)  # read-only: Tab moves on to the next pane or field
         self.stack = QStackedWidget()
         for view in (self.jaxpr_view, self.stablehlo_view, self.hlo_view, self.cost_table):
             self.stack.addWidget(view)
@@ -277,6 +279,25 @@ class JaxprPane(QFrame):
         self._show_legend(marks)
         self.banner.hide()
         self.set_dimmed(False)
+
+    def clear(self, message: str) -> None:
+        """Show no result, only ``message`` (a new document, not traced yet): nothing of
+        the last document stays, not even dimmed."""
+        self.result = self.details = None
+        self._details_filled = False
+        self.call.setText("")
+        self.copy_button.setEnabled(False)
+        self.show_notes([])
+        self._show_legend([])
+        self.jaxpr_view.set_marks([])
+        self.jaxpr_view.set_folds([])
+        self.jaxpr_view.set_text(message)
+        for view in (self.stablehlo_view, self.hlo_view):
+            view.set_text("")
+        self.cost_table.setRowCount(0)
+        self.banner.hide()
+        self.set_dimmed(True)
+        self.set_stepping(False)
 
     def show_error(self, error: ErrorInfo, prefix: str = "") -> None:
         """Show an error over the last good content, which stays visible but dimmed."""

@@ -73,6 +73,9 @@ class SweepFigure(TimingFigure):
         sizes: set[int] = set()
         ys: list[float] = []
         entries = []
+        for key in [k for k in self.series if k[0] not in variants]:  # an earlier run's
+            for item in self.series.pop(key):
+                self.plot.removeItem(item)
         for index, variant in enumerate(variants):
             points = sweep_points(run, variant)
             sizes.update(size for size, _ in points)

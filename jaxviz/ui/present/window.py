@@ -15,6 +15,7 @@ slide measures it live (in the engine) instead of replaying the recording.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 
 from PySide6.QtCore import QRectF, Qt, QTimer, Signal
@@ -26,7 +27,7 @@ from jaxviz.ui.present.loading import DeckLoader
 from jaxviz.ui.present.paint import SlidePainter
 from jaxviz.ui.present.style import CAPTION_PX, SMALL_PX, Sizes, mono_font, ui_font
 from jaxviz.views import palette
-from jaxviz.views.present.deck import Slide
+from jaxviz.views.present.deck import Slide, built, leave_out
 from jaxviz.views.present.lecture import Lecture
 from jaxviz.views.present.presentation import PresentationCursor
 
@@ -62,6 +63,8 @@ class PresentationWindow(QWidget):
         self._images: dict[tuple[int, int, int, bool], QImage] = {}
         self.status = "loading the lecture ..." if not slides else ""
         self.message = ""
+        #: Why steps were left out of the deck shown (see :func:`leave_out`).
+        self.left_out: list[str] = []
         self._message_timer = QTimer(self, singleShot=True, interval=MESSAGE_MS)
         self._message_timer.timeout.connect(self._clear_message)
         self.editor: _SlideEditor | None = None
@@ -86,13 +89,22 @@ class PresentationWindow(QWidget):
         return self.slides[self.position.index] if self.slides else None
 
     def set_slides(self, slides: list[Slide]) -> None:
-        """Show a (re)loaded deck, on the same slide (clamped)."""
+        """Show a (re)loaded deck, on the same slide (clamped); a step that failed or has
+        nothing to show is left out, and the message (and standard error) say which."""
+        whole, left_out = leave_out(slides)
+        self.left_out = left_out
+        for why in left_out:
+            print(f"jaxviz present: left out {why}", file=sys.stderr)
+        slides = whole if built(whole) else slides  # nothing left: the failures, said
         keep = self.position.index if self.slides else (
             self.start_for(slides) if self.start_for is not None else self._start)
         self.slides = slides
         self.position = PresentationCursor(max(1, len(slides)), keep)
         self._images.clear()
         self.status = ""
+        if left_out:
+            self.show_message(f"left out {len(left_out)} step{'s' if len(left_out) > 1 else ''}"
+                              f": {left_out[0]}" + (" …" if len(left_out) > 1 else ""))
         self.update()
         self.moved.emit(self.position.index)
 

@@ -142,6 +142,7 @@ class ValuesPanel(QWidget):
         layout.addLayout(controls)
         layout.addWidget(self.scroller, 1)
         self.set_zoom(0)
+        self._set_enabled(False, None)  # nothing to move through or leave yet
         self.show_message("Step mode shows every equation's values here: press ▶ Step on "
                           "a jaxpr pane (or F9).")
 
@@ -196,7 +197,8 @@ class ValuesPanel(QWidget):
         self.summary_button.setVisible(offer_summary)
 
     def clear(self, text: str) -> None:
-        """No stepping: controls off, columns gone, ``text`` in the banner."""
+        """No stepping: controls off ("Leave step mode" too), columns gone, ``text`` in
+        the banner."""
         self.model = None
         self.heading.setText("")
         self.equation.setText("")
@@ -232,7 +234,12 @@ class ValuesPanel(QWidget):
         self.buttons["next"].setEnabled(enabled and not last)
         for name in ("over", "out", "line"):
             self.buttons[name].setEnabled(enabled)
-        self.stop_button.setEnabled(True)
+        self.stop_button.setEnabled(enabled)
+
+    def allow_leaving(self, on: bool) -> None:
+        """Whether "Leave step mode" can be pressed (on while step mode is, even before
+        its first step arrives or after it failed)."""
+        self.stop_button.setEnabled(on)
 
     def _show_scale(self, scale: Scale | None) -> None:
         if scale is None:

@@ -46,6 +46,7 @@ from jaxviz.ui.timing.widgets import Banner, FullScreen, InfoLine
 from jaxviz.views import palette
 from jaxviz.views.timing.export import read_json
 from jaxviz.views.timing.options import (
+    VARIANT_HELP,
     build_request,
     declared_settings,
     default_options,
@@ -85,6 +86,11 @@ class TimingView(QWidget):
         self._trace: TraceRequest | None = None
         self._declared: dict = {}
         self._target_key: tuple | None = None
+        #: Timing variants that cannot run the target, and why (see :meth:`set_cannot_run`).
+        self._unable: dict[str, str] = {}
+        #: Whether the ticks are still the target's defaults (nobody changed them).
+        self._defaults_shown = False
+        self._ticking = False  # the view itself is ticking variants
         self._stale = ""
         self._info: tuple[str, str] = ("", "")
         self._last_dir = str(Path.cwd())
@@ -139,6 +145,7 @@ class TimingView(QWidget):
 
     def _wire(self) -> None:
         self.controls.runRequested.connect(self.run_timing)
+        self.controls.variant_list.itemChanged.connect(self._ticks_changed)
         self.controls.stopRequested.connect(self.stop)
         self.runner.started.connect(self._on_started)
         self.runner.updated.connect(self._on_updated)
@@ -169,8 +176,14 @@ class TimingView(QWidget):
         if key != self._target_key:
             self._target_key = key
             self._declared = declared
+            self._unable = {}  # the last function's; this one's come with its trace
+            self._ticking = True
             self.controls.set_options(default_options(declared),
                                       supported_variants(request, declared))
+            self._ticking = False
+            self._defaults_shown = True
+            if not self.banner.isHidden() and not self.runner.running:
+                self.banner.hide()  # said of the last function (an error, an export)
         else:
             self._declared = declared
             offered = supported_variants(request, declared)
@@ -179,6 +192,44 @@ class TimingView(QWidget):
                 self.controls.set_variants(offered, opts.variants)
         self.controls.set_target_text(describe_target(request))
         self._sync_buttons()
+
+    def set_cannot_run(self, reasons: dict[str, str]) -> None:
+        """The timing variants that cannot run the target, and why (from the window's
+        trace of it, :func:`~jaxviz.views.timing.options.cannot_run`): while the ticks are
+        the target's defaults they leave it (the example's own variants instead); a
+        ticked one is named, with its reason, before Run."""
+        self._unable = dict(reasons)
+        if self._defaults_shown and self._trace is not None:
+            wanted = default_options(self._declared, self._unable).variants
+            offered = self.controls.available_variants()
+            self._ticking = True
+            self.controls.set_variants(offered + [v for v in wanted if v not in offered],
+                                       wanted)
+            self._ticking = False
+        for index in range(self.controls.variant_list.count()):
+            item = self.controls.variant_list.item(index)
+            name = item.data(Qt.ItemDataRole.UserRole)
+            why = self._unable.get(name)
+            item.setToolTip(why or VARIANT_HELP.get(name, name))
+        self._say_unable()
+
+    def unable_ticked(self) -> list[str]:
+        """Why each ticked variant cannot run the target ([] when all can)."""
+        return [self._unable[v] for v in self.controls.checked_variants() if v in self._unable]
+
+    def _ticks_changed(self, _item: object) -> None:
+        if not self._ticking:
+            self._defaults_shown = False
+        self._say_unable()
+
+    def _say_unable(self) -> None:
+        reasons = self.unable_ticked()
+        if reasons:
+            self.banner.show_message("Will not run: " + "; ".join(reasons)
+                                     + " — untick it, or tick a variant that maps an axis.",
+                                     "warning")
+        elif self.banner.text().startswith("Will not run"):
+            self.banner.hide()
 
     # ------------------------------------------------------------ running
     def run_timing(self) -> bool:
@@ -192,6 +243,11 @@ class TimingView(QWidget):
         if self.runner.engine is None:
             self.banner.show_message("The timing view has no JAX engine to measure with.")
             return False
+        if self.unable_ticked():
+            self.controls.mark_errors(["variants"])
+            self._say_unable()
+            return False
+        self._defaults_shown = False
         request = build_request(self._trace, self.controls.options(), self._declared)
         problems = validate(request)
         if problems:
@@ -243,6 +299,8 @@ class TimingView(QWidget):
         """Mark the run shown as another function's (``recording of convolve — Run to
         measure layer``); "" when it is the function open now."""
         self._stale = note
+        if note and not self.banner.isHidden() and not self.runner.running:
+            self.banner.hide()  # it spoke of the run now marked as another function's
         self.info_label.setProperty("stale", bool(note and self.run is not None))
         self.info_label.setStyleSheet(f"color: {palette.WARNING_INK}; font-weight: bold;"
                                       if note and self.run is not None else "")

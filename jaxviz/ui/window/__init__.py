@@ -11,11 +11,9 @@ Modules:
     files: opening, saving and leaving documents (a MainWindow mixin).
     layout: zoom, full screen, docks, recent files, recovery offer (a MainWindow mixin).
     settings: what the window remembers (QSettings) and crash-recovery copies.
-    state_binding: the window state's change callbacks as Qt signals (the state
-        itself is Qt-free: :mod:`jaxviz.views.window.window_state`).
+    (the window state itself is Qt-free, :mod:`jaxviz.views.window.window_state`;
+    widgets follow it with :func:`jaxviz.ui.binding.follow`.)
     parts: what the main window is made of, declared once for its mixins.
-    scripted: the window driven by a script (benchmarks, screenshots): a private
-        environment, a shown window on a started engine, waiting for a condition.
     comparing: the compare layout in the window (View > Compare Variants, a pane's
         Compare button), following the state's compared pair, making room for it.
     stepping: step mode in the window (the pane's Step button, F9, the clicker keys)

@@ -14,11 +14,11 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu
 
 from jaxviz.model import VARIANTS, Example, variant_label
+from jaxviz.ui.binding import follow
 from jaxviz.ui.panes.area import LAYOUTS
-from jaxviz.ui.window.state_binding import StateBinding
 from jaxviz.views.keys import key_label
 from jaxviz.views.window.clicker_views import PRESENTER_KEYS
-from jaxviz.views.window.window_state import TWO_PANES
+from jaxviz.views.window.window_state import TWO_PANES, WindowState
 
 #: name -> (menu text, shortcuts, what it does)
 SHORTCUTS: dict[str, tuple[str, list[str], str]] = {
@@ -99,7 +99,7 @@ def _action(window: QMainWindow, name: str, slot: Callable[[], object]) -> QActi
 
 
 def build_menus(window: QMainWindow, handlers: Mapping[str, Callable[..., object]],
-                examples: Mapping[str, Example], state: StateBinding,
+                examples: Mapping[str, Example], state: WindowState,
                 docks: Iterable[QDockWidget]) -> tuple[dict[str, QAction], QMenu]:
     """Create the menu bar; the actions call ``handlers`` and follow the window state.
 
@@ -150,7 +150,7 @@ def build_menus(window: QMainWindow, handlers: Mapping[str, Callable[..., object
     for variant in VARIANTS:
         act = QAction(variant_label(variant), window, checkable=True)
         act.setShortcut(QKeySequence(PANE_KEYS[variant]))
-        act.setChecked(variant in state.state.visible_variants)
+        act.setChecked(variant in state.visible_variants)
         act.toggled.connect(lambda on, v=variant: handlers["show_pane"](v, on))
         window.addAction(act)
         panes.addAction(act)
@@ -158,7 +158,7 @@ def build_menus(window: QMainWindow, handlers: Mapping[str, Callable[..., object
     layouts = view.addMenu("Pane &Layout")
     for mode in LAYOUTS:
         act = QAction(mode, window, checkable=True)
-        act.setChecked(mode == state.state.pane_layout)
+        act.setChecked(mode == state.pane_layout)
         act.triggered.connect(lambda _=False, m=mode: handlers["pane_layout"](m))
         layouts.addAction(act)
         a[f"layout_{mode}"] = act
@@ -202,7 +202,7 @@ def build_menus(window: QMainWindow, handlers: Mapping[str, Callable[..., object
     return a, recent_menu
 
 
-def _follow_state(actions: dict[str, QAction], state: StateBinding) -> None:
+def _follow_state(actions: dict[str, QAction], state: WindowState) -> None:
     """Tick the pane and layout actions as the state changes (without triggering them)."""
 
     def panes(visible: list[str]) -> None:
@@ -223,11 +223,12 @@ def _follow_state(actions: dict[str, QAction], state: StateBinding) -> None:
                 actions[f"two_{side}_{variant}"].setChecked(variant == chosen)
 
     actions["two_panes"].setCheckable(True)
-    layout(state.state.pane_layout)
-    two(state.state.two_panes)
-    state.visibleVariantsChanged.connect(panes)
-    state.paneLayoutChanged.connect(layout)
-    state.twoPanesChanged.connect(two)
+    owner = actions["two_panes"]
+    layout(state.pane_layout)
+    two(state.two_panes)
+    follow(state, "visible_variants", panes, owner)
+    follow(state, "pane_layout", layout, owner)
+    follow(state, "two_panes", two, owner)
 
 
 def shortcuts_html() -> str:

@@ -19,15 +19,17 @@ as well (a 1280x720 projector: ~16 lines -> ~27).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QDockWidget
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QSplitter
 
-from jaxviz.ui.window.parts import WindowParts
-from jaxviz.ui.window.state_binding import StateBinding
+from jaxviz.ui.binding import follow
+from jaxviz.ui.panes.area import JaxprArea
+from jaxviz.ui.text.editor import CodeEditor
 from jaxviz.views.compare.diff_layout import default_pair
+from jaxviz.views.window.window_state import WindowState
 
 #: Characters of jaxpr each side of the compare layout should show.
 WANTED_CHARS = 46
@@ -46,13 +48,24 @@ CHROME_LINES = 6
 class CompareMode(QObject):
     """Ties the compare layout to the window state, the session and the main splitter."""
 
-    def __init__(self, window: WindowParts, bound: StateBinding, parent: QObject | None = None):
+    def __init__(self, state: WindowState, frame: QMainWindow, *, area: JaxprArea,
+                 editor: CodeEditor, splitter: QSplitter, docks: Mapping[str, QDockWidget],
+                 schedule: Callable[[], object], set_status: Callable[..., object],
+                 parent: QObject | None = None):
+        """The compare layout of ``state.compared`` in ``area``, making room in ``frame``
+        (its ``docks`` step aside, its ``splitter`` narrows the ``editor``).
+
+        Args:
+            schedule: asks for a trace (a compared variant not traced yet).
+            set_status: a message for the status bar.
+        """
         super().__init__(parent)
-        self.window = window
+        self.state, self.frame, self.area, self.editor = state, frame, area, editor
+        self.splitter, self.docks = splitter, docks
+        self.schedule, self.set_status = schedule, set_status
         self._saved_sizes: list[int] | None = None
         self._hidden_docks: list[QDockWidget] = []
-        bound.comparedChanged.connect(self.follow)
-        area = window.area
+        follow(state, "compared", self.follow)
         area.compare.pairChosen.connect(self._chosen)
         area.compare.closeRequested.connect(self.close)
         for pane in area.panes.values():
@@ -61,49 +74,48 @@ class CompareMode(QObject):
     # ---------------------------------------------------------------- state
     def toggle(self) -> None:
         """Ctrl+D: compare (from the focused pane's variant), or back to the panes."""
-        if self.window.state.compared is not None:
+        if self.state.compared is not None:
             self.close()
         else:
-            self.open_from(self.window.state.focused_variant)
+            self.open_from(self.state.focused_variant)
 
     def open_from(self, variant: str | None) -> None:
         """Compare ``variant`` (a pane's; None: the most telling) with its base variant."""
-        state = self.window.state
+        state = self.state
         result = state.result
         traced = [vr.variant for vr in result.variants if vr.ok] if result is not None else []
         pair = default_pair(variant, traced, state.visible_variants)
         if pair is None:
-            self.window.set_status("Compare needs two variants that traced; show another "
+            self.set_status("Compare needs two variants that traced; show another "
                                    "pane (View ▸ Panes) and trace again.", error=True)
             return
         state.compared = pair
 
     def close(self) -> None:
-        self.window.state.compared = None
+        self.state.compared = None
 
     def _chosen(self, left: str, right: str) -> None:
-        self.window.state.compared = (left, right)
+        self.state.compared = (left, right)
 
     def follow(self, pair: tuple[str, str] | None) -> None:
         """Show the compare layout of ``pair``, or the panes (the state changed)."""
-        w = self.window
         if pair is None:
-            if w.area.comparing:
+            if self.area.comparing:
                 self._give_back_room()  # first: the panes lay out for the width they get back
-                w.area.close_compare()
+                self.area.close_compare()
             return
-        if not w.area.comparing:
+        if not self.area.comparing:
             self._make_room()
-        w.area.show_compare(*pair)
-        result = w.state.result
+        self.area.show_compare(*pair)
+        result = self.state.result
         if result is not None:
-            w.area.show_compare_result(result)  # the window's result, not one kept from before
+            self.area.show_compare_result(result)  # the state's result, none kept from before
         if result is None or any(v not in [r.variant for r in result.variants] for v in pair):
-            w.session.schedule()
+            self.schedule()
         hidden = [what for what, hid in (("side panels", self.hid_side_panels),
                                          ("console tabs", self.hid_tools)) if hid]
         hidden_words = f" · {' and '.join(hidden)} hidden meanwhile" if hidden else ""
-        w.set_status(f"comparing {pair[0]} with {pair[1]} · Ctrl+D: back to the panes"
+        self.set_status(f"comparing {pair[0]} with {pair[1]} · Ctrl+D: back to the panes"
                      f"{hidden_words}")
 
     # ---------------------------------------------------------------- room
@@ -114,67 +126,65 @@ class CompareMode(QObject):
         self._make_width()
 
     def _make_height(self) -> None:
-        w = self.window
-        dock = w.docks.get(TOOLS_PANEL)
+        dock = self.docks.get(TOOLS_PANEL)
         if dock is None or not dock.isVisible() or dock.isFloating():
             return
-        line = w.area.compare.columns.left.fontMetrics().lineSpacing()
+        line = self.area.compare.columns.left.fontMetrics().lineSpacing()
         wanted = (WANTED_ROWS + CHROME_LINES) * line
-        if w.splitter.height() >= wanted:
+        if self.splitter.height() >= wanted:
             return
         dock.hide()
         self._hidden_docks.append(dock)
-        layout = w.layout()
+        layout = self.frame.layout()
         if layout is not None:
             layout.activate()  # the splitter gets the dock's height now
 
     def _make_width(self) -> None:
-        w = self.window
-        columns = w.area.compare.columns
+        columns = self.area.compare.columns
         char = columns.left.fontMetrics().horizontalAdvance("m")
         wanted = 2 * (WANTED_CHARS * char + columns.left.gutter_width()) + columns.gutter.width()
-        editor_min = EDITOR_MIN_CHARS * w.editor.fontMetrics().horizontalAdvance("m") \
-            + w.editor.gutter_width()
-        sizes = w.splitter.sizes()
+        editor_min = EDITOR_MIN_CHARS * self.editor.fontMetrics().horizontalAdvance("m") \
+            + self.editor.gutter_width()
+        sizes = self.splitter.sizes()
         if len(sizes) != 2 or sizes[1] >= wanted:
             return
         self._saved_sizes = sizes
         if sizes[1] + sizes[0] - editor_min < wanted:
-            side = [w.docks[name] for name in SIDE_PANELS
-                    if name in w.docks and w.docks[name].isVisible()
-                    and not w.docks[name].isFloating()]
+            side = [self.docks[name] for name in SIDE_PANELS
+                    if name in self.docks and self.docks[name].isVisible()
+                    and not self.docks[name].isFloating()]
             for dock in side:
                 dock.hide()
             self._hidden_docks += side
-            layout = w.layout()
+            layout = self.frame.layout()
             if layout is not None:
                 layout.activate()  # the splitter gets the docks' width now
-            sizes = w.splitter.sizes()
+            sizes = self.splitter.sizes()
         total = sum(sizes)
         editor = max(editor_min, min(sizes[0], total - wanted))
-        w.splitter.setSizes([editor, total - editor])
+        self.splitter.setSizes([editor, total - editor])
 
     def _give_back_room(self) -> None:
         for dock in self._hidden_docks:
             dock.show()
         if self._hidden_docks:
-            layout = self.window.layout()
+            layout = self.frame.layout()
             if layout is not None:
                 layout.activate()  # the docks take their width back before the split is set
         self._hidden_docks = []
         if self._saved_sizes is not None:
-            self.window.splitter.setSizes(self._saved_sizes)
+            self.splitter.setSizes(self._saved_sizes)
             self._saved_sizes = None
 
     @property
     def hid_side_panels(self) -> bool:
         """Whether the comparison hid the side panels to make room (it shows them again)."""
-        return any(d is not self.window.docks.get(TOOLS_PANEL) for d in self._hidden_docks)
+        return any(d is not self.docks.get(TOOLS_PANEL) for d in self._hidden_docks)
 
     @property
     def hid_tools(self) -> bool:
         """Whether the comparison hid the console/devices/timing tabs (it shows them again)."""
-        return any(d is self.window.docks.get(TOOLS_PANEL) for d in self._hidden_docks)
+        return any(d is self.docks.get(TOOLS_PANEL) for d in self._hidden_docks)
 
 
 def handlers(mode: CompareMode) -> Mapping[str, Any]:

@@ -217,8 +217,13 @@ class DocumentController(QObject):
             self.trusted_files.remember(self.doc.path, self._disk_text)
 
     def set_function(self, name: str) -> None:
+        """Trace ``name`` of the file: another function is another document (nothing
+        shown for the last one stays)."""
+        other = name != self.doc.function
         self.doc.function = name
         self._sync_state()
+        if other:
+            self.state.open_document()
 
     def _after_open(self) -> None:
         self._sync_state()

@@ -6,7 +6,7 @@ started, requests go out through a :class:`~jaxviz.ui.window.session.TraceSessio
 and results come back as Qt signals.
 
 What the window shows lives in one :class:`~jaxviz.views.window.window_state.WindowState`
-(:attr:`MainWindow.state`, with Qt signals in :attr:`MainWindow.bound`): the
+(:attr:`MainWindow.state`, followed with :func:`~jaxviz.ui.binding.follow`): the
 document writes its text and function into it, the arguments panel its
 fields, the panes which are visible; the trace request is derived from it
 alone, and the views follow it.
@@ -30,8 +30,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from jaxviz.model import TraceRequest
+from jaxviz.model import TraceRequest, TraceResult
 from jaxviz.model.engine import EngineEvent
+from jaxviz.ui.binding import follow
 from jaxviz.ui.panels.args import ArgsPanel
 from jaxviz.ui.panels.editor_panel import EditorPanel
 from jaxviz.ui.panels.gallery import GalleryPanel
@@ -55,9 +56,9 @@ from jaxviz.ui.window.run_once import RunOnce
 from jaxviz.ui.window.session import TraceSession
 from jaxviz.ui.window.settings import RememberedSettings
 from jaxviz.ui.window.shortcuts_dialog import ShortcutsDialog
-from jaxviz.ui.window.state_binding import StateBinding
 from jaxviz.ui.window.stepping import StepMode
 from jaxviz.ui.window.stepping import handlers as step_handlers
+from jaxviz.views.compare.changes import marks_for
 from jaxviz.views.window.clicker_views import ClickerViews
 from jaxviz.views.window.window_state import WindowState
 
@@ -79,7 +80,6 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         self.engine = engine or QtEngine(devices=devices, parent=self)
         self.session = TraceSession(self.engine, self)
         self.state = WindowState(devices=devices)
-        self.bound = StateBinding(self.state, self)
         self.setWindowTitle("jaxviz[*]")
         self.setWindowIcon(style.app_icon())
         self._build_widgets()
@@ -87,20 +87,29 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         self.router = ResultRouter(self, self.state, self)
         self.document = DocumentController(self.editor_panel, parent=self, state=self.state,
                                            trusted=self.settings.trusted)
-        self.step_mode = StepMode(self, self.engine, self)
+        self.step_mode = StepMode(
+            self.state, self.engine, area=self.area, linking=self.linking,
+            editor_panel=self.editor_panel, tools=self.tools, build_request=self.build_request,
+            waiting_for_say=self.waiting_for_say, set_status=self.set_status,
+            grow_tools=self.grow_tools, parent=self)
         #: The views the presenter keys step, each while it is shown (step mode first,
         #: then the Devices tab's animation; a presentation registers here too).
         self.clicker_views = ClickerViews()
         self.clicker_views.register("step mode", self.step_mode.controller,
                                      shown=lambda: self.step_mode.active, priority=20)
-        self.presenter_keys = PresenterKeys(self.clicker_views, self)
+        self.presenter_keys = PresenterKeys(
+            self.clicker_views, self,
+            code_locked=lambda: self.step_mode.active or bool(self.state.maximized))
         self.run_once = RunOnce(self.engine, self.tools, self.set_status, self)
-        self.compare_mode = CompareMode(self, self.bound, self)
+        self.compare_mode = CompareMode(
+            self.state, self, area=self.area, editor=self.editor, splitter=self.splitter,
+            docks=self.docks, schedule=self.session.schedule, set_status=self.set_status,
+            parent=self)
         self.maximizer = ViewMaximizer(self, self.tools, self.docks["Console · Devices · Timing"],
                                        self.state)
         self.presentation = WindowPresentation(self, self.engine)
         self.actions_by_name, self.recent_menu = build_menus(
-            self, self._handlers(), self.gallery.examples, self.bound, self.docks.values())
+            self, self._handlers(), self.gallery.examples, self.state, self.docks.values())
         self._build_status_bar()
         self._wire()
         self.fit_side_panels()
@@ -122,7 +131,7 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         self.setCentralWidget(self.splitter)
         self.gallery = GalleryPanel()
         self.args_panel = ArgsPanel()
-        self.args_panel.bind(self.state, self.bound.settingsChanged, self.bound.devicesChanged)
+        self.args_panel.bind(self.state)
         self.tools = ToolTabs(self.state)
         self.docks: dict[str, QDockWidget] = {}
         for name, widget, area in (
@@ -216,31 +225,62 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         self.tools.timingShown.connect(lambda f: setattr(self.state, "timing_of", f))
         # The views follow the state; what the user does to them goes into it.
         self.area.visibleChanged.connect(lambda v: setattr(self.state, "visible_variants", v))
-        self.bound.visibleVariantsChanged.connect(self.area.set_visible_variants)
-        self.bound.visibleVariantsChanged.connect(self._on_visible_changed)
-        self.bound.paneLayoutChanged.connect(self._on_pane_layout)
-        self.bound.focusedVariantChanged.connect(
-            lambda v: self.tools.set_variant(v) if v is not None else None)
-        self.bound.devicesChanged.connect(self._on_devices)
-        # the current result: the compare layout, then the links (they colour its rows)
-        self.bound.resultChanged.connect(
-            lambda r: self.area.show_compare_result(r) if r is not None else None)
-        self.bound.resultChanged.connect(self.linking.set_result)
-        self.bound.detailsChanged.connect(self.linking.set_details)  # HLO lines linked
-        self.bound.detailsChanged.connect(
-            lambda _r: self.tools.show_details(self.state.device_variant()))
-        self.bound.twoPanesChanged.connect(self._on_two_panes)
+        state = self.state
+        follow(state, "visible_variants", self.area.set_visible_variants)
+        follow(state, "visible_variants", self._on_visible_changed)
+        follow(state, "pane_layout", self._on_pane_layout)
+        follow(state, "focused_variant",
+               lambda v: self.tools.set_variant(v) if v is not None else None, self)
+        follow(state, "devices", self._on_devices)
+        # The current result reaches every view this one way: the panes' texts first,
+        # then the compare layout, then the links (they colour the rows just written).
+        follow(state, "result", self._panes_show_result)
+        follow(state, "result",
+               lambda r: self.area.show_compare_result(r) if r is not None else None, self)
+        follow(state, "result", self.linking.set_result)
+        follow(state, "details", self._panes_show_details)
+        follow(state, "details", self.linking.set_details)  # HLO lines linked
+        follow(state, "details",
+               lambda _r: self.tools.show_details(state.device_variant()), self)
+        follow(state, "two_panes", self._on_two_panes)
         self._add_tool_buttons()
-        self.bound.documentChanged.connect(self._on_new_document)
-        self.bound.paneViewsChanged.connect(self._show_pane_views)
-        for signal in (self.bound.timingOfChanged, self.bound.functionChanged):
-            signal.connect(lambda _v: self.tools.set_timing_note(self.state.timing_note()))
-        self.bound.zoomChanged.connect(self._apply_zoom)
+        follow(state, "document", self._on_new_document)
+        follow(state, "pane_views", self._show_pane_views)
+        for name in ("timing_of", "function"):
+            follow(state, name, lambda _v: self.tools.set_timing_note(state.timing_note()), self)
+        follow(state, "zoom", self._apply_zoom)
         for pane in self.area.panes.values():
-            pane.lineClicked.connect(
-                lambda v, _n: setattr(self.state, "focused_variant", v))
+            pane.lineClicked.connect(self._pane_line_clicked)
             pane.viewChosen.connect(self.state.set_pane_view)
             pane.source_provider = lambda: self.state.source  # "Copy as code" as a program
+
+    def _pane_line_clicked(self, variant: str, _line: int) -> None:
+        """A click in a pane focuses its variant, unless the device view is on screen: there
+        a click points at an equation (the links light it) and the animation stays on its
+        variant and phase (the "Devices of" picker switches it)."""
+        if not self.tools.devices_shown():
+            self.state.focused_variant = variant
+
+    def _panes_show_result(self, result: TraceResult | None) -> None:
+        """Each pane shows its variant of the state's new result (with its change marks);
+        no result (a new document): each pane says it is not traced yet."""
+        if result is None:
+            for empty in self.area.panes.values():
+                empty.clear(self.state.not_traced())
+            self.area.refresh_tab_titles()
+            return
+        for vr in result.variants:
+            pane = self.area.panes.get(vr.variant)
+            if pane is not None:
+                pane.show_result(vr, marks_for(result, vr.variant))
+        self.area.refresh_tab_titles()
+
+    def _panes_show_details(self, result: TraceResult | None) -> None:
+        """Each pane gets its variant's compiled programs and costs (its HLO views)."""
+        for vr in result.variants if result is not None else ():
+            pane = self.area.panes.get(vr.variant)
+            if pane is not None:
+                pane.set_details(vr)
 
     def _add_tool_buttons(self) -> None:
         """Maximize and Undock, at the right of the tool tabs' bar."""
@@ -428,6 +468,8 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         self.maximizer.restore()
         self.docks["Console · Devices · Timing"].show()
         self.tools.setCurrentWidget(widget)
+        if widget is self.tools.devices and self.tools.devices.view is not None:
+            self.tools.devices.view.setFocus()  # a clicker's keys step it, never the code
 
     def _register_device_view(self, view) -> None:
         """The device view, once built, steps with the presenter keys while its tab shows

@@ -21,6 +21,7 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QObject, QRect
 from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QVBoxLayout, QWidget
 
+from jaxviz.ui.binding import follow
 from jaxviz.ui.panels.tool_tabs import ToolTabs
 from jaxviz.views.window.window_state import WindowState
 
@@ -58,7 +59,7 @@ class ViewMaximizer(QObject):
         self._page: QWidget | None = None
         self._focus: QWidget | None = None
         window.installEventFilter(self)
-        state.events.maximized.connect(self._follow)
+        follow(state, "maximized", self._follow, self)
 
     @property
     def active(self) -> str:
@@ -119,6 +120,7 @@ class ViewMaximizer(QObject):
         self.panel.raise_()
         self._page = page
         page.setFocus()
+        tools.refresh_highlights()
 
     def _put_back(self) -> None:
         if self._page is None or self._saved is None:
@@ -135,6 +137,7 @@ class ViewMaximizer(QObject):
         if self._focus is not None:
             self._focus.setFocus()
         self._focus = None
+        tools.refresh_highlights()  # the panes light the phase the view was left at
 
     # --------------------------------------------------------------- undock
     def set_floating(self, floating: bool) -> None:

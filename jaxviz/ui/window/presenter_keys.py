@@ -21,6 +21,8 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
@@ -52,9 +54,17 @@ def edits_text(widget: QObject | None) -> bool:
 class PresenterKeys(QObject):
     """Sends the presenter keys of the watched windows to the registry's current view."""
 
-    def __init__(self, views: ClickerViews, window: QWidget) -> None:
+    def __init__(self, views: ClickerViews, window: QWidget,
+                 code_locked: Callable[[], bool] | None = None) -> None:
+        """Route ``window``'s presenter keys to ``views``.
+
+        Args:
+            code_locked: whether the code editor gives up Right, Left and Space too (step
+                mode is on, a view fills the window): a clicker never edits code then.
+        """
         super().__init__(window)
         self.views = views
+        self.code_locked = code_locked or (lambda: False)
         self._windows: list[QWidget] = []
         self._watched: QWidget | None = None
         app = QApplication.instance()
@@ -94,7 +104,9 @@ class PresenterKeys(QObject):
         name = name_of(event.key())
         if name not in PRESENTER_KEYS or event.isAutoRepeat() and name == "Space":
             return None
-        move = presenter_move(name, typing=edits_text(widget),
+        typing = edits_text(widget) and not (isinstance(widget, QPlainTextEdit)
+                                             and self.code_locked())
+        move = presenter_move(name, typing=typing,
                               modified=bool(event.modifiers() & _MODIFIERS))
         if move is None or self.views.current() is None:
             return None

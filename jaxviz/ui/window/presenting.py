@@ -131,7 +131,7 @@ class WindowPresentation(QObject):
         if maximized == "devices" or (tab_shown and tools.currentWidget() is tools.devices):
             view = tools.devices.view
             phase = view.current_phase if view is not None and view.phases else None
-            variant = tools.device_variant.currentText() or state.device_variant()
+            variant = tools.device_variant.currentData() or state.device_variant()
             return OnScreen("device", variant, phase)
         if maximized == "timing" or (tab_shown and tools.currentWidget() is tools.timing):
             return OnScreen("timing")

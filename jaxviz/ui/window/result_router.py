@@ -10,9 +10,9 @@ In every error case the last good content stays, dimmed; nothing the user
 typed is touched. The router sees the window through :class:`ResultView`
 (the widgets it fills) and the :class:`~jaxviz.views.window.window_state.WindowState`;
 what belongs in the status bar it announces with :attr:`ResultRouter.statusChanged`.
-A good result goes into the state (``state.result``, then ``state.details``); the
-views that show more than one pane's part of it (the links, the compare layout,
-the device view) follow the state from there, and keep no copy of their own.
+A good result goes into the state (``state.result``, then ``state.details``) and
+reaches every view from there, the panes included: no view is handed it directly,
+and none keeps a copy of its own.
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ from jaxviz.ui.panels.args import ArgsPanel
 from jaxviz.ui.panels.editor_panel import EditorPanel
 from jaxviz.ui.panels.tool_tabs import ToolTabs
 from jaxviz.ui.panes.area import JaxprArea
-from jaxviz.views.compare.changes import marks_for
 from jaxviz.views.window.window_state import WindowState
 
 #: Error kinds that belong to the editor (a line of the source).
@@ -78,9 +77,17 @@ class ResultRouter(QObject):
         self.statusChanged.emit(text, error)
 
     # --------------------------------------------------------------- phase 1
+    def of_this_document(self, req: TraceRequest) -> bool:
+        """Whether ``req`` traced the document open now (a reply for one closed since is
+        never shown: its pictures would stand under this document's title)."""
+        return (req.target.filename, req.target.function) == \
+            (self.state.filename, self.state.function)
+
     def show_result(self, req: TraceRequest, reply: Reply) -> None:
         w = self.w
         title = f"{req.target.function}"
+        if not self.of_this_document(req):
+            return
         result: TraceResult | None = reply.result if reply.ok else None
         if result is not None:  # messages name the window's fields, not CLI flags
             result_for_window(result, w.args_panel.labels())
@@ -96,18 +103,11 @@ class ResultRouter(QObject):
             return
         w.editor_panel.clear_error()
         w.args_panel.validate()  # clears markers the engine had set
+        self.state.result = result  # the panes, the compare layout and the links follow
         for vr in result.variants:
-            pane = w.area.panes.get(vr.variant)
-            if pane is None:
-                continue
-            pane.show_result(vr, marks_for(result, vr.variant))
             if vr.error is not None and vr.error.field:
                 w.args_panel.set_field_error(vr.error.field, vr.error.message,
                                              vr.error.position)
-        # after the texts (new text drops old colours): the links and the compare
-        # layout follow the state
-        self.state.result = result
-        w.area.refresh_tab_titles()
         failed = [vr.variant for vr in result.variants
                   if vr.error is not None and vr.variant in self.state.shown_variants()]
         self._mark_runtime_error(result, failed)
@@ -130,14 +130,10 @@ class ResultRouter(QObject):
 
     # --------------------------------------------------------------- phase 2
     def show_details(self, req: TraceRequest, reply: Reply) -> None:
-        if not reply.ok or reply.result is None or reply.result.error is not None:
+        if not reply.ok or reply.result is None or reply.result.error is not None \
+                or not self.of_this_document(req):
             return
-        result: TraceResult = reply.result
-        for vr in result.variants:
-            pane = self.w.area.panes.get(vr.variant)
-            if pane is not None:
-                pane.set_details(vr)
-        self.state.details = result  # the device view follows the state
+        self.state.details = reply.result  # the panes' HLO views and the device view follow
 
     # ---------------------------------------------------------------- errors
     def show_request_error(self, error: ErrorInfo) -> None:
@@ -153,14 +149,17 @@ class ResultRouter(QObject):
         if not placed:
             w.editor_panel.show_error(0, error.message)
         where = "in Arguments" if error.field else "in the editor"
-        self.dim_panes(f"Not traced: {error.message.splitlines()[0]} — fix it {where}; "
-                       f"this is the last good result.")
-        self.set_status(f"{error.kind} error: {error.message.splitlines()[0]}", error=True)
+        last = "this is its last good result" if self.state.result is not None \
+            else "it has no result yet"
+        self.dim_panes(f"Not traced ({self._name()}): {error.message.splitlines()[0]} — fix it "
+                       f"{where}; {last}.")
+        self.set_status(f"{error.kind} error in {self._name()}: "
+                        f"{error.message.splitlines()[0]}", error=True)
 
     def show_engine_failure(self, error: ErrorInfo) -> None:
         """The engine did not answer normally (stopped, timed out, crashed)."""
         words = _ENGINE_WORDS.get(error.kind, "Failed")
-        self.dim_panes(f"{words}: {error.message}")
+        self.dim_panes(f"{words} ({self._name()}): {error.message}")
         if error.line and self._in_document(error) and error.kind in ("timeout", "cancelled"):
             self.w.editor_panel.editor.set_error(error.line, f"{words.lower()} here")
         self.set_status(f"{words}: {error.message.splitlines()[0]}",
@@ -173,6 +172,10 @@ class ResultRouter(QObject):
         if self.w.area.comparing:
             self.w.area.compare.show_error(ErrorInfo("stale", message))
         self.w.area.refresh_tab_titles()
+
+    def _name(self) -> str:
+        """The document's name in messages: its function (or its file's name)."""
+        return self.state.function or self.state.filename
 
     def _in_document(self, error: ErrorInfo) -> bool:
         return error.file is None or error.file == self.state.filename

@@ -13,13 +13,13 @@ priority: the presenter keys (:mod:`jaxviz.ui.window.presenter_keys`) step it.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
-from typing import Any, Protocol
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from PySide6.QtCore import QObject
-from PySide6.QtGui import QAction
 
-from jaxviz.model import ErrorInfo
+from jaxviz.model import ErrorInfo, TraceRequest
+from jaxviz.ui.binding import follow
 from jaxviz.ui.panels.editor_panel import EditorPanel
 from jaxviz.ui.panels.tool_tabs import ToolTabs
 from jaxviz.ui.panes.area import JaxprArea
@@ -34,50 +34,45 @@ FIRST_STEPPING_NOTE = ("The first stepping of a program takes a second or so: JA
                        "each primitive the first time it runs one.")
 
 
-class StepModeWindow(Protocol):
-    """The parts of the main window step mode uses."""
-
-    state: WindowState
-    area: JaxprArea
-    linking: LinkController
-    editor_panel: EditorPanel
-    tools: ToolTabs
-    actions_by_name: dict[str, QAction]
-
-    def build_request(self) -> Any:
-        """The window's trace request, or None (with the problem marked)."""
-        ...
-
-    def waiting_for_say(self) -> str | None:
-        """The name of a document not yet run (the trust rule: Trace runs it), else None."""
-        ...
-
-    def set_status(self, text: str, error: bool = False) -> None:
-        """A message in the status bar."""
-        ...
-
-    def grow_tools(self) -> None:
-        """Make the tool tabs tall enough to read."""
-        ...
-
-
 class StepMode(QObject):
     """Step mode's wiring: controller -> panes, editor, values panel, device view."""
 
-    def __init__(self, window: StepModeWindow, engine: QtEngine,
+    def __init__(self, state: WindowState, engine: QtEngine, *, area: JaxprArea,
+                 linking: LinkController, editor_panel: EditorPanel, tools: ToolTabs,
+                 build_request: Callable[[], TraceRequest | None],
+                 waiting_for_say: Callable[[], str | None],
+                 set_status: Callable[..., object], grow_tools: Callable[[], object],
                  parent: QObject | None = None) -> None:
+        """Step mode over ``state``'s function, driving the panes (``area``), the links,
+        the editor, the Values and device views (``tools``).
+
+        Args:
+            build_request: the window's trace request, or None (the problem marked).
+            waiting_for_say: the name of a document not yet run (Trace runs it), or None.
+            set_status: a message (and whether it is an error) for the status bar.
+            grow_tools: makes the tool tabs tall enough to read.
+        """
         super().__init__(parent)
-        self.w = window
+        self.state = state
+        self.area = area
+        self.linking = linking
+        self.editor_panel = editor_panel
+        self.tools = tools
+        self.build_request = build_request
+        self.waiting_for_say = waiting_for_say
+        self.set_status = set_status
+        self.grow_tools = grow_tools
         self.controller = StepController(engine, self)
         c = self.controller
         c.stepChanged.connect(self._show_step)
         c.modeChanged.connect(self._mode_changed)
         c.busyChanged.connect(self._busy)
         c.failed.connect(self._failed)
-        c.refused.connect(lambda why: self.w.set_status(f"step: {why}"))
-        for pane in window.area.panes.values():
+        c.refused.connect(lambda why: self.set_status(f"step: {why}"))
+        for pane in area.panes.values():
             pane.stepToggled.connect(self._pane_toggled)
-        window.editor_panel.editor.runToLineRequested.connect(self.run_to_line)
+        editor_panel.editor.runToLineRequested.connect(self.run_to_line)
+        follow(state, "document", self._new_document, self)
         self._panel: Any = None  # the values panel, once connected
 
     # ------------------------------------------------------------- the mode
@@ -91,7 +86,7 @@ class StepMode(QObject):
 
     def toggle(self, variant: str | None = None) -> None:
         """Step mode on (for ``variant``, default the focused pane's) or off."""
-        wanted = variant or self.w.state.device_variant()
+        wanted = variant or self.state.device_variant()
         if self.active and (variant is None or variant == self.controller.variant):
             self.controller.stop()
         else:
@@ -99,34 +94,45 @@ class StepMode(QObject):
 
     def start(self, variant: str, to_line: int | None = None) -> bool:
         """Step ``variant`` of what the window shows; False (status says why) if it cannot."""
-        request = self.w.build_request()
+        request = self.build_request()
         if request is None:
-            waiting = self.w.waiting_for_say()
+            waiting = self.waiting_for_say()
             if waiting is not None:  # stepping runs the code: an opened file waits for Trace
-                self.w.set_status(f"cannot step: {waiting} has not run yet; press Trace (F5) "
+                self.set_status(f"cannot step: {waiting} has not run yet; press Trace (F5) "
                                   f"to run it, then Step")
             else:
-                self.w.set_status("cannot step: the code or a field has a problem (it is "
+                self.set_status("cannot step: the code or a field has a problem (it is "
                                   "marked)", error=True)
             self._refresh_buttons()
             return False
-        panel = self.w.tools.values_panel()
+        panel = self.tools.values_panel()
         if panel is None:
-            self.w.set_status(f"cannot step: {self.w.tools.values.failure}", error=True)
+            self.set_status(f"cannot step: {self.tools.values.failure}", error=True)
             return False
         self._connect_panel(panel)
-        panel.set_zoom(getattr(self.w, "zoom", 0))
-        self.w.tools.setCurrentWidget(self.w.tools.values)
-        self.w.grow_tools()
-        self.w.state.focused_variant = variant
+        panel.set_zoom(self.state.zoom)
+        panel.allow_leaving(True)
+        self.tools.setCurrentWidget(self.tools.values)
+        self.grow_tools()
+        self.state.focused_variant = variant
         self.controller.start(request, variant, to_line=to_line)
         return True
+
+    def _new_document(self, _document: int) -> None:
+        """Another document: step mode ends and the Values tab says nothing of the last
+        one (not which variant was stepped)."""
+        if self.active:
+            self.controller.stop()
+        panel = self.tools.values.view
+        if panel is not None:
+            panel.clear(f"{self.state.function or 'This document'} is not stepped yet: "
+                        f"▶ Step on a jaxpr pane (or F9) steps it.")
 
     def restart_if_changed(self) -> None:
         """The window traced new code or settings: step them again, keeping the place."""
         if not self.active or self.controller.request is None:
             return
-        request = self.w.state.to_request()
+        request = self.state.to_request()
         if request is None:
             return
         old = self.controller.request.trace
@@ -136,15 +142,15 @@ class StepMode(QObject):
     def run_to_line(self, line: int) -> None:
         """Step to the first equation of a source line (step mode goes on if it is off)."""
         if not self.active:
-            self.start(self.w.state.device_variant(), to_line=line)
+            self.start(self.state.device_variant(), to_line=line)
         elif not self.controller.run_to_line(line):
             why = self.controller.cursor.problem if self.controller.cursor else "no stepping yet"
-            self.w.set_status(f"step: {why}")
+            self.set_status(f"step: {why}")
 
     def move(self, name: str) -> None:
         """A button or a key: ``next``, ``back``, ``over``, ``out`` or ``line`` (cursor line)."""
         if name == "line":
-            self.run_to_line(self.w.editor_panel.editor.textCursor().blockNumber() + 1)
+            self.run_to_line(self.editor_panel.editor.textCursor().blockNumber() + 1)
         elif self.active:
             self.controller.move(name)
 
@@ -155,67 +161,67 @@ class StepMode(QObject):
         if result is None or c.cursor is None:
             return
         step = result.steps[index]
-        source = self.w.state.source.split("\n")
-        panel = self.w.tools.values_panel()
+        source = self.state.source.split("\n")
+        panel = self.tools.values_panel()
         if panel is not None:
             panel.show_step(result, index, source)
         line = (step.source.line if step.source is not None
                 and step.source.file == result.filename else 0)
         if step.text_start is not None:
             order = self._equation_order(c.variant, step.text_start)
-            devices = self.w.tools.devices.view
+            devices = self.tools.devices.view
             if order is not None and devices is not None and hasattr(devices, "show_equation"):
                 devices.show_equation(order)  # first: its phase lights lines we then replace
             last = step.text_end if step.kind == "equation" and step.text_end is not None \
                 else step.text_start
-            self.w.linking.show_step(c.variant, step.text_start, last, line)
+            self.linking.show_step(c.variant, step.text_start, last, line)
         where = f", line {line}" if line else ""
         verb = {"enter": "enters ", "leave": "leaves "}.get(step.kind, "")
-        self.w.set_status(f"step {index + 1} of {len(result.steps)}: {verb}{step.primitive}"
+        self.set_status(f"step {index + 1} of {len(result.steps)}: {verb}{step.primitive}"
                           f"{where} ({c.variant})")
 
     def _equation_order(self, variant: str, text_line: int) -> int | None:
-        index = self.w.linking.index
+        index = self.linking.index
         ref = index.owner(variant, text_line) if index is not None else None
         return ref.order if ref is not None else None
 
     def _mode_changed(self, on: bool, variant: str) -> None:
         self._refresh_buttons()
-        self.w.editor_panel.editor.stepping = on
+        self.editor_panel.editor.stepping = on
         if not on:
-            self.w.linking.select_source_line(0, reveal=False)
-            panel = self.w.tools.values.view
+            self.linking.select_source_line(0, reveal=False)
+            panel = self.tools.values.view
             if panel is not None:
                 panel.clear(f"Step mode is off. ▶ Step on a jaxpr pane (or F9) steps it "
                             f"again; {variant} was stepped last.")
-            self.w.set_status("step mode off")
+            self.set_status("step mode off")
 
     def _refresh_buttons(self) -> None:
-        for variant, pane in self.w.area.panes.items():
+        for variant, pane in self.area.panes.items():
             pane.set_stepping(self.active and variant == self.controller.variant)
 
     def _busy(self, busy: bool, what: str) -> None:
-        pane = self.w.area.panes.get(self.controller.variant)
+        pane = self.area.panes.get(self.controller.variant)
         if pane is not None:
             pane.set_busy("⏳ stepping…" if busy else "")
-        panel = self.w.tools.values.view
+        panel = self.tools.values.view
         if busy:
-            self.w.set_status(what)
+            self.set_status(what)
             if panel is not None and self.controller.result is None:
                 panel.clear(f"{what[:1].upper()}{what[1:]} {FIRST_STEPPING_NOTE}")
 
     def _failed(self, error: ErrorInfo) -> None:
         message = error.message
         first = message.splitlines()[0] if message else error.kind
-        if error.line and (error.file is None or error.file == self.w.state.filename):
-            self.w.editor_panel.show_error(error.line, message)
-        panel = self.w.tools.values.view
+        if error.line and (error.file is None or error.file == self.state.filename):
+            self.editor_panel.show_error(error.line, message)
+        panel = self.tools.values.view
         if panel is not None:
             where = f" (line {error.line})" if error.line else ""
             panel.show_message(f"⚠ Could not step {self.controller.variant}: "
                                f"{message}{where}", error=True,
                                offer_summary=error.kind == "size")
-        self.w.set_status(f"step {error.kind} error: {first}", error=True)
+        self.set_status(f"step {error.kind} error: {first}", error=True)
 
     def _connect_panel(self, panel: Any) -> None:
         if panel is self._panel:

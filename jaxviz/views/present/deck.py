@@ -143,9 +143,30 @@ def data_key(step: LectureStep) -> str:
 
 def trace_request(target: Target, defaults: dict[str, Any], options: dict[str, Any],
                   variants: list[str], want: list[str]) -> TraceRequest:
-    """A trace request: the example's settings, the step's options over them."""
-    settings = settings_values({**defaults, **options})
+    """A trace request: the example's settings, the step's options over them; a file
+    (no example's settings) gives its own: its ``JAXVIZ`` dict when it names this
+    function (or none), else its annotations (``x: f32[8]``); no arguments at all when
+    the function takes none."""
+    settings = settings_values({**file_settings(target), **defaults, **options})
     return TraceRequest(target=target, variants=variants, want=want, **settings)
+
+
+def file_settings(target: Target) -> dict[str, Any]:
+    """The trace settings ``target``'s file declares for its function: its ``JAXVIZ``
+    dict (read, not run) when it names no function or this one, then the arguments its
+    annotations give when JAXVIZ gives none."""
+    from jaxviz.model.gallery import declared_in
+    from jaxviz.views.window.entry_points import argument_hint
+
+    declared = declared_in(target.source) or {}
+    settings: dict[str, Any] = {}
+    if declared.get("function") in (None, target.function):
+        settings = {k: v for k, v in declared.items() if k in TraceRequest.names()}
+    if not settings.get("args"):
+        spec = argument_hint(target.source, target.function).spec
+        if spec:
+            settings["args"] = spec
+    return settings
 
 
 def variants_needed(steps: list[LectureStep], defaults: dict[str, Any]) -> list[str]:
@@ -219,6 +240,8 @@ def load_functions(lecture: Lecture, run: Run, measure: bool = False,
             data.target = Target(source=sources[steps[0].target], filename=data.target.filename,
                                  function=data.target.function)
         variants = variants_needed(steps, data.defaults)
+        if any(s.view == "timing" for s in steps) and "plain" not in variants:
+            variants = ["plain", *variants]  # its trace says whether jit can run it
         want = ["jaxpr"]
         if any(s.view == "device" for s in steps):
             want.append("story")
@@ -258,9 +281,14 @@ def timing_run(step: LectureStep, data: FunctionData, run: Run, measure: bool,
     if data.target is None:
         return data.error
     say(f"measuring {data.target.function}")
-    timing = data.defaults.get("timing") or {}
+    from jaxviz.views.timing.options import cannot_run, default_options
+
+    # the variants that can run it (jit cannot bind a psum: the trace said so)
+    variants = default_options(data.defaults, cannot_run(data.result)).variants
+    if not variants:
+        return f"no timing variant can run {data.target.function} (its traces failed)"
     trace = trace_request(data.target, data.defaults, data.options, ["plain"], [])
-    request = TimingRequest(trace=trace, variants=list(timing.get("variants") or ["jit"]),
+    request = TimingRequest(trace=trace, variants=variants,
                             runs=LIVE_RUNS, baseline=data.defaults.get("baseline"))
     found = _ask(run, request, data)
     return found if isinstance(found, TimingRun) else (data.error or "nothing was measured")
@@ -284,6 +312,46 @@ def _ask(run: Run, request: Any, data: FunctionData) -> Any:
 # --------------------------------------------------------------------------- #
 # Slides
 # --------------------------------------------------------------------------- #
+
+
+#: Slides that frame a deck (the title, the code, the summary): a deck of only these
+#: was not built.
+FRAMING = ("title", "source", "summary")
+
+
+def leave_out(slides: list[Slide]) -> tuple[list[Slide], list[str]]:
+    """The slides with something to show, and for each other one which and why: a step
+    that failed (its error) or a timing step that measured nothing.
+
+    Returns:
+        ``(kept, left_out)``: ``left_out`` says ``step 5 (timing, normalize): why``.
+    """
+    kept: list[Slide] = []
+    left: list[str] = []
+    for number, slide in enumerate(slides, 1):
+        why = slide.error.splitlines()[0] if slide.error else ""
+        if not why and slide.view == "timing" and (slide.timing is None
+                                                   or not slide.timing.calls):
+            why = "nothing was measured"
+        result = slide.data.result if slide.data is not None else None
+        if not why and slide.view == "summary" and result is not None:
+            failed = {vr.variant for vr in result.variants if vr.error is not None}
+            slide.bullets = [b for b in slide.bullets if b.split(":")[0] not in failed]
+            if not slide.bullets:  # the steps left out say why
+                why = "every variant failed"
+        if why:
+            name = slide.data.target.function if slide.data is not None \
+                and slide.data.target is not None else (slide.step.target if slide.step
+                                                        else "")
+            left.append(f"slide {number} ({slide.view}{', ' + name if name else ''}): {why}")
+        else:
+            kept.append(slide)
+    return kept, left
+
+
+def built(slides: list[Slide]) -> bool:
+    """Whether a deck shows anything besides its title and summary."""
+    return any(slide.view not in FRAMING for slide in slides)
 
 
 def build_slides(lecture: Lecture, functions: dict[str, FunctionData]) -> list[Slide]:

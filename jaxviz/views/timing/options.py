@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
 
-from jaxviz.model import TraceRequest
+from jaxviz.model import TraceRequest, TraceResult
 from jaxviz.model.gallery import declared_in
 from jaxviz.model.records import ErrorInfo
 from jaxviz.model.timing import (
@@ -105,10 +105,46 @@ def supported_variants(trace: TraceRequest, declared: dict[str, Any]) -> list[st
     return [v for v in TIMING_VARIANTS if v in names]
 
 
-def default_options(declared: dict[str, Any]) -> RunOptions:
-    """The controls' values for a newly chosen function (its example's timing settings)."""
+#: The traced variant (a pane) whose trace says whether a timing variant can run the
+#: function: jit runs what the ``plain`` pane traces, jit(vmap) the ``vmap`` pane's ...
+TRACED_AS = {"op-by-op": "plain", "jit": "plain", "jit-sync": "plain", "loop": "plain",
+             "vmap": "vmap", "jit-vmap": "vmap", "pmap": "pmap", "sharded": "sharded",
+             "shard_map": "shard_map", "as_written": "as_written"}
+#: The timing variant measuring a declared (traced) variant.
+TIMED_AS = {"plain": "jit", "jit": "jit", "vmap": "jit-vmap", "pmap": "pmap",
+            "sharded": "sharded", "shard_map": "shard_map", "as_written": "as_written"}
+
+
+def cannot_run(result: TraceResult | None) -> dict[str, str]:
+    """Timing variant -> why it cannot run the function, read from the window's trace of
+    it (by JAX): a timing variant whose traced variant failed, e.g. jit of a function
+    calling ``psum``, whose ``plain`` trace has no mapped axis to bind it to. Variants
+    not traced are not judged (``{}`` without a result)."""
+    if result is None:
+        return {}
+    failed = {vr.variant: vr.error for vr in result.variants if vr.error is not None}
+    reasons = {}
+    for timing, traced in TRACED_AS.items():
+        error = failed.get(traced)
+        if error is not None:
+            first = error.message.splitlines()[0] if error.message else error.kind
+            reasons[timing] = (f"{TIMING_VARIANTS[timing]} cannot run {result.function}: "
+                               f"its {traced} trace fails ({first})")
+    return reasons
+
+
+def default_options(declared: dict[str, Any],
+                    unable: dict[str, str] | None = None) -> RunOptions:
+    """The controls' values for a newly chosen function: its example's timing settings,
+    without the variants that cannot run it (``unable``, see :func:`cannot_run`); when
+    none is left, the variants the example declares (timed: vmap as jit(vmap)) that can."""
+    unable = unable or {}
     timing = timing_defaults(declared)
-    variants = [normalize_variant(v) for v in timing.get("variants") or DEFAULT_VARIANTS]
+    wanted = [normalize_variant(v) for v in timing.get("variants") or DEFAULT_VARIANTS]
+    variants = [v for v in wanted if v not in unable]
+    if not variants:
+        shown = [TIMED_AS.get(v, "") for v in declared.get("variants") or []]
+        variants = [v for v in dict.fromkeys(shown) if v and v not in unable]
     return RunOptions(variants=variants, sweep=str(timing.get("sweep") or ""),
                       sweep_args=str(timing.get("sweep_args") or ""))
 

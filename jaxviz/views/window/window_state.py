@@ -1,11 +1,10 @@
 """What the main window shows, as plain data with change callbacks (no Qt, no JAX).
 
 The window's widgets bind to one :class:`WindowState`: they write what the
-user did into it and follow its changes, in the spirit of napari's
-``EventedModel`` and glue's ``State``. Every field has an
-:class:`Event` that calls its callbacks with the new value after a change
+user did into it and follow its changes, as napari's evented models do. Every
+field has a psygnal signal, emitted with the new value after a change
 (``state.events.function.connect(callback)``); setting a field to an equal
-value calls nothing. Fields are replaced, never mutated in place (a list
+value emits nothing. Fields are replaced, never mutated in place (a list
 appended to would change silently).
 
 The trace request follows from the state alone: :meth:`WindowState.to_request`
@@ -28,9 +27,12 @@ from __future__ import annotations
 
 import ast
 import math
-from collections.abc import Callable, Collection, Iterator, Mapping
-from dataclasses import dataclass, field, fields, replace
+import operator
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
+
+from psygnal import SignalGroupDescriptor
 
 from jaxviz.model import call_options, specs
 from jaxviz.model.limits import DEFAULT_DEVICES
@@ -57,76 +59,10 @@ MAXIMIZABLE = ("devices", "timing")
 DEVICE_PREFERENCE = ("as_written", "pmap", "sharded", "shard_map", "vmap", "jit", "plain")
 
 
-class Event:
-    """The callbacks of one field, called with its new value after it changed."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self._callbacks: list[Callable[[Any], object]] = []
-
-    def connect(self, callback: Callable[[Any], object]) -> Callable[[Any], object]:
-        """Call ``callback(value)`` after every change; returns it (usable as a decorator)."""
-        self._callbacks.append(callback)
-        return callback
-
-    def disconnect(self, callback: Callable[[Any], object]) -> None:
-        """Stop calling ``callback``.
-
-        Raises:
-            ValueError: it was not connected.
-        """
-        self._callbacks.remove(callback)
-
-    def emit(self, value: Any) -> None:
-        """Call every callback with ``value``, in the order they were connected."""
-        for callback in list(self._callbacks):
-            callback(value)
-
-
-class Events:
-    """One :class:`Event` per field of a state, as attributes: ``events.function``."""
-
-    def __init__(self, names: list[str]) -> None:
-        self._events = {name: Event(name) for name in names}
-
-    def __getattr__(self, name: str) -> Event:
-        try:
-            return self.__dict__["_events"][name]  # type: ignore[no-any-return]
-        except KeyError:
-            raise AttributeError(f"no field {name!r} to follow") from None
-
-    def __iter__(self) -> Iterator[Event]:
-        return iter(self._events.values())
-
-
-class EventedState:
-    """A dataclass whose fields announce their changes through :attr:`events`.
-
-    A field named in :attr:`IDENTITY_FIELDS` announces every new object set, even one
-    equal to the last (a new trace result is news even when its texts are the same).
-    """
-
-    events: Events
-    #: Fields compared by identity rather than equality.
-    IDENTITY_FIELDS: ClassVar[frozenset[str]] = frozenset()
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "events", Events([f.name for f in fields(self)]))  # type: ignore[arg-type]
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        events: Events | None = self.__dict__.get("events")
-        if events is None or name not in events._events:
-            object.__setattr__(self, name, value)
-            return
-        old = self.__dict__.get(name)
-        object.__setattr__(self, name, value)
-        if old is not value if name in self.IDENTITY_FIELDS else old != value:
-            getattr(events, name).emit(value)
-
-    def update(self, **changes: Any) -> None:
-        """Set several fields; each announces its own change, in the order given."""
-        for name, value in changes.items():
-            setattr(self, name, value)
+def _fields_by_identity(*names: str) -> dict[str, Callable[[Any, Any], bool]]:
+    """psygnal equality operators comparing ``names`` by identity (a new result is news
+    even when it equals the last)."""
+    return {name: operator.is_ for name in names}
 
 
 @dataclass(frozen=True)
@@ -149,7 +85,7 @@ class RequestProblem:
 
 
 @dataclass(eq=False)
-class WindowState(EventedState):
+class WindowState:
     """What the window shows: the document, its trace settings and the views' choices.
 
     Attributes:
@@ -182,7 +118,10 @@ class WindowState(EventedState):
             (what the device view and the panes' HLO views show); None before the first.
     """
 
-    IDENTITY_FIELDS: ClassVar[frozenset[str]] = frozenset({"result", "details"})
+    #: One psygnal signal per field, emitted with the new value after a real change
+    #: (``result`` and ``details``: every new object, even an equal one).
+    events: ClassVar[SignalGroupDescriptor] = SignalGroupDescriptor(
+        equality_operators=_fields_by_identity("result", "details"))
 
     source: str = ""
     filename: str = "<editor:untitled.py>"
@@ -204,13 +143,27 @@ class WindowState(EventedState):
     result: TraceResult | None = None
     details: TraceResult | None = None
 
+    def update(self, **changes: Any) -> None:
+        """Set several fields; each announces its own change, in the order given."""
+        for name, value in changes.items():
+            setattr(self, name, value)
+
     # ------------------------------------------------------------ documents
     def open_document(self) -> None:
-        """A new document is open: what the views chose for the last one starts over
-        (their pane views, the device phase); the timing run stays, marked as the last
-        function's (:meth:`timing_note`)."""
-        self.update(pane_views={}, device_phase=0, focused_variant=None)
+        """A new document is open (an example, a file, another function): its results
+        are not there yet (``result`` and ``details`` are None until it is traced, so no
+        view shows the last document's), and what the views chose for the last one starts
+        over (the compared pair, the pane views, the device phase, the focused pane); the
+        timing run stays, marked as the last function's (:meth:`timing_note`)."""
+        self.update(result=None, details=None, compared=None, pane_views={},
+                    device_phase=0, focused_variant=None)
         self.document = self.document + 1
+
+    def not_traced(self) -> str:
+        """What a view without a result says: ``layer is not traced yet``."""
+        if not self.function:
+            return "No function chosen yet: pick one above the editor."
+        return f"{self.function} is not traced yet (Trace, F5, traces it)."
 
     def set_pane_view(self, variant: str, view: str) -> None:
         """What ``variant``'s pane shows (``jaxpr`` is the default and not kept)."""
