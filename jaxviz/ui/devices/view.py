@@ -13,19 +13,21 @@ from pathlib import Path
 
 from PySide6.QtCore import QElapsedTimer, QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QKeyEvent, QMouseEvent, QPainter, QPixmap
-from PySide6.QtWidgets import QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QSizePolicy, QSplitter, QVBoxLayout, QWidget
 
 from jaxviz.model import TraceResult
 from jaxviz.model.sizes import ANIMATION_SIZES, parse_size
 from jaxviz.ui.devices.controls import ControlBar
 from jaxviz.ui.devices.export import Renderer
 from jaxviz.ui.devices.exporting import ViewExports
+from jaxviz.ui.devices.overview import GroupTree, ProgramStrip
 from jaxviz.ui.devices.painter import ItemPainter
 from jaxviz.ui.exporters import find, for_suffix
 from jaxviz.views import palette
 from jaxviz.views.devices import Phase, Scene, build_scene, empty_scene, geometry
 from jaxviz.views.devices.follow import phase_of_equation
 from jaxviz.views.devices.frames import FrameBuilder
+from jaxviz.views.devices.overview import OVERVIEW_PHASES, build_overview
 
 FRAME_MS = 16
 
@@ -139,11 +141,24 @@ class DeviceView(QWidget):
         self._hold_at_end = False  # stepping: play this phase once, then stop
         self.canvas = _Canvas(self)
         self.controls = ControlBar(self)
+        #: A big program's overview: the groups (folded) beside the canvas, the strip under it.
+        self.tree = GroupTree(self)
+        self.strip = ProgramStrip(self)
+        self.split = QSplitter(Qt.Orientation.Horizontal, self)
+        self.split.addWidget(self.canvas)
+        self.split.addWidget(self.tree)
+        self.split.setStretchFactor(0, 1)
+        self.split.setCollapsible(0, False)
+        self.tree.hide()
+        self.strip.hide()
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
         box.setSpacing(0)
-        box.addWidget(self.canvas, 1)
+        box.addWidget(self.split, 1)
+        box.addWidget(self.strip)
         box.addWidget(self.controls)
+        self.strip.phaseRequested.connect(self._jump)
+        self.tree.phaseRequested.connect(self._jump)
         self.controls.restartRequested.connect(self.restart)
         self.controls.stepRequested.connect(self.step)
         self.controls.playToggled.connect(self.toggle_play)
@@ -157,6 +172,7 @@ class DeviceView(QWidget):
         self._timer.setInterval(FRAME_MS)
         self._timer.timeout.connect(self._tick)
         self._clock = QElapsedTimer()
+        self.overview: list = []
         self._sync()
 
     # -- public API -------------------------------------------------------- #
@@ -184,6 +200,7 @@ class DeviceView(QWidget):
         old = [p.kind for p in self.scene.phases]
         self.result = result
         self.scene = build_scene(result, variant)
+        self._show_overview()
         new = [p.kind for p in self.scene.phases]
         if new != old:
             self._phase, self._t = 0, 1.0
@@ -219,6 +236,17 @@ class DeviceView(QWidget):
         if text:
             QGuiApplication.clipboard().setText(text)
         return text
+
+    def show_group(self, name: str) -> bool:
+        """Show the first phase of the overview group ``name`` (see
+        :func:`jaxviz.views.devices.overview.find_rows`); False if none matches."""
+        from jaxviz.views.devices.overview import find_rows
+
+        found = find_rows(self.overview, name)
+        if not found:
+            return False
+        self._jump(self.overview[found[0]].first)
+        return True
 
     def toggle_group(self, group: str) -> None:
         """Show each array of pytree group ``group``, or fold them back into one entry."""
@@ -310,6 +338,8 @@ class DeviceView(QWidget):
         """``light`` or ``dark`` (projectors often want dark)."""
         palette.theme(theme)  # raises for an unknown name
         self.theme = theme
+        self.strip.theme = theme
+        self.strip.update()
         self.canvas.invalidate()
 
     def set_font_scale(self, scale: float) -> None:
@@ -356,6 +386,23 @@ class DeviceView(QWidget):
             return parse_size(size, ANIMATION_SIZES)
         return int(size[0]), int(size[1])
 
+    def _show_overview(self) -> None:
+        """The strip and the group tree, for a program of many phases only."""
+        self.overview = build_overview(self.scene)
+        big = len(self.scene.phases) >= OVERVIEW_PHASES
+        self.strip.setVisible(big)
+        self.tree.setVisible(big)
+        if big:
+            self.strip.theme = self.theme
+            self.strip.set_scene(self.scene, self.overview)
+            self.tree.set_rows(self.overview)
+            width = self.split.width()
+            self.split.setSizes([max(width - width // 4, 1), width // 4])
+
+    def _jump(self, phase: int) -> None:
+        self.pause()
+        self.seek(phase, 1.0)
+
     def _start_clock(self) -> None:
         self._clock.restart()
         if not self._timer.isActive():
@@ -386,6 +433,10 @@ class DeviceView(QWidget):
 
     def _sync(self, emit: bool = False) -> None:
         self.controls.show_state(self._phase, self._t, len(self.phases), self._playing)
+        if self.strip.isVisible() or self.tree.isVisible():
+            self.strip.set_current(self._phase)
+            if emit:
+                self.tree.show_phase(self._phase)
         self.controls.copy_button.setEnabled(self.scene.code is not None)
         self.canvas.update()
         if emit and self.phases:
