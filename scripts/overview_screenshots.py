@@ -58,8 +58,13 @@ def main(argv: list[str]) -> int:
         app.processEvents()
         view.set_result(result, "sharded")
         app.processEvents()
-        block = find_rows(view.overview, "block")[0]
+        # the forward pass's layers: the biggest repeated 'block' group
+        block = max(find_rows(view.overview, "block"), key=lambda k: view.overview[k].repeat)
         row = view.overview[block]
+        parent = row.parent
+        while parent is not None:
+            view.tree.items[parent].setExpanded(True)
+            parent = view.overview[parent].parent
         view.tree.items[block].setExpanded(True)
         seventh = view.overview[row.children[min(6, len(row.children) - 1)]]
         view.seek(seventh.first + 5, 1.0)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt, Signal
 from PySide6.QtGui import QFont, QFontMetricsF, QMouseEvent, QPainter, QPen
-from PySide6.QtWidgets import QSizePolicy, QTreeWidget, QTreeWidgetItem, QWidget
+from PySide6.QtWidgets import QHeaderView, QSizePolicy, QTreeWidget, QTreeWidgetItem, QWidget
 
 from jaxviz.ui.theme.style import qcolor
 from jaxviz.views import palette
@@ -153,6 +153,12 @@ class GroupTree(QTreeWidget):
         self.setColumnCount(2)
         self.setHeaderLabels(["group", "phases"])
         self.setUniformRowHeights(True)
+        header = self.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        self.setIndentation(12)
+        self.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.rows: list[OverviewRow] = []
         self.items: list[QTreeWidgetItem] = []
         self.itemClicked.connect(self._clicked)
@@ -174,7 +180,6 @@ class GroupTree(QTreeWidget):
             self.items.append(item)
         for k, row in enumerate(rows):
             self.items[k].setExpanded(row.depth == 0)
-        self.resizeColumnToContents(1)
 
     def show_phase(self, phase: int) -> None:
         """Select the innermost visible row of ``phase`` (its folded ancestors stay folded)."""

@@ -397,7 +397,8 @@ class DeviceView(QWidget):
             self.strip.set_scene(self.scene, self.overview)
             self.tree.set_rows(self.overview)
             width = self.split.width()
-            self.split.setSizes([max(width - width // 4, 1), width // 4])
+            side = min(max(width * 3 // 10, 260), 460)
+            self.split.setSizes([max(width - side, 1), side])
 
     def _jump(self, phase: int) -> None:
         self.pause()
