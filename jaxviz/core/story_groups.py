@@ -322,7 +322,7 @@ class _Builder:
         group.title = f"{level.title} x{count}"
         ends = [*starts[1:], stop]
         for n, (a, b) in enumerate(zip(starts, ends)):
-            child = self._add(node, str(n + 1), f"{level.title}, {n + 1} of {count}", level, a,
+            child = self._add(node, str(n + 1), f"{level.short}, {n + 1} of {count}", level, a,
                               b - 1)
             self.groups[child].iteration = n + 1
             if leaves:

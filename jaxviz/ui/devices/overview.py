@@ -168,7 +168,8 @@ class GroupTree(QTreeWidget):
         self.rows = rows
         self.items = []
         for k, row in enumerate(rows):
-            where = f"  · line {row.line}" if row.line is not None and row.kind != "repeat" else ""
+            where = (f"  · line {row.line}" if row.line is not None
+                     and f"line {row.line}" not in row.title else "")
             item = QTreeWidgetItem([row.title + where, f"{row.first + 1}–{row.last + 1}"])
             item.setData(0, Qt.ItemDataRole.UserRole, k)
             item.setToolTip(0, row.name)
