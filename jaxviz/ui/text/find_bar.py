@@ -90,7 +90,7 @@ class FindBar(QWidget):
             if incremental:
                 return False
             return self.go_to_line(text)
-        return self.find(text, backward, incremental)
+        return self.find_text(text, backward, incremental)
 
     def go_to_line(self, text: str) -> bool:
         count = self.view.blockCount()
@@ -101,7 +101,7 @@ class FindBar(QWidget):
         self.status.setText(f"line {text}")
         return True
 
-    def find(self, text: str, backward: bool = False, incremental: bool = False) -> bool:
+    def find_text(self, text: str, backward: bool = False, incremental: bool = False) -> bool:
         doc = self.view.document()
         cursor = self.view.textCursor()
         if incremental:  # search as you type: from the start of the current match

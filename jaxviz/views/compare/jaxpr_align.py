@@ -227,7 +227,7 @@ class Token(NamedTuple):
     line: int
     start: int
     end: int
-    index: int
+    position: int
 
 
 def tokens(lines: Sequence[str]) -> list[Token]:
@@ -289,7 +289,8 @@ def token_spans(changed: Sequence[Token]) -> list[tuple[int, int, int]]:
     spans: list[tuple[int, int, int]] = []
     previous: Token | None = None
     for tok in changed:
-        if previous is not None and tok.line == previous.line and tok.index == previous.index + 1:
+        if (previous is not None and tok.line == previous.line
+                and tok.position == previous.position + 1):
             line, start, _ = spans[-1]
             spans[-1] = (line, start, tok.end)
         else:
