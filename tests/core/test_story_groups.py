@@ -255,3 +255,61 @@ def test_the_strip_marks_every_phase_sized_by_the_bytes_the_hlo_moves(traced):
     sized = sorted((m.bytes, m.height) for m in strip.marks if m.bytes)
     assert all(a[1] <= b[1] for a, b in zip(sized, sized[1:]))  # more bytes, taller mark
     assert strip.phase_at(strip.x_of(len(scene.phases) // 2)) == len(scene.phases) // 2
+
+
+def test_the_presentation_has_one_device_slide_per_group(traced):
+    from jaxviz.views.devices import build_scene
+    from jaxviz.views.devices.overview import build_overview
+    from jaxviz.views.present.deck import FunctionData, _device_slides
+    from jaxviz.views.present.lecture import LectureStep
+
+    (layers, scanned, _), _, result, _ = traced
+    if (layers, scanned) != (2, True):
+        pytest.skip("one program is enough")
+    scene = build_scene(result, "sharded")
+    rows = build_overview(scene)
+    top = [r for r in rows if r.depth == 1 or (r.depth == 0 and r.kind == "arrays")]
+    step = LectureStep(view="device", target="x.py:train_step", variant="sharded")
+    slides = _device_slides(step, FunctionData(key="k", target_text="", result=result),
+                            "sharded", "train step")
+    assert [s.phase for s in slides] == [r.first for r in top]
+    assert all(r.title in s.caption for r, s in zip(top, slides))
+
+
+def test_the_device_view_strip_and_tree_jump_to_phases(traced, qtbot):
+    import os
+
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QPoint, Qt
+
+    from jaxviz.ui.devices import DeviceView
+    from jaxviz.ui.devices.overview import PAD
+    from jaxviz.views import palette
+
+    (layers, scanned, _), _, result, _ = traced
+    if (layers, scanned) != (2, True):
+        pytest.skip("one program is enough")
+    view = DeviceView()
+    qtbot.addWidget(view)
+    view.resize(1280, 720)
+    view.show()
+    view.set_result(result, "sharded")
+    qtbot.waitExposed(view)
+    assert view.strip.isVisible() and view.tree.isVisible()
+    strip = view.strip.strip()
+    assert strip is not None and len(strip.marks) == len(view.phases)
+    # a click on a collective's mark shows that phase
+    mark = next(m for m in strip.marks if m.bytes)
+    x = int(PAD + strip.x_of(mark.phase))
+    qtbot.mouseClick(view.strip, Qt.MouseButton.LeftButton, pos=QPoint(x, 10))
+    assert view.current_phase == mark.phase
+    # the mark is drawn in its kind's colour at its foot (left of the cursor at its centre)
+    assert strip.slot > 6
+    image = view.strip.grab().toImage()
+    foot = image.pixelColor(int(PAD + mark.x + 1), PAD + 30 - 1).name()
+    assert foot.lower() == palette.STRIP_COLOURS[mark.kind].lower()
+    # a click on a group's row shows its first phase
+    k = next(i for i, r in enumerate(view.overview) if r.depth == 1 and r.first > 3)
+    view.tree.itemClicked.emit(view.tree.items[k], 0)
+    assert view.current_phase == view.overview[k].first
+    assert view.show_group(view.overview[k].name) and view.current_phase == view.overview[k].first
