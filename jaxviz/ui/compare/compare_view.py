@@ -53,8 +53,8 @@ _PRINTED_NOTE = ("the same primitive, types and parameters; the printed lines di
                  "shard_map axis i")
 
 
-#: Jaxprs from this many characters on (about 1,000 equations) are compared in a thread.
-BACKGROUND_CHARS = 60_000
+#: Jaxprs from this many characters on (a few hundred equations) are compared in a thread.
+BACKGROUND_CHARS = 20_000
 
 
 class CompareView(QFrame):

@@ -32,7 +32,7 @@ T = TypeVar("T")
 
 #: Alignments of up to this many cells (len(a) * len(b)) are solved exactly; larger
 #: ones are anchored first (:func:`anchors`) and solved exactly between the anchors.
-EXACT_CELLS = 1_000_000
+EXACT_CELLS = 40_000
 #: Anchoring: how far (in items skipped on both sides together) to look for the
 #: place where two sequences agree again, and over how many items they must agree.
 RESYNC_REACH = 96
