@@ -27,6 +27,7 @@ from jaxviz.cli.options import (
     add_target_options,
     image_size,
     number,
+    one_line,
     output_path,
     usage_error,
 )
@@ -68,14 +69,64 @@ def add_parser(sub) -> None:
     p.add_argument("--font-scale", type=number(FONT_SCALE), default=1.0, metavar="X",
                    help=f"multiply the text size (default 1.0; {FONT_SCALE.low:g} to "
                         f"{FONT_SCALE.high:g})")
-    p.add_argument("--phase", type=number(PHASE), metavar="K",
+    p.add_argument("--phase", type=phase_or_group, metavar="K|GROUP",
                    help="with .png, .svg or .pdf: write only phase K (1 = the first) to FILE "
-                        "itself")
+                        "itself; or the first phase of a group of the program's overview "
+                        "(e.g. 'forward', 'block', 'forward/loss_fn/block/7')")
+    p.add_argument("--group", metavar="GROUP", type=one_line,
+                   help="animate only the phases of one group of the program's overview: "
+                        "where they come from (a part of a train step: forward, backward, "
+                        "update; a function called: block; a loop; a named scope; one "
+                        "repetition: block/7); a name picks the first group it ends")
     p.add_argument("--processes", type=number(PROCESSES), metavar="P",
                    help="play a real run in P JAX processes joined by jax.distributed on this "
                         "machine (the shard_map variant; --devices counts them all); default: "
                         f"the example's own (2 for example:multi_host), else 1; at most "
                         f"{PROCESSES.high:g}")
+
+
+def phase_or_group(text: str) -> int | float | str:
+    """``--phase``: a phase number (checked against its limit) or a group's name."""
+    if text.strip().lstrip("+-").isdigit():
+        return number(PHASE)(text)
+    return one_line(text).strip()
+
+
+def pick_phases(scene, ns) -> tuple[tuple[int, int] | None, int | None, str | None]:
+    """``(phases of --group, the phase --phase names (0-based), a usage problem)``."""
+    from jaxviz.views.devices.overview import build_overview, find_rows
+
+    rows = build_overview(scene)
+    tops = ", ".join(repr(r.name) for r in rows if r.depth <= 1)
+
+    def pick(name: str, flag: str) -> tuple[int | None, str | None]:
+        found = find_rows(rows, name)
+        if not found:
+            return None, (f"{flag} {name}: the {scene.variant} program has no group of that "
+                          f"name; its groups include {tops}")
+        return found[0], None
+
+    span = None
+    if ns.group is not None:
+        k, problem = pick(ns.group, "--group")
+        if problem:
+            return None, None, problem
+        assert k is not None
+        span = (rows[k].first, rows[k].last)
+    phase = None
+    if isinstance(ns.phase, str):
+        k, problem = pick(ns.phase, "--phase")
+        if problem:
+            return None, None, problem
+        assert k is not None
+        phase = rows[k].first - (span[0] if span else 0)
+        if span and not span[0] <= rows[k].first <= span[1]:
+            return None, None, (f"--phase {ns.phase} starts at phase {rows[k].first + 1}, "
+                                f"outside --group {ns.group} (phases {span[0] + 1} to "
+                                f"{span[1] + 1})")
+    elif ns.phase is not None:
+        phase = int(ns.phase) - 1
+    return span, phase, None
 
 
 def _defaults(ns) -> str | None:
@@ -150,6 +201,9 @@ def run(ns) -> int:
     if problem:
         return usage_error(problem)
     if out.suffix.lower() == ".json":
+        if ns.group is not None:
+            return usage_error(f"--group {ns.group} picks phases to draw; the storyboard "
+                               f"({ns.out}) holds every phase with its group")
         return _write_storyboard(ns, out)
     result, variant, code = _trace(ns, ["jaxpr", "story"])
     if code:
@@ -165,32 +219,46 @@ def run(ns) -> int:
     if scene.error:
         print(f"jaxviz: error: cannot animate {variant.variant}: {scene.error}", file=sys.stderr)
         return EXIT_USAGE if not variant.outvars else EXIT_FAILED
-    renderer = Renderer(scene, width, height, ns.theme, ns.font_scale)
-    kinds = ", ".join(p.kind for p in scene.phases)
+    span, phase, problem = pick_phases(scene, ns)
+    if problem:
+        return usage_error(problem)
+    renderer = Renderer(scene, width, height, ns.theme, ns.font_scale, phases=span)
+    shown = scene.phases[span[0]:span[1] + 1] if span else scene.phases
+    kinds = _kinds(shown)
     try:
-        if frame is not None and ns.phase is not None:
-            if not 1 <= ns.phase <= len(scene.phases):
+        if frame is not None and phase is not None:
+            if not 0 <= phase < len(shown):
                 return usage_error(f"--phase {ns.phase}: the {variant.variant} animation has "
-                                   f"phases 1 to {len(scene.phases)} ({kinds})")
-            frame.write(renderer, out, phase=ns.phase - 1, t=1.0)
-            chosen = scene.phases[ns.phase - 1]
-            print(f"wrote {out}: phase {ns.phase} of {len(scene.phases)}, {chosen.kind}: "
+                                   f"phases 1 to {len(shown)} ({kinds})")
+            frame.write(renderer, out, phase=phase, t=1.0)
+            chosen = shown[phase]
+            print(f"wrote {out}: phase {phase + 1} of {len(shown)}, {chosen.kind}: "
                   f"{chosen.title}")
         elif animation is not None:
             frames = animation.write(renderer, out, frames_per_phase=ns.frames_per_phase,
                                      fps=ns.fps)
             what = {"pdf": "pages", "mp4": f"frames at {ns.fps:g} fps",
                     "webm": f"frames at {ns.fps:g} fps"}.get(animation.name, "frames")
-            print(f"wrote {out}: {frames} {what}, {len(scene.phases)} phases ({kinds})")
+            print(f"wrote {out}: {frames} {what}, {len(shown)} phases ({kinds})")
         elif frame is not None:
             paths = [frame.write(renderer, out.with_name(f"{out.stem}-{i + 1:02d}{out.suffix}"),
                                  phase=i, t=1.0)
-                     for i in range(len(scene.phases))]
+                     for i in range(len(shown))]
             print(f"wrote {len(paths)} images, {paths[0]} ... {paths[-1]} ({kinds})")
     except OSError as exc:
         print(f"jaxviz: error: could not write {out}: {exc}", file=sys.stderr)
         return EXIT_FAILED
     return 0
+
+
+def _kinds(phases) -> str:
+    """``host, split, compute, all-gather ...``; a long program as counts per kind."""
+    kinds = [p.kind for p in phases]
+    if len(kinds) <= 40:
+        return ", ".join(kinds)
+    from collections import Counter
+
+    return ", ".join(f"{n} {k}" for k, n in Counter(kinds).most_common())
 
 
 def _write_storyboard(ns, out: Path) -> int:

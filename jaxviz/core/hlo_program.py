@@ -169,6 +169,8 @@ class Module:
 
     Attributes:
         frames: stack frame id -> the ``(file, line)`` of that (innermost) frame.
+        stacks: stack frame id -> ``(file, function, line, parent frame id or None)``,
+            the whole Python call stack an instruction was traced under.
     """
 
     name: str
@@ -177,6 +179,7 @@ class Module:
     num_partitions: int = 1
     num_replicas: int = 1
     frames: dict[int, tuple[str, int]] = field(default_factory=dict)
+    stacks: dict[int, tuple[str, str, int, int | None]] = field(default_factory=dict)
 
     @property
     def entry_computation(self) -> Computation:
@@ -185,6 +188,19 @@ class Module:
     def source(self, instruction: Instruction) -> tuple[str, int] | None:
         frame = instruction.frame_id
         return self.frames.get(frame) if frame is not None else None
+
+    def call_stack(self, instruction: Instruction) -> list[tuple[str, str, int]]:
+        """``(file, function, line)`` of every frame an instruction was traced under,
+        outermost first (empty without a stack frame)."""
+        frame = instruction.frame_id
+        chain: list[tuple[str, str, int]] = []
+        seen: set[int] = set()
+        while frame is not None and frame in self.stacks and frame not in seen:
+            seen.add(frame)
+            file, function, line, parent = self.stacks[frame]
+            chain.append((file, function, line))
+            frame = parent
+        return chain[::-1]
 
 
 # --------------------------------------------------------------------------- #
@@ -234,7 +250,7 @@ def read_module(text: str, schedule: dict[str, list[str]] | None = None) -> Modu
             named = comp.by_name()
             comp.instructions = [named[n] for n in order]
     return Module(name, computations, entry, ints.get("num_partitions", 1),
-                  ints.get("replica_count", 1), _frames(lines))
+                  ints.get("replica_count", 1), _frames(lines), _stacks(lines))
 
 
 def num_partitions(text: str) -> int:
@@ -299,6 +315,16 @@ def _balanced_end(text: str, start: int) -> int:
 
 def _frames(lines: list[str]) -> dict[int, tuple[str, int]]:
     """Stack frame id -> (file, line) from the FileNames/FileLocations/StackFrames tables."""
+    return {k: (file, line) for k, (file, _, line, _) in _stacks(lines).items()}
+
+
+def _stacks(lines: list[str]) -> dict[int, tuple[str, str, int, int | None]]:
+    """Stack frame id -> (file, function, line, parent frame id) from the location tables.
+
+    jaxlib 0.10 prints a frame's parent one above its id (``parent_frame_id=1``
+    on frame 1 is the root; ``parent_frame_id=3`` on frame 4 is frame 2), as
+    the module proto's 1-based ids are printed beside 0-based parents plus one.
+    """
     tables: dict[str, dict[int, str]] = {}
     section = ""
     for line in lines:
@@ -316,17 +342,22 @@ def _frames(lines: list[str]) -> dict[int, tuple[str, int]]:
             if key.isdigit():
                 tables[section][int(key)] = value
     files = {k: v.strip().strip('"') for k, v in tables.get("FileNames", {}).items()}
-    locations: dict[int, tuple[str, int]] = {}
+    functions = {k: v.strip().strip('"') for k, v in tables.get("FunctionNames", {}).items()}
+    locations: dict[int, tuple[str, str, int]] = {}
     for k, v in tables.get("FileLocations", {}).items():
         fm = re.search(r"file_name_id=(\d+)", v)
         lm = re.search(r"\bline=(\d+)", v)
+        nm = re.search(r"function_name_id=(\d+)", v)
         if fm and lm:
-            locations[k] = (files.get(int(fm.group(1)), ""), int(lm.group(1)))
-    frames: dict[int, tuple[str, int]] = {}
+            locations[k] = (files.get(int(fm.group(1)), ""),
+                            functions.get(int(nm.group(1)), "") if nm else "", int(lm.group(1)))
+    frames: dict[int, tuple[str, str, int, int | None]] = {}
     for k, v in tables.get("StackFrames", {}).items():
         lm = re.search(r"file_location_id=(\d+)", v)
+        pm = re.search(r"parent_frame_id=(\d+)", v)
         if lm and int(lm.group(1)) in locations:
-            frames[k] = locations[int(lm.group(1))]
+            parent = int(pm.group(1)) - 1 if pm else 0
+            frames[k] = (*locations[int(lm.group(1))], parent if parent > 0 else None)
     return frames
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import jax
 
-from jaxviz.core import arguments, hlo_program, hlo_steps, jax_internals, layout
+from jaxviz.core import arguments, hlo_program, hlo_steps, jax_internals, layout, story_groups
 from jaxviz.core.story_origins import JAXPR_COLLECTIVES, Origins
 from jaxviz.model import ArrayTiles, MeshInfo, VariantResult
 from jaxviz.model.records import walk_equations
@@ -32,7 +32,7 @@ ONE_PROGRAM = frozenset({"jit", "pmap", "sharded", "shard_map"})
 
 def build(vr: VariantResult, compiled: Any, in_avals: list[Any], out_avals: list[Any],
           in_names: list[str], out_names: list[str], filename: str,
-          hlo_text: str | None = None) -> Storyboard:
+          hlo_text: str | None = None, function: str = "") -> Storyboard:
     """The storyboard of a compiled variant.
 
     Args:
@@ -42,6 +42,8 @@ def build(vr: VariantResult, compiled: Any, in_avals: list[Any], out_avals: list
         in_names, out_names: the flat input and output names.
         filename: the user's source file name (source lines are reported in it).
         hlo_text: ``compiled.as_text()``, if already at hand.
+        function: the traced function's name (the groups' call stacks start
+            at its frame; every frame of the user's file when ``""``).
     """
     devices = jax_internals.device_assignment(compiled)
     ids = [int(d.id) for d in devices]
@@ -74,9 +76,12 @@ def build(vr: VariantResult, compiled: Any, in_avals: list[Any], out_avals: list
                           output_shapes=c.result_types, hlo=[c.instruction.name],
                           within=within, collective=op))
     notes = origins.attach(raw, steps)
+    story_groups.attach_sources(module, raw, steps, filename, function)
+    groups = story_groups.group_steps(module, steps, filename, function)
     return Storyboard(variant=vr.variant, one_program=vr.variant in ONE_PROGRAM, mesh=mesh,
                       devices=ids, processes=[int(d.process_index) for d in devices],
-                      arrays=arrays, steps=steps, notes=notes, hlo_module=module.name)
+                      arrays=arrays, steps=steps, notes=notes, hlo_module=module.name,
+                      groups=groups)
 
 
 def array_tiles(name: str, role: str, aval: Any, sharding: Any,

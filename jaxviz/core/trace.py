@@ -285,7 +285,8 @@ def describe_compiled(vr: VariantResult, prepared: Prepared, closed: Any, req: T
     if "story" in want:
         vr.storyboard = storyboard.build(vr, compiled, list(closed.in_avals),
                                          list(closed.out_avals), names, out_names,
-                                         req.target.filename, compiled_text or None)
+                                         req.target.filename, compiled_text or None,
+                                         req.target.function)
         if vr.variant == "vmap":
             vr.storyboard.batch = storyboard.vmap_batch(
                 loaded.builder.fn, loaded.builder.name, loaded.single, list(prepared.args),

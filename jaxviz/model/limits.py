@@ -86,7 +86,7 @@ FPS = Limit("the frame rate", 1, 120, integer=False, unit="frames per second")
 #: The device view's text size factor.
 FONT_SCALE = Limit("the font scale", 0.25, 8, integer=False)
 #: A phase of the device view's animation, counted from 1 (``jaxviz animate --phase``).
-PHASE = Limit("the phase", 1, 1000)
+PHASE = Limit("the phase", 1, 100_000)  # a 12-layer train step has about 700
 #: Text width of ``jaxviz diff``.
 WIDTH = Limit("the width", 40, 1000)
 #: Processes of ``jaxviz multihost``.

@@ -154,6 +154,74 @@ class CollectiveOp:
     channel_id: int | None = None
 
 
+#: Kinds of :class:`StepGroup`, from the whole program down.
+GROUP_KINDS = ("program", "part", "loop", "call", "scope", "run", "repeat")
+
+#: Parts of a train step, as the name stack of the compiled program shows them.
+PARTS = ("forward", "backward", "update")
+
+
+@register
+@dataclass
+class CallSite:
+    """One frame of the user's Python call stack a step was traced under.
+
+    Attributes:
+        function: the function's name (``block``, ``<lambda>``).
+        line: the line of the user's file running in that frame: the call of
+            the next frame, or, innermost, the line that made the operation.
+    """
+
+    function: str
+    line: int
+
+
+@register
+@dataclass
+class StepGroup:
+    """A contiguous run of steps that come from one place of the program.
+
+    Groups nest (the whole program, then the forward / backward / update part
+    of a train step, loops, the functions called and named scopes); each step
+    belongs to exactly one innermost group (:attr:`Step.group`). A ``run`` is
+    at least four collectives of one kind in a row from several places (XLA
+    hoists the parameters' all-gathers of a whole model to the start). Consecutive
+    identical stretches (the same steps, shapes and sources: one function
+    called again and again, a layer after another) collapse into one
+    ``repeat`` group with a count and one child per repetition.
+
+    Attributes:
+        name: a unique path of short names (``forward/loss_fn/block``), what
+            ``jaxviz animate --group`` accepts.
+        title: the words for people (``block (line 56)``, ``block, call 3 of 12``).
+        kind: one of :data:`GROUP_KINDS`; a repetition inside a ``repeat``
+            group has the kind of what repeats.
+        first, last: the steps it spans (indices into :attr:`Storyboard.steps`,
+            inclusive).
+        parent: the index of the enclosing group in :attr:`Storyboard.groups`
+            (``None`` for the whole program).
+        repeat: how many identical consecutive repetitions the group holds
+            (1: none).
+        iteration: for one repetition of a ``repeat`` group, which (1-based).
+        trip_count: for a loop, the iterations XLA knows it makes.
+        function: the function a ``call`` group runs, or the loop's function.
+        line: where the group starts in the user's file: the line calling the
+            function, the loop's line, ``None`` if unknown.
+    """
+
+    name: str
+    title: str
+    kind: str
+    first: int
+    last: int
+    parent: int | None = None
+    repeat: int = 1
+    iteration: int | None = None
+    trip_count: int | None = None
+    function: str = ""
+    line: int | None = None
+
+
 @register
 @dataclass
 class Step:
@@ -181,6 +249,15 @@ class Step:
         within: the loops/branches of the compiled program the step is
             inside, outermost first (empty at top level).
         collective: what is exchanged, for collective steps.
+        part: ``forward``, ``backward`` or ``update`` (see :data:`PARTS`) where
+            the program differentiates (``jvp``/``transpose`` in the HLO
+            metadata's name stack), else ``""``.
+        scopes: the named scopes (``jax.named_scope``) of the step's name
+            stack, outermost first.
+        calls: the user's call stack the step was traced under, from the
+            traced function's frame inward.
+        group: the index of its innermost :class:`StepGroup`
+            (:attr:`Storyboard.groups`), ``None`` before grouping.
     """
 
     kind: str
@@ -192,6 +269,10 @@ class Step:
     hlo: list[str] = field(default_factory=list)
     within: list[Enclosing] = field(default_factory=list)
     collective: CollectiveOp | None = None
+    part: str = ""
+    scopes: list[str] = field(default_factory=list)
+    calls: list[CallSite] = field(default_factory=list)
+    group: int | None = None
 
 
 @register
@@ -243,6 +324,8 @@ class StoryPhase:
         source_lines: the user's source lines of the equations it shows.
         iterations: for a step inside loops, the trip counts XLA knows
             (outermost first; ``None`` where unknown).
+        group: the index of the innermost :class:`StepGroup` of its step
+            (``None`` for phases about the arrays).
     """
 
     kind: str
@@ -257,6 +340,7 @@ class StoryPhase:
     arrays: list[str] = field(default_factory=list)
     source_lines: list[int] = field(default_factory=list)
     iterations: list[int | None] = field(default_factory=list)
+    group: int | None = None
 
 
 @register
@@ -288,6 +372,9 @@ class Storyboard:
         claims: the facts its sentences are rendered from (how the call runs, where
             each array starts, how it is held, which collective the user wrote),
             derived from JAX by :mod:`jaxviz.core.claims`; ``None`` if not derived.
+        groups: where the steps come from, as nested :class:`StepGroup`
+            records, parents before children; ``groups[0]`` is the whole
+            program (empty for a storyboard without steps).
     """
 
     variant: str
@@ -302,6 +389,7 @@ class Storyboard:
     batch: VmapBatch | None = None
     phases: list[StoryPhase] = field(default_factory=list)
     claims: StoryClaims | None = None
+    groups: list[StepGroup] = field(default_factory=list)
 
     @property
     def collectives(self) -> list[Step]:
@@ -317,5 +405,19 @@ class Storyboard:
         return [a for a in self.arrays if a.role == "output"]
 
 
-check_annotations(Tile, ArrayTiles, Enclosing, CollectiveOp, Step, VmapBatch, StoryPhase,
-                  Storyboard)
+    def children(self, group: int) -> list[int]:
+        """The groups directly inside ``group``, in program order."""
+        return [k for k, g in enumerate(self.groups) if g.parent == group]
+
+    def group_path(self, group: int) -> list[int]:
+        """``group`` and its ancestors, the whole program first."""
+        path: list[int] = []
+        k: int | None = group
+        while k is not None:
+            path.append(k)
+            k = self.groups[k].parent
+        return path[::-1]
+
+
+check_annotations(Tile, ArrayTiles, Enclosing, CollectiveOp, CallSite, StepGroup, Step, VmapBatch,
+                  StoryPhase, Storyboard)

@@ -369,3 +369,16 @@ def mix(a: str, b: str, t: float) -> str:
     t = min(max(t, 0.0), 1.0)
     ca, cb = rgb(a), rgb(b)
     return "#" + "".join(f"{round(x + (y - x) * t):02X}" for x, y in zip(ca, cb))
+#: The program strip's marks (:mod:`jaxviz.views.devices.strip`), by what a phase does:
+#: compute, each collective kind, and the phases about the arrays (host, transfer, result).
+STRIP_COLOURS = {
+    "compute": "#8c9bab",
+    "all-gather": OKABE_ITO["blue"],
+    "all-reduce": OKABE_ITO["vermillion"],
+    "reduce-scatter": OKABE_ITO["reddish_purple"],
+    "all-to-all": OKABE_ITO["bluish_green"],
+    "collective-permute": OKABE_ITO["orange"],
+    "collective-broadcast": OKABE_ITO["sky_blue"],
+    "ragged-all-to-all": "#117733",
+    "arrays": "#c8c8c8",
+}

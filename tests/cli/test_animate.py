@@ -74,6 +74,24 @@ def test_png_per_phase_and_bad_options(tmp_path):
     assert bad.returncode == 2 and ".mp4" in bad.stderr and ".gif" in bad.stderr
 
 
+def test_group_and_phase_take_a_group_of_the_overview(tmp_path):
+    # normalize under pmap: host, split, transfer, then the program's two steps (the
+    # psum's all-reduce, the division), then the result
+    one = _run("example:normalize", "--devices", "8", "--out", "p.png", "--phase", "program",
+               "--size", "640x360", cwd=tmp_path)
+    assert one.returncode == 0, one.stderr
+    assert "phase 4 of 6, collective" in one.stdout
+    some = _run("example:normalize", "--devices", "8", "--out", "g.png", "--group", "program",
+                "--size", "640x360", cwd=tmp_path)
+    assert some.returncode == 0, some.stderr
+    assert sorted(p.name for p in tmp_path.glob("g-*.png")) == ["g-01.png", "g-02.png"]
+    with Image.open(tmp_path / "p.png") as a, Image.open(tmp_path / "g-01.png") as b:
+        assert a.convert("RGB").tobytes() == b.convert("RGB").tobytes()
+    bad = _run("example:normalize", "--out", "x.png", "--group", "nosuch", cwd=tmp_path)
+    assert bad.returncode == 2 and "no group of that name" in bad.stderr
+    assert "'program'" in bad.stderr
+
+
 @pytest.mark.parametrize("variant", ["vmap"])
 def test_vmap_animation_has_the_loop_contrast(tmp_path, variant):
     out = _run("example:convolve", "--variant", variant, "--out", "v.gif", "--size",

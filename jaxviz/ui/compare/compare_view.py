@@ -17,6 +17,8 @@ lines through :meth:`set_links` / :meth:`set_active_line` and the
 
 from __future__ import annotations
 
+import threading
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
@@ -52,6 +54,10 @@ _PRINTED_NOTE = ("the same primitive, types and parameters; the printed lines di
                  "shard_map axis i")
 
 
+#: Jaxprs from this many characters on (a few hundred equations) are compared in a thread.
+BACKGROUND_CHARS = 20_000
+
+
 class CompareView(QFrame):
     """Two variants side by side, aligned equation by equation, with what changed.
 
@@ -65,6 +71,8 @@ class CompareView(QFrame):
 
     pairChosen = Signal(str, str)
     closeRequested = Signal()
+    #: A diff computed in the background arrived: ``(generation, diff, layout)``.
+    _diffReady = Signal(int, object, object)
     sourceLineHovered = Signal(int)
     sourceLineClicked = Signal(int)
 
@@ -74,6 +82,10 @@ class CompareView(QFrame):
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.diff: JaxprDiff | None = None
         self.layout_: SideBySide | None = None
+        #: Bumped by every diff asked for: a background diff that is not the latest is dropped.
+        self._generation = 0
+        self._worker: threading.Thread | None = None
+        self._diffReady.connect(self._diff_arrived, Qt.ConnectionType.QueuedConnection)
         self.result: TraceResult | None = None
         self._pair: tuple[str, str] | None = None
         self._lines: dict[str, dict[int, int]] | None = None  # variant -> order -> source line
@@ -200,12 +212,38 @@ class CompareView(QFrame):
         left, right = (variants[name] for name in self._pair)
         self.calls["left"].setText(left.call)
         self.calls["right"].setText(right.call)
-        self.set_diff(diff_variants(left, right))
+        self._generation += 1
+        size = max(len(left.jaxpr_text), len(right.jaxpr_text))
+        if size < BACKGROUND_CHARS:
+            self.set_diff(diff_variants(left, right))
+            return
+        # a big program: diff and lay out in a thread; the window keeps painting meanwhile
+        generation = self._generation
+        self.banner.setText(f"⏳ comparing {left.variant} and {right.variant} "
+                            f"({left.jaxpr_text.count(chr(10)) + 1} and "
+                            f"{right.jaxpr_text.count(chr(10)) + 1} lines)…")
+        self.banner.show()
 
-    def set_diff(self, diff: JaxprDiff) -> None:
+        def work() -> None:
+            diff = diff_variants(left, right)
+            self._diffReady.emit(generation, diff, side_by_side(diff))
+
+        self._worker = threading.Thread(target=work, name="jaxviz-compare", daemon=True)
+        self._worker.start()
+
+    @property
+    def busy(self) -> bool:
+        """A diff is being computed in the background."""
+        return self._worker is not None and self._worker.is_alive()
+
+    def _diff_arrived(self, generation: int, diff: JaxprDiff, layout: SideBySide) -> None:
+        if generation == self._generation:
+            self.set_diff(diff, layout)
+
+    def set_diff(self, diff: JaxprDiff, layout: SideBySide | None = None) -> None:
         """Show a diff: its rows aligned, its summary and legend (the standalone entry)."""
         self.diff = diff
-        self.layout_ = side_by_side(diff)
+        self.layout_ = layout if layout is not None else side_by_side(diff)
         self._show_pair(diff.left, diff.right)
         self.summary.setText(diff.summary)
         self._show_legend()

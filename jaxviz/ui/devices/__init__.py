@@ -8,6 +8,7 @@ Modules:
     view: :class:`DeviceView`, the widget the main window docks (canvas,
         controls, ``phaseChanged`` signal, exports).
     controls: the playback bar (step, play, speed, phase slider).
+    overview: a big program's strip and folded group tree.
     painter: :class:`~jaxviz.ui.devices.painter.ItemPainter`, drawing items with QPainter.
     export: headless rendering (:class:`~jaxviz.ui.devices.export.Renderer`,
         :func:`~jaxviz.ui.devices.export.save_gif`) for the CLI and the Export menu.

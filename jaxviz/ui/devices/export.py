@@ -50,12 +50,17 @@ class Renderer:
         font_scale: multiplies the text size (1.0 follows the app font, with a
             floor that keeps text readable on a projector at this size).
         expanded: pytree groups drawn leaf by leaf (the others folded).
+        phases: the scene's phases to draw, as ``(first, last)`` (inclusive; default
+            all): phase ``k`` of the renderer is the scene's phase ``first + k``
+            (``jaxviz animate --group``).
     """
 
     def __init__(self, scene: Scene, width: int, height: int, theme: str = "light",
-                 font_scale: float = 1.0, expanded: frozenset[str] = frozenset()):
+                 font_scale: float = 1.0, expanded: frozenset[str] = frozenset(),
+                 phases: tuple[int, int] | None = None):
         family, px = app_font()
         self.scene = scene
+        self.first, self.last = phases if phases is not None else (0, len(scene.phases) - 1)
         self.width, self.height = int(width), int(height)
         self.theme = palette.theme(theme).device_view
         self.unit = geometry.default_unit(width, height, px, font_scale)
@@ -65,10 +70,15 @@ class Renderer:
 
     @property
     def phase_count(self) -> int:
-        return len(self.scene.phases)
+        return max(self.last - self.first + 1, 0)
+
+    @property
+    def durations(self) -> list[float]:
+        """Each drawn phase's duration at 1x, in seconds."""
+        return [p.duration for p in self.scene.phases[self.first:self.last + 1]]
 
     def items(self, phase: int, t: float) -> list[Item]:
-        return self.builder.frame(phase, t)
+        return self.builder.frame(self.first + phase, t)
 
     def paint(self, p: QPainter, phase: int, t: float) -> None:
         """Draw frame (``phase``, ``t``) with an active painter."""
@@ -119,7 +129,8 @@ class Renderer:
         return path
 
     def _phase_title(self, phase: int) -> str:
-        return self.scene.phases[phase].title if 0 <= phase < len(self.scene.phases) else ""
+        k = self.first + phase
+        return self.scene.phases[k].title if 0 <= k < len(self.scene.phases) else ""
 
 
 def save_pdf(renderer: Renderer, path: str | Path,

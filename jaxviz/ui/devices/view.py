@@ -14,7 +14,7 @@ from typing import cast
 
 from PySide6.QtCore import QElapsedTimer, QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QKeyEvent, QMouseEvent, QPainter, QPixmap
-from PySide6.QtWidgets import QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QSizePolicy, QSplitter, QVBoxLayout, QWidget
 
 from jaxviz.model import TraceResult
 from jaxviz.model.sizes import ANIMATION_SIZES, parse_size
@@ -22,6 +22,7 @@ from jaxviz.ui.devices.controls import ControlBar
 from jaxviz.ui.devices.export import Renderer
 from jaxviz.ui.devices.exporting import ViewExports
 from jaxviz.ui.devices.multiprocess import VARIANT, MultiprocessRuns, multiprocess_example
+from jaxviz.ui.devices.overview import GroupTree, ProgramStrip
 from jaxviz.ui.devices.painter import ItemPainter
 from jaxviz.ui.exporters import find, for_suffix
 from jaxviz.ui.keys import name_of
@@ -29,6 +30,7 @@ from jaxviz.views import palette
 from jaxviz.views.devices import Phase, Scene, build_scene, empty_scene, geometry
 from jaxviz.views.devices.follow import phase_of_equation
 from jaxviz.views.devices.frames import FrameBuilder
+from jaxviz.views.devices.overview import OVERVIEW_PHASES, build_overview
 from jaxviz.views.keys import CLICKER_MOVES, END, HOME
 
 FRAME_MS = 16
@@ -146,11 +148,24 @@ class DeviceView(QWidget):
         self._hold_at_end = False  # stepping: play this phase once, then stop
         self.canvas = _Canvas(self)
         self.controls = ControlBar(self)
+        #: A big program's overview: the groups (folded) beside the canvas, the strip under it.
+        self.tree = GroupTree(self)
+        self.strip = ProgramStrip(self)
+        self.split = QSplitter(Qt.Orientation.Horizontal, self)
+        self.split.addWidget(self.canvas)
+        self.split.addWidget(self.tree)
+        self.split.setStretchFactor(0, 1)
+        self.split.setCollapsible(0, False)
+        self.tree.hide()
+        self.strip.hide()
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
         box.setSpacing(0)
-        box.addWidget(self.canvas, 1)
+        box.addWidget(self.split, 1)
+        box.addWidget(self.strip)
         box.addWidget(self.controls)
+        self.strip.phaseRequested.connect(self._jump)
+        self.tree.phaseRequested.connect(self._jump)
         self.controls.restartRequested.connect(self.restart)
         self.controls.stepRequested.connect(self.step)
         self.controls.playToggled.connect(self.toggle_play)
@@ -168,6 +183,7 @@ class DeviceView(QWidget):
         self.runs = MultiprocessRuns(self)
         self.runs.done.connect(self._multiprocess_done)
         self._waiting: object = None
+        self.overview: list = []
         self._sync()
 
     # -- public API -------------------------------------------------------- #
@@ -228,6 +244,7 @@ class DeviceView(QWidget):
     def _show(self, result: TraceResult, scene: Scene) -> None:
         self.result = result
         self.scene = scene
+        self._show_overview()
         new = [p.kind for p in self.scene.phases]
         if not new:  # an error (a typo being fixed): the phase is kept for the fix
             self.pause()
@@ -275,6 +292,17 @@ class DeviceView(QWidget):
         if text:
             QGuiApplication.clipboard().setText(text)
         return text
+
+    def show_group(self, name: str) -> bool:
+        """Show the first phase of the overview group ``name`` (see
+        :func:`jaxviz.views.devices.overview.find_rows`); False if none matches."""
+        from jaxviz.views.devices.overview import find_rows
+
+        found = find_rows(self.overview, name)
+        if not found:
+            return False
+        self._jump(self.overview[found[0]].first)
+        return True
 
     def toggle_group(self, group: str) -> None:
         """Show each array of pytree group ``group``, or fold them back into one entry."""
@@ -366,6 +394,8 @@ class DeviceView(QWidget):
         """``light`` or ``dark`` (projectors often want dark)."""
         palette.theme(theme)  # raises for an unknown name
         self.theme = theme
+        self.strip.theme = theme
+        self.strip.update()
         self.canvas.invalidate()
 
     def set_font_scale(self, scale: float) -> None:
@@ -412,6 +442,24 @@ class DeviceView(QWidget):
             return parse_size(size, ANIMATION_SIZES)
         return int(size[0]), int(size[1])
 
+    def _show_overview(self) -> None:
+        """The strip and the group tree, for a program of many phases only."""
+        self.overview = build_overview(self.scene)
+        big = len(self.scene.phases) >= OVERVIEW_PHASES
+        self.strip.setVisible(big)
+        self.tree.setVisible(big)
+        if big:
+            self.strip.theme = self.theme
+            self.strip.set_scene(self.scene, self.overview)
+            self.tree.set_rows(self.overview)
+            width = self.split.width()
+            side = min(max(width * 3 // 10, 260), 460)
+            self.split.setSizes([max(width - side, 1), side])
+
+    def _jump(self, phase: int) -> None:
+        self.pause()
+        self.seek(phase, 1.0)
+
     def _start_clock(self) -> None:
         self._clock.restart()
         if not self._timer.isActive():
@@ -442,6 +490,10 @@ class DeviceView(QWidget):
 
     def _sync(self, emit: bool = False) -> None:
         self.controls.show_state(self._phase, self._t, len(self.phases), self._playing)
+        if self.strip.isVisible() or self.tree.isVisible():
+            self.strip.set_current(self._phase)
+            if emit:
+                self.tree.show_phase(self._phase)
         self.controls.copy_button.setEnabled(self.scene.code is not None)
         self.canvas.update()
         if emit and self.phases:

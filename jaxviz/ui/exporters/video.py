@@ -130,7 +130,7 @@ def save_video(renderer: Renderer, path: str | Path, fps: float = 30,
         raise ValueError(problem)
     if not fps > 0:
         raise ValueError(f"the frame rate must be positive, not {fps}")
-    schedule = video_schedule([p.duration for p in renderer.scene.phases], fps, hold_s)
+    schedule = video_schedule(renderer.durations, fps, hold_s)
     try:
         container = av.open(str(path), mode="w", options=fmt.container_options)
     except av.FFmpegError as exc:

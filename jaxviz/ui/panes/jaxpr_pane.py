@@ -36,10 +36,12 @@ from PySide6.QtWidgets import (
 from jaxviz.model import ErrorInfo, VariantResult, variant_label
 from jaxviz.model.notes import VariantNote
 from jaxviz.ui.text.code_view import CodeView, fold_regions
+from jaxviz.ui.text.find_bar import FindBar
 from jaxviz.ui.text.highlighters import hlo_highlighter, jaxpr_highlighter, stablehlo_highlighter
 from jaxviz.ui.text.plain import plain
 from jaxviz.ui.theme import style
 from jaxviz.views.compare.changes import Mark, summary
+from jaxviz.views.panes.folding import initial_folds
 from jaxviz.views.panes.link_index import walk
 
 #: What each variant is, in one line, for the pane's tooltip.
@@ -242,6 +244,9 @@ class JaxprPane(QFrame):
         layout.addWidget(header)
         layout.addWidget(self.banner)
         layout.addWidget(self.stack, 1)
+        #: Find (Ctrl+F) and go to line (Ctrl+G) in the jaxpr.
+        self.find_bar = FindBar(self.jaxpr_view, self)
+        layout.addWidget(self.find_bar)
         self.result: VariantResult | None = None
         self.details: VariantResult | None = None
         self._details_filled = False
@@ -274,7 +279,11 @@ class JaxprPane(QFrame):
         self.jaxpr_view.set_text(vr.jaxpr_text)
         ranges = [(e.text_start, e.text_end) for _path, e in walk(vr.equations)
                   if e.subjaxprs and e.text_start is not None and e.text_end is not None]
-        self.jaxpr_view.set_folds(fold_regions(vr.jaxpr_text, ranges))
+        regions = fold_regions(vr.jaxpr_text, ranges)
+        self.jaxpr_view.set_folds(regions)
+        for first in initial_folds(regions, vr.jaxpr_text.count("\n") + 1):
+            if not self.jaxpr_view.is_folded(first):
+                self.jaxpr_view.toggle_fold(first)
         self.jaxpr_view.set_marks(marks)
         self._show_legend(marks)
         self.banner.hide()

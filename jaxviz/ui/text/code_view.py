@@ -100,6 +100,18 @@ class CodeView(LinkedTextEdit):
         self.refresh_gutter()
 
     # ----------------------------------------------------------------- gutter
+    def reveal_line(self, line: int) -> None:
+        """Unfold every folded region hiding 0-based ``line``, then put the cursor on it."""
+        for first in sorted(self._folded):
+            if first < line < self._folds.get(first, first):
+                self.toggle_fold(first)
+        block = self.document().findBlockByNumber(line)
+        if block.isValid():
+            cursor = self.textCursor()
+            cursor.setPosition(block.position())
+            self.setTextCursor(cursor)
+            self.centerCursor()
+
     def gutter_width(self) -> int:
         unit = self.fontMetrics().height()
         width = 4

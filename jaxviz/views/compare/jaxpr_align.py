@@ -26,13 +26,17 @@ import difflib
 import re
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 T = TypeVar("T")
 
 #: Alignments of up to this many cells (len(a) * len(b)) are solved exactly; larger
-#: ones are anchored on difflib's matching blocks first and solved exactly between them.
-EXACT_CELLS = 1_000_000
+#: ones are anchored first (:func:`anchors`) and solved exactly between the anchors.
+EXACT_CELLS = 40_000
+#: Anchoring: how far (in items skipped on both sides together) to look for the
+#: place where two sequences agree again, and over how many items they must agree.
+RESYNC_REACH = 96
+RESYNC_RUN = 6
 
 #: One pairing of the alignment: an index into each sequence, ``None`` where the
 #: item has no counterpart.
@@ -93,8 +97,7 @@ def _align_directed(a: Sequence[T], b: Sequence[T], key: Callable[[T], Hashable]
         return _exact(a, b, ka, kb, score, 0, 0, len(a), len(b))
     pairs: list[Pair] = []
     i = j = 0
-    matcher = difflib.SequenceMatcher(None, ka, kb, autojunk=False)
-    for block in matcher.get_matching_blocks():  # the last block is (len(a), len(b), 0)
+    for block in anchors(ka, kb):  # the last block is (len(a), len(b), 0)
         if (block.a - i) * (block.b - j) <= EXACT_CELLS:
             pairs += _exact(a, b, ka, kb, score, i, j, block.a, block.b)
         else:
@@ -103,6 +106,65 @@ def _align_directed(a: Sequence[T], b: Sequence[T], key: Callable[[T], Hashable]
         pairs += [(block.a + n, block.b + n) for n in range(block.size)]
         i, j = block.a + block.size, block.b + block.size
     return pairs
+
+
+@dataclass(frozen=True)
+class Block:
+    """``a[a:a+size] == b[b:b+size]`` (the fields of difflib's matching blocks)."""
+
+    a: int
+    b: int
+    size: int
+
+
+def anchors(ka: list[int], kb: list[int]) -> list[Block]:
+    """Runs of equal keys to align two long sequences on, in order, in about linear time.
+
+    Two variants of one program are the same equations with a few added, removed or
+    changed: walk both while they agree; where they stop agreeing, take the nearest
+    place (fewest items skipped on both sides) where they agree again for
+    ``RESYNC_RUN`` items. ``difflib`` finds longest matches instead, which costs
+    time quadratic in the length on a program of a few repeated primitives (a
+    5,000-equation chain took 15 s). A stretch where no such place lies within
+    ``RESYNC_REACH`` items is left to ``difflib``.
+    """
+    n, m = len(ka), len(kb)
+    blocks: list[Block] = []
+    i = j = 0
+    while i < n and j < m:
+        if ka[i] == kb[j]:
+            si, sj = i, j
+            while i < n and j < m and ka[i] == kb[j]:
+                i, j = i + 1, j + 1
+            blocks.append(Block(si, sj, i - si))
+            continue
+        step = _resync(ka, kb, i, j)
+        if step is None:
+            rest = difflib.SequenceMatcher(None, ka[i:], kb[j:], autojunk=False)
+            blocks += [Block(i + b.a, j + b.b, b.size) for b in rest.get_matching_blocks()
+                       if b.size]
+            break
+        i, j = i + step[0], j + step[1]
+    blocks.append(Block(n, m, 0))
+    return blocks
+
+
+def _resync(ka: list[int], kb: list[int], i: int, j: int) -> tuple[int, int] | None:
+    """The fewest items ``(di, dj)`` to skip so that ``ka[i+di:]`` and ``kb[j+dj:]`` agree."""
+    n, m = len(ka), len(kb)
+    for d in range(1, RESYNC_REACH + 1):
+        for k in range(d + 1):
+            # alternate sides so that neither is preferred: dj, di, dj-1, di+1 ...
+            di = k // 2 if k % 2 else d - k // 2
+            di = min(di, d)
+            dj = d - di
+            x, y = i + di, j + dj
+            if x >= n or y >= m or ka[x] != kb[y]:
+                continue
+            run = min(RESYNC_RUN, n - x, m - y)
+            if ka[x:x + run] == kb[y:y + run]:
+                return di, dj
+    return None
 
 
 def _exact(a: Sequence[T], b: Sequence[T], ka: list[int], kb: list[int],
@@ -155,21 +217,27 @@ def _exact(a: Sequence[T], b: Sequence[T], ka: list[int], kb: list[int],
 _TOKEN = re.compile(r"'[^']*'|\"[^\"]*\"|[A-Za-z_][A-Za-z_0-9]*|\d+(?:\.\d*)?(?:e[+-]?\d+)?|\S")
 
 
-@dataclass(frozen=True)
-class Token:
-    """One token of a multi-line text: its text, 0-based line, character span and position."""
+class Token(NamedTuple):
+    """One token of a multi-line text: its text, 0-based line, character span and position.
+
+    (A named tuple: a diff of thousands of equations makes hundreds of thousands.)
+    """
 
     text: str
     line: int
     start: int
     end: int
-    index: int
+    position: int
 
 
 def tokens(lines: Sequence[str]) -> list[Token]:
     """The tokens of some lines: names, numbers, quoted strings and single symbols."""
     found = [(n, m) for n, line in enumerate(lines) for m in _TOKEN.finditer(line)]
     return [Token(m.group(), n, m.start(), m.end(), k) for k, (n, m) in enumerate(found)]
+
+
+def _texts(lines: Sequence[str], names: set[str]) -> list[str]:
+    return [_normal(t, names) for line in lines for t in _TOKEN.findall(line)]
 
 
 def changed_tokens(left: Sequence[str], right: Sequence[str], left_names: set[str],
@@ -184,9 +252,10 @@ def changed_tokens(left: Sequence[str], right: Sequence[str], left_names: set[st
         ``(changed on the left, changed on the right)``; line numbers index the
         given lists.
     """
+    ln, rn = _texts(left, left_names), _texts(right, right_names)
+    if ln == rn:  # the common case in a long program: nothing but names changed
+        return [], []
     lt, rt = tokens(left), tokens(right)
-    ln = [_normal(t.text, left_names) for t in lt]
-    rn = [_normal(t.text, right_names) for t in rt]
     if rn < ln:
         r_changed, l_changed = _changed(rn, ln, rt, lt)
         return l_changed, r_changed
@@ -220,7 +289,8 @@ def token_spans(changed: Sequence[Token]) -> list[tuple[int, int, int]]:
     spans: list[tuple[int, int, int]] = []
     previous: Token | None = None
     for tok in changed:
-        if previous is not None and tok.line == previous.line and tok.index == previous.index + 1:
+        if (previous is not None and tok.line == previous.line
+                and tok.position == previous.position + 1):
             line, start, _ = spans[-1]
             spans[-1] = (line, start, tok.end)
         else:

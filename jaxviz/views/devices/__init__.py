@@ -22,6 +22,8 @@ Modules, lowest first:
     decor: header, column titles, mesh labels, legend, caption.
     motion: the moving parts of a phase at time ``t``.
     frames: :class:`~jaxviz.views.devices.frames.FrameBuilder`, every item of any frame.
+    overview: the storyboard's step groups as rows over the phases (fold, find by name).
+    strip: the whole program as one strip of marks (kind, bytes moved).
 
 May import: :mod:`jaxviz.model` only (checked by import-linter contracts).
 """

@@ -100,7 +100,8 @@ class Phase:
             input_shapes=list(s.input_shapes) if s else [],
             output_shapes=list(s.output_shapes) if s else [], step=self.step_index,
             arrays=list(self.arrays), source_lines=list(s.source_lines) if s else [],
-            iterations=[e.trip_count for e in s.within if e.kind == "while"] if s else [])
+            iterations=[e.trip_count for e in s.within if e.kind == "while"] if s else [],
+            group=s.group if s else None)
 
 
 @dataclass

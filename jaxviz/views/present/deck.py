@@ -543,7 +543,25 @@ def _device_slides(step: LectureStep, data: FunctionData, variant: str,
             raise ValueError(f"phase {step.phase}: the {variant} animation has phases 1 to "
                              f"{len(scene.phases)}")
         phases = range(step.phase - 1, step.phase)
+    from jaxviz.views.devices.overview import OVERVIEW_PHASES, build_overview
+
     slides = []
+    if step.phase is None and len(scene.phases) >= OVERVIEW_PHASES:
+        # a big program: one slide per group of its overview's first level, at its first
+        # phase, lighting every equation of the group
+        rows = build_overview(scene)
+        for row in rows:
+            if not (row.depth == 1 or (row.depth == 0 and row.kind == "arrays")):
+                continue
+            lit = sorted({i for k in range(row.first, row.last + 1)
+                          for (v, start, end) in scene.phases[k].highlights if v == variant
+                          for i in range(start, end + 1)})
+            span = (f"phase {row.first + 1}" if row.first == row.last
+                    else f"phases {row.first + 1}-{row.last + 1}")
+            slides.append(Slide(view="device", heading=heading,
+                                caption=f"{row.title} ({span} of {len(scene.phases)})",
+                                variant=variant, lines=lines, lit=lit, phase=row.first))
+        return slides
     for k in phases:
         phase = scene.phases[k]
         lit = sorted({i for (v, start, end) in phase.highlights if v == variant

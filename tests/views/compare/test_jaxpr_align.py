@@ -92,3 +92,25 @@ def test_a_name_is_not_a_variable_inside_a_string():
 def test_spans_do_not_swallow_unchanged_tokens_between_changed_ones():
     lt, rt = changed_tokens(["f32[1,2]"], ["f32[3,4]"], set(), set())
     assert token_spans(rt) == [(0, 4, 5), (0, 6, 7)]
+
+
+def test_long_repetitive_sequences_align_fully_and_symmetrically():
+    """5,000 items of three repeated keys (a chain of layers), with equations inserted
+    into one side (vmap's broadcasts, pmap's wrapper): every item of the shorter side
+    pairs, as the longest common subsequence does, and swapping the sides mirrors it."""
+    import random
+
+    rng = random.Random(7)
+    a = ["dot_general", "tanh", "add"] * 1667
+    b = list(a)
+    for _ in range(40):
+        b.insert(rng.randrange(len(b) + 1), rng.choice(["broadcast_in_dim", "tanh"]))
+    b = ["pjit", "shard_map"] + b
+    assert len(a) * len(b) > jaxpr_align.EXACT_CELLS  # the anchored path, not the exact one
+    pairs = align(a, b, key=str)
+    paired = [(i, j) for i, j in pairs if i is not None and j is not None]
+    assert len(paired) == len(a)
+    assert all(a[i] == b[j] for i, j in paired)
+    assert sorted(i for i, _ in pairs if i is not None) == list(range(len(a)))
+    assert sorted(j for _, j in pairs if j is not None) == list(range(len(b)))
+    assert align(b, a, key=str) == mirror(pairs)

@@ -1,0 +1,370 @@
+"""Where each step of a storyboard comes from, and the steps grouped by it.
+
+Every HLO instruction JAX lowers carries the name stack it was traced under
+(``op_name``: ``jit(train_step)/transpose(jvp(attention))/dot_general``) and
+the Python call stack (``stack_frame_id``, read by
+:meth:`jaxviz.core.hlo_program.Module.call_stack`). From them each step gets
+
+* its *part* of a train step: ``jvp(...)`` in the name stack is the forward
+  pass, ``transpose(...)`` the backward pass; what runs after the backward
+  pass outside both is the update;
+* its named scopes (``jax.named_scope``), the names inside those wrappers;
+* the user's call stack from the traced function inward (``loss_fn`` called
+  at line 63, ``block`` at line 56 ...);
+
+and the loops it runs inside come from the compiled program itself
+(:attr:`jaxviz.model.storyboard.Step.within`). :func:`group_steps` nests the
+steps into :class:`~jaxviz.model.storyboard.StepGroup` records by those keys
+(part, loops, calls, scopes), consecutive steps with the same key forming one
+group, and collapses a group whose steps are one stretch repeated (the same
+kinds, shapes and sources, a layer after another) into a ``repeat`` group with
+one child per repetition.
+
+A compute step is a run of many instructions; it takes the sources its
+instructions share most (the most common name stack and call stack among
+them, the first on a tie).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from jaxviz.core.hlo_program import Instruction, Module
+from jaxviz.core.hlo_steps import RawStep
+from jaxviz.model.storyboard import CallSite, Step, StepGroup
+
+#: Name-stack components that are structure, not names the user gave.
+_STRUCTURE = frozenset({"while", "body", "cond", "closed_call", "core_call", "remat",
+                        "checkpoint", "custom_jvp_call", "custom_vjp_call", "pjit", "jit",
+                        "shard_map", "scan", "branch", "switch"})
+_WRAPPER = re.compile(r"^([A-Za-z_]\w*)\((.*)\)$")
+_NAME = re.compile(r"^[A-Za-z_][\w.\-]*$")
+
+
+@dataclass(frozen=True)
+class _Level:
+    """One key of a step's path: steps in a row with equal keys share a group."""
+
+    kind: str  # part | loop | call | scope | run
+    key: str
+    short: str
+    title: str
+    function: str = ""
+    line: int | None = None
+    trip_count: int | None = None
+
+
+def split_name_stack(op_name: str) -> list[str]:
+    """``jit(f)/jvp(a/b)/mul`` -> ``["jit(f)", "jvp(a/b)", "mul"]`` (bracketed slashes kept)."""
+    return [p for p in _split_top(op_name, "/") if p]
+
+
+def _split_top(text: str, sep: str) -> list[str]:
+    """Split at ``sep`` outside brackets."""
+    out, depth, current = [], 0, ""
+    for ch in text:
+        if ch == sep and depth == 0:
+            out.append(current)
+            current = ""
+            continue
+        depth += ch == "("
+        depth -= ch == ")"
+        current += ch
+    return [*out, current]
+
+
+def part_and_scopes(op_name: str) -> tuple[str, list[str]]:
+    """The train-step part (``forward``, ``backward`` or ``""``) and the named scopes.
+
+    ``jit(train_step)/transpose(jvp(mlp))/dot_general`` -> ``("backward", ["mlp"])``.
+    The first component (the jitted function) and the last (the primitive) are no scope.
+    """
+    parts = split_name_stack(op_name)
+    if len(parts) == 2 and parts[1].startswith("(") and ":" in parts[1]:
+        # a collective XLA combined from several: (a/psum:b/psum); the part most of them
+        # come from, and no scope
+        pieces = [f"{parts[0]}/{p}" for p in _split_top(parts[1][1:-1], ":")]
+        found = Counter(part_and_scopes(p)[0] for p in pieces)
+        return found.most_common(1)[0][0], []
+    components = parts[1:-1]
+    part = ""
+    scopes: list[str] = []
+    for comp in components:
+        inner = comp
+        while (m := _WRAPPER.match(inner)) is not None:
+            if m.group(1) == "transpose":
+                part = "backward"
+            elif m.group(1) in ("jvp", "linearize") and not part:
+                part = "forward"
+            elif m.group(1) not in ("jvp", "linearize", "vmap", "transpose"):
+                break  # jit(inner_function), remat(...): a call, not a scope
+            inner = m.group(2)
+        for name in split_name_stack(inner):
+            if _NAME.match(name) and name not in _STRUCTURE:
+                scopes.append(name)
+    return part, scopes
+
+
+def user_calls(module: Module, ins: Instruction, filename: str, function: str) -> list[CallSite]:
+    """The user's frames of an instruction's call stack, from the traced function inward."""
+    chain = [(fn, line) for file, fn, line in module.call_stack(ins) if file == filename]
+    starts = [k for k, (fn, _) in enumerate(chain) if fn == function]
+    if starts:  # a stack traced again inside another (custom rules) repeats the outer frames
+        chain = chain[starts[-1]:]
+    return [CallSite(fn, line) for fn, line in chain]
+
+
+def attach_sources(module: Module, raw: list[RawStep], steps: list[Step], filename: str,
+                   function: str) -> None:
+    """Fill every step's :attr:`~Step.part`, :attr:`~Step.scopes` and :attr:`~Step.calls`.
+
+    A step outside ``jvp``/``transpose`` is the update when it runs after the
+    backward pass and not inside the differentiated function (whose primal
+    values, such as the loss, XLA may compute late).
+    """
+    for r, step in zip(raw, steps):
+        ins = _representative(module, r.instructions, filename, function)
+        if ins is None:
+            continue
+        step.part, step.scopes = part_and_scopes(ins.op_name)
+        step.calls = user_calls(module, ins, filename, function)
+    differentiated = {s.calls[1].function for s in steps if s.part and len(s.calls) > 1}
+    if not any(s.part == "backward" for s in steps):
+        return
+    seen_backward = False
+    for step in steps:
+        seen_backward = seen_backward or step.part == "backward"
+        if step.part:
+            continue
+        if len(step.calls) > 1 and step.calls[1].function in differentiated:
+            step.part = "forward"
+        elif seen_backward:
+            step.part = "update"
+
+
+def _representative(module: Module, instructions: list[Instruction], filename: str,
+                    function: str) -> Instruction | None:
+    """The instruction whose name stack and call stack most of the run shares."""
+    named = [i for i in instructions if i.op_name]
+    if not named:
+        return None
+    def key(i: Instruction) -> tuple[str, tuple[tuple[str, int], ...]]:
+        calls = user_calls(module, i, filename, function)
+        return (i.op_name.rsplit("/", 1)[0], tuple((c.function, c.line) for c in calls))
+
+    keys = [key(i) for i in named]
+    best, _ = Counter(keys).most_common(1)[0]
+    return named[keys.index(best)]
+
+
+# --------------------------------------------------------------------------- #
+# Grouping
+# --------------------------------------------------------------------------- #
+
+
+def _path(step: Step, module: Module, named: dict[str, Instruction], filename: str,
+          function: str) -> list[_Level]:
+    levels: list[_Level] = []
+    if step.part:
+        words = {"forward": "forward pass (jvp)", "backward": "backward pass (transpose)",
+                 "update": "update (after the gradient)"}
+        levels.append(_Level("part", step.part, step.part, words[step.part]))
+    calls = step.calls
+    loops: list[tuple[int, _Level]] = []
+    for enc in step.within:
+        if enc.kind != "while":
+            continue
+        while_ins = named.get(enc.hlo)
+        loop_calls = user_calls(module, while_ins, filename, function) if while_ins else []
+        line = loop_calls[-1].line if loop_calls else None
+        where = f" (line {line})" if line is not None else ""
+        times = f", {enc.trip_count} iterations" if enc.trip_count is not None else ""
+        loops.append((max(len(loop_calls) - 1, 0), _Level(
+            "loop", enc.hlo, f"loop@{line}" if line is not None else enc.hlo,
+            f"loop{where}{times}", loop_calls[-2].function if len(loop_calls) > 1 else function,
+            line, enc.trip_count)))
+    names = {c.function for c in calls}
+    for depth in range(len(calls) + 1):
+        if 1 <= depth < len(calls):
+            caller, callee = calls[depth - 1], calls[depth]
+            levels.append(_Level("call", f"{callee.function}@{caller.line}", callee.function,
+                                 f"{callee.function} (line {caller.line})", callee.function,
+                                 caller.line))
+        levels += [lv for d, lv in loops if d == depth]
+    levels += [_Level("scope", f"scope:{s}", s, f"scope {s}") for s in step.scopes
+               if s not in names]
+    return levels
+
+
+def group_steps(module: Module, steps: list[Step], filename: str,
+                function: str) -> list[StepGroup]:
+    """The groups of a storyboard's steps; sets every step's :attr:`~Step.group`.
+
+    Returns:
+        the groups, parents before children, ``[0]`` the whole program
+        (empty without steps).
+    """
+    if not steps:
+        return []
+    named = {i.name: i for c in module.computations.values() for i in c.instructions}
+    paths = _smooth([_path(s, module, named, filename, function) for s in steps])
+    groups = [StepGroup(name="program", title=f"{function}: the whole program", kind="program",
+                        first=0, last=len(steps) - 1, function=function)]
+    _Builder(steps, paths, groups).fill(0, 0, len(steps), 0)
+    return groups
+
+
+def _smooth(paths: list[list[_Level]]) -> list[list[_Level]]:
+    """A step whose path stops short inside a group that goes on after it joins that group.
+
+    (A loop body's bookkeeping -- slicing this iteration's parameters -- carries
+    the loop's call stack but not the function called in it.)
+    """
+    for k in range(1, len(paths) - 1):
+        before, here, after = paths[k - 1], paths[k], paths[k + 1]
+        common = 0
+        while (common < min(len(before), len(after))
+               and before[common] == after[common]):
+            common += 1
+        if len(here) < common and before[:len(here)] == here:
+            paths[k] = before[:common]
+    return paths
+
+
+class _Builder:
+    def __init__(self, steps: list[Step], paths: list[list[_Level]], groups: list[StepGroup]):
+        self.steps, self.paths, self.groups = steps, paths, groups
+
+    def fill(self, parent: int, start: int, stop: int, depth: int) -> None:
+        """Groups for steps ``[start, stop)`` inside ``parent``, from path level ``depth``."""
+        k = start
+        used: Counter[str] = Counter()
+        runs = self._runs(start, stop, depth)
+        while k < stop:
+            if k in runs:
+                k = self._run_group(parent, k, runs[k], depth, used)
+                continue
+            level = self._level(k, depth)
+            if level is None:
+                self.steps[k].group = parent
+                k += 1
+                continue
+            end = k + 1
+            while end < stop and end not in runs and self._level(end, depth) == level:
+                end += 1
+            used[level.short] += 1
+            short = level.short if used[level.short] == 1 else f"{level.short}#{used[level.short]}"
+            node = self._add(parent, short, level.title, level, k, end - 1)
+            self._fill_node(node, level, k, end, depth + 1)
+            k = end
+
+    def _run_group(self, parent: int, k: int, end: int, depth: int, used: Counter[str]) -> int:
+        """A group of the collectives ``[k, end)`` of one kind in a row; returns ``end``."""
+        kind = self.steps[k].collective.kind  # type: ignore[union-attr]  # a run's steps are
+        used[kind] += 1
+        short = f"{kind}s" if used[kind] == 1 else f"{kind}s#{used[kind]}"
+        collectives = sum(self.steps[j].collective is not None for j in range(k, end))
+        level = _Level("run", f"run:{k}", short, f"{collectives} {kind}s in a row")
+        node = self._add(parent, short, level.title, level, k, end - 1)
+        starts = self._period(k, end, depth)
+        if starts is None:
+            for j in range(k, end):
+                self.steps[j].group = node
+            return end
+        count = len(starts)
+        self._repeat(node, level, starts, end, depth, leaves=True)
+        per = collectives // count
+        self.groups[node].title = f"{collectives} {kind}s in a row: {per} x{count}"
+        for child in range(node + 1, len(self.groups)):
+            if self.groups[child].parent == node:
+                it = self.groups[child].iteration
+                self.groups[child].title = f"{per} {kind}s, {it} of {count}"
+        return end
+
+    def _runs(self, start: int, stop: int, depth: int) -> dict[int, int]:
+        """Runs of at least 4 collectives of one kind in a row from several places
+        (XLA hoists, e.g., every parameter's all-gather to the start): start -> end."""
+        runs: dict[int, int] = {}
+        k = start
+        while k < stop:
+            first = self.steps[k].collective
+            end = k
+            while first is not None and end < stop:
+                c = self.steps[end].collective
+                if c is not None and c.kind == first.kind:
+                    end += 1
+                elif (self._transparent(end) and end + 1 < stop
+                      and (after := self.steps[end + 1].collective) is not None
+                      and after.kind == first.kind):
+                    end += 1  # a step that reads nothing, between two of the run
+                else:
+                    break
+            if end - k >= 4 and len({self._level(j, depth) for j in range(k, end)}) > 1:
+                runs[k] = end
+            k = max(end, k + 1)
+        return runs
+
+    def _fill_node(self, node: int, level: _Level, start: int, stop: int, depth: int) -> None:
+        starts = self._period(start, stop, depth)
+        if starts is None:
+            self.fill(node, start, stop, depth)
+        else:
+            self._repeat(node, level, starts, stop, depth)
+
+    def _repeat(self, node: int, level: _Level, starts: list[int], stop: int, depth: int,
+                leaves: bool = False) -> None:
+        """Make ``node`` a repeat group: one identical child from each of ``starts``."""
+        count = len(starts)
+        group = self.groups[node]
+        group.kind, group.repeat = "repeat", count
+        group.title = f"{level.title} x{count}"
+        ends = [*starts[1:], stop]
+        for n, (a, b) in enumerate(zip(starts, ends)):
+            child = self._add(node, str(n + 1), f"{level.short}, {n + 1} of {count}", level, a,
+                              b - 1)
+            self.groups[child].iteration = n + 1
+            if leaves:
+                for j in range(a, b):
+                    self.steps[j].group = child
+            else:
+                self.fill(child, a, b, depth)
+
+    def _add(self, parent: int, short: str, title: str, level: _Level, first: int,
+             last: int) -> int:
+        self.groups.append(StepGroup(
+            name=short if parent == 0 else f"{self.groups[parent].name}/{short}", title=title,
+            kind=level.kind, first=first, last=last, parent=parent,
+            trip_count=level.trip_count, function=level.function, line=level.line))
+        return len(self.groups) - 1
+
+    def _level(self, k: int, depth: int) -> _Level | None:
+        path = self.paths[k]
+        return path[depth] if depth < len(path) else None
+
+    def _signature(self, k: int, depth: int) -> tuple[object, ...]:
+        s = self.steps[k]
+        c = s.collective
+        where = (tuple(lv.key for lv in self.paths[k][depth:]),
+                 tuple((e.kind, e.trip_count) for e in s.within),
+                 s.calls[-1].line if s.calls else None)
+        if c is None:  # XLA fuses the edges of a repeated stretch differently: kind and place
+            return (s.kind, *where)
+        return (c.kind, c.reduction, tuple(s.input_shapes), tuple(s.output_shapes), *where)
+
+    def _transparent(self, k: int) -> bool:
+        """A compute step that reads nothing (index arithmetic XLA schedules anywhere)."""
+        s = self.steps[k]
+        return s.collective is None and not s.input_shapes
+
+    def _period(self, start: int, stop: int, depth: int) -> list[int] | None:
+        """Where each repetition starts, when ``[start, stop)`` is one stretch repeated at
+        least twice (the shortest such stretch; steps that read nothing do not count)."""
+        keep = [k for k in range(start, stop) if not self._transparent(k)]
+        n = len(keep)
+        sigs = [self._signature(k, depth) for k in keep]
+        for p in range(1, n // 2 + 1):
+            if n % p == 0 and all(sigs[i] == sigs[i - p] for i in range(p, n)):
+                return [start] + [keep[i] for i in range(p, n, p)]
+        return None

@@ -1,0 +1,203 @@
+"""The device view's overview of a big program: the program strip and the folded group tree.
+
+:class:`ProgramStrip` paints :func:`jaxviz.views.devices.strip.strip_layout`:
+every phase a mark (colour: compute or the collective's kind; height: the
+bytes it moves), the groups of the first levels as bands under it, the phase
+shown as a cursor; clicking or dragging jumps to the phase under the mouse,
+hovering names it. :class:`GroupTree` lists
+:func:`jaxviz.views.devices.overview.build_overview`'s rows, folded below the
+first level (a repeated stretch reads ``block (line 56) x12``); clicking a row
+shows its first phase, and the row of the phase shown is selected as the
+animation moves. Both are plain views of the Qt-free layout.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRectF, Qt, Signal
+from PySide6.QtGui import QFont, QFontMetricsF, QMouseEvent, QPainter, QPen
+from PySide6.QtWidgets import QHeaderView, QSizePolicy, QTreeWidget, QTreeWidgetItem, QWidget
+
+from jaxviz.ui.theme.style import qcolor
+from jaxviz.views import palette
+from jaxviz.views.devices.overview import OverviewRow, innermost_row, row_path
+from jaxviz.views.devices.scene import Scene
+from jaxviz.views.devices.strip import Strip, moved_bytes, strip_layout
+
+MARKS_HEIGHT = 30
+BAND_HEIGHT = 17
+PAD = 4
+
+
+def _size_words(n: int) -> str:
+    for unit, size in (("MB", 1 << 20), ("kB", 1 << 10)):
+        if n >= size:
+            return f"{n / size:.1f} {unit}"
+    return f"{n} B"
+
+
+class ProgramStrip(QWidget):
+    """Every phase of the program as a mark; click or drag to jump.
+
+    Signals:
+        phaseRequested(int): the user picked a phase.
+    """
+
+    phaseRequested = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.scene: Scene | None = None
+        self.rows: list[OverviewRow] = []
+        self.theme = "light"
+        self.current = 0
+        self._strip: Strip | None = None
+        self.setMouseTracking(True)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.setFixedHeight(PAD * 2 + MARKS_HEIGHT + 2 * BAND_HEIGHT)
+
+    def set_scene(self, scene: Scene, rows: list[OverviewRow]) -> None:
+        self.scene, self.rows, self._strip = scene, rows, None
+        self.update()
+
+    def set_current(self, phase: int) -> None:
+        if phase != self.current:
+            self.current = phase
+            self.update()
+
+    def strip(self) -> Strip | None:
+        """The layout at the widget's current width."""
+        if self.scene is None:
+            return None
+        width = max(self.width() - 2 * PAD, 1)
+        if self._strip is None or self._strip.width != width:
+            self._strip = strip_layout(self.scene, self.rows, width)
+        return self._strip
+
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        colours = palette.theme(self.theme).device_view
+        p = QPainter(self)
+        try:
+            p.fillRect(self.rect(), qcolor(colours.bg))
+            strip = self.strip()
+            if strip is None:
+                return
+            base = PAD + MARKS_HEIGHT
+            for m in strip.marks:
+                h = max(m.height * MARKS_HEIGHT, 2.0)
+                p.fillRect(QRectF(PAD + m.x, base - h, max(m.width - (m.width > 3), 1.0), h),
+                           qcolor(palette.STRIP_COLOURS.get(m.kind, colours.muted)))
+            font = QFont(self.font())
+            font.setPixelSize(11)
+            p.setFont(font)
+            metrics = QFontMetricsF(font)
+            for band in strip.bands:
+                y = base + 2 + (band.level - 1) * BAND_HEIGHT
+                rect = QRectF(PAD + band.x0, y, max(band.x1 - band.x0 - 1, 1.0), BAND_HEIGHT - 3)
+                p.fillRect(rect, qcolor(palette.mix(colours.panel, colours.frame, 0.25
+                                                    if band.level == 1 else 0.12)))
+                text = metrics.elidedText(band.title, Qt.TextElideMode.ElideRight,
+                                          rect.width() - 4)
+                if rect.width() > 14 and text != "…":
+                    p.setPen(qcolor(colours.fg))
+                    p.drawText(rect.adjusted(2, 0, -2, 0), Qt.AlignmentFlag.AlignVCenter, text)
+            x = PAD + strip.x_of(self.current)
+            p.setPen(QPen(qcolor(colours.accent), 2))
+            p.drawLine(int(x), PAD - 2, int(x), base + 2 * BAND_HEIGHT)
+        finally:
+            p.end()
+
+    def _phase_at(self, event: QMouseEvent) -> int | None:
+        strip = self.strip()
+        return strip.phase_at(event.position().x() - PAD) if strip is not None else None
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt's name
+        phase = self._phase_at(event)
+        if phase is not None and event.button() == Qt.MouseButton.LeftButton:
+            self.phaseRequested.emit(phase)
+            event.accept()
+            return
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt's name
+        phase = self._phase_at(event)
+        if phase is not None and self.scene is not None:
+            if event.buttons() & Qt.MouseButton.LeftButton:
+                self.phaseRequested.emit(phase)
+            self.setToolTip(self.describe(phase))
+        super().mouseMoveEvent(event)
+
+    def describe(self, phase: int) -> str:
+        """The hover text of a phase: its number, title, groups and bytes moved."""
+        assert self.scene is not None
+        ph = self.scene.phases[phase]
+        where = " / ".join(self.rows[r].title for r in row_path(
+            self.rows, innermost_row(self.rows, phase))[1:])
+        moved = moved_bytes(ph.step) if ph.step is not None else 0
+        size = f"\n{_size_words(moved)} per device" if moved else ""
+        return f"phase {phase + 1} of {len(self.scene.phases)}: {ph.title}" + (
+            f"\n{where}" if where else "") + size
+
+
+class GroupTree(QTreeWidget):
+    """The overview's rows, folded below the first level; a click shows a row's first phase.
+
+    Signals:
+        phaseRequested(int): the first phase of the row clicked.
+    """
+
+    phaseRequested = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("deviceOverview")
+        self.setColumnCount(2)
+        self.setHeaderLabels(["group", "phases"])
+        self.setUniformRowHeights(True)
+        header = self.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        self.setIndentation(12)
+        self.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.rows: list[OverviewRow] = []
+        self.items: list[QTreeWidgetItem] = []
+        self.itemClicked.connect(self._clicked)
+
+    def set_rows(self, rows: list[OverviewRow]) -> None:
+        self.clear()
+        self.rows = rows
+        self.items = []
+        for k, row in enumerate(rows):
+            where = (f"  · line {row.line}" if row.line is not None
+                     and f"line {row.line}" not in row.title else "")
+            item = QTreeWidgetItem([row.title + where, f"{row.first + 1}–{row.last + 1}"])
+            item.setData(0, Qt.ItemDataRole.UserRole, k)
+            item.setToolTip(0, row.name)
+            parent = self.items[row.parent] if row.parent is not None else None
+            if parent is None:
+                self.addTopLevelItem(item)
+            else:
+                parent.addChild(item)
+            self.items.append(item)
+        for k, row in enumerate(rows):
+            self.items[k].setExpanded(row.depth == 0)
+
+    def show_phase(self, phase: int) -> None:
+        """Select the innermost visible row of ``phase`` (its folded ancestors stay folded)."""
+        if not self.rows:
+            return
+        path = row_path(self.rows, innermost_row(self.rows, phase))
+        shown = None
+        for k in path:
+            shown = k
+            if not self.items[k].isExpanded():
+                break
+        if shown is not None:
+            self.blockSignals(True)
+            self.setCurrentItem(self.items[shown])
+            self.blockSignals(False)
+
+    def _clicked(self, item: QTreeWidgetItem, column: int) -> None:
+        k = item.data(0, Qt.ItemDataRole.UserRole)
+        if isinstance(k, int) and 0 <= k < len(self.rows):
+            self.phaseRequested.emit(self.rows[k].first)
