@@ -190,7 +190,7 @@ def run(ns) -> int:
         *most, last = [e.extension for e in exporters("frame")]
         return usage_error(f"--phase picks one image: use a {', '.join(most)} or {last} "
                            f"--out, not {ns.out}")
-    from jaxviz.ui.exporters.video import size_problem
+    from jaxviz.ui.devices.video import size_problem
 
     problem = size_problem(out.suffix, width, height)
     if problem:

@@ -203,7 +203,7 @@ class View:
             return [Path(frame.write(r, out, phase=phase, t=1.0))]
         if animation is not None:
             if suffix == ".mp4":
-                from jaxviz.ui.exporters.video import size_problem
+                from jaxviz.ui.devices.video import size_problem
 
                 problem = size_problem(suffix, r.width, r.height)
                 if problem:

@@ -10,6 +10,8 @@ Modules:
     controls: the playback bar (step, play, speed, phase slider).
     overview: a big program's strip and folded group tree.
     painter: :class:`~jaxviz.ui.devices.painter.ItemPainter`, drawing items with QPainter.
+    formats: the frame and animation export formats (registered on import).
+    video: MP4 and WebM encoding of the animation (PyAV).
     export: headless rendering (:class:`~jaxviz.ui.devices.export.Renderer`,
         :func:`~jaxviz.ui.devices.export.save_gif`) for the CLI and the Export menu.
 
@@ -20,6 +22,8 @@ May import: :mod:`jaxviz.model`, :mod:`jaxviz.views.devices`, :mod:`jaxviz.ui.th
 from __future__ import annotations
 
 from typing import Any
+
+from jaxviz.ui.devices import formats as _formats  # noqa: F401  (registers the formats)
 
 __all__ = ["DeviceView"]
 

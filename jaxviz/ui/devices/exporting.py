@@ -17,8 +17,8 @@ from PySide6.QtWidgets import QFileDialog, QWidget
 from jaxviz.ui.devices.controls import ControlBar
 from jaxviz.ui.devices.export import Renderer
 from jaxviz.ui.devices.export_menu import AnimationJob
+from jaxviz.ui.devices.video import even_size, size_problem
 from jaxviz.ui.exporters import find
-from jaxviz.ui.exporters.video import even_size, size_problem
 from jaxviz.views.devices import Phase, Scene
 
 

@@ -4,13 +4,13 @@ The registry is :mod:`jaxviz.views.exports` (plain data: subjects, names,
 extensions, descriptions, writers; the timing run's CSV, JSON and Chrome
 trace register there). Importing this package registers the formats drawn
 with Qt (:mod:`~jaxviz.ui.exporters.formats`): timing plots as PNG, SVG and
-PDF, device-view frames as PNG, SVG and PDF, the device-view animation as MP4,
-WebM (:mod:`~jaxviz.ui.exporters.video`), GIF, APNG and PDF pages.
+PDF; the device view registers its frames and animation itself when
+:mod:`jaxviz.ui.devices` is imported (:mod:`~jaxviz.ui.devices.formats`).
 ``jaxviz time``, ``jaxviz animate``, the timing view's Export menu and the
 device view's exports all choose from the same registry, so adding a format
 is one writer and one ``register`` call in ``formats``.
 
-May import: :mod:`jaxviz.model`, :mod:`jaxviz.ui.plots`, :mod:`jaxviz.ui.devices`,
+May import: :mod:`jaxviz.model`, :mod:`jaxviz.ui.plots`, never :mod:`jaxviz.ui.devices`,
 :mod:`jaxviz.ui.vector`, Qt, PyAV.
 """
 

@@ -1,5 +1,5 @@
-"""The picture formats, registered once: plots as PNG, SVG and PDF; device-view frames as
-PNG, SVG and PDF; the device-view animation as MP4, WebM, GIF, APNG and PDF pages.
+"""The timing plots' picture formats, registered once: PNG, SVG and PDF (the device
+view registers its frames' and animation's formats itself: :mod:`jaxviz.ui.devices.formats`).
 
 The registry itself is :mod:`jaxviz.views.exports` (it also holds the timing
 run's data formats); importing this package adds the formats drawn with Qt.
@@ -19,8 +19,6 @@ from typing import Any
 from PySide6.QtGui import QImage
 
 from jaxviz.model.timing import TimingRun
-from jaxviz.ui.devices.export import Progress, Renderer, save_apng, save_gif, save_pdf
-from jaxviz.ui.exporters.video import save_video
 from jaxviz.ui.plots.base import TimingFigure
 from jaxviz.ui.plots.render import DEFAULT_SIZE, build_figure, figure_image, paint_figure
 from jaxviz.ui.vector.pdf import pdf_pages
@@ -67,61 +65,12 @@ def _figures_pdf(figures: list[TimingFigure], path: str | Path,
     return Path(path)
 
 
-def _frame(renderer: Renderer, path: str | Path, phase: int, t: float = 1.0) -> Path:
-    return renderer.save(phase, t, path)
-
-
 register(Exporter("plot", "png", ".png", "Plot as PNG image", "PNG images", "{kind}.png",
                   _plot_png))
 register(Exporter("plot", "svg", ".svg", "Plot as SVG (vector, for slides)", "SVG images",
                   "{kind}.svg", _plot_svg))
 register(Exporter("plot", "pdf", ".pdf", "Plot as PDF (vector, for LaTeX/Beamer)",
                   "PDF documents", "{kind}.pdf", _plot_pdf))
-register(Exporter("frame", "png", ".png", "Frame as PNG image", "PNG images",
-                  "{kind}.png", _frame))
-register(Exporter("frame", "svg", ".svg", "Frame as SVG (vector, for slides)", "SVG images",
-                  "{kind}.svg", _frame))
-register(Exporter("frame", "pdf", ".pdf", "Frame as PDF (vector, for LaTeX/Beamer)",
-                  "PDF documents", "{kind}.pdf", _frame))
-
-
-# Every animation writer takes (renderer, path, frames_per_phase=, fps=, progress=) and
-# returns how many frames (pages) it wrote; each uses the options that apply to it.
-
-def _mp4_webm(renderer: Renderer, path: str | Path, frames_per_phase: int = 6,
-              fps: float = 30, progress: Progress | None = None) -> int:
-    return save_video(renderer, path, fps=fps, progress=progress)
-
-
-def _gif(renderer: Renderer, path: str | Path, frames_per_phase: int = 6,
-         fps: float = 30, progress: Progress | None = None) -> int:
-    return save_gif(renderer, path, frames_per_phase, progress=progress)
-
-
-def _apng(renderer: Renderer, path: str | Path, frames_per_phase: int = 6,
-          fps: float = 30, progress: Progress | None = None) -> int:
-    return save_apng(renderer, path, frames_per_phase, progress=progress)
-
-
-def _pdf_pages(renderer: Renderer, path: str | Path, frames_per_phase: int = 6,
-               fps: float = 30, progress: Progress | None = None) -> int:
-    return save_pdf(renderer, path)  # one page per phase, finished
-
-
-register(Exporter("animation", "mp4", ".mp4",
-                  "Animation as MP4 video (H.264: PowerPoint, Keynote, Google Slides)",
-                  "MP4 videos", "{kind}.mp4", _mp4_webm))
-register(Exporter("animation", "webm", ".webm", "Animation as WebM video (VP9: browsers)",
-                  "WebM videos", "{kind}.webm", _mp4_webm))
-register(Exporter("animation", "gif", ".gif", "Animation as GIF (256 colours)",
-                  "GIF animations", "{kind}.gif", _gif))
-register(Exporter("animation", "apng", ".apng", "Animation as animated PNG (lossless)",
-                  "Animated PNG images", "{kind}.apng", _apng))
-register(Exporter("animation", "pdf", ".pdf",
-                  "Every phase as a PDF page (vector, for LaTeX/Beamer)", "PDF documents",
-                  "{kind}.pdf", _pdf_pages))
-
-
 def write_plots(run: TimingRun, out_dir: str | Path, size: tuple[int, int] = DEFAULT_SIZE,
                 theme: str = "light", kinds: list[str] | None = None) -> list[Path]:
     """Every plot ``run`` has data for (or ``kinds``) in every plot format, into ``out_dir``.
