@@ -291,3 +291,26 @@ def test_while_comparing_the_hidden_panes_do_not_hold_the_window_wide(qapp):
     assert area.layout().minimumSize().width() == area.compare.minimumSizeHint().width() < panes
     area.close_compare()
     assert area.layout().minimumSize().width() == panes
+
+
+def test_highlighting_arrives_from_the_lexer_thread_without_asking(qtbot):
+    """The lexers are made in a background thread (issue 31): a view shown before its
+    lexer is ready is plain at first, then coloured by Pygments' own tokens, untouched."""
+    from pygments.lexers.python import PythonLexer
+    from pygments.token import Keyword
+
+    from jaxviz.ui.text.editor import CodeEditor
+    from jaxviz.ui.text.highlighters import lexers, warm_lexers
+
+    editor = CodeEditor()
+    qtbot.addWidget(editor)
+    source = "def f(x):\n    return x\n"
+    editor.setPlainText(source)
+    warm_lexers().join(timeout=60)
+    block = editor.document().findBlockByNumber(0)
+    qtbot.waitUntil(lambda: bool(block.layout().formats()), timeout=10000)
+    keywords = [v for _i, t, v in PythonLexer().get_tokens_unprocessed(source)
+                if t in Keyword]  # the oracle: Pygments itself
+    starts = {r.start for r in block.layout().formats()}
+    assert keywords[0] == "def" and 0 in starts
+    assert lexers().ready("python") is not None

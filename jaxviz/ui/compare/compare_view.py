@@ -17,6 +17,8 @@ lines through :meth:`set_links` / :meth:`set_active_line` and the
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
@@ -34,8 +36,10 @@ from PySide6.QtWidgets import (
 from jaxviz.model import VARIANTS, ErrorInfo, TraceResult
 from jaxviz.ui.compare.diff_columns import DiffColumns, diff_colour
 from jaxviz.ui.panes.jaxpr_pane import ElidedLabel
-from jaxviz.views.compare.diff_layout import DiffLayout, layout_diff, row_category, row_notes
-from jaxviz.views.compare.jaxpr_diff import DiffRow, JaxprDiff, diff_variants
+
+if TYPE_CHECKING:  # the diff's modules load with the first comparison, not with the window
+    from jaxviz.views.compare.diff_layout import DiffLayout
+    from jaxviz.views.compare.jaxpr_diff import DiffRow, JaxprDiff
 
 #: The legend's words for each colour, in its order (``{left}``/``{right}``: the variants).
 LEGEND = {
@@ -199,11 +203,15 @@ class CompareView(QFrame):
         left, right = (variants[name] for name in self._pair)
         self.calls["left"].setText(left.call)
         self.calls["right"].setText(right.call)
+        from jaxviz.views.compare.jaxpr_diff import diff_variants
+
         self.set_diff(diff_variants(left, right))
 
     def set_diff(self, diff: JaxprDiff) -> None:
         """Show a diff: its rows aligned, its summary and legend (the standalone entry)."""
         self.diff = diff
+        from jaxviz.views.compare.diff_layout import layout_diff
+
         self.layout_ = layout_diff(diff)
         self._show_pair(diff.left, diff.right)
         self.summary.setText(diff.summary)
@@ -330,6 +338,8 @@ class CompareView(QFrame):
     def describe_row(self, row: int) -> str:
         """What changed in a row, in one line of words."""
         assert self.diff is not None
+        from jaxviz.views.compare.diff_layout import row_category, row_notes
+
         found: DiffRow = self.diff.rows[row]
         side = found.right or found.left
         assert side is not None

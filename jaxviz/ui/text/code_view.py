@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QFont, QPainter, QPolygon
@@ -11,7 +12,9 @@ from PySide6.QtWidgets import QWidget
 from jaxviz.ui.text.highlighters import PygmentsHighlighter
 from jaxviz.ui.text.text_base import LinkedTextEdit
 from jaxviz.ui.theme import style
-from jaxviz.views.compare.changes import Mark
+
+if TYPE_CHECKING:  # the marks come with a result; their module loads with the first one
+    from jaxviz.views.compare.changes import Mark
 
 _BAR = 4
 

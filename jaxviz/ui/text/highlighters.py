@@ -8,29 +8,111 @@ state is a hash of its spans and of the token it ends in, so when an edit turns
 the rest of the file into a string, Qt keeps re-highlighting the following
 lines until they stop changing.
 
+The lexers are made off the GUI thread: a Pygments lexer class compiles its
+dozens of regular expressions when its first instance is made (about 0.1 s of
+CPU for Python's), which would otherwise run before the window paints or when
+the first example opens. :func:`warm_lexers` (called once the window is on
+screen) makes them all in one background thread; a highlighter whose lexer is
+not ready yet leaves its text plain and colours it when the lexer arrives
+(a queued Qt signal), so the GUI thread never waits for one. :meth:`spans`,
+the query used by tests and tools, makes the lexer at once when asked.
+
 Example:
-    >>> hl = PygmentsHighlighter(editor.document(), PythonLexer())  # doctest: +SKIP
+    >>> hl = PygmentsHighlighter(editor.document(), "python")  # doctest: +SKIP
 """
 
 from __future__ import annotations
 
-from pygments.lexer import Lexer
-from pygments.lexers.python import PythonLexer
+import importlib
+import threading
+from typing import TYPE_CHECKING
+
 from pygments.token import Text, Whitespace, _TokenType
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextCharFormat, QTextDocument
 
 from jaxviz.ui.theme import style
-from jaxviz.views.text.lexers import HloLexer, JaxprLexer, StableHloLexer
+
+if TYPE_CHECKING:
+    from pygments.lexer import Lexer
 
 Span = tuple[int, int, _TokenType]
+
+#: Lexer kind -> (module, class); made in this order by :func:`warm_lexers`.
+LEXERS = {
+    "python": ("pygments.lexers.python", "PythonLexer"),
+    "jaxpr": ("jaxviz.views.text.lexers", "JaxprLexer"),
+    "stablehlo": ("jaxviz.views.text.lexers", "StableHloLexer"),
+    "hlo": ("jaxviz.views.text.lexers", "HloLexer"),
+}
+
+
+class _Lexers(QObject):
+    """One shared lexer per kind (Pygments lexers keep no state between texts), made
+    once under a lock by whichever thread asks first."""
+
+    #: A lexer kind was made (emitted from the warm-up thread: queued to the GUI's).
+    made = Signal(str)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._lock = threading.Lock()
+        self._made: dict[str, Lexer] = {}
+        self.worker: threading.Thread | None = None
+
+    def ready(self, kind: str) -> Lexer | None:
+        """The lexer if it is made, else None (never waits)."""
+        return self._made.get(kind)
+
+    def make(self, kind: str) -> Lexer:
+        """The lexer, made now if need be (waits for the warm-up thread's current one)."""
+        with self._lock:
+            lexer = self._made.get(kind)
+            if lexer is None:
+                module, name = LEXERS[kind]
+                cls = getattr(importlib.import_module(module), name)
+                lexer = self._made[kind] = cls(stripnl=False, ensurenl=False)
+        return lexer
+
+    def warm(self) -> threading.Thread:
+        """Make every lexer in a background thread (once); returns that thread."""
+        if self.worker is None:
+            self.worker = threading.Thread(target=self._warm, name="jaxviz-lexers", daemon=True)
+            self.worker.start()
+        return self.worker
+
+    def _warm(self) -> None:
+        for kind in LEXERS:
+            if kind not in self._made:
+                self.make(kind)
+                self.made.emit(kind)
+
+
+_LEXERS: _Lexers | None = None
+
+
+def lexers() -> _Lexers:
+    """The process's lexers (made in the GUI thread on first use)."""
+    global _LEXERS
+    if _LEXERS is None:
+        _LEXERS = _Lexers()
+    return _LEXERS
+
+
+def warm_lexers() -> threading.Thread:
+    """Start making every highlighter's lexer in a background thread (idempotent)."""
+    return lexers().warm()
 
 
 class PygmentsHighlighter(QSyntaxHighlighter):
     """Colours a document with a Pygments lexer and the colours of :mod:`jaxviz.ui.theme.style`."""
 
-    def __init__(self, document: QTextDocument, lexer: Lexer):
+    def __init__(self, document: QTextDocument, lexer: Lexer | str):
         super().__init__(None)  # type: ignore[call-overload]  # the document is set below
-        self._lexer = lexer
+        self._kind = lexer if isinstance(lexer, str) else ""
+        self._lexer: Lexer | None = None if isinstance(lexer, str) else lexer
+        if self._kind and lexers().ready(self._kind) is None:
+            lexers().made.connect(self._lexer_made)
         self._formats: dict[_TokenType, QTextCharFormat | None] = {}
         self._lines: list[list[Span]] = []
         self._ends: list[_TokenType] = []
@@ -43,13 +125,34 @@ class PygmentsHighlighter(QSyntaxHighlighter):
     def _invalidate(self, *_args) -> None:
         self._dirty = True
 
-    def _relex(self) -> None:
+    def _lexer_made(self, kind: str) -> None:
+        if kind == self._kind and self._lexer is None:
+            lexers().made.disconnect(self._lexer_made)
+            self._lexer = lexers().ready(kind)
+            self._dirty = True
+            if not self.document().isEmpty():
+                self.rehighlight()
+
+    def _current_lexer(self, wait: bool) -> Lexer | None:
+        if self._lexer is None and self._kind:
+            self._lexer = lexers().make(self._kind) if wait else lexers().ready(self._kind)
+            if self._lexer is None:
+                lexers().warm()  # arrives through _lexer_made
+        return self._lexer
+
+    def _relex(self, wait: bool = True) -> None:
         text = self.document().toPlainText()
         lines: list[list[Span]] = [[]]
         ends: list[_TokenType] = []
         col = 0
         last: _TokenType = Text
-        for _index, ttype, value in self._lexer.get_tokens_unprocessed(text):
+        lexer = self._current_lexer(wait) if text else None
+        if lexer is None and text:  # not made yet: plain for now, coloured when it is
+            self._lines, self._ends = [[] for _ in text.split("\n")], []
+            self._dirty = False
+            return
+        tokens = lexer.get_tokens_unprocessed(text) if lexer is not None else ()
+        for _index, ttype, value in tokens:
             parts = value.split("\n")
             for n, part in enumerate(parts):
                 if n:
@@ -80,14 +183,21 @@ class PygmentsHighlighter(QSyntaxHighlighter):
         return self._formats[ttype]
 
     def spans(self, line: int) -> list[Span]:
-        """The coloured token spans of a 0-based line: ``(column, length, token type)``."""
-        if self._dirty:
+        """The coloured token spans of a 0-based line: ``(column, length, token type)``
+        (makes the lexer now if the warm-up thread has not yet)."""
+        if self._lexer is None and self._kind:
+            self._relex()
+            if not self.document().isEmpty():
+                self.rehighlight()  # the blocks coloured plain while it was missing
+        elif self._dirty:
             self._relex()
         return self._lines[line] if 0 <= line < len(self._lines) else []
 
     def highlightBlock(self, text: str) -> None:  # noqa: N802 - Qt's name
         line = self.currentBlock().blockNumber()
-        spans = self.spans(line)
+        if self._dirty:
+            self._relex(wait=False)
+        spans = self._lines[line] if 0 <= line < len(self._lines) else []
         for col, length, ttype in spans:
             fmt = self._format(ttype)
             if fmt is not None:
@@ -98,17 +208,17 @@ class PygmentsHighlighter(QSyntaxHighlighter):
 
 def python_highlighter(document: QTextDocument) -> PygmentsHighlighter:
     """Python source colouring for the editor."""
-    return PygmentsHighlighter(document, PythonLexer(stripnl=False, ensurenl=False))
+    return PygmentsHighlighter(document, "python")
 
 
 def jaxpr_highlighter(document: QTextDocument) -> PygmentsHighlighter:
     """Jaxpr colouring: primitives, variables, shapes, dtypes, collectives in red."""
-    return PygmentsHighlighter(document, JaxprLexer(stripnl=False, ensurenl=False))
+    return PygmentsHighlighter(document, "jaxpr")
 
 
 def stablehlo_highlighter(document: QTextDocument) -> PygmentsHighlighter:
-    return PygmentsHighlighter(document, StableHloLexer(stripnl=False, ensurenl=False))
+    return PygmentsHighlighter(document, "stablehlo")
 
 
 def hlo_highlighter(document: QTextDocument) -> PygmentsHighlighter:
-    return PygmentsHighlighter(document, HloLexer(stripnl=False, ensurenl=False))
+    return PygmentsHighlighter(document, "hlo")

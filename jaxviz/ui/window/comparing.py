@@ -27,7 +27,6 @@ from PySide6.QtWidgets import QDockWidget
 
 from jaxviz.ui.window.parts import WindowParts
 from jaxviz.ui.window.state_binding import StateBinding
-from jaxviz.views.compare.diff_layout import default_pair
 
 #: Characters of jaxpr each side of the compare layout should show.
 WANTED_CHARS = 46
@@ -68,6 +67,8 @@ class CompareMode(QObject):
 
     def open_from(self, variant: str | None) -> None:
         """Compare ``variant`` (a pane's; None: the most telling) with its base variant."""
+        from jaxviz.views.compare.diff_layout import default_pair  # on first use
+
         state = self.window.state
         result = state.result
         traced = [vr.variant for vr in result.variants if vr.ok] if result is not None else []

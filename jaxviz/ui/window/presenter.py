@@ -27,7 +27,6 @@ from jaxviz.ui.panels.args import ArgsPanel
 from jaxviz.ui.panels.editor_panel import EditorPanel
 from jaxviz.ui.panels.tool_tabs import ToolTabs
 from jaxviz.ui.panes.area import JaxprArea
-from jaxviz.views.compare.changes import marks_for
 from jaxviz.views.window.window_state import WindowState
 
 #: Error kinds that belong to the editor (a line of the source).
@@ -90,6 +89,8 @@ class ResultPresenter(QObject):
         if result.error is not None:
             self.show_request_error(result.error)
             return
+        from jaxviz.views.compare.changes import marks_for  # with the first result
+
         w.editor_panel.clear_error()
         w.args_panel.validate()  # clears markers the engine had set
         for vr in result.variants:
