@@ -314,3 +314,54 @@ def test_highlighting_arrives_from_the_lexer_thread_without_asking(qtbot):
     starts = {r.start for r in block.layout().formats()}
     assert keywords[0] == "def" and 0 in starts
     assert lexers().ready("python") is not None
+
+
+def test_a_long_jaxpr_is_lexed_off_the_gui_thread_and_coloured_as_a_short_one_is(qtbot):
+    """A 2000-line text (an HLO program's length) goes into a pane without the GUI thread
+    lexing it or visiting every line (issue 31); once coloured, every line carries the
+    formats Qt's own per-line highlighting gives the same text, at Pygments' tokens."""
+    from pygments.token import Name
+
+    from jaxviz.ui.text.code_view import CodeView
+    from jaxviz.ui.text.highlighters import (
+        LONG_LINES,
+        PygmentsHighlighter,
+        jaxpr_highlighter,
+        lexers,
+    )
+    from jaxviz.views.text.lexers import JaxprLexer
+
+    lexers().make("jaxpr")
+    text = "\n".join(f"    b{i}:f32[8,128] = dot_general[precision=None] a{i} w{i}"
+                     for i in range(2000))
+    assert text.count("\n") > LONG_LINES
+    chunked, plain = CodeView(jaxpr_highlighter), CodeView(jaxpr_highlighter)
+    plain.highlighter.chunked = False  # Qt's own pass over every line, as before
+    qtbot.addWidget(chunked)
+    qtbot.addWidget(plain)
+    visited: list[int] = []
+    original = PygmentsHighlighter.highlightBlock
+
+    def counting(self, block_text):
+        visited.append(1)
+        return original(self, block_text)
+
+    PygmentsHighlighter.highlightBlock = counting
+    try:
+        chunked.set_text(text)
+        assert not visited  # no per-line pass in set_text
+    finally:
+        PygmentsHighlighter.highlightBlock = original
+    plain.set_text(text)
+    qtbot.waitUntil(lambda: not chunked.highlighter.lexing, timeout=60000)
+
+    def formats(view, n):
+        return [(r.start, r.length, r.format.foreground().color().name())
+                for r in view.document().findBlockByNumber(n).layout().formats()]
+
+    for n in (0, 99, 100, 1234, 1999):
+        assert formats(chunked, n) and formats(chunked, n) == formats(plain, n)
+    line = text.split("\n")[1999]
+    primitive = next(i for i, t, v in JaxprLexer().get_tokens_unprocessed(line)
+                     if t is Name.Function and v == "dot_general")
+    assert primitive in {start for start, _l, _c in formats(chunked, 1999)}
