@@ -13,7 +13,9 @@ heat maps) and data_parallel (pmap, 8 device panels), all measured in one run:
   :class:`~jaxviz.ui.stepper.ValuesPanel` (1920x420, the Values tab's size).
 
 Per example: the median, the 90th percentile and the slowest step, in ms of
-wall-clock time, and the median in ms of this process's CPU time (on a shared
+wall-clock time, the longest event-loop stall (a 5 ms QTimer heartbeat; target
+<= 17 ms, one frame at 60 Hz) while the window steps with the event loop running,
+and the median in ms of this process's CPU time (on a shared
 machine the CPU time says what the update costs when the cores are not busy
 with other work; the load average is printed). The engine's own time
 (stepping the program, once, before any of this) is printed for scale; it is
@@ -38,6 +40,38 @@ _HOME = private_environment("jaxviz-bench-step-")
 CASES = (("convolve", "vmap"), ("data_parallel", "pmap"))
 PASSES = 3
 TARGET_MS = 50.0
+TARGET_STALL_MS = 17.0
+
+
+def stepping_stall(app, controller, steps: int) -> float:
+    """The longest gap (ms, beyond the 5 ms interval) of a heartbeat QTimer while the
+    window takes one step every 30 ms with its event loop running."""
+    from PySide6.QtCore import QTimer
+
+    gaps: list[float] = []
+    last = [time.perf_counter()]
+
+    def tick() -> None:
+        now = time.perf_counter()
+        gaps.append(now - last[0])
+        last[0] = now
+
+    beat = QTimer()
+    beat.setInterval(5)
+    beat.timeout.connect(tick)
+    controller.cursor.go(0)
+    controller.stepChanged.emit(0)
+    app.processEvents()
+    last[0] = time.perf_counter()
+    beat.start()
+    for _ in range(steps):
+        controller.step_forward()
+        until = time.perf_counter() + 0.03
+        while time.perf_counter() < until:
+            app.processEvents()
+            time.sleep(0.001)
+    beat.stop()
+    return max((g - 0.005 for g in gaps), default=0.0) * 1000
 
 
 class Clock:
@@ -99,6 +133,10 @@ def main() -> int:
                   f"in {engine_s:.2f} s (not counted)")
             print(f"  window, first pass:   {first.figures()}")
             print(f"  window, later passes: {later.figures()}")
+            stall = stepping_stall(app, controller, len(result.steps) - 1)
+            print(f"  longest event-loop stall while stepping: {stall:.1f} ms (target <= "
+                  f"{TARGET_STALL_MS:.0f} ms: {'ok' if stall <= TARGET_STALL_MS else 'OVER'}; "
+                  f"load average {os.getloadavg()[0]:.1f})")
             controller.stop()
     finally:
         close_window(window, engine)

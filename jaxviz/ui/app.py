@@ -19,9 +19,12 @@ import sys
 import time
 import typing
 from collections.abc import Callable, Mapping
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from jaxviz.model.limits import DEVICES, argument_type
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QApplication, QWidget
 
 #: Set when this module is imported: the benchmark's and the log's reference time.
 IMPORTED_AT = time.perf_counter()
@@ -64,19 +67,27 @@ def make_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None,
-         on_shown: Callable[[object], None] | None = None) -> int:
+         on_shown: Callable[[object], None] | None = None,
+         on_painted: Callable[[object], None] | None = None) -> int:
     """Open the window and run until it closes; returns the exit code.
+
+    The engine starts and the target opens only once the window has painted
+    (its first paint event, or :data:`PAINT_WAIT_MS` at the latest), so the
+    first frame never waits for them.
 
     Args:
         argv: the arguments after ``jaxviz``.
-        on_shown: called with the window once it is on screen (benchmarks, tests).
+        on_shown: called with the window once it is on screen, the engine started
+            and the target opened (benchmarks, tests).
+        on_painted: called with the window at its first paint, before the engine
+            starts or the target opens (the start-up benchmark, the import test).
     """
     ns = make_parser().parse_args(argv)
     problem = display_problem()
     if problem:
         print(problem, file=sys.stderr)
         return 3
-    from PySide6.QtCore import QCoreApplication, QEvent, QTimer
+    from PySide6.QtCore import QCoreApplication, QEvent
     from PySide6.QtWidgets import QApplication
 
     from jaxviz.ui.theme import style
@@ -104,6 +115,9 @@ def main(argv: list[str] | None = None,
             print(f"jaxviz: error: {problem}", file=sys.stderr)
 
     def after_shown() -> None:
+        from jaxviz.ui.text.highlighters import warm_lexers
+
+        warm_lexers()  # Pygments compiles its lexers in a thread, not on the GUI's
         window.start_engine()
         try:
             if not ns.listen:  # else the first message says what to open
@@ -113,9 +127,46 @@ def main(argv: list[str] | None = None,
             if on_shown is not None:
                 on_shown(window)
 
-    QTimer.singleShot(0, after_shown)
+    _after_first_paint(app, window, on_painted, after_shown)
     code = app.exec()
     # Closing the last window posts a Quit event; when the QApplication outlives this
     # call (tests, benchmarks) it must not end the caller's next event loop.
     QCoreApplication.removePostedEvents(app, QEvent.Type.Quit)
     return code
+
+
+#: The longest the engine and the target wait for the window's first paint (ms).
+PAINT_WAIT_MS = 500
+
+
+def _after_first_paint(app: QApplication, window: QWidget,
+                       on_painted: Callable[[object], None] | None,
+                       then: Callable[[], None]) -> None:
+    """Call ``on_painted(window)`` at the window's first paint event, then ``then()``
+    from the event loop; ``then`` runs after :data:`PAINT_WAIT_MS` if no paint comes
+    (a minimized window)."""
+    from PySide6.QtCore import QEvent, QObject, QTimer
+    from PySide6.QtWidgets import QWidget  # noqa: F811 - at run time, not only for types
+
+    done = False
+
+    def fire() -> None:
+        nonlocal done
+        if done:
+            return
+        done = True
+        app.removeEventFilter(watcher)
+        if on_painted is not None:
+            on_painted(window)
+        QTimer.singleShot(0, then)
+
+    class FirstPaint(QObject):
+        def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+            if (not done and event.type() == QEvent.Type.Paint and isinstance(obj, QWidget)
+                    and obj.window() is window):
+                QTimer.singleShot(0, fire)  # after this paint has finished
+            return False
+
+    watcher = FirstPaint(app)
+    app.installEventFilter(watcher)
+    QTimer.singleShot(PAINT_WAIT_MS, fire)

@@ -300,3 +300,77 @@ def test_while_comparing_the_hidden_panes_do_not_hold_the_window_wide(qapp):
     assert area.layout().minimumSize().width() == area.compare.minimumSizeHint().width() < panes
     area.close_compare()
     assert area.layout().minimumSize().width() == panes
+
+
+def test_highlighting_arrives_from_the_lexer_thread_without_asking(qtbot):
+    """The lexers are made in a background thread (issue 31): a view shown before its
+    lexer is ready is plain at first, then coloured by Pygments' own tokens, untouched."""
+    from pygments.lexers.python import PythonLexer
+    from pygments.token import Keyword
+
+    from jaxviz.ui.text.editor import CodeEditor
+    from jaxviz.ui.text.highlighters import lexers, warm_lexers
+
+    editor = CodeEditor()
+    qtbot.addWidget(editor)
+    source = "def f(x):\n    return x\n"
+    editor.setPlainText(source)
+    warm_lexers().join(timeout=60)
+    block = editor.document().findBlockByNumber(0)
+    qtbot.waitUntil(lambda: bool(block.layout().formats()), timeout=10000)
+    keywords = [v for _i, t, v in PythonLexer().get_tokens_unprocessed(source)
+                if t in Keyword]  # the oracle: Pygments itself
+    starts = {r.start for r in block.layout().formats()}
+    assert keywords[0] == "def" and 0 in starts
+    assert lexers().ready("python") is not None
+
+
+def test_a_long_jaxpr_is_lexed_off_the_gui_thread_and_coloured_as_a_short_one_is(qtbot):
+    """A 2000-line text (an HLO program's length) goes into a pane without the GUI thread
+    lexing it or visiting every line (issue 31); once coloured, every line carries the
+    formats Qt's own per-line highlighting gives the same text, at Pygments' tokens."""
+    from pygments.token import Name
+
+    from jaxviz.ui.text.code_view import CodeView
+    from jaxviz.ui.text.highlighters import (
+        LONG_LINES,
+        PygmentsHighlighter,
+        jaxpr_highlighter,
+        lexers,
+    )
+    from jaxviz.views.text.lexers import JaxprLexer
+
+    lexers().make("jaxpr")
+    text = "\n".join(f"    b{i}:f32[8,128] = dot_general[precision=None] a{i} w{i}"
+                     for i in range(2000))
+    assert text.count("\n") > LONG_LINES
+    chunked, plain = CodeView(jaxpr_highlighter), CodeView(jaxpr_highlighter)
+    plain.highlighter.chunked = False  # Qt's own pass over every line, as before
+    qtbot.addWidget(chunked)
+    qtbot.addWidget(plain)
+    visited: list[int] = []
+    original = PygmentsHighlighter.highlightBlock
+
+    def counting(self, block_text):
+        visited.append(1)
+        return original(self, block_text)
+
+    PygmentsHighlighter.highlightBlock = counting
+    try:
+        chunked.set_text(text)
+        assert not visited  # no per-line pass in set_text
+    finally:
+        PygmentsHighlighter.highlightBlock = original
+    plain.set_text(text)
+    qtbot.waitUntil(lambda: not chunked.highlighter.lexing, timeout=60000)
+
+    def formats(view, n):
+        return [(r.start, r.length, r.format.foreground().color().name())
+                for r in view.document().findBlockByNumber(n).layout().formats()]
+
+    for n in (0, 99, 100, 1234, 1999):
+        assert formats(chunked, n) and formats(chunked, n) == formats(plain, n)
+    line = text.split("\n")[1999]
+    primitive = next(i for i, t, v in JaxprLexer().get_tokens_unprocessed(line)
+                     if t is Name.Function and v == "dot_general")
+    assert primitive in {start for start, _l, _c in formats(chunked, 1999)}

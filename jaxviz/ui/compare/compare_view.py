@@ -18,6 +18,7 @@ lines through :meth:`set_links` / :meth:`set_active_line` and the
 from __future__ import annotations
 
 import threading
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
@@ -37,8 +38,10 @@ from jaxviz.model import VARIANTS, ErrorInfo, TraceResult
 from jaxviz.ui.compare.diff_columns import DiffColumns, diff_colour
 from jaxviz.ui.panes.jaxpr_pane import ElidedLabel
 from jaxviz.ui.text.plain import plain
-from jaxviz.views.compare.diff_layout import SideBySide, row_category, row_notes, side_by_side
-from jaxviz.views.compare.jaxpr_diff import DiffRow, JaxprDiff, diff_variants
+
+if TYPE_CHECKING:  # the diff's modules load with the first comparison, not with the window
+    from jaxviz.views.compare.diff_layout import SideBySide
+    from jaxviz.views.compare.jaxpr_diff import DiffRow, JaxprDiff
 
 #: The legend's words for each colour, in its order (``{left}``/``{right}``: the variants).
 LEGEND = {
@@ -212,6 +215,9 @@ class CompareView(QFrame):
         left, right = (variants[name] for name in self._pair)
         self.calls["left"].setText(left.call)
         self.calls["right"].setText(right.call)
+        from jaxviz.views.compare.diff_layout import side_by_side
+        from jaxviz.views.compare.jaxpr_diff import diff_variants
+
         self._generation += 1
         size = max(len(left.jaxpr_text), len(right.jaxpr_text))
         if size < BACKGROUND_CHARS:
@@ -243,6 +249,8 @@ class CompareView(QFrame):
     def set_diff(self, diff: JaxprDiff, layout: SideBySide | None = None) -> None:
         """Show a diff: its rows aligned, its summary and legend (the standalone entry)."""
         self.diff = diff
+        from jaxviz.views.compare.diff_layout import side_by_side
+
         self.layout_ = layout if layout is not None else side_by_side(diff)
         self._show_pair(diff.left, diff.right)
         self.summary.setText(diff.summary)
@@ -369,6 +377,8 @@ class CompareView(QFrame):
     def describe_row(self, row: int) -> str:
         """What changed in a row, in one line of words."""
         assert self.diff is not None
+        from jaxviz.views.compare.diff_layout import row_category, row_notes
+
         found: DiffRow = self.diff.rows[row]
         side = found.right or found.left
         assert side is not None

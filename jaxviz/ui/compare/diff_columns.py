@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPoint, QPointF, QRect, Qt, Signal
 from PySide6.QtGui import (
@@ -33,7 +34,9 @@ from jaxviz.ui.text.code_view import CodeView
 from jaxviz.ui.text.highlighters import jaxpr_highlighter
 from jaxviz.ui.theme import style
 from jaxviz.views import palette
-from jaxviz.views.compare.diff_layout import ShownLine, SideBySide, row_category
+
+if TYPE_CHECKING:  # the diff's modules load with the first comparison, not with the window
+    from jaxviz.views.compare.diff_layout import ShownLine, SideBySide
 
 #: Width of the band gutter, in multiples of the code font's line height.
 GUTTER_LINES = 2.4
@@ -339,6 +342,8 @@ class DiffColumns(QWidget):
 
     def row_category(self, row: int) -> str:
         """What a row's tint means (see :func:`~jaxviz.views.compare.diff_layout.row_category`)."""
+        from jaxviz.views.compare.diff_layout import row_category
+
         assert self.diff_layout is not None
         return row_category(self.diff_layout.diff.rows[row])
 

@@ -14,6 +14,7 @@ and highlighting them costs time).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QGuiApplication
@@ -40,9 +41,9 @@ from jaxviz.ui.text.find_bar import FindBar
 from jaxviz.ui.text.highlighters import hlo_highlighter, jaxpr_highlighter, stablehlo_highlighter
 from jaxviz.ui.text.plain import plain
 from jaxviz.ui.theme import style
-from jaxviz.views.compare.changes import Mark, summary
-from jaxviz.views.panes.folding import initial_folds
-from jaxviz.views.panes.link_index import walk
+
+if TYPE_CHECKING:  # loaded with the first result, not before the window paints
+    from jaxviz.views.compare.changes import Mark
 
 #: What each variant is, in one line, for the pane's tooltip.
 VARIANT_HELP = {
@@ -277,6 +278,9 @@ class JaxprPane(QFrame):
         self.show_notes(vr.notes)
         self.copy_button.setEnabled(vr.code is not None)
         self.jaxpr_view.set_text(vr.jaxpr_text)
+        from jaxviz.views.panes.folding import initial_folds
+        from jaxviz.views.panes.link_index import walk
+
         ranges = [(e.text_start, e.text_end) for _path, e in walk(vr.equations)
                   if e.subjaxprs and e.text_start is not None and e.text_end is not None]
         regions = fold_regions(vr.jaxpr_text, ranges)
@@ -377,6 +381,8 @@ class JaxprPane(QFrame):
         return self.banner.text() if self.banner.isVisibleTo(self) else ""
 
     def _show_legend(self, marks: list[Mark]) -> None:
+        from jaxviz.views.compare.changes import summary
+
         counts = summary(marks)
         parts = []
         for kind, words in _LEGEND.items():

@@ -356,12 +356,21 @@ class TimingFigure:
         """Redraw everything from ``run`` (call again whenever records arrive)."""
         title, entries, caption = self._update(run)
         self._caption = caption
-        self.title.setText(wrap(title, self.width * 0.95, self.style.title_px * 1.1))
-        self.legend.setText(legend_html(entries, self.style, self.width * 0.95))
+        # During a run this is called for every batch of records: a label whose text is
+        # unchanged is left alone (setText relays out the whole figure).
+        self._set_label(self.title, wrap(title, self.width * 0.95, self.style.title_px * 1.1))
+        self._set_label(self.legend, legend_html(entries, self.style, self.width * 0.95))
         if self.show_caption:
-            self.caption_label.setText(wrap(caption, self.width * 0.92, self.style.caption_px))
+            self._set_label(self.caption_label,
+                            wrap(caption, self.width * 0.92, self.style.caption_px))
         if self.show_footer:
-            self.footer.setText(wrap(header_line(run), self.width * 0.95, self.style.footer_px))
+            self._set_label(self.footer,
+                            wrap(header_line(run), self.width * 0.95, self.style.footer_px))
+
+    @staticmethod
+    def _set_label(label: pg.LabelItem, text: str) -> None:
+        if label.text != text:
+            label.setText(text)
 
     def caption(self) -> str:
         """The one-sentence caption of the last :meth:`update`."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QFont, QPainter, QPolygon
@@ -11,7 +12,9 @@ from PySide6.QtWidgets import QWidget
 from jaxviz.ui.text.highlighters import PygmentsHighlighter
 from jaxviz.ui.text.text_base import LinkedTextEdit
 from jaxviz.ui.theme import style
-from jaxviz.views.compare.changes import Mark
+
+if TYPE_CHECKING:  # the marks come with a result; their module loads with the first one
+    from jaxviz.views.compare.changes import Mark
 
 _BAR = 4
 
@@ -34,6 +37,7 @@ class CodeView(LinkedTextEdit):
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
                                      | Qt.TextInteractionFlag.TextSelectableByKeyboard)
         self.highlighter: PygmentsHighlighter = make_highlighter(self.document())
+        self.highlighter.chunked = True  # read-only: long texts lexed off the GUI thread
         self._marks_column = marks_column
         self._marks: list[Mark] = []
         self._folds: dict[int, int] = {}   # first line -> last line
@@ -52,6 +56,7 @@ class CodeView(LinkedTextEdit):
             return
         bar = self.verticalScrollBar().value()
         self._folded.clear()
+        self.highlighter.prepare_for(text)  # a long text: lexed off the GUI thread
         self.setPlainText(text)
         self.verticalScrollBar().setValue(bar)
 

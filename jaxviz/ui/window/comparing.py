@@ -28,7 +28,6 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow, QSplitter
 from jaxviz.ui.binding import follow
 from jaxviz.ui.panes.area import JaxprArea
 from jaxviz.ui.text.editor import CodeEditor
-from jaxviz.views.compare.diff_layout import default_pair
 from jaxviz.views.window.window_state import WindowState
 
 #: Characters of jaxpr each side of the compare layout should show.
@@ -81,6 +80,8 @@ class CompareMode(QObject):
 
     def open_from(self, variant: str | None) -> None:
         """Compare ``variant`` (a pane's; None: the most telling) with its base variant."""
+        from jaxviz.views.compare.diff_layout import default_pair  # on first use
+
         state = self.state
         result = state.result
         traced = [vr.variant for vr in result.variants if vr.ok] if result is not None else []

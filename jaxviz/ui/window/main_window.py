@@ -15,6 +15,7 @@ alone, and the views follow it.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QCloseEvent
@@ -55,12 +56,14 @@ from jaxviz.ui.window.result_router import ResultRouter
 from jaxviz.ui.window.run_once import RunOnce
 from jaxviz.ui.window.session import TraceSession
 from jaxviz.ui.window.settings import RememberedSettings
-from jaxviz.ui.window.shortcuts_dialog import ShortcutsDialog
 from jaxviz.ui.window.stepping import StepMode
 from jaxviz.ui.window.stepping import handlers as step_handlers
 from jaxviz.views.compare.changes import marks_for
 from jaxviz.views.window.clicker_views import ClickerViews
 from jaxviz.views.window.window_state import WindowState
+
+if TYPE_CHECKING:  # dialogs load when first opened
+    from jaxviz.ui.window.shortcuts_dialog import ShortcutsDialog
 
 
 class MainWindow(WindowFilesMixin, WindowStateMixin):
@@ -529,6 +532,8 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
 
     def show_shortcuts(self) -> ShortcutsDialog:
         """The shortcut list (F1), scrolling within the screen."""
+        from jaxviz.ui.window.shortcuts_dialog import ShortcutsDialog
+
         dialog = ShortcutsDialog(shortcuts_html(), self)
         dialog.fit_to()
         dialog.setModal(True)

@@ -22,7 +22,7 @@ shows them.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QApplication, QWidget
@@ -31,8 +31,10 @@ from jaxviz.model import VARIANTS
 from jaxviz.model.records import Target
 from jaxviz.ui.window.parts import WindowParts
 from jaxviz.ui.window.qt_engine import QtEngine
-from jaxviz.views.present.lecture import Lecture, function_lecture
-from jaxviz.views.present.presentation import OnScreen, matching_slide
+
+if TYPE_CHECKING:  # the lecture reader (tomllib) and the presentation load on Present
+    from jaxviz.views.present.lecture import Lecture
+    from jaxviz.views.present.presentation import OnScreen
 
 #: Seconds one request of the deck (a trace with storyboards) may run.
 DECK_TIMEOUT = 120.0
@@ -100,6 +102,8 @@ class WindowPresentation(QObject):
 
     def lecture(self) -> tuple[Lecture, dict[str, tuple[Target, dict[str, Any]]]]:
         """The lecture of the window's function, and its target as the window has it."""
+        from jaxviz.views.present.lecture import function_lecture
+
         state, doc = self.w.state, self.w.document.doc
         example = doc.example
         if example is not None and example.function == state.function:
@@ -123,6 +127,8 @@ class WindowPresentation(QObject):
 
     def on_screen(self) -> OnScreen:
         """What the window shows now, as the slide to start on would show it."""
+        from jaxviz.views.present.presentation import OnScreen
+
         w, state = self.w, self.w.state
         tools = w.tools
         dock = w.docks["Console · Devices · Timing"]
@@ -147,6 +153,8 @@ class WindowPresentation(QObject):
         self.return_to = None
 
         def start(slides: list) -> int:
+            from jaxviz.views.present.presentation import OnScreen, matching_slide
+
             if back is not None:
                 return min(back[1], len(slides) - 1)
             return matching_slide([OnScreen(s.view, s.variant, s.phase, s.pair)

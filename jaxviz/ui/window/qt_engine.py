@@ -62,14 +62,24 @@ class QtEngine(QObject):
         self._relay.progress.connect(
             lambda holder, partial: self.progressed.emit(holder.get("id", -1), partial))
         self._relay.event.connect(self._on_event)
-        if client_factory is None:
-            from jaxviz.engine import EngineClient  # no JAX: the client only spawns it
-            client_factory = EngineClient
-        self._client = client_factory(devices=devices, timeout=timeout,
-                                      on_event=self._relay.event.emit)
+        self._factory = client_factory
+        self._timeout = timeout
+        self._made: Any = None  # the client, made on first use (after the window paints)
         self._devices = devices
         self._info: EngineInfo | None = None
         self._state = "stopped"
+
+    @property
+    def _client(self) -> Any:
+        """The engine client; its module (and the process machinery) load on first use."""
+        if self._made is None:
+            factory = self._factory
+            if factory is None:
+                from jaxviz.engine import EngineClient  # no JAX: the client only spawns it
+                factory = EngineClient
+            self._made = factory(devices=self._devices, timeout=self._timeout,
+                                 on_event=self._relay.event.emit)
+        return self._made
 
     # -------------------------------------------------------------- state
     @property
@@ -132,6 +142,8 @@ class QtEngine(QObject):
 
     def stop(self, wait: bool = False) -> None:
         """Stop the engine. Without ``wait`` the shutdown runs on a helper thread."""
+        if self._made is None:
+            return  # never started: nothing to stop
         if wait:
             self._client.stop()
         else:

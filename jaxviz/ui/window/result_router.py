@@ -101,6 +101,7 @@ class ResultRouter(QObject):
         if result.error is not None:
             self.show_request_error(result.error)
             return
+
         w.editor_panel.clear_error()
         w.args_panel.validate()  # clears markers the engine had set
         self.state.result = result  # the panes, the compare layout and the links follow
