@@ -63,9 +63,9 @@ def open_window(home: str, devices: int = 8, size: tuple[int, int] = (1920, 1080
     from PySide6.QtCore import QSettings, Qt
     from PySide6.QtWidgets import QApplication
 
+    from jaxviz.ui.qt_engine import QtEngine
     from jaxviz.ui.theme import style
     from jaxviz.ui.window.main_window import MainWindow
-    from jaxviz.ui.window.qt_engine import QtEngine
     from jaxviz.ui.window.settings import RememberedSettings
 
     existing = QApplication.instance()

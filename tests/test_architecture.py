@@ -50,6 +50,35 @@ def test_jaxviz_has_no_import_cycles():
     assert cycles == [], "\n".join(" -> ".join(c) for c in cycles)
 
 
+def folder_cycles(graph: grimp.ImportGraph, parent: str) -> list[tuple[str, str]]:
+    """Pairs of ``parent``'s rooms (its subpackages and modules) that import each other,
+    directly or through other modules: each room would need the other to be understood."""
+    rooms = sorted({".".join(m.split(".")[:parent.count(".") + 2]) for m in graph.modules
+                    if m.startswith(parent + ".")})
+    return [(a, b) for i, a in enumerate(rooms) for b in rooms[i + 1:]
+            if graph.chain_exists(importer=a, imported=b, as_packages=True)
+            and graph.chain_exists(importer=b, imported=a, as_packages=True)]
+
+
+def test_the_folder_cycle_finder_finds_rooms_that_import_each_other():
+    graph = grimp.ImportGraph()
+    for package in ("p", "p.ui", "p.ui.a", "p.ui.b", "p.ui.d"):
+        graph.add_module(package)
+    for importer, imported in [("p.ui.a.x", "p.ui.b.y"), ("p.ui.b.z", "p.ui.c"),
+                               ("p.ui.c", "p.ui.a.w"), ("p.ui.d.x", "p.ui.a.x")]:
+        graph.add_import(importer=importer, imported=imported)
+    # a -> b directly, b -> a through c (module by module); c and d are one-way
+    assert folder_cycles(graph, "p.ui") == [("p.ui.a", "p.ui.b")]
+
+
+@pytest.mark.parametrize("parent", ["jaxviz.ui", "jaxviz.views", "jaxviz"])
+def test_no_folder_level_cycles(parent):
+    """Inside ui/ and views/ (and between jaxviz's top-level packages) no two rooms
+    import each other, even through lazy imports in functions."""
+    graph = grimp.build_graph("jaxviz", cache_dir=None)
+    assert folder_cycles(graph, parent) == []
+
+
 def test_import_contracts_hold():
     lint = shutil.which("lint-imports") or str(Path(sys.executable).parent / "lint-imports")
     out = subprocess.run([lint, "--no-cache"], cwd=ROOT, capture_output=True, text=True,

@@ -14,39 +14,20 @@ print its platform-plugin dump.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import TYPE_CHECKING, cast
 
 from jaxviz.model.limits import DEVICES, argument_type
+from jaxviz.ui.display import display_problem
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QApplication, QWidget
 
 #: Set when this module is imported: the benchmark's and the log's reference time.
 IMPORTED_AT = time.perf_counter()
-
-
-def display_problem(env: Mapping[str, str] | None = None,
-                    platform: str = sys.platform) -> str | None:
-    """Why a window cannot open here, in one line; None when it can.
-
-    On Linux and the BSDs a window needs ``DISPLAY`` (X11) or
-    ``WAYLAND_DISPLAY``; ``QT_QPA_PLATFORM`` (e.g. ``offscreen``) is an
-    explicit choice and always accepted. macOS and Windows always have a display.
-    """
-    if env is None:
-        env = os.environ
-    if not platform.startswith(("linux", "freebsd", "openbsd", "netbsd")):
-        return None
-    if env.get("DISPLAY") or env.get("WAYLAND_DISPLAY") or env.get("QT_QPA_PLATFORM"):
-        return None
-    return ("jaxviz: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset); "
-            "run `xvfb-run jaxviz`, or use the command-line subcommands "
-            "(`jaxviz examples`, `jaxviz jaxpr example:convolve`; see `jaxviz --help`)")
 
 
 class _Parser(argparse.ArgumentParser):

@@ -39,8 +39,8 @@ def qapp_args():
 @pytest.fixture(scope="session")
 def shared_engine(qapp):
     """One engine process (8 devices) for the whole GUI suite; tests that restart it restore it."""
+    from jaxviz.ui.qt_engine import QtEngine
     from jaxviz.ui.theme import style
-    from jaxviz.ui.window.qt_engine import QtEngine
 
     style.apply_theme(qapp)
     engine = QtEngine(devices=8, timeout=60.0)

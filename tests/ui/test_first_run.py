@@ -25,8 +25,8 @@ SCREENS = list(itertools.product([(1280, 720), (1366, 768), (1920, 1080), (2560,
 
 def _new_window(qtbot, tmp_path, name="jaxviz.ini"):
     """A window on fresh settings and an engine that is never started."""
+    from jaxviz.ui.qt_engine import QtEngine
     from jaxviz.ui.window.main_window import MainWindow
-    from jaxviz.ui.window.qt_engine import QtEngine
     from jaxviz.ui.window.settings import RememberedSettings
 
     settings = RememberedSettings(QSettings(str(tmp_path / name), QSettings.Format.IniFormat))

@@ -147,7 +147,7 @@ class _FakeClient:
 
 
 def test_engine_callbacks_arrive_as_signals_on_the_gui_thread(qtbot):
-    from jaxviz.ui.window.qt_engine import QtEngine
+    from jaxviz.ui.qt_engine import QtEngine
 
     engine = QtEngine(devices=2, client_factory=_FakeClient)
     seen = []

@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 
 from jaxviz.model import VARIANTS, ErrorInfo, TraceResult
 from jaxviz.ui.compare.diff_columns import DiffColumns, diff_colour
-from jaxviz.ui.panes.jaxpr_pane import ElidedLabel
+from jaxviz.ui.text.elided import ElidedLabel
 from jaxviz.ui.text.plain import plain
 
 if TYPE_CHECKING:  # the diff's modules load with the first comparison, not with the window

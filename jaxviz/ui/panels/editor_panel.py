@@ -15,8 +15,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from jaxviz.ui.panes.jaxpr_pane import ElidedLabel
 from jaxviz.ui.text.editor import CodeEditor
+from jaxviz.ui.text.elided import ElidedLabel
 from jaxviz.ui.text.plain import plain
 from jaxviz.views import palette
 

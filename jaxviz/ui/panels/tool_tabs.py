@@ -152,7 +152,7 @@ class ToolTabs(QTabWidget):
         follow(self.state, "result", self.follow_result, self)
 
     def set_engine(self, engine) -> None:
-        """The window's :class:`~jaxviz.ui.window.qt_engine.QtEngine`, for the views using it."""
+        """The window's :class:`~jaxviz.ui.qt_engine.QtEngine`, for the views using it."""
         self._engine = engine
         for lazy in (self.devices, self.timing):
             if lazy.view is not None and hasattr(lazy.view, "set_engine"):

@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 from jaxviz.model import ErrorInfo, VariantResult, variant_label
 from jaxviz.model.notes import VariantNote
 from jaxviz.ui.text.code_view import CodeView, fold_regions
+from jaxviz.ui.text.elided import ElidedLabel
 from jaxviz.ui.text.find_bar import FindBar
 from jaxviz.ui.text.highlighters import hlo_highlighter, jaxpr_highlighter, stablehlo_highlighter
 from jaxviz.ui.text.plain import plain
@@ -76,33 +77,6 @@ COPY_CHOICES = (
 VIEWS = ("jaxpr", "StableHLO", "HLO", "cost")
 _COST_NOTE = {"pmap": "one device's program", "sharded": "one device's program",
               "shard_map": "one device's program"}
-
-
-class ElidedLabel(QLabel):
-    """A one-line label that elides its text at the right instead of growing the pane."""
-
-    def __init__(self, parent: QWidget | None = None):
-        super().__init__(parent)
-        self._full = ""
-        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.setMinimumWidth(20)
-
-    def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
-        self._full = text
-        self.setToolTip(text)
-        self._elide()
-
-    def text(self) -> str:  # noqa: D102
-        return self._full
-
-    def resizeEvent(self, event) -> None:  # noqa: N802
-        super().resizeEvent(event)
-        self._elide()
-
-    def _elide(self) -> None:
-        metrics = self.fontMetrics()
-        super().setText(metrics.elidedText(self._full, Qt.TextElideMode.ElideRight,
-                                           max(10, self.width())))
 
 
 class JaxprPane(QFrame):

@@ -12,7 +12,7 @@ from jaxviz.views.present.lecture import Lecture
 def main(lecture: Lecture, theme: str = "light", start: int = 0, measure: bool = False,
          full_screen: bool = True, timeout: float = 120.0) -> int:
     """Present ``lecture`` until the presentation is left (Esc); returns the exit code."""
-    from jaxviz.ui.app import display_problem
+    from jaxviz.ui.display import display_problem
 
     problem = display_problem()
     if problem:

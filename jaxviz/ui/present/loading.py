@@ -30,8 +30,8 @@ def blocking_run(client: Any, timeout: float) -> Callable[[Any], Any]:
 
     ``client`` has ``submit(record, callback, timeout=...)``: an
     :class:`~jaxviz.engine.EngineClient`, or the window's
-    :class:`~jaxviz.ui.window.qt_engine.QtEngine` through its
-    :meth:`~jaxviz.ui.window.qt_engine.QtEngine.worker_client` (one engine for both).
+    :class:`~jaxviz.ui.qt_engine.QtEngine` through its
+    :meth:`~jaxviz.ui.qt_engine.QtEngine.worker_client` (one engine for both).
 
     Raises (from ``run``):
         jaxviz.engine.EngineError: the request failed.

@@ -12,7 +12,7 @@ Modules:
 What is shown is computed Qt-free: :mod:`jaxviz.views.stepper.panel` (the panel's
 model) and :mod:`jaxviz.views.stepper.cursor` (the moves).
 
-May import: :mod:`jaxviz.model`, :mod:`jaxviz.ui.theme`, :mod:`jaxviz.ui.window.qt_engine`,
+May import: :mod:`jaxviz.model`, :mod:`jaxviz.ui.theme`, :mod:`jaxviz.ui.qt_engine`,
 Qt and pyqtgraph. Never JAX.
 """
 

@@ -1,7 +1,7 @@
 """Step mode: one stepping of one variant, asked of the engine, and a cursor over it.
 
 :class:`StepController` sends a :class:`~jaxviz.model.stepping.StepRequest`
-through the window's :class:`~jaxviz.ui.window.qt_engine.QtEngine` (the engine
+through the window's :class:`~jaxviz.ui.qt_engine.QtEngine` (the engine
 runs it in its own process; the reply arrives as a Qt signal, so the GUI
 thread never waits), then moves a :class:`~jaxviz.views.stepper.cursor.StepCursor`
 over the steps and announces every move with :attr:`StepController.stepChanged`.
@@ -21,7 +21,7 @@ from PySide6.QtCore import QObject, Signal
 from jaxviz.model import ErrorInfo, TraceRequest
 from jaxviz.model.engine import Reply
 from jaxviz.model.stepping import StepRequest, StepResult
-from jaxviz.ui.window.qt_engine import QtEngine
+from jaxviz.ui.qt_engine import QtEngine
 from jaxviz.views.stepper.cursor import StepCursor
 
 #: Values with at most this many elements are kept whole in the window (16 x 16 heat maps).

@@ -1,7 +1,7 @@
 """Send a timing request to the engine and fold its streamed records into a live run.
 
 :class:`TimingRunner` never waits: it submits the request through the
-window's :class:`~jaxviz.ui.window.qt_engine.QtEngine` and reacts to its signals,
+window's :class:`~jaxviz.ui.qt_engine.QtEngine` and reacts to its signals,
 which arrive on the GUI thread. Records are added to the run as they arrive;
 the views are told at most ~10 times a second (:attr:`TimingRunner.updated`),
 so a run that streams thousands of calls keeps the window smooth.
@@ -30,7 +30,7 @@ from jaxviz.model.timing import (
     TimingStatus,
     VariantInfo,
 )
-from jaxviz.ui.window.qt_engine import QtEngine
+from jaxviz.ui.qt_engine import QtEngine
 from jaxviz.views.timing.options import error_banner_text
 
 #: Records a timing request streams (anything else is not ours).
@@ -77,7 +77,7 @@ class TimingRunner(QObject):
         return self._id is not None
 
     def set_engine(self, engine) -> None:
-        """Use ``engine`` (a :class:`~jaxviz.ui.window.qt_engine.QtEngine`) for the next runs."""
+        """Use ``engine`` (a :class:`~jaxviz.ui.qt_engine.QtEngine`) for the next runs."""
         if engine is self.engine:
             return
         if self.engine is not None:

@@ -159,7 +159,7 @@ class TimingView(QWidget):
 
     # ------------------------------------------------------------ docking
     def set_engine(self, engine) -> None:
-        """Measure in ``engine`` (the window's :class:`~jaxviz.ui.window.qt_engine.QtEngine`)."""
+        """Measure in ``engine`` (the window's :class:`~jaxviz.ui.qt_engine.QtEngine`)."""
         self.runner.set_engine(engine)
         self._sync_buttons()
 

@@ -40,6 +40,7 @@ from jaxviz.ui.panels.gallery import GalleryPanel
 from jaxviz.ui.panels.tool_tabs import ToolTabs
 from jaxviz.ui.panes.area import JaxprArea
 from jaxviz.ui.panes.linking import LinkController
+from jaxviz.ui.qt_engine import QtEngine
 from jaxviz.ui.text.plain import plain
 from jaxviz.ui.theme import style
 from jaxviz.ui.window.actions import build_menus, shortcuts_html
@@ -51,7 +52,6 @@ from jaxviz.ui.window.layout import WindowStateMixin
 from jaxviz.ui.window.maximize import ViewMaximizer
 from jaxviz.ui.window.presenter_keys import PresenterKeys
 from jaxviz.ui.window.presenting import WindowPresentation
-from jaxviz.ui.window.qt_engine import QtEngine
 from jaxviz.ui.window.result_router import ResultRouter
 from jaxviz.ui.window.run_once import RunOnce
 from jaxviz.ui.window.session import TraceSession

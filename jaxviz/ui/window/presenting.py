@@ -4,7 +4,7 @@ The deck is the one ``jaxviz present TARGET`` builds
 (:func:`~jaxviz.views.present.lecture.function_lecture`), made of what the window
 shows: the editor's text (saved or not), its arguments and settings, its
 visible variants, the device view's variant. It is traced in the window's
-own engine (:meth:`~jaxviz.ui.window.qt_engine.QtEngine.worker_client`, on
+own engine (:meth:`~jaxviz.ui.qt_engine.QtEngine.worker_client`, on
 the deck loader's thread: the GUI thread never waits for JAX) and starts on the
 slide that matches what the window shows
 (:func:`~jaxviz.views.present.presentation.matching_slide`): the device view's phase,
@@ -29,8 +29,8 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from jaxviz.model import VARIANTS
 from jaxviz.model.records import Target
+from jaxviz.ui.qt_engine import QtEngine
 from jaxviz.ui.window.parts import WindowParts
-from jaxviz.ui.window.qt_engine import QtEngine
 
 if TYPE_CHECKING:  # the lecture reader (tomllib) and the presentation load on Present
     from jaxviz.views.present.lecture import Lecture

@@ -20,7 +20,7 @@ from jaxviz.model import TraceRequest, variant_label
 from jaxviz.model.engine import Reply
 from jaxviz.model.errors import format_error
 from jaxviz.ui.panels.tool_tabs import ToolTabs
-from jaxviz.ui.window.qt_engine import QtEngine
+from jaxviz.ui.qt_engine import QtEngine
 
 
 class RunOnce(QObject):

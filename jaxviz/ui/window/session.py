@@ -23,7 +23,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from jaxviz.model import TraceRequest
 from jaxviz.model.engine import Reply
-from jaxviz.ui.window.qt_engine import QtEngine
+from jaxviz.ui.qt_engine import QtEngine
 
 DEBOUNCE_MS = 400
 BUSY_AFTER_MS = 250

@@ -24,8 +24,8 @@ from jaxviz.ui.panels.editor_panel import EditorPanel
 from jaxviz.ui.panels.tool_tabs import ToolTabs
 from jaxviz.ui.panes.area import JaxprArea
 from jaxviz.ui.panes.linking import LinkController
+from jaxviz.ui.qt_engine import QtEngine
 from jaxviz.ui.stepper.controller import StepController
-from jaxviz.ui.window.qt_engine import QtEngine
 from jaxviz.views.window.clicker_views import ClickerView
 from jaxviz.views.window.window_state import WindowState
 
