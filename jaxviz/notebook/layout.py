@@ -29,7 +29,7 @@ from jaxviz.views import palette
 #: The drawing's largest panel side, in pixels.
 PANEL = 280
 #: Pale fill of a replicated tile.
-REPLICA_FILL = "#f1f3f5"
+REPLICA_FILL = palette.GUTTER_BACKGROUND
 
 
 @dataclass
@@ -163,15 +163,16 @@ def draw_layout(layout: Layout) -> str:
     out = [f"<svg xmlns='http://www.w3.org/2000/svg' version='1.1' width='{width}' "
            f"height='{height}' viewBox='0 0 {width} {height}' font-family='DejaVu Sans, "
            f"Helvetica, Arial, sans-serif'>",
-           f"<rect x='0' y='0' width='{width}' height='{height}' fill='#ffffff'/>",
-           f"<text x='{gap}' y='18' font-size='14' font-weight='bold' fill='#1f2328'>"
+           f"<rect x='0' y='0' width='{width}' height='{height}' fill='{palette.WHITE}'/>",
+           f"<text x='{gap}' y='18' font-size='14' font-weight='bold' fill='{palette.INK}'>"
            f"{html.escape(layout.caption())}</text>"]
     for n, (combo, tiles) in enumerate(panels):
         ox = gap + (n % per_row) * (pw + gap)
         oy = title_h + (n // per_row) * (ph + facet_h + gap) + facet_h
         if combo:
             where = ", ".join(f"{a}:{b}" if b - a > 1 else str(a) for a, b in combo)
-            out.append(f"<text x='{ox:.1f}' y='{oy - 5:.1f}' font-size='12' fill='#57606a'>"
+            out.append(f"<text x='{ox:.1f}' y='{oy - 5:.1f}' font-size='12' "
+                       f"fill='{palette.MUTED_INK}'>"
                        f"x[{where}, :, :]</text>")
         out.append(f"<g class='facet' data-facet='{html.escape(repr(combo))}'>")
         for tile in tiles:
@@ -196,12 +197,13 @@ def _tile_svg(layout: Layout, tile: Tile, ox: float, oy: float, scale: float,
     sx, sy = pw / max(cols, 1), ph / max(rows, 1)
     x, y, w, h = ox + c0 * sx, oy + r0 * sy, (c1 - c0) * sx, (r1 - r0) * sy
     single = len(tile.devices) == 1
-    fill = layout.colours.get(tile.devices[0], "#999999") if single else REPLICA_FILL
+    fill = layout.colours.get(tile.devices[0], palette.DISABLED_INK) if single else REPLICA_FILL
     ink = palette.text_on(fill)
     parts = [f"<g class='tile' data-devices='{','.join(map(str, tile.devices))}' "
              f"data-index='{html.escape(repr(tile.index))}'>",
              f"<rect x='{x + 1:.1f}' y='{y + 1:.1f}' width='{max(w - 2, 1):.1f}' "
-             f"height='{max(h - 2, 1):.1f}' fill='{fill}' stroke='#ffffff' stroke-width='1'/>"]
+             f"height='{max(h - 2, 1):.1f}' fill='{fill}' stroke='{palette.WHITE}' "
+             f"stroke-width='1'/>"]
     if not single:  # ringed by its holders' colours
         ring = min(3.0, max(w, h) / 20)
         for k, dev in enumerate(tile.devices[:8]):
@@ -210,7 +212,7 @@ def _tile_svg(layout: Layout, tile: Tile, ox: float, oy: float, scale: float,
                 break
             parts.append(f"<rect x='{x + inset:.1f}' y='{y + inset:.1f}' "
                          f"width='{w - 2 * inset:.1f}' height='{h - 2 * inset:.1f}' fill='none' "
-                         f"stroke='{layout.colours.get(dev, '#999999')}' "
+                         f"stroke='{layout.colours.get(dev, palette.DISABLED_INK)}' "
                          f"stroke-width='{ring:.1f}'/>")
     label = _label(tile.devices, layout.device_count)
     size = max(8.0, min(14.0, h * 0.35, w / max(len(label) * 0.62, 1)))
@@ -231,7 +233,7 @@ def _legend(layout: Layout, x: float, y: float) -> str:
     words = "colour = device; pale, ringed: one piece held whole by each device named"
     if mesh:
         words = f"mesh {mesh}; " + words
-    return (f"<text x='{x}' y='{y}' font-size='12' fill='#57606a'>{html.escape(words)}"
+    return (f"<text x='{x}' y='{y}' font-size='12' fill='{palette.MUTED_INK}'>{html.escape(words)}"
             f"</text>")
 
 
@@ -273,7 +275,7 @@ class Blocks:
         width = max(width, int(7.8 * (len(title) + 4)))
         out = [f"<svg xmlns='http://www.w3.org/2000/svg' version='1.1' width='{width}' "
                f"height='{height}' font-family='DejaVu Sans, Helvetica, Arial, sans-serif'>",
-               f"<rect width='{width}' height='{height}' fill='#ffffff'/>",
+               f"<rect width='{width}' height='{height}' fill='{palette.WHITE}'/>",
                f"<text x='12' y='18' font-size='13' font-weight='bold'>{html.escape(title)}"
                f"</text>"]
         for n, (coords, piece) in enumerate(pieces.items()):
@@ -287,7 +289,8 @@ class Blocks:
                        f"<text x='{x + cw / 2}' y='{y + 40}' font-size='12' "
                        f"text-anchor='middle' fill='{ink}'>piece {piece}</text></g>")
         names = " x ".join(f"{k}={v}" for k, v in self.mesh.items())
-        out.append(f"<text x='12' y='{height - 10}' font-size='12' fill='#57606a'>mesh {names}"
+        out.append(f"<text x='12' y='{height - 10}' font-size='12' "
+                   f"fill='{palette.MUTED_INK}'>mesh {names}"
                    f"; device = its mesh coordinates; one colour = one piece</text></svg>")
         return "".join(out)
 

@@ -23,8 +23,9 @@ FRAME_SIZE = (960, 540)
 SHEET_COLUMNS = 2
 
 _STYLE = ("font-family: 'DejaVu Sans Mono', Menlo, Consolas, monospace; font-size: 12px; "
-          "line-height: 1.35; margin: 0; padding: 6px; background: #ffffff; color: #1f2328; "
-          "border: 1px solid #d0d7de; border-radius: 4px; overflow-x: auto; "
+          f"line-height: 1.35; margin: 0; padding: 6px; background: {palette.WHITE}; "
+          f"color: {palette.INK}; "
+          f"border: 1px solid {palette.PANE_HEADER_LINE}; border-radius: 4px; overflow-x: auto; "
           "white-space: pre")
 
 
@@ -52,7 +53,8 @@ def jaxpr_html(result: TraceResult, variant: VariantResult, source: str, filenam
     for number in range(first, min(last, len(lines)) + 1):
         bg = colour(number)
         style = f"display:block;background:{bg}" if bg else "display:block"
-        src_rows.append(f"<span style='{style}'><span style='color:#8c959f'>{number:>4}  </span>"
+        src_rows.append(f"<span style='{style}'>"
+                        f"<span style='color:{palette.GUTTER_TEXT}'>{number:>4}  </span>"
                         f"{esc(lines[number - 1])}</span>")
     jax_rows = []
     for n, text in enumerate(variant.jaxpr_text.splitlines()):
@@ -125,7 +127,7 @@ def contact_sheet(render: Any, columns: int = SHEET_COLUMNS, scale: float = 0.75
     cols = min(columns, count)
     sheet = QImage(cols * w + (cols + 1) * gap, rows * h + (rows + 1) * gap,
                    QImage.Format.Format_RGB32)
-    sheet.fill(QColor("#d0d7de"))
+    sheet.fill(QColor(palette.PANE_HEADER_LINE))
     p = QPainter(sheet)
     p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
     font = QFont()
@@ -139,8 +141,8 @@ def contact_sheet(render: Any, columns: int = SHEET_COLUMNS, scale: float = 0.75
                                             Qt.TransformationMode.SmoothTransformation)
         p.drawImage(x, y, frame)
         badge = QRectF(x + w - 32, y + 4, 28, 22)
-        p.fillRect(badge, QColor("#1f3a93"))
-        p.setPen(QColor("#ffffff"))
+        p.fillRect(badge, QColor(palette.ACTIVE_OUTLINE))
+        p.setPen(QColor(palette.WHITE))
         p.drawText(badge, Qt.AlignmentFlag.AlignCenter, str(i + 1))
     p.end()
     return png_bytes(sheet)
@@ -162,13 +164,14 @@ def phases_html(render: Any, phases: list[Any], animation: bytes | None) -> str:
     parts = []
     if animation is not None:
         parts.append(f"<img class='jaxviz-animation' alt='device view animation' "
-                     f"style='max-width:100%; border:1px solid #d0d7de' "
+                     f"style='max-width:100%; border:1px solid {palette.PANE_HEADER_LINE}' "
                      f"src='{data_uri('image/gif', animation)}'/>")
     cells = []
     for i, (png, phase) in enumerate(zip(phase_pngs(render), phases)):
         cells.append(
             "<figure style='flex:0 0 auto; width:640px; margin:0'>"
-            f"<img alt='phase {i + 1}' style='width:640px; border:1px solid #d0d7de' "
+            f"<img alt='phase {i + 1}' style='width:640px; "
+            f"border:1px solid {palette.PANE_HEADER_LINE}' "
             f"src='{data_uri('image/png', png)}'/>"
             f"<figcaption style='font-size:12px'><b>{i + 1}. {esc(phase.title)}</b><br/>"
             f"{esc(phase.caption)}</figcaption></figure>")

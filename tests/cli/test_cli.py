@@ -89,7 +89,7 @@ def test_run_reproduces_the_lecture_output():
 @pytest.mark.parametrize("args, code, words", [
     (["jaxpr", "example:nope"], 2, "no example named 'nope'"),
     (["jaxpr", "example:convolve", "--args", "f32[5], f32[3"], 2, "never closed"),
-    (["jaxpr", "example:convolve", "--variant", "pmap", "--batch", "6"], 2,
+    (["jaxpr", "example:convolve", "--variant", "pmap", "--batch", "12"], 2,
      "does not split across 8 devices"),
     (["layout", "example:tensor_parallel", "--variant", "sharded", "--mesh", "a=16"], 2,
      "needs 16 devices"),

@@ -114,9 +114,12 @@ def test_a_lecture_step_may_set_exactly_the_tables_lecture_options():
                 f'[step.options]\n{option} = "x"\n')
 
     for name in LECTURE_OPTIONS:
-        parse_lecture(lecture(name))
+        try:  # "x" may be a wrong value for the option: only the key is asked about here
+            parse_lecture(lecture(name))
+        except LectureError as exc:
+            assert "unknown option" not in str(exc), name
     for name in set(SETTINGS) - set(LECTURE_OPTIONS):
-        with pytest.raises(LectureError, match="option"):
+        with pytest.raises(LectureError, match=f"unknown option '{name}'"):
             parse_lecture(lecture(name))
 
 

@@ -65,7 +65,7 @@ def test_the_inline_html_carries_the_animation_and_every_phase(pmapped):
 def test_jaxpr_lines_wear_the_colour_of_their_source_line(pmapped):
     html = pmapped._repr_html_()
     source_rows = re.findall(r"<span style='display:block;background:(#\w+)'><span "
-                             r"style='color:#8c959f'>\s*(\d+)  </span>", html)
+                             rf"style='color:{palette.GUTTER_TEXT}'>\s*(\d+)  </span>", html)
     colours = {int(line): colour for colour, line in source_rows}
     dot_rows = re.findall(r"<span style='display:block;background:(#\w+)' title='line (\d+): "
                           r"dot_general'>", html)

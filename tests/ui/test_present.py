@@ -298,7 +298,7 @@ def test_present_export_writes_pngs_of_the_chosen_size(tmp_path):
     assert image.pixelColor(5, 5).lightness() < 60  # the dark theme
     assert "wrote 2 slides" in done.stdout
     bad = tmp_path / "bad.toml"
-    bad.write_text('title = "t"\n[[step]]\nview = "jaxpr"\nexample = "nope"\nvariant = "x"\n')
+    bad.write_text('title = "t"\n[[step]]\nview = "jaxpr"\nexample = "convolve"\nvariant = "x"\n')
     done = subprocess.run([sys.executable, "-m", "jaxviz", "present", str(bad), "--export",
                            f"{out}/"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and f"{bad}:5: variant must be one of" in done.stderr
