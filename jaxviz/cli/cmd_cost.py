@@ -15,7 +15,13 @@ import json
 
 from jaxviz.cli.collectives_variant import pick_variant
 from jaxviz.cli.common import trace_one
-from jaxviz.cli.options import EXIT_FAILED, add_target_options, output_path, usage_error
+from jaxviz.cli.options import (
+    EXIT_FAILED,
+    add_target_options,
+    one_line,
+    output_path,
+    usage_error,
+)
 
 
 def add_parser(sub) -> None:
@@ -30,7 +36,7 @@ def add_parser(sub) -> None:
                     "Every number comes with its formula (--json, --formulas). A projection, "
                     "not a measurement.")
     add_target_options(p)
-    p.add_argument("--chip", metavar="NAME",
+    p.add_argument("--chip", metavar="NAME", type=one_line,
                    help="the chip: tpu-v5e, tpu-v5p, tpu-v6e, h100, h200, b200 (the presets in "
                         f"{PRESETS.name}), or one of --chip-file's")
     p.add_argument("--chip-file", type=output_path, metavar="FILE",

@@ -135,8 +135,9 @@ def exchanged_bytes(kind: str, n: int, operand: int, result: int,
     """
     if n <= 1:
         return 0.0, 0.0, "a group of one device: nothing moves"
+    b: float
     if kind == "all-gather":
-        b = (n - 1) * operand
+        b = float((n - 1) * operand)
         return b, b, f"(n-1) x shard = {n - 1} x {operand} B"
     if kind == "reduce-scatter":
         b = (n - 1) / n * operand

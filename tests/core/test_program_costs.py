@@ -154,7 +154,7 @@ def test_collective_counts_and_bytes_match_the_hlo(layers, scanned, mesh):
     for kind, t in want.items():
         assert (got[kind].count, got[kind].operand_bytes, got[kind].result_bytes) == (
             t.count, t.operand_bytes, t.result_bytes), kind
-    if scanned:
+    if scanned and layers > 1:  # (XLA unrolls a scan of one iteration: no loop is left)
         looped = [c for c in costs.collectives if c.in_loop]
         assert looped and all(n % layers == 0 for c in looped for n in c.trip_counts)
     # every storyboard step is costed once, and the steps add up to the program
