@@ -38,6 +38,13 @@ def groups_text(use: CollectiveUse, limit: int = 3) -> str:
     return " ".join(shown) + more
 
 
+def shapes_text(shapes: list[str]) -> str:
+    """``[f32[2,8], f32[2,8], f32[2,8]]`` -> ``3 x f32[2,8]``; mixed shapes as they are."""
+    if len(shapes) > 1 and len(set(shapes)) == 1:
+        return f"{len(shapes)} x {shapes[0]}"
+    return " ".join(shapes)
+
+
 def line_text(use: CollectiveUse) -> str:
     lines = ",".join(str(n) for n in use.source_lines[:3])
     return lines or "-"
@@ -61,7 +68,7 @@ def collectives_text(costs: ProgramCosts, call: str, simulated: bool) -> str:
         for k, c in enumerate(costs.collectives, 1):
             name = c.kind + (f" ({c.reduction})" if c.reduction else "")
             name += " async" if c.asynchronous else ""
-            shapes = f"{' '.join(c.operand_shapes)} -> {' '.join(c.result_shapes)}"
+            shapes = f"{shapes_text(c.operand_shapes)} -> {shapes_text(c.result_shapes)}"
             count = f"{c.count}" + (" (loop)" if c.in_loop else "")
             rows.append([str(k), name, axes_text(c), groups_text(c), shapes,
                          human_bytes(c.sent_bytes), human_bytes(c.received_bytes), count,
