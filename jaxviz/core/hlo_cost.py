@@ -23,10 +23,9 @@ take.
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, field
 
-from jaxviz.core.hlo_program import Computation, Instruction, Module
+from jaxviz.core.hlo_program import Computation, Instruction, Module, array_shape
 
 #: Bytes per element of each HLO element type.
 DTYPE_BYTES = {
@@ -56,11 +55,6 @@ ELEMENTWISE = TRANSCENDENTAL | frozenset({
 NO_BYTES = frozenset({"parameter", "constant", "get-tuple-element", "bitcast", "after-all",
                       "add-dependency", "domain", "partition-id", "replica-id"})
 
-_ARRAY = re.compile(r"^([a-z]\w*)\[([\d,]*)\]")
-_CONTRACTING = re.compile(r"lhs_contracting_dims=\{([\d,]*)\}")
-_WINDOW = re.compile(r"window=\{([^}]*)\}")
-_FEATURE_GROUPS = re.compile(r"feature_group_count=(\d+)")
-_DIM_LABELS = re.compile(r"dim_labels=([\w]+)_([\w]+)->([\w]+)")
 
 
 @dataclass
@@ -93,14 +87,6 @@ class Cost:
         self.bytes = max(self.bytes, other.bytes)
         for k, v in other.flops_by_dtype.items():
             self.flops_by_dtype[k] = max(self.flops_by_dtype.get(k, 0.0), v)
-
-
-def array_shape(type_text: str) -> tuple[str, list[int]]:
-    """``f32[4,8]`` -> ``("f32", [4, 8])``; a token or tuple -> ``("", [])``."""
-    m = _ARRAY.match(type_text.strip())
-    if m is None:
-        return "", []
-    return m.group(1), [int(d) for d in m.group(2).split(",") if d]
 
 
 def elements(type_text: str) -> int:
@@ -208,9 +194,8 @@ class CostModel:
         operands = self._operand_types(comp, ins)
         if op == "dot":
             lhs = operands[0][0] if operands and operands[0] else ""
-            m = _CONTRACTING.search(ins.attrs)
             dims = array_shape(lhs)[1]
-            width = math.prod(dims[int(d)] for d in m.group(1).split(",") if d) if m else 1
+            width = math.prod(dims[d] for d in ins.lhs_contracting_dims if d < len(dims))
             return 2.0 * elements(out) * width, 0.0, array_shape(lhs)[0] or dtype
         if op == "convolution":
             return self._convolution(ins, operands), 0.0, array_shape(
@@ -249,7 +234,7 @@ class CostModel:
             updates = operands[-1][0] if operands and operands[-1] else ""
             return float(elements(updates))
         if op == "reduce-window":
-            return float(_window_reductions(ins.attrs, first_out))
+            return float(_window_reductions(ins.window, first_out))
         return 0.0
 
     def _convolution(self, ins: Instruction, operands: list[list[str]]) -> float:
@@ -257,10 +242,10 @@ class CostModel:
         correction: XLA counts only the window positions inside the input)."""
         lhs = array_shape(operands[0][0])[1] if operands and operands[0] else []
         rhs = array_shape(operands[1][0])[1] if len(operands) > 1 and operands[1] else []
-        labels = _DIM_LABELS.search(ins.attrs)
+        labels = ins.dim_labels
         if not lhs or not rhs or labels is None:
             return 0.0
-        kernel = labels.group(2)
+        kernel = labels[1]
         in_feature = rhs[kernel.index("i")] if "i" in kernel else 1
         spatial = math.prod(rhs[k] for k, c in enumerate(kernel) if c not in "io")
         return 2.0 * elements(ins.types[0]) * in_feature * spatial
@@ -341,17 +326,14 @@ class CostModel:
         return total
 
 
-def _window_reductions(attrs: str, out: str) -> int:
+def _window_reductions(window_dims: list[tuple[int, int, int]], out: str) -> int:
     """``(window size - 1) * output elements``, XLA's count for a reduce-window (with its
     special case of a reduce broadcast back along one padded dimension, a cumulative sum)."""
-    m = _WINDOW.search(attrs)
     n_out = elements(out)
-    if m is None:
+    if not window_dims:
         return 0
-    fields = dict(part.split("=", 1) for part in m.group(1).split() if "=" in part)
-    sizes = [int(s) for s in fields.get("size", "1").split("x")]
-    pads = [tuple(int(v) for v in p.split("_")) for p in fields["pad"].split("x")] \
-        if "pad" in fields else [(0, 0)] * len(sizes)
+    sizes = [size for size, _, _ in window_dims]
+    pads = [(lo, hi) for _, lo, hi in window_dims]
     window = math.prod(sizes)
     count = (window - 1) * n_out
     reduced = [k for k, s in enumerate(sizes) if s != 1]
