@@ -15,6 +15,8 @@ import typing
 #: Subcommand name -> module (under jaxviz.cli) that implements it.
 SUBCOMMANDS = {
     "animate": "cmd_animate",
+    "collectives": "cmd_collectives",
+    "cost": "cmd_cost",
     "diff": "cmd_diff",
     "examples": "cmd_examples",
     "jaxpr": "cmd_jaxpr",

@@ -71,6 +71,10 @@ _TUPLE_INDEX = re.compile(r"\bindex=(\d+)")
 _CALLED = re.compile(
     r"\b(calls|to_apply|body|condition|true_computation|false_computation)=%([\w.\-]+)")
 _BRANCHES = re.compile(r"\bbranch_computations=\{([^}]*)\}")
+_ARRAY = re.compile(r"^([a-z]\w*)\[([\d,]*)\]")
+_CONTRACTING = re.compile(r"\blhs_contracting_dims=\{([\d,]*)\}")
+_WINDOW = re.compile(r"\bwindow=\{([^}]*)\}")
+_DIM_LABELS = re.compile(r"\bdim_labels=(\w+)_(\w+)->(\w+)")
 
 
 class HloReadError(ValueError):
@@ -140,6 +144,31 @@ class Instruction:
         """The ``index=`` of a get-tuple-element."""
         m = _TUPLE_INDEX.search(self.attrs)
         return int(m.group(1)) if m else None
+
+    @property
+    def lhs_contracting_dims(self) -> list[int]:
+        """A dot's contracted dimensions of its left operand."""
+        m = _CONTRACTING.search(self.attrs)
+        return _ints(m.group(1)) if m else []
+
+    @property
+    def window(self) -> list[tuple[int, int, int]]:
+        """A windowed op's ``window={size=2x3 pad=0_1x1_1}``: per dimension (size, low pad,
+        high pad); ``[]`` without a window."""
+        m = _WINDOW.search(self.attrs)
+        if m is None:
+            return []
+        fields = dict(part.split("=", 1) for part in m.group(1).split() if "=" in part)
+        sizes = [int(v) for v in fields.get("size", "").split("x") if v]
+        pads = [tuple(int(v) for v in p.split("_")) for p in fields["pad"].split("x")] \
+            if "pad" in fields else [(0, 0)] * len(sizes)
+        return [(size, pad[0], pad[1]) for size, pad in zip(sizes, pads)]
+
+    @property
+    def dim_labels(self) -> tuple[str, str, str] | None:
+        """A convolution's ``dim_labels=b01f_01io->b01f`` as (input, kernel, output)."""
+        m = _DIM_LABELS.search(self.attrs)
+        return (m.group(1), m.group(2), m.group(3)) if m else None
 
     def called(self) -> list[tuple[str, str]]:
         """``(role, computation)`` for every computation the instruction calls."""
@@ -292,6 +321,14 @@ def split_types(type_text: str) -> list[str]:
         inner = text[1:-1]
         return [t.strip() for t in re.split(r",\s*(?![^\[]*\])", inner) if t.strip()]
     return [text]
+
+
+def array_shape(type_text: str) -> tuple[str, list[int]]:
+    """``f32[4,8]`` -> ``("f32", [4, 8])``; a token or a tuple -> ``("", [])``."""
+    m = _ARRAY.match(type_text.strip())
+    if m is None:
+        return "", []
+    return m.group(1), _ints(m.group(2))
 
 
 def _balanced_end(text: str, start: int) -> int:

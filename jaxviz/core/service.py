@@ -55,3 +55,10 @@ def _step(record: Any, progress: Progress) -> Any:
     from jaxviz.core.stepper import step_request
 
     return step_request(record)
+
+
+@handler("CalibrationRequest")
+def _calibrate(record: Any, progress: Progress) -> Any:
+    from jaxviz.core.calibrate import calibrate
+
+    return calibrate(record)

@@ -27,6 +27,7 @@ from jaxviz.core import (
     jax_internals,
     layout,
     meshes,
+    program_analysis,
     storyboard,
     variant_notes,
 )
@@ -191,7 +192,7 @@ def _trace_prepared(vr: VariantResult, prepared: Prepared, loaded: Loaded,
         closed = jax.make_jaxpr(prepared.fn)(*prepared.args)
         describe_jaxpr(vr, closed, filename)
         vr.notes = program_notes(prepared, closed, loaded, filename)
-        if {"hlo", "layout", "story"} & set(req.want):
+        if {"hlo", "layout", "story", "cost"} & set(req.want):
             describe_compiled(vr, prepared, closed, req, loaded)
             note = variant_notes.collectives_note(closed, vr.hlo) if vr.hlo else None
             if note is not None:
@@ -270,7 +271,7 @@ def describe_compiled(vr: VariantResult, prepared: Prepared, closed: Any, req: T
     fn = prepared.fn if hasattr(prepared.fn, "lower") else jax.jit(prepared.fn)
     lowered = fn.lower(*prepared.args)
     compiled = lowered.compile()
-    compiled_text = (compiled.as_text() or "") if "hlo" in want or "story" in want else ""
+    compiled_text = (compiled.as_text() or "") if {"hlo", "story", "cost"} & set(want) else ""
     if "hlo" in want:
         vr.stablehlo = lowered.as_text()
         # for the reader: the program, without the frames of the engine that lowered it
@@ -282,7 +283,7 @@ def describe_compiled(vr: VariantResult, prepared: Prepared, closed: Any, req: T
     if "layout" in want:
         vr.arrays, vr.mesh = layout.layouts(compiled, names, list(closed.in_avals), out_names,
                                             list(closed.out_avals))
-    if "story" in want:
+    if "story" in want or "cost" in want:
         vr.storyboard = storyboard.build(vr, compiled, list(closed.in_avals),
                                          list(closed.out_avals), names, out_names,
                                          req.target.filename, compiled_text or None,
@@ -295,6 +296,8 @@ def describe_compiled(vr: VariantResult, prepared: Prepared, closed: Any, req: T
             vr.storyboard, vr, prepared.fn, closed, list(prepared.args), names,
             jax.tree.leaves(compiled.input_shardings[0], is_leaf=lambda s: s is None),
             hlo_program.num_partitions(compiled_text), req.target.source, req.target.filename))
+    if "cost" in want and vr.storyboard is not None:
+        vr.program = program_analysis.analyze(vr.storyboard, compiled, compiled_text or None)
 
 
 def explain(exc: Exception, filename: str, variant: str, loaded: Loaded) -> ErrorInfo:

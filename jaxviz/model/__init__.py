@@ -26,6 +26,7 @@ May import: nothing of jaxviz but itself (mypy strict; import-linter keeps JAX a
 Qt out).
 """
 
+from jaxviz.model.calibration import CalibrationRequest, CalibrationResult  # noqa: F401 (registers them)
 from jaxviz.model.call_code import CallCode
 from jaxviz.model.engine import DevicesRequest, EngineEvent, EngineInfo, Reply
 from jaxviz.model.gallery import Example, GalleryError, get_example, list_examples, list_functions

@@ -26,6 +26,7 @@ from jaxviz.model.codec import to_plain as to_plain
 from jaxviz.model.devices import DeviceInfo as DeviceInfo
 from jaxviz.model.devices import MeshInfo as MeshInfo
 from jaxviz.model.notes import VariantNote
+from jaxviz.model.program import ProgramCosts
 from jaxviz.model.settings_table import default
 from jaxviz.model.storyboard import ArrayTiles, Storyboard, Tile
 
@@ -107,7 +108,8 @@ class TraceRequest(TraceSettings):
     variants: list[str] = field(default_factory=lambda: ["plain"])
     #: Which parts of each variant to produce: "jaxpr", "hlo" (StableHLO,
     #: compiled HLO and cost analysis), "layout", "story" (the storyboard read
-    #: from the compiled program) and "value" (run it once).
+    #: from the compiled program), "cost" (the storyboard and what each step and
+    #: collective costs every device: jaxviz.model.program) and "value" (run it once).
     want: list[str] = field(default_factory=lambda: ["jaxpr", "hlo", "layout"])
 
 
@@ -324,6 +326,8 @@ class VariantResult:
     value_args: str = ""
     #: What every device holds and runs, read from the compiled program ("story").
     storyboard: Storyboard | None = None
+    #: What it costs every device: collectives, FLOPs, bytes, memory ("cost").
+    program: ProgramCosts | None = None
 
     @property
     def ok(self) -> bool:

@@ -36,6 +36,8 @@ VALUES = ["", "0", "-1", "nan", "inf", "-inf", "1e309", "99999999999", "ünïcø
 _TRACE = ["good.py:f", "--args", "f32[8]", "--variant", "vmap"]
 BASELINES: dict[str, list[str]] = {
     "animate": [*_TRACE, "--out", "story.json"],
+    "collectives": _TRACE,
+    "cost": [*_TRACE, "--chip", "tpu-v5e"],
     "diff": ["good.py:f", "--args", "f32[8]"],
     "devices": [],
     "examples": [],
