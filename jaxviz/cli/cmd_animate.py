@@ -173,7 +173,7 @@ def _trace(ns, want: list[str]):
 
 
 def run(ns) -> int:
-    from jaxviz.ui.exporters import for_suffix
+    from jaxviz.ui.devices.formats import for_suffix
     from jaxviz.views.exports import exporters
 
     out = Path(ns.out)

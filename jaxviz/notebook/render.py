@@ -150,7 +150,7 @@ def contact_sheet(render: Any, columns: int = SHEET_COLUMNS, scale: float = 0.75
 
 def animation_gif(render: Any, frames_per_phase: int = 6) -> bytes:
     """The whole animation as GIF bytes (the exporter ``jaxviz animate --out x.gif`` uses)."""
-    from jaxviz.ui.exporters import find
+    from jaxviz.ui.devices.formats import find
 
     with tempfile.TemporaryDirectory(prefix="jaxviz-nb-") as tmp:
         path = Path(tmp) / "animation.gif"

@@ -173,7 +173,7 @@ class View:
         ``.png``/``.svg`` (one image per phase: ``NAME-01.png`` ...), ``.json`` (the
         storyboard, with the phases), ``.txt`` (the jaxpr text).
         """
-        from jaxviz.ui.exporters import for_suffix
+        from jaxviz.ui.devices.formats import for_suffix
         from jaxviz.views.exports import exporters
 
         out = Path(path)

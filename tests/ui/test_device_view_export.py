@@ -40,7 +40,7 @@ def view(qtbot, convolve):
 
 
 def test_the_menu_lists_every_registered_format(view):
-    from jaxviz.ui.exporters import exporters
+    from jaxviz.ui.devices.formats import exporters
 
     menu = view.controls.export_menu
     for subject in ("frame", "animation"):

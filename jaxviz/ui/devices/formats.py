@@ -13,7 +13,10 @@ from pathlib import Path
 
 from jaxviz.ui.devices.export import Progress, Renderer, save_apng, save_gif, save_pdf
 from jaxviz.ui.devices.video import save_video
-from jaxviz.views.exports import Exporter, register
+from jaxviz.views.exports import Exporter, exporters, find, for_suffix, register
+
+#: The registry's look-ups, for callers that need the device view's formats registered.
+__all__ = ["exporters", "find", "for_suffix"]
 
 
 def _frame(renderer: Renderer, path: str | Path, phase: int, t: float = 1.0) -> Path:
