@@ -1,4 +1,5 @@
-"""The findings of issue 12, each a test against JAX itself.
+"""Where variants compute something different, and the notes that say so, against JAX itself
+(first found in issue 12):
 
 1. data_parallel under shard_map took a step 8x too large, silently.
 2. normalize with 16 examples on 8 devices under pmap normalises over 8 values.
