@@ -9,10 +9,7 @@ import sys
 
 import pytest
 
-
-def jaxviz(*args: str, cwd=None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "jaxviz", *args], capture_output=True,
-                          text=True, timeout=240, cwd=cwd)
+from tests.helpers.cli import jaxviz
 
 
 def test_examples_lists_the_gallery():

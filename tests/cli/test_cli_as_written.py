@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .test_cli import jaxviz
+from tests.helpers.cli import jaxviz
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 

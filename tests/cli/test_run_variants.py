@@ -7,7 +7,7 @@ import re
 import subprocess
 import sys
 
-from .test_cli import jaxviz
+from tests.helpers.cli import jaxviz
 
 ISSUE_ARGS = ("(jnp.ones(4), jnp.float32(0.)), "
               "jnp.arange(8*32*4, dtype=jnp.float32).reshape(8,32,4)/1000., jnp.ones((8,32))")

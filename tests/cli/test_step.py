@@ -6,7 +6,7 @@ import json
 
 import numpy as np
 
-from .test_cli import jaxviz
+from tests.helpers.cli import jaxviz
 
 
 def _g(values) -> str:

@@ -130,7 +130,7 @@ def test_unwritable_out_is_refused_before_measuring(tmp_path):
 
 
 def test_out_pdf_writes_the_plots_alone_a_page_each(tmp_path):
-    from tests.rasters import pdf_pages, pdftotext
+    from tests.helpers.rasters import pdf_pages, pdftotext
 
     proc = jaxviz_time("example:async_dispatch", *SMALL, "--variants", "jit", "--pipeline", "2",
                        "--out", str(tmp_path / "timing.pdf"))

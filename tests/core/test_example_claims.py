@@ -20,8 +20,7 @@ from jax.sharding import AxisType, NamedSharding
 from jax.sharding import PartitionSpec as P
 
 from jaxviz.model import get_example
-
-from .conftest import import_file
+from tests.helpers.jax_requests import import_file
 
 COLLECTIVE = re.compile(
     r"\s(all-reduce|all-gather|reduce-scatter|all-to-all|collective-permute)(?:-start)?\(")

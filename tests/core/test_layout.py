@@ -11,9 +11,8 @@ from jax.sharding import Mesh
 from jaxviz import core
 from jaxviz.model import list_examples
 from jaxviz.model.errors import format_error
-
-from .conftest import example_request
-from .reference import concrete, reference_call
+from tests.helpers.jax_requests import example_request
+from tests.helpers.reference import concrete, reference_call
 
 CASES = [(ex.name, v) for ex in list_examples() for v in ex.variants]
 

@@ -14,8 +14,7 @@ import pytest
 
 from jaxviz.model import list_examples
 from jaxviz.views.stepper.panel import build_panel
-
-from .test_stepper_oracle import step_example
+from tests.helpers.stepping import step_example
 
 CASES = [(ex.name, v) for ex in list_examples() for v in ex.variants]
 #: The window's stepping limits (ui.stepper.controller).

@@ -30,8 +30,7 @@ from jaxviz.core.stepper import step
 from jaxviz.model import TraceRequest
 from jaxviz.model.sources import resolve_target
 from jaxviz.model.stepping import StepRequest
-
-from .test_stepper_oracle import check_against_real_run
+from tests.helpers.stepping import check_against_real_run
 
 SETTINGS = settings(max_examples=25, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.function_scoped_fixture,

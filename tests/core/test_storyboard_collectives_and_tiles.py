@@ -16,9 +16,12 @@ from jaxviz import core
 from jaxviz.core import arguments, storyboard, trace
 from jaxviz.model import Target, TraceRequest, VariantResult
 from jaxviz.model.records import walk_equations
-
-from .conftest import example_request
-from .test_storyboard_oracle import assert_collectives_match, check_variant, oracle_collectives
+from tests.helpers.jax_requests import example_request
+from tests.helpers.storyboard_oracle import (
+    assert_collectives_match,
+    check_variant,
+    oracle_collectives,
+)
 
 MATMUL = "import jax.numpy as jnp\ndef f(x, w):\n    return x @ w\n"
 

@@ -29,9 +29,8 @@ from jaxviz.model import list_examples
 from jaxviz.model.errors import format_error
 from jaxviz.model.notes import NOTE_KINDS
 from jaxviz.model.specs import parse_args, parse_in_axes
-
-from .conftest import example_request, import_file
-from .reference import _batched, _value
+from tests.helpers.jax_requests import example_request, import_file
+from tests.helpers.reference import _batched, _value
 
 DEVICES = 8
 BATCHED = ("vmap", "pmap", "sharded", "shard_map")

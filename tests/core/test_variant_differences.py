@@ -31,8 +31,7 @@ from jaxviz.model import TraceRequest, get_example
 from jaxviz.model.errors import format_error
 from jaxviz.model.sources import resolve_target
 from jaxviz.views.window.window_state import find_field_errors
-
-from .conftest import example_request, import_file
+from tests.helpers.jax_requests import example_request, import_file
 
 ISSUE_ARGS = ("(jnp.ones(4), jnp.float32(0.)), "
               "jnp.arange(8*32*4, dtype=jnp.float32).reshape(8,32,4)/1000., jnp.ones((8,32))")

@@ -12,8 +12,7 @@ import pytest
 from jaxviz.engine import EngineClient, EngineError
 from jaxviz.model import TraceResult
 from jaxviz.model.engine import DevicesRequest, EngineInfo
-
-from .conftest import READY_S, Events, trace, wait_for_file
+from tests.helpers.engine import READY_S, Events, trace, wait_for_file
 
 
 def ok_reply(client: EngineClient) -> EngineInfo:

@@ -58,7 +58,7 @@ def test_the_multi_host_storyboard_is_the_real_runs():
     """The storyboard the workers return, against their real shards and their compiled HLO."""
     from jaxviz.model import TraceResult, from_plain
     from jaxviz.views.devices import build_scene, geometry
-    from tests.core import hlo_oracle
+    from tests.helpers import hlo_oracle
 
     reports = run_multihost("example:multi_host", processes=2, local_devices=4)
     result = from_plain(reports[0].result)

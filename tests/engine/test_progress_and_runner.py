@@ -10,9 +10,8 @@ import pytest
 from jaxviz.cli import runner
 from jaxviz.engine import EngineClient, EngineError
 from jaxviz.model import TraceResult
-
-from .conftest import READY_S, trace
-from .counting import Counted, CountRequest, make_python
+from tests.helpers.counting import Counted, CountRequest, make_python
+from tests.helpers.engine import READY_S, trace
 
 
 @pytest.fixture(scope="module")

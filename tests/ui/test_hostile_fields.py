@@ -14,8 +14,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QInputDialog
 
 from jaxviz.model.limits import BATCH, DEVICES, PIPELINE, RUNS, WARMUP
-from tests.cli.test_flag_sweep import VALUES
-from tests.ui.helpers import wait_for_panes
+from tests.helpers.hostile_values import VALUES
+from tests.helpers.window import wait_for_panes
 
 #: Which values each Arguments field takes for a one-argument function (example:normalize);
 #: the others are refused under the field. Python expressions are arguments (the engine

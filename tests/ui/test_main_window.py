@@ -8,7 +8,7 @@ from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtGui import QTextCursor
 
 from jaxviz.ui.theme import style
-from tests.ui.helpers import JAX_MS, close, line_of, pixel, wait_for_panes
+from tests.helpers.window import JAX_MS, close, line_of, pixel, wait_for_panes
 
 
 def _open_convolve(qtbot, win) -> None:

@@ -12,7 +12,7 @@ import ast
 
 from PySide6.QtGui import QGuiApplication
 
-from tests.ui.helpers import wait_for_panes
+from tests.helpers.window import wait_for_panes
 
 
 def _trace(qtbot, win, check=None) -> None:

@@ -21,7 +21,7 @@ from jaxviz.model.timing import TimingRequest, TimingRun
 from jaxviz.ui.window.main_window import MainWindow
 from jaxviz.ui.window.settings import Recovery
 from jaxviz.views.timing.export import write_json
-from tests.ui.helpers import JAX_MS, wait_for_panes
+from tests.helpers.window import JAX_MS, wait_for_panes
 
 
 def marking(marker: Path, body: str = "x * 2") -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from tests.ui.helpers import wait_for_panes
+from tests.helpers.window import wait_for_panes
 
 JITTED = '''import jax
 import jax.numpy as jnp

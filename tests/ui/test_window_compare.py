@@ -25,7 +25,7 @@ from jaxviz.ui.theme import style
 from jaxviz.views import palette
 from jaxviz.views.compare.jaxpr_diff import diff_variants
 from jaxviz.views.panes.link_index import walk
-from tests.ui.helpers import close, line_of, pixel, wait_for_panes
+from tests.helpers.window import close, line_of, pixel, wait_for_panes
 
 
 def _open(qtbot, win, example: str = "convolve") -> None:

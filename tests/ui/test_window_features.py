@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QApplication
 
 from jaxviz.ui.theme import style
 from jaxviz.ui.window.main_window import MainWindow
-from tests.ui.helpers import JAX_MS, close, devices_tab, line_of, pixel, wait_for_panes
+from tests.helpers.window import JAX_MS, close, devices_tab, line_of, pixel, wait_for_panes
 
 SOURCE = '''import jax.numpy as jnp
 

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QFileDialog
 
 from jaxviz.ui.theme import style
 from jaxviz.views.panes.link_index import LinkIndex
-from tests.ui.helpers import JAX_MS, close, devices_tab, pixel, wait_for_panes
+from tests.helpers.window import JAX_MS, close, devices_tab, pixel, wait_for_panes
 
 
 def _open(qtbot, win, example: str) -> None:
@@ -128,7 +128,7 @@ def test_open_shows_the_files_explanation_and_panes_and_save_as_its_title(
 
 
 def test_a_timing_run_of_another_function_is_marked(qtbot, window):
-    from tests.ui.test_timing_view import configure
+    from tests.helpers.timing_view import configure
 
     window.open_example("async_dispatch")
     wait_for_panes(qtbot, window, lambda: window.presenter.result is not None)
@@ -148,7 +148,7 @@ def test_a_timing_run_of_another_function_is_marked(qtbot, window):
 
 def test_the_plot_tab_and_the_export_button_stay_put(qtbot, window):
     """A run does not switch the plot tab; a banner does not move the Export button."""
-    from tests.ui.test_timing_view import configure
+    from tests.helpers.timing_view import configure
 
     window.open_example("async_dispatch")
     wait_for_panes(qtbot, window, lambda: window.presenter.result is not None)

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QApplication, QToolButton
 
 from jaxviz.model import VARIANTS
 from jaxviz.views.window.window_state import TWO_PANES
-from tests.ui.helpers import JAX_MS, devices_tab, wait_for_panes
+from tests.helpers.window import JAX_MS, devices_tab, wait_for_panes
 
 
 def _state(win) -> dict:

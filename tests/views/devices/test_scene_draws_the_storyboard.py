@@ -14,9 +14,8 @@ import pytest
 
 from jaxviz.views.devices import build_scene
 from jaxviz.views.devices.items import Box, Ring, Text
-
-from .cases import matmul, traced
-from .drawn import (
+from tests.helpers.device_cases import matmul, traced
+from tests.helpers.drawn import (
     LIGHT,
     all_groups,
     centre,
@@ -241,7 +240,7 @@ def f(x):
 
 
 def test_a_collective_in_a_loop_says_how_often_and_moves_along_its_pairs():
-    from .cases import traced_source
+    from tests.helpers.device_cases import traced_source
 
     result = traced_source(LOOP, "f", "pmap", args="f32[4]", axis_name="i")
     story = result.variant("pmap").storyboard

@@ -23,8 +23,7 @@ from jaxviz.model.specs import (
     parse_in_axes,
     parse_mesh,
 )
-
-from .conftest import import_file
+from tests.helpers.jax_requests import import_file
 
 
 def _value(spec, ns):
