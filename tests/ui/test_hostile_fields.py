@@ -106,7 +106,7 @@ def test_spin_boxes_keep_their_range(qtbot, window, spin, limit):
         type_into(box, value)
         assert low <= box.value() <= limit.high, (spin, value, box.value())
     box.setValue(before)  # the shared engine keeps its device count
-    qtbot.wait(900)  # past the device count's debounce
+    qtbot.waitUntil(lambda: not window.args_panel._devices_timer.isActive())  # debounced
     wait_for_panes(qtbot, window)
     assert window.engine.devices == window.state.devices == 8 or spin == "batch"
 

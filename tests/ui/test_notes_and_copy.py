@@ -12,7 +12,7 @@ import ast
 
 from PySide6.QtGui import QGuiApplication
 
-from tests.helpers.window import wait_for_panes
+from tests.helpers.window import flush_events, wait_for_panes
 
 
 def _trace(qtbot, win, check=None) -> None:
@@ -88,7 +88,7 @@ def test_the_busy_note_does_not_widen_the_pane(qtbot):
     qtbot.waitExposed(pane)
     idle = pane.minimumSizeHint().width()
     pane.set_busy("⏳ working…")
-    qtbot.wait(50)  # the layouts take the new text in
+    flush_events()  # the layouts take the new text in
     assert pane.busy.sizeHint().width() > 50  # the note is there, and wide
     assert pane.minimumSizeHint().width() == idle
     pane.resize(idle + 200, 400)

@@ -21,7 +21,7 @@ from jaxviz.model.timing import TimingRequest, TimingRun
 from jaxviz.ui.window.main_window import MainWindow
 from jaxviz.ui.window.settings import Recovery
 from jaxviz.views.timing.export import write_json
-from tests.helpers.window import JAX_MS, wait_for_panes
+from tests.helpers.window import JAX_MS, flush_events, wait_for_panes
 
 
 def marking(marker: Path, body: str = "x * 2") -> str:
@@ -36,8 +36,10 @@ def _plain(win) -> str:
 
 
 def _settle(qtbot, win) -> None:
-    """Long enough for a trace to have been sent and answered, had one been sent."""
-    qtbot.wait(600)
+    """Until a trace would have been sent and answered, had one been asked for: the events
+    already posted are delivered (a request starts the session's debounce), then the
+    session has nothing pending."""
+    flush_events()
     wait_for_panes(qtbot, win)
 
 
