@@ -8,6 +8,9 @@ from PIL import Image, ImageSequence
 from jaxviz.views.palette import DEVICE_COLOURS, rgb
 from tests.helpers.cli import run_animate
 
+# Not in the fast tier: the jaxviz command in subprocesses, each with an engine.
+pytestmark = pytest.mark.slow
+
 
 def _has(frame: Image.Image, colour: str, tolerance: int = 10) -> bool:
     target = rgb(colour)

@@ -23,6 +23,9 @@ from jaxviz.views.palette import DEVICE_COLOURS
 from tests.helpers.cli import run_animate
 from tests.helpers.rasters import cairosvg, hex_rgb, pdf_pages, pdftoppm, pdftotext, png, rsvg
 
+# Not in the fast tier: the jaxviz command in subprocesses, each with an engine.
+pytestmark = pytest.mark.slow
+
 W, H = 640, 360
 ARGS = ("example:convolve", "--variant", "pmap", "--devices", "8", "--size", f"{W}x{H}")
 

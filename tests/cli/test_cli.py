@@ -11,6 +11,9 @@ import pytest
 
 from tests.helpers.cli import jaxviz
 
+# Not in the fast tier: the jaxviz command in subprocesses, each with an engine.
+pytestmark = pytest.mark.slow
+
 
 def test_examples_lists_the_gallery():
     out = jaxviz("examples")

@@ -13,6 +13,9 @@ import pytest
 
 from jaxviz.cli.diff_text import wants_color
 
+# Not in the fast tier: the jaxviz command in subprocesses, each with an engine.
+pytestmark = pytest.mark.slow
+
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 

@@ -27,6 +27,9 @@ import pytest
 from jaxviz.cli import SUBCOMMANDS, make_parser
 from tests.helpers.hostile_values import VALUES
 
+# Not in the fast tier: the jaxviz command in subprocesses, each with an engine.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 
+# Not in the fast tier: the jaxviz command in subprocesses, each with an engine.
+pytestmark = pytest.mark.slow
+
 SMALL = ["--args", "f32[32,32], f32[32,32]", "--runs", "3", "--warmup", "1", "--devices", "2",
          "--size", "800x450"]
 

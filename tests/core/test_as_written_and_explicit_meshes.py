@@ -25,6 +25,9 @@ from tests.helpers.cli import fresh_env
 from tests.helpers.corpus import CASES, CORPUS, parse_value
 from tests.helpers.corpus import case_request as corpus_request
 
+# Not in the fast tier: runs generated programs and fresh interpreters through JAX.
+pytestmark = pytest.mark.slow
+
 ALL = ["jaxpr", "hlo", "layout", "story", "value"]
 
 

@@ -23,6 +23,9 @@ from jaxviz.model.errors import format_error
 from tests.helpers.cli import fresh_env
 from tests.helpers.jax_requests import example_request
 
+# Not in the fast tier: runs generated programs and fresh interpreters through JAX.
+pytestmark = pytest.mark.slow
+
 EXAMPLES = list_examples()
 
 

@@ -32,6 +32,9 @@ from tests.helpers.storyboard_oracle import (
     oracle_collectives,
 )
 
+# Not in the fast tier: every gallery example (or the corpus) through JAX.
+pytestmark = pytest.mark.slow
+
 WANT = ["jaxpr", "hlo", "layout", "story", "value"]
 
 

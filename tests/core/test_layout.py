@@ -14,6 +14,9 @@ from jaxviz.model.errors import format_error
 from tests.helpers.jax_requests import example_request
 from tests.helpers.reference import concrete, reference_call
 
+# Not in the fast tier: every gallery example (or the corpus) through JAX.
+pytestmark = pytest.mark.slow
+
 CASES = [(ex.name, v) for ex in list_examples() for v in ex.variants]
 
 

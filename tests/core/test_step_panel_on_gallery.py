@@ -16,6 +16,9 @@ from jaxviz.model import list_examples
 from jaxviz.views.stepper.panel import build_panel
 from tests.helpers.stepping import step_example
 
+# Not in the fast tier: every gallery example (or the corpus) through JAX.
+pytestmark = pytest.mark.slow
+
 CASES = [(ex.name, v) for ex in list_examples() for v in ex.variants]
 #: The window's stepping limits (ui.stepper.controller).
 WINDOW = {"value_limit": 256, "record_limit_mb": 8.0}

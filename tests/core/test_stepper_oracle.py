@@ -32,6 +32,9 @@ from tests.helpers.stepping import (
     step_example,
 )
 
+# Not in the fast tier: every gallery example (or the corpus) through JAX.
+pytestmark = pytest.mark.slow
+
 CASES = [(ex.name, v) for ex in list_examples() for v in ex.variants]
 
 

@@ -23,6 +23,9 @@ from tests.helpers.storyboard_oracle import (
     oracle_collectives,
 )
 
+# Not in the fast tier: every gallery example (or the corpus) through JAX.
+pytestmark = pytest.mark.slow
+
 MATMUL = "import jax.numpy as jnp\ndef f(x, w):\n    return x @ w\n"
 
 

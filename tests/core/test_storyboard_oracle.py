@@ -15,6 +15,9 @@ from jaxviz.model import TraceRequest, list_examples
 from tests.helpers.jax_requests import example_request
 from tests.helpers.storyboard_oracle import check_variant
 
+# Not in the fast tier: every gallery example (or the corpus) through JAX.
+pytestmark = pytest.mark.slow
+
 CASES = [(ex.name, v) for ex in list_examples() for v in ex.variants]
 
 

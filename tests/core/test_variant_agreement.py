@@ -31,6 +31,9 @@ from jaxviz.model.notes import NOTE_KINDS
 from tests.helpers.jax_requests import example_request, import_file
 from tests.helpers.reference import args_of, batched, in_axes_of
 
+# Not in the fast tier: every gallery example (or the corpus) through JAX.
+pytestmark = pytest.mark.slow
+
 DEVICES = 8
 BATCHED = ("vmap", "pmap", "sharded", "shard_map")
 #: Variants that split the batch evenly over devices: no batch of 12 on 8 devices.

@@ -33,6 +33,9 @@ from jaxviz.model.sources import resolve_target
 from jaxviz.views.window.window_state import find_field_errors
 from tests.helpers.jax_requests import example_request, import_file
 
+# Not in the fast tier: every gallery example (or the corpus) through JAX.
+pytestmark = pytest.mark.slow
+
 ISSUE_ARGS = ("(jnp.ones(4), jnp.float32(0.)), "
               "jnp.arange(8*32*4, dtype=jnp.float32).reshape(8,32,4)/1000., jnp.ones((8,32))")
 

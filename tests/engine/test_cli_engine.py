@@ -8,6 +8,9 @@ import sys
 
 import pytest
 
+# Not in the fast tier: real engine processes.
+pytestmark = pytest.mark.slow
+
 
 def jaxviz(*args: str, flags: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, *flags, "-m", "jaxviz", *args], capture_output=True,

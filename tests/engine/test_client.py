@@ -14,6 +14,9 @@ from jaxviz.model import TraceResult
 from jaxviz.model.engine import DevicesRequest, EngineInfo
 from tests.helpers.engine import READY_S, Events, trace, wait_for_file
 
+# Not in the fast tier: real engine processes.
+pytestmark = pytest.mark.slow
+
 
 def ok_reply(client: EngineClient) -> EngineInfo:
     reply = client.submit(DevicesRequest()).result(READY_S)

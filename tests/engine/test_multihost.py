@@ -11,6 +11,9 @@ import pytest
 from jaxviz.engine.multihost import run_multihost
 from jaxviz.model.errors import UserError
 
+# Not in the fast tier: real engine processes.
+pytestmark = pytest.mark.slow
+
 
 @pytest.mark.slow
 def test_two_processes_psum_across_each_other():

@@ -7,7 +7,12 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.helpers.engine import READY_S, alive
+
+# Not in the fast tier: real engine processes.
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -13,6 +13,9 @@ from jaxviz.model import TraceResult
 from tests.helpers.counting import Counted, CountRequest, make_python
 from tests.helpers.engine import READY_S, trace
 
+# Not in the fast tier: real engine processes.
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def counting_python(tmp_path_factory) -> str:

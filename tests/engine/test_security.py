@@ -21,6 +21,9 @@ from jaxviz.engine import EngineClient
 from jaxviz.model.engine import Reply
 from tests.helpers.engine import READY_S, alive, trace, wait_for_file
 
+# Not in the fast tier: real engine processes.
+pytestmark = pytest.mark.slow
+
 #: A reply line as jaxviz writes it, but without the engine's token.
 FORGED = ('{"op":"reply","id":1,"reply":{"schema":2,"record":{"__type__":"Reply","id":1,'
           '"ok":false}}}')

@@ -18,6 +18,9 @@ from tests.helpers.device_cases import traced
 from tests.helpers.rasters import pdf_pages, pdftotext
 from tests.helpers.window import JAX_MS
 
+# Not in the fast tier: every export written and read back by external programs.
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def convolve() -> TraceResult:

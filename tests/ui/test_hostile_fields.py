@@ -17,6 +17,9 @@ from jaxviz.model.limits import BATCH, DEVICES, PIPELINE, RUNS, WARMUP
 from tests.helpers.hostile_values import VALUES
 from tests.helpers.window import wait_for_panes
 
+# Not in the fast tier: the window on the real engine.
+pytestmark = pytest.mark.slow
+
 #: Which values each Arguments field takes for a one-argument function (example:normalize);
 #: the others are refused under the field. Python expressions are arguments (the engine
 #: then evaluates them), identifiers are axis names, an empty field means its default.

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtGui import QTextCursor
 
 from jaxviz.ui.theme import style
 from tests.helpers.window import JAX_MS, close, line_of, pixel, wait_for_panes
+
+# Not in the fast tier: the window on the real engine.
+pytestmark = pytest.mark.slow
 
 
 def _open_convolve(qtbot, win) -> None:

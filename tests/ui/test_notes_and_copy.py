@@ -10,9 +10,13 @@ from __future__ import annotations
 
 import ast
 
+import pytest
 from PySide6.QtGui import QGuiApplication
 
 from tests.helpers.window import flush_events, wait_for_panes
+
+# Not in the fast tier: the window on the real engine.
+pytestmark = pytest.mark.slow
 
 
 def _trace(qtbot, win, check=None) -> None:

@@ -30,6 +30,9 @@ from tests.helpers.rasters import (
     rsvg,
 )
 
+# Not in the fast tier: every export written and read back by external programs.
+pytestmark = pytest.mark.slow
+
 SIZE = (1280, 720)
 KINDS = ("dispatch_vs_complete", "timeline", "variants", "sweep")
 SVG = "{http://www.w3.org/2000/svg}"

@@ -32,6 +32,9 @@ from tests.helpers.timing_view import (
 )
 from tests.helpers.window import JAX_MS
 
+# Not in the fast tier: the window on the real engine.
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def live(qapp, shared_engine):

@@ -27,6 +27,9 @@ from tests.helpers.timing_view import (
 )
 from tests.helpers.window import JAX_MS
 
+# Not in the fast tier: the window on the real engine.
+pytestmark = pytest.mark.slow
+
 SVG = "{http://www.w3.org/2000/svg}"
 
 

@@ -14,6 +14,7 @@ import stat
 import time
 from pathlib import Path
 
+import pytest
 from PySide6.QtWidgets import QPushButton
 
 from jaxviz.model import Target, TraceRequest
@@ -22,6 +23,9 @@ from jaxviz.ui.window.main_window import MainWindow
 from jaxviz.ui.window.settings import Recovery
 from jaxviz.views.timing.export import write_json
 from tests.helpers.window import JAX_MS, flush_events, wait_for_panes
+
+# Not in the fast tier: the window on the real engine.
+pytestmark = pytest.mark.slow
 
 
 def marking(marker: Path, body: str = "x * 2") -> str:

@@ -27,6 +27,9 @@ from jaxviz.views.compare.jaxpr_diff import diff_variants
 from jaxviz.views.panes.link_index import walk
 from tests.helpers.window import close, flush_events, line_of, pixel, wait_for_panes
 
+# Not in the fast tier: the window on the real engine.
+pytestmark = pytest.mark.slow
+
 
 def _open(qtbot, win, example: str = "convolve") -> None:
     win.open_example(example)

@@ -13,6 +13,9 @@ from PySide6.QtCore import QRect
 from tests.helpers.rasters import pdf_pages, pdftotext
 from tests.helpers.window import JAX_MS, devices_tab
 
+# Not in the fast tier: the window on the real engine.
+pytestmark = pytest.mark.slow
+
 
 def on_screen(widget, window) -> bool:
     """The widget is shown whole inside the window."""

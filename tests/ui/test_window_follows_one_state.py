@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QTextCursor
 from PySide6.QtTest import QTest
@@ -18,6 +19,9 @@ from PySide6.QtWidgets import QFileDialog
 from jaxviz.ui.theme import style
 from jaxviz.views.panes.link_index import LinkIndex
 from tests.helpers.window import JAX_MS, close, devices_tab, flush_events, pixel, wait_for_panes
+
+# Not in the fast tier: the window on the real engine.
+pytestmark = pytest.mark.slow
 
 
 def _open(qtbot, win, example: str) -> None:

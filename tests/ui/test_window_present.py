@@ -25,6 +25,9 @@ from jaxviz.model import VARIANTS
 from jaxviz.views.window.window_state import TWO_PANES
 from tests.helpers.window import JAX_MS, devices_tab, wait_for_panes
 
+# Not in the fast tier: the window on the real engine.
+pytestmark = pytest.mark.slow
+
 
 def _state(win) -> dict:
     return {f.name: getattr(win.state, f.name) for f in fields(win.state)}
