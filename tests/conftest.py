@@ -23,6 +23,6 @@ def traced():
     """
     from jaxviz import core
     from jaxviz.model import list_examples
-    from tests.core.conftest import example_request  # configures 8 devices before JAX starts
+    from tests.helpers.jax_requests import example_request  # configures 8 devices before JAX starts
 
     return {ex.name: core.trace_request(example_request(ex.name)) for ex in list_examples()}

@@ -2,23 +2,14 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import pytest
 from PIL import Image, ImageSequence
 
 from jaxviz.views.palette import DEVICE_COLOURS, rgb
+from tests.helpers.cli import run_animate
 
-
-def _run(*args: str, cwd) -> subprocess.CompletedProcess:
-    env = dict(os.environ)
-    env.pop("DISPLAY", None)
-    env.pop("WAYLAND_DISPLAY", None)
-    env.pop("QT_QPA_PLATFORM", None)  # the command must choose offscreen itself
-    return subprocess.run([sys.executable, "-m", "jaxviz", "animate", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=300)
+# Not in the fast tier: the jaxviz command in subprocesses, each with an engine.
+pytestmark = pytest.mark.slow
 
 
 def _has(frame: Image.Image, colour: str, tolerance: int = 10) -> bool:
@@ -30,7 +21,7 @@ def _has(frame: Image.Image, colour: str, tolerance: int = 10) -> bool:
 
 
 def test_convolve_pmap_gif_shows_eight_devices_and_every_phase(tmp_path):
-    out = _run("example:convolve", "--variant", "pmap", "--devices", "8", "--out",
+    out = run_animate("example:convolve", "--variant", "pmap", "--devices", "8", "--out",
                "convolve.gif", "--size", "960x540", "--frames-per-phase", "3", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert "5 phases (host, split, transfer, compute, assemble)" in out.stdout
@@ -52,49 +43,50 @@ def test_convolve_pmap_gif_shows_eight_devices_and_every_phase(tmp_path):
 
 
 def test_png_per_phase_and_bad_options(tmp_path):
-    out = _run("example:normalize", "--devices", "8", "--out", "n.png", "--size", "640x360",
+    out = run_animate("example:normalize", "--devices", "8", "--out", "n.png", "--size", "640x360",
                "--theme", "dark", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     names = sorted(p.name for p in tmp_path.glob("n-*.png"))
     # pmap chosen: host, split, transfer, the psum's all-reduce, the division, the result.
     assert names == [f"n-{k:02d}.png" for k in range(1, 7)]
-    one = _run("example:normalize", "--devices", "8", "--out", "psum.png", "--phase", "4",
+    one = run_animate("example:normalize", "--devices", "8", "--out", "psum.png", "--phase", "4",
                "--size", "640x360", "--theme", "dark", cwd=tmp_path)
     assert one.returncode == 0, one.stderr
     assert "phase 4 of 6, collective" in one.stdout
     with Image.open(tmp_path / "psum.png") as a, Image.open(tmp_path / "n-04.png") as b:
         assert a.convert("RGB").tobytes() == b.convert("RGB").tobytes()  # that phase alone
-    bad = _run("example:normalize", "--out", "p.png", "--phase", "9", cwd=tmp_path)
+    bad = run_animate("example:normalize", "--out", "p.png", "--phase", "9", cwd=tmp_path)
     assert bad.returncode == 2 and "phases 1 to 6" in bad.stderr
-    bad = _run("example:normalize", "--out", "p.gif", "--phase", "2", cwd=tmp_path)
+    bad = run_animate("example:normalize", "--out", "p.gif", "--phase", "2", cwd=tmp_path)
     assert bad.returncode == 2 and ".png, .svg or .pdf --out" in bad.stderr
-    bad = _run("example:convolve", "--out", "x.gif", "--size", "huge", cwd=tmp_path)
+    bad = run_animate("example:convolve", "--out", "x.gif", "--size", "huge", cwd=tmp_path)
     assert bad.returncode == 2 and "WIDTHxHEIGHT" in bad.stderr
-    bad = _run("example:convolve", "--out", "x.avi", cwd=tmp_path)
+    bad = run_animate("example:convolve", "--out", "x.avi", cwd=tmp_path)
     assert bad.returncode == 2 and ".mp4" in bad.stderr and ".gif" in bad.stderr
 
 
 def test_group_and_phase_take_a_group_of_the_overview(tmp_path):
     # normalize under pmap: host, split, transfer, then the program's two steps (the
     # psum's all-reduce, the division), then the result
-    one = _run("example:normalize", "--devices", "8", "--out", "p.png", "--phase", "program",
-               "--size", "640x360", cwd=tmp_path)
+    one = run_animate("example:normalize", "--devices", "8", "--out", "p.png",
+                      "--phase", "program", "--size", "640x360", cwd=tmp_path)
     assert one.returncode == 0, one.stderr
     assert "phase 4 of 6, collective" in one.stdout
-    some = _run("example:normalize", "--devices", "8", "--out", "g.png", "--group", "program",
-                "--size", "640x360", cwd=tmp_path)
+    some = run_animate("example:normalize", "--devices", "8", "--out", "g.png",
+                       "--group", "program", "--size", "640x360", cwd=tmp_path)
     assert some.returncode == 0, some.stderr
     assert sorted(p.name for p in tmp_path.glob("g-*.png")) == ["g-01.png", "g-02.png"]
     with Image.open(tmp_path / "p.png") as a, Image.open(tmp_path / "g-01.png") as b:
         assert a.convert("RGB").tobytes() == b.convert("RGB").tobytes()
-    bad = _run("example:normalize", "--out", "x.png", "--group", "nosuch", cwd=tmp_path)
+    bad = run_animate("example:normalize", "--out", "x.png", "--group", "nosuch",
+                      cwd=tmp_path)
     assert bad.returncode == 2 and "no group of that name" in bad.stderr
     assert "'program'" in bad.stderr
 
 
 @pytest.mark.parametrize("variant", ["vmap"])
 def test_vmap_animation_has_the_loop_contrast(tmp_path, variant):
-    out = _run("example:convolve", "--variant", variant, "--out", "v.gif", "--size",
+    out = run_animate("example:convolve", "--variant", variant, "--out", "v.gif", "--size",
                "640x360", "--frames-per-phase", "1", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert "(host, loop, vectorized, result)" in out.stdout
@@ -105,7 +97,7 @@ def test_json_writes_the_storyboard(tmp_path):
 
     from jaxviz.model import Storyboard, from_plain
 
-    out = _run("example:tensor_parallel", "--variant", "sharded", "--specs",
+    out = run_animate("example:tensor_parallel", "--variant", "sharded", "--specs",
                "P('data','model'), P(None,'model')", "--out", "story.json", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert "steps (all-gather, compute), 6 phases" in out.stdout
@@ -134,18 +126,18 @@ def test_multi_host_animates_two_processes_from_a_real_run(tmp_path):
 
     from jaxviz.model import from_plain
 
-    out = _run("example:multi_host", "--out", "mh.json", cwd=tmp_path)
+    out = run_animate("example:multi_host", "--out", "mh.json", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     story = from_plain(json.loads((tmp_path / "mh.json").read_text()))
     assert story.variant == "shard_map" and sorted(set(story.processes)) == [0, 1]
     assert len(story.devices) == 8 and story.devices[4] >= 1024  # process 1's own device ids
     [gather] = story.collectives
     assert gather.collective.groups == [story.devices]
-    out = _run("example:multi_host", "--out", "mh.png", "--size", "960x540", cwd=tmp_path)
+    out = run_animate("example:multi_host", "--out", "mh.png", "--size", "960x540", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert len(list(tmp_path.glob("mh-*.png"))) == len(story.phases)
-    bad = _run("example:multi_host", "--variant", "pmap", "--processes", "2", "--out", "x.png",
-               cwd=tmp_path)
+    bad = run_animate("example:multi_host", "--variant", "pmap", "--processes", "2",
+                      "--out", "x.png", cwd=tmp_path)
     assert bad.returncode == 2 and "shard_map" in bad.stderr
-    bad = _run("example:multi_host", "--devices", "7", "--out", "x.png", cwd=tmp_path)
+    bad = run_animate("example:multi_host", "--devices", "7", "--out", "x.png", cwd=tmp_path)
     assert bad.returncode == 2 and "evenly" in bad.stderr

@@ -20,8 +20,11 @@ import pytest
 from PIL import Image, ImageFilter, ImageSequence
 
 from jaxviz.views.palette import DEVICE_COLOURS
-from tests.cli.test_animate import _run
-from tests.rasters import cairosvg, hex_rgb, pdf_pages, pdftoppm, pdftotext, png, rsvg
+from tests.helpers.cli import run_animate
+from tests.helpers.rasters import cairosvg, hex_rgb, pdf_pages, pdftoppm, pdftotext, png, rsvg
+
+# Not in the fast tier: the jaxviz command in subprocesses, each with an engine.
+pytestmark = pytest.mark.slow
 
 W, H = 640, 360
 ARGS = ("example:convolve", "--variant", "pmap", "--devices", "8", "--size", f"{W}x{H}")
@@ -29,7 +32,7 @@ ARGS = ("example:convolve", "--variant", "pmap", "--devices", "8", "--size", f"{
 
 def animate(tmp_path: Path, out: str, *more: str) -> tuple[str, list[str]]:
     """Run ``jaxviz animate``; its output line and the phases it names (last parentheses)."""
-    done = _run(*ARGS, "--out", out, *more, cwd=tmp_path)
+    done = run_animate(*ARGS, "--out", out, *more, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     phases = re.findall(r"\(([^()]*)\)\s*$", done.stdout)[-1].split(", ")
     return done.stdout, phases
@@ -134,11 +137,11 @@ def test_video_plays_every_phase_at_the_chosen_size_and_rate(tmp_path, phases_pn
 
 
 def test_an_odd_size_for_mp4_is_refused_with_the_size_to_use(tmp_path):
-    done = _run("example:convolve", "--size", "641x360", "--out", "v.mp4", cwd=tmp_path)
+    done = run_animate("example:convolve", "--size", "641x360", "--out", "v.mp4", cwd=tmp_path)
     assert done.returncode == 2
     assert "even width and height" in done.stderr and "642x360" in done.stderr
     assert not (tmp_path / "v.mp4").exists()
-    done = _run("example:convolve", "--fps", "0", "--out", "v.mp4", cwd=tmp_path)
+    done = run_animate("example:convolve", "--fps", "0", "--out", "v.mp4", cwd=tmp_path)
     assert done.returncode == 2 and "--fps" in done.stderr
 
 
@@ -172,7 +175,7 @@ def test_pdf_has_a_page_per_phase_drawn_like_the_png(tmp_path, phases_png, svg_f
             "{http://www.w3.org/2000/svg}desc").text
         assert title and " ".join(title.split()) in pdftotext(tmp_path / "p.pdf", page=k)
     # --phase K: that phase alone, one vector page (\includegraphics without page=)
-    done = _run(*ARGS, "--out", "one.pdf", "--phase", "3", cwd=tmp_path)
+    done = run_animate(*ARGS, "--out", "one.pdf", "--phase", "3", cwd=tmp_path)
     assert done.returncode == 0 and f"phase 3 of {len(phases_png)}" in done.stdout, done.stderr
     assert pdf_pages(tmp_path / "one.pdf") == (1, pytest.approx((W * 0.75, H * 0.75), abs=0.5))
     assert looks_like(pdftoppm(tmp_path / "one.pdf"), phases_png[2]) == []

@@ -12,8 +12,12 @@ import textwrap
 from pathlib import Path
 
 import numpy as np
+import pytest
 
-from .test_cli import jaxviz
+from tests.helpers.cli import jaxviz
+
+# Not in the fast tier: runs the jaxviz command in subprocesses.
+pytestmark = pytest.mark.slow
 
 PAIRWISE = """\
 import jax

@@ -9,10 +9,10 @@ import sys
 
 import pytest
 
+from tests.helpers.cli import jaxviz
 
-def jaxviz(*args: str, cwd=None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "jaxviz", *args], capture_output=True,
-                          text=True, timeout=240, cwd=cwd)
+# Not in the fast tier: the jaxviz command in subprocesses, each with an engine.
+pytestmark = pytest.mark.slow
 
 
 def test_examples_lists_the_gallery():

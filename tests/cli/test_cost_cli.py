@@ -18,6 +18,9 @@ import pytest
 from jaxviz.model.chips import PRESETS
 from tests.programs import gpt_train_step as gpt_train
 
+# Not in the fast tier: compiles 12-layer train steps in subprocesses.
+pytestmark = pytest.mark.slow
+
 PROGRAM = gpt_train.__file__
 LAYERS = 12
 

@@ -14,6 +14,9 @@ import pytest
 from jaxviz.cli.diff_text import wants_color
 from jaxviz.views import palette
 
+# Not in the fast tier: the jaxviz command in subprocesses, each with an engine.
+pytestmark = pytest.mark.slow
+
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 

@@ -9,7 +9,7 @@ touching this file; a new subcommand needs its baseline here (a test says so).
 Expected for every case: exit code 2 with one ``jaxviz: error:`` message,
 or exit code 0 where the value is legitimately valid (:func:`expected_code`
 says which and why); never a traceback, never a hang. The cases run in one
-process that keeps one engine (:mod:`tests.cli.sweep_runner`), so the few
+process that keeps one engine (:mod:`tests.helpers.sweep_runner`), so the few
 that need JAX do not each start one.
 """
 
@@ -25,12 +25,13 @@ from pathlib import Path
 import pytest
 
 from jaxviz.cli import SUBCOMMANDS, make_parser
+from tests.helpers.hostile_values import VALUES
+
+# Not in the fast tier: the jaxviz command in subprocesses, each with an engine.
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 
-#: Empty, zero, negative, nan, inf, huge, non-ASCII, shell metacharacters, a pasted newline.
-VALUES = ["", "0", "-1", "nan", "inf", "-inf", "1e309", "99999999999", "ünïcødé",
-          "$(touch /tmp/pwned)", "; rm -rf x", "\n,x=1"]
 
 #: A valid, quick command line per subcommand (the swept option's value is replaced).
 _TRACE = ["good.py:f", "--args", "f32[8]", "--variant", "vmap"]
@@ -153,7 +154,7 @@ def results(tmp_path_factory) -> dict[tuple[str, ...], dict]:
     existed = pwned.exists()
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]))
-    proc = subprocess.run([sys.executable, "-m", "tests.cli.sweep_runner", "cases.json",
+    proc = subprocess.run([sys.executable, "-m", "tests.helpers.sweep_runner", "cases.json",
                            "results.json"], cwd=folder, env=env, capture_output=True, text=True,
                           timeout=1800)
     found = json.loads((folder / "results.json").read_text())

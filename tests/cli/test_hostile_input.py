@@ -15,6 +15,9 @@ from pathlib import Path
 
 import pytest
 
+# Not in the fast tier: the jaxviz command in subprocesses, each with an engine.
+pytestmark = pytest.mark.slow
+
 GOOD = "import jax.numpy as jnp\n\ndef f(x):\n    return jnp.sin(x) * 2\n\n" \
        "def g(x, y):\n    return x + y\n"
 

@@ -20,6 +20,9 @@ import pytest
 
 from tests.cli.test_hostile_input import GOOD, jaxviz, one_message
 
+# Not in the fast tier: runs the jaxviz command in subprocesses.
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 def folder(tmp_path: Path) -> Path:

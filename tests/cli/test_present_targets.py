@@ -12,7 +12,10 @@ import sys
 
 import pytest
 
-from tests.rasters import pdf_pages, pdftotext
+from tests.helpers.rasters import pdf_pages, pdftotext
+
+# Not in the fast tier: runs jaxviz present in subprocesses.
+pytestmark = pytest.mark.slow
 
 SOURCE = '''import jax.numpy as jnp
 

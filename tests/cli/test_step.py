@@ -5,8 +5,12 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pytest
 
-from .test_cli import jaxviz
+from tests.helpers.cli import jaxviz
+
+# Not in the fast tier: the jaxviz command in subprocesses, each with an engine.
+pytestmark = pytest.mark.slow
 
 
 def _g(values) -> str:

@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 
+# Not in the fast tier: the jaxviz command in subprocesses, each with an engine.
+pytestmark = pytest.mark.slow
+
 SMALL = ["--args", "f32[32,32], f32[32,32]", "--runs", "3", "--warmup", "1", "--devices", "2",
          "--size", "800x450"]
 
@@ -130,7 +133,7 @@ def test_unwritable_out_is_refused_before_measuring(tmp_path):
 
 
 def test_out_pdf_writes_the_plots_alone_a_page_each(tmp_path):
-    from tests.rasters import pdf_pages, pdftotext
+    from tests.helpers.rasters import pdf_pages, pdftotext
 
     proc = jaxviz_time("example:async_dispatch", *SMALL, "--variants", "jit", "--pipeline", "2",
                        "--out", str(tmp_path / "timing.pdf"))

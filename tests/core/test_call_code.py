@@ -12,7 +12,6 @@ expression.
 from __future__ import annotations
 
 import ast
-import os
 import subprocess
 import sys
 
@@ -21,16 +20,13 @@ import pytest
 from jaxviz import core
 from jaxviz.model import list_examples
 from jaxviz.model.errors import format_error
+from tests.helpers.cli import fresh_env
+from tests.helpers.jax_requests import example_request
 
-from .conftest import example_request
+# Not in the fast tier: runs generated programs and fresh interpreters through JAX.
+pytestmark = pytest.mark.slow
 
 EXAMPLES = list_examples()
-
-
-def fresh_env() -> dict[str, str]:
-    """The environment without anything that would set up JAX's devices for the code."""
-    return {k: v for k, v in os.environ.items()
-            if not k.startswith(("JAX_", "XLA_")) and k != "PYTHONPATH"}
 
 
 @pytest.mark.parametrize("ex", EXAMPLES, ids=[e.name for e in EXAMPLES])

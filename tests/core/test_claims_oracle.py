@@ -3,7 +3,7 @@
 Each storyboard's claims (how the call runs, on how many devices, where each
 input starts, how each output is held, which collective the user wrote and what
 asked XLA for an inserted one) and the sentences rendered from them are checked
-by :mod:`tests.core.claims_oracle`, which reads JAX itself: over the gallery, the
+by :mod:`tests.helpers.claims_oracle`, which reads JAX itself: over the gallery, the
 documentation-style corpus (tests/corpus) and generated programs.
 """
 
@@ -19,11 +19,13 @@ from hypothesis import strategies as st
 from jaxviz import core
 from jaxviz.model import Target, TraceRequest, TraceSettings, list_examples
 from jaxviz.model.sources import resolve_target
+from tests.helpers import claims_oracle
+from tests.helpers.corpus import CASES as CORPUS_CASES
+from tests.helpers.corpus import CORPUS
+from tests.helpers.jax_requests import example_request
 
-from . import claims_oracle
-from .conftest import example_request
-from .test_corpus import CASES as CORPUS_CASES
-from .test_corpus import CORPUS
+# Not in the fast tier: every gallery example, the corpus and generated programs through JAX.
+pytestmark = pytest.mark.slow
 
 WANT = ("jaxpr", "story", "value")
 GALLERY = [(ex.name, v) for ex in list_examples() for v in ex.variants]

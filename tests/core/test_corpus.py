@@ -12,7 +12,6 @@ program's shardings) and the compiled collectives (the tests' own HLO reader).
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import io
 import re
@@ -23,49 +22,20 @@ import numpy as np
 import pytest
 
 from jaxviz import core
-from jaxviz.model import TraceRequest, TraceSettings
 from jaxviz.model.as_written import transformed_reason
 from jaxviz.model.errors import format_error
-from jaxviz.model.sources import resolve_target
+from tests.helpers.corpus import CASES, CORPUS, case_request, parse_value
+from tests.helpers.jax_requests import import_file
+from tests.helpers.storyboard_oracle import (
+    assert_collectives_match,
+    index_holders,
+    oracle_collectives,
+)
 
-from .conftest import import_file
-from .test_storyboard_oracle import assert_collectives_match, index_holders, oracle_collectives
+# Not in the fast tier: every gallery example (or the corpus) through JAX.
+pytestmark = pytest.mark.slow
 
-CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 WANT = ["jaxpr", "hlo", "layout", "story", "value"]
-
-
-def _literal(node: ast.expr):
-    """``CASES``' literal: dicts, ``dict(k=v)`` calls and constants."""
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "dict":
-        return {kw.arg: _literal(kw.value) for kw in node.keywords}
-    if isinstance(node, ast.Dict):
-        return {_literal(k): _literal(v) for k, v in zip(node.keys, node.values)}
-    return ast.literal_eval(node)
-
-
-def corpus_cases() -> list[tuple[str, str, dict]]:
-    """(file name, case name, case) for every case of every corpus file."""
-    out = []
-    for path in sorted(CORPUS.glob("*.py")):
-        tree = ast.parse(path.read_text())
-        for node in tree.body:
-            if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "CASES":
-                for name, case in _literal(node.value).items():
-                    out.append((path.name, name, case))
-    return out
-
-
-CASES = corpus_cases()
-
-
-def case_request(filename: str, name: str, want=("jaxpr", "value")) -> tuple[TraceRequest, str]:
-    """The request for corpus case ``name`` of ``filename`` (its settings), and its variant."""
-    case = next(c for f, n, c in CASES if f == filename and n == name)
-    variant = case.get("variant", name)
-    target, _ = resolve_target(f"{CORPUS / filename}:{case['function']}")
-    settings = {k: case[k] for k in TraceSettings.names() if k in case}
-    return TraceRequest(target=target, variants=[variant], want=list(want), **settings), variant
 
 
 def test_the_corpus_covers_what_the_issue_lists():
@@ -94,17 +64,6 @@ def run_as_written(path: Path):
     context is put back)."""
     module = import_file(str(path))
     return module, module.MODULE_MESH
-
-
-def parse_value(text: str):
-    """A value as ``repr`` prints it (``Array([...], dtype=float32)``), as numpy arrays."""
-    def array(value, dtype=None, weak_type=False):
-        return np.asarray(value, dtype=dtype)
-
-    names = {"Array": array, "array": array, "inf": np.inf, "nan": np.nan, "np": np}
-    names.update({name: np.dtype(name) for name in
-                  ("float32", "float64", "int32", "int64", "bool", "uint32", "float16")})
-    return eval(text, names)  # noqa: S307 - our own repr text
 
 
 def layout_holders(layout) -> dict[tuple, set[int]]:

@@ -8,8 +8,7 @@ from jaxviz import core
 from jaxviz.model import TraceRequest
 from jaxviz.model.errors import UserError
 from jaxviz.model.sources import resolve_target
-
-from .conftest import example_request
+from tests.helpers.jax_requests import example_request
 
 GOOD = ("import jax.numpy as jnp\n\n\ndef f(x, y):\n    return jnp.dot(x, y)\n\n\n"
         "def g(x):\n    return x\n")

@@ -16,12 +16,15 @@ import jax
 import jax.extend
 import jax.numpy as jnp
 import numpy as np
+import pytest
 from jax.sharding import AxisType, NamedSharding
 from jax.sharding import PartitionSpec as P
 
 from jaxviz.model import get_example
+from tests.helpers.jax_requests import import_file
 
-from .conftest import import_file
+# Not in the fast tier: every gallery example (or the corpus) through JAX.
+pytestmark = pytest.mark.slow
 
 COLLECTIVE = re.compile(
     r"\s(all-reduce|all-gather|reduce-scatter|all-to-all|collective-permute)(?:-start)?\(")

@@ -11,8 +11,7 @@ import pytest
 
 from jaxviz.core import hlo_program, hlo_steps
 from jaxviz.core.hlo_program import HloReadError, parse_instruction, read_module, replica_groups
-
-from . import hlo_oracle
+from tests.helpers import hlo_oracle
 
 GROUP_FORMS = [
     # explicit lists

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
+import pytest
 
 from jaxviz import core
 from jaxviz.model.gallery import get_example
+from tests.helpers.jax_requests import example_request, import_file
 
-from .conftest import example_request, import_file
+# Not in the fast tier: traces a gallery example through JAX.
+pytestmark = pytest.mark.slow
 
 
 def _primitives(jaxpr) -> list[str]:

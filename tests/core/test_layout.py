@@ -11,9 +11,11 @@ from jax.sharding import Mesh
 from jaxviz import core
 from jaxviz.model import list_examples
 from jaxviz.model.errors import format_error
+from tests.helpers.jax_requests import example_request
+from tests.helpers.reference import concrete, reference_call
 
-from .conftest import example_request
-from .reference import concrete, reference_call
+# Not in the fast tier: every gallery example (or the corpus) through JAX.
+pytestmark = pytest.mark.slow
 
 CASES = [(ex.name, v) for ex in list_examples() for v in ex.variants]
 

@@ -23,10 +23,12 @@ from jaxviz.core.hlo_cost import CostModel
 from jaxviz.core.trace import load, trace_request
 from jaxviz.model import TraceRequest
 from jaxviz.model.sources import resolve_target
+from tests.helpers import collective_counts_oracle as oracle
+from tests.helpers.jax_requests import example_request
 from tests.programs import gpt_train_step as gpt_train
 
-from . import collective_counts_oracle as oracle
-from .conftest import example_request
+# Not in the fast tier: compiles N-layer train steps.
+pytestmark = pytest.mark.slow
 
 PROGRAM = gpt_train.__file__
 

@@ -6,8 +6,7 @@ import re
 
 from jaxviz import core
 from jaxviz.core.trace import walk
-
-from .conftest import example_request
+from tests.helpers.jax_requests import example_request
 
 
 def _lines(path):

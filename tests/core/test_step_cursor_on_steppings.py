@@ -12,9 +12,7 @@ from jaxviz.core.stepper import step
 from jaxviz.model import TraceRequest
 from jaxviz.model.stepping import StepRequest
 from jaxviz.views.stepper.cursor import StepCursor
-
-from .test_stepper_control_flow import HOST, _file
-from .test_stepper_oracle import step_example
+from tests.helpers.stepping import HOST, step_example, stepping_file
 
 
 def _enclosing_leaves(steps) -> list[int | None]:
@@ -31,7 +29,7 @@ def _enclosing_leaves(steps) -> list[int | None]:
 
 
 def _steppings(tmp_path):
-    target, _ = _file(tmp_path, HOST)
+    target, _ = stepping_file(tmp_path, HOST)
     host = step(StepRequest(TraceRequest(target=target, args="f32[3], f32[]"), variant="jit"))
     pmap = step_example("data_parallel", "pmap")
     return [host.result, pmap.result]

@@ -14,8 +14,10 @@ import pytest
 
 from jaxviz.model import list_examples
 from jaxviz.views.stepper.panel import build_panel
+from tests.helpers.stepping import step_example
 
-from .test_stepper_oracle import step_example
+# Not in the fast tier: every gallery example (or the corpus) through JAX.
+pytestmark = pytest.mark.slow
 
 CASES = [(ex.name, v) for ex in list_examples() for v in ex.variants]
 #: The window's stepping limits (ui.stepper.controller).

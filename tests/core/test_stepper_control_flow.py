@@ -8,52 +8,20 @@ the predicate picks, and every ``enter`` paired with its ``leave``.
 
 from __future__ import annotations
 
-import importlib.util
-
 import jax
 import numpy as np
 import pytest
 
 from jaxviz.core.stepper import step
 from jaxviz.model import TraceRequest
-from jaxviz.model.sources import resolve_target
 from jaxviz.model.stepping import StepRequest
-
-from .test_stepper_oracle import assert_well_nested, check_against_real_run, step_example
-
-HOST = '''\
-import jax
-import jax.numpy as jnp
-from jax import lax
-
-
-@jax.custom_jvp
-def soft(a):
-    return jnp.log1p(jnp.exp(a))
-
-
-soft.defjvp(lambda p, t: (soft(p[0]), t[0] * jax.nn.sigmoid(p[0])))
-
-
-@jax.custom_vjp
-def triple(a):
-    return a * 3.0
-
-
-triple.defvjp(lambda a: (a * 3.0, None), lambda _, g: (g * 3.0,))
-
-
-def f(x, y):
-    k = y * 2.0
-
-    def body(c, xi):
-        return c + jnp.sin(xi) * k, c * 2
-
-    c, ys = lax.scan(body, 0.0, x)
-    z = lax.cond(c > 0, lambda a: a + 1, lambda a: a - 1, y)
-    w = lax.while_loop(lambda s: s[0] < 3 + k, lambda s: (s[0] + 1, s[1] * 2 + k), (0.0, y))
-    return c, ys, z, w, soft(y), triple(x), jax.checkpoint(jnp.cos)(y)
-'''
+from tests.helpers.stepping import (
+    HOST,
+    assert_well_nested,
+    check_against_real_run,
+    step_example,
+    stepping_file,
+)
 
 PER_DEVICE = '''\
 import jax
@@ -69,19 +37,9 @@ def f(x):
 '''
 
 
-def _file(tmp_path, source: str):
-    path = tmp_path / "flow.py"
-    path.write_text(source)
-    spec = importlib.util.spec_from_file_location(f"flow_{id(source)}", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    target, _ = resolve_target(f"{path}:f")
-    return target, module.f
-
-
 @pytest.mark.parametrize("variant", ["plain", "jit"])
 def test_host_control_flow_equals_the_real_run(tmp_path, variant):
-    target, f = _file(tmp_path, HOST)
+    target, f = stepping_file(tmp_path, HOST)
     stepped = step(StepRequest(TraceRequest(target=target, args="f32[3], f32[]"),
                                variant=variant, seed=1))
     fn = f if variant == "plain" else jax.jit(f)
@@ -108,7 +66,7 @@ def test_host_control_flow_equals_the_real_run(tmp_path, variant):
 
 
 def test_devices_take_their_own_branch_and_loop_count(tmp_path):
-    target, f = _file(tmp_path, PER_DEVICE)
+    target, f = stepping_file(tmp_path, PER_DEVICE)
     stepped = step(StepRequest(TraceRequest(target=target, args="f32[3]", axis_name="i"),
                                variant="pmap"))
     check_against_real_run(stepped, jax.pmap(f, axis_name="i"),

@@ -21,6 +21,7 @@ import itertools
 
 import jax
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from jax.sharding import AxisType, Mesh
@@ -30,8 +31,10 @@ from jaxviz.core.stepper import step
 from jaxviz.model import TraceRequest
 from jaxviz.model.sources import resolve_target
 from jaxviz.model.stepping import StepRequest
+from tests.helpers.stepping import check_against_real_run
 
-from .test_stepper_oracle import check_against_real_run
+# Not in the fast tier: runs generated programs and fresh interpreters through JAX.
+pytestmark = pytest.mark.slow
 
 SETTINGS = settings(max_examples=25, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.function_scoped_fixture,

@@ -20,8 +20,7 @@ from jaxviz.core.stepper_values import Recorder
 from jaxviz.model import TraceRequest, from_plain, to_plain
 from jaxviz.model.sources import resolve_target
 from jaxviz.model.stepping import StepRequest
-
-from .test_stepper_oracle import step_example
+from tests.helpers.stepping import step_example
 
 
 def test_small_values_are_kept_exactly_and_large_ones_summarised():

@@ -28,6 +28,9 @@ from jaxviz import core
 from jaxviz.model import Target, TraceRequest
 from tests.programs import gpt_mesh, gpt_source, gpt_specs
 
+# Not in the fast tier: compiles N-layer train steps.
+pytestmark = pytest.mark.slow
+
 FILE = "<editor:gpt_train.py>"
 
 CASES = [(1, False, True), (2, True, True), (4, False, False), (4, True, False),

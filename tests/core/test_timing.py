@@ -18,7 +18,10 @@ from jaxviz.model import from_plain, to_plain
 from jaxviz.model.timing import CallRecord, TimingRequest, TimingRun, TimingStatus
 from jaxviz.views.exports import write_data
 from jaxviz.views.timing.export import CSV_COLUMNS
-from tests.core.conftest import example_request
+from tests.helpers.jax_requests import example_request
+
+# Not in the fast tier: real timing runs.
+pytestmark = pytest.mark.slow
 
 VARIANTS = ["numpy", "op-by-op", "jit", "loop", "vmap", "jit-vmap", "pmap", "sharded"]
 RUNS, WARMUP, PIPELINE = 3, 1, 4

@@ -13,9 +13,8 @@ from jaxviz import core
 from jaxviz.model import list_examples
 from jaxviz.model.errors import format_error
 from jaxviz.model.sources import resolve_target
-
-from .conftest import example_request
-from .reference import reference_jaxpr
+from tests.helpers.jax_requests import example_request
+from tests.helpers.reference import reference_jaxpr
 
 CASES = [(ex.name, v) for ex in list_examples() for v in ex.variants]
 

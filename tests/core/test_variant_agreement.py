@@ -28,10 +28,11 @@ from jaxviz.core.trace import load
 from jaxviz.model import list_examples
 from jaxviz.model.errors import format_error
 from jaxviz.model.notes import NOTE_KINDS
-from jaxviz.model.specs import parse_args, parse_in_axes
+from tests.helpers.jax_requests import example_request, import_file
+from tests.helpers.reference import args_of, batched, in_axes_of
 
-from .conftest import example_request, import_file
-from .reference import _batched, _value
+# Not in the fast tier: every gallery example (or the corpus) through JAX.
+pytestmark = pytest.mark.slow
 
 DEVICES = 8
 BATCHED = ("vmap", "pmap", "sharded", "shard_map")
@@ -68,15 +69,15 @@ def reference(ex, variant: str, batch: int | None):
     module = import_file(ex.path)
     ns = vars(module)
     f = getattr(module, ex.function)
-    single = [_value(s, ns) for s in parse_args(ex.args)]
-    in_axes = parse_in_axes(ex.in_axes, len(single))
+    single = args_of(ex.args, ns)
+    in_axes = in_axes_of(ex.in_axes, len(single))
     batched_variant = variant in BATCHED and any(a is not None for a in in_axes)
     if not batched_variant:
         return f(*sample_values(single)), None, False
     if batch is None and ex.batched_args:
-        args = sample_values([_value(s, ns) for s in parse_args(ex.batched_args)])
+        args = sample_values(args_of(ex.batched_args, ns))
     else:
-        args = sample_values(_batched(single, in_axes, batch or DEVICES))
+        args = sample_values(batched(single, in_axes, batch or DEVICES))
     size = next(jax.tree.leaves(a)[0].shape[ax] for a, ax in zip(args, in_axes) if ax is not None)
     try:
         outs = [f(*[a if ax is None else jax.tree.map(lambda leaf, i=i, ax=ax:
@@ -92,13 +93,13 @@ def gradient_summed_by_check_vma(ex) -> bool:
     mesh axis (a psum_invariant from a transpose)? Built here with jax.shard_map."""
     module = import_file(ex.path)
     f = getattr(module, ex.function)
-    single = [_value(s, vars(module)) for s in parse_args(ex.args)]
-    in_axes = parse_in_axes(ex.in_axes, len(single))
+    single = args_of(ex.args, vars(module))
+    in_axes = in_axes_of(ex.in_axes, len(single))
     mesh = jax.make_mesh((DEVICES,), (ex.axis_name,), axis_types=(AxisType.Auto,))
     specs = tuple(P() if a is None else P(*([None] * a), ex.axis_name) for a in in_axes)
     smap = jax.shard_map(jax.vmap(f, in_axes=tuple(in_axes)), mesh=mesh, in_specs=specs,
                          out_specs=P(ex.axis_name), check_vma=True)
-    closed = jax.make_jaxpr(smap)(*_batched(single, in_axes, DEVICES))
+    closed = jax.make_jaxpr(smap)(*batched(single, in_axes, DEVICES))
 
     def eqns(jaxpr):
         for eqn in jaxpr.eqns:
@@ -139,11 +140,12 @@ def agrees(got, want) -> bool:
 def cases():
     out = []
     for ex in list_examples():
-        batched = any(a is not None for a in parse_in_axes(ex.in_axes, len(parse_args(ex.args))))
+        # one value applies to every argument, so one argument tells whether any is batched
+        any_batched = any(a is not None for a in in_axes_of(ex.in_axes, 1))
         for variant in ex.variants:
             vmas = (True, False) if variant == "shard_map" else (None,)
             sizes = [None]
-            if batched and variant in BATCHED:
+            if any_batched and variant in BATCHED:
                 sizes += [DEVICES, 2 * DEVICES, DEVICES + DEVICES // 2]
             for batch in sizes:
                 for vma in vmas:

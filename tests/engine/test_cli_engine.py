@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 
 import pytest
+
+# Not in the fast tier: real engine processes.
+pytestmark = pytest.mark.slow
 
 
 def jaxviz(*args: str, flags: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
@@ -39,9 +41,8 @@ def test_devices_text_and_bad_count():
 def test_jaxpr_of_a_looping_function_times_out(tmp_path):
     source = tmp_path / "loop.py"
     source.write_text("def f(x):\n    while True:\n        pass\n")
-    start = time.monotonic()
+    # how long it takes: benchmarks/bench_engine_limits.py
     out = jaxviz("jaxpr", f"{source}:f", "--args", "f32[3]", "--timeout", "2")
-    assert time.monotonic() - start < 2 + 60  # engine start-up on a busy machine, plus 2 s
     assert out.returncode == 1
     assert "jaxviz: error: timed out after 2 s while tracing `f`" in out.stderr
     assert out.stdout == ""

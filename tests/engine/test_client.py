@@ -12,8 +12,10 @@ import pytest
 from jaxviz.engine import EngineClient, EngineError
 from jaxviz.model import TraceResult
 from jaxviz.model.engine import DevicesRequest, EngineInfo
+from tests.helpers.engine import READY_S, Events, trace, wait_for_file
 
-from .conftest import READY_S, Events, trace, wait_for_file
+# Not in the fast tier: real engine processes.
+pytestmark = pytest.mark.slow
 
 
 def ok_reply(client: EngineClient) -> EngineInfo:
@@ -116,11 +118,10 @@ def test_fifty_requests_come_back_in_order(client):
 def test_timeout_restarts_the_engine(client, events):
     events.clear()
     pid = client.info.pid
-    start = time.monotonic()
     # One line: the loop's two instructions both belong to it, so the stack
     # sampled at any moment names the same line.
-    reply = client.submit(trace("while True: pass"), timeout=2).result(2 + 5)
-    assert time.monotonic() - start <= 2 + 5
+    # How soon the reply comes is measured by benchmarks/bench_engine_limits.py.
+    reply = client.submit(trace("while True: pass"), timeout=2).result(READY_S)
     assert not reply.ok and reply.error.kind == "timeout"
     assert reply.error.message.startswith("timed out after 2 s while tracing `f`")
     # The engine wrote where it was stuck before it was killed: kept in the error's
@@ -197,10 +198,8 @@ def test_cancel_running_request_is_prompt_and_engine_stays_usable(client, tmp_pa
     running = client.submit(trace(f"open({str(marker)!r}, 'w').close()\nwhile True:\n    pass"))
     queued = client.submit(DevicesRequest())
     wait_for_file(marker)
-    start = time.monotonic()
-    running.cancel()
+    running.cancel()  # how promptly: benchmarks/bench_engine_limits.py
     reply = running.result(READY_S)
-    assert time.monotonic() - start < 1.0
     assert reply.error.kind == "cancelled" and "while tracing `f`" in reply.error.message
     assert queued.result(READY_S).ok
     assert ok_reply(client).pid > 0

@@ -11,6 +11,9 @@ import pytest
 from jaxviz.engine.multihost import run_multihost
 from jaxviz.model.errors import UserError
 
+# Not in the fast tier: real engine processes.
+pytestmark = pytest.mark.slow
+
 
 @pytest.mark.slow
 def test_two_processes_psum_across_each_other():
@@ -58,7 +61,7 @@ def test_the_multi_host_storyboard_is_the_real_runs():
     """The storyboard the workers return, against their real shards and their compiled HLO."""
     from jaxviz.model import TraceResult, from_plain
     from jaxviz.views.devices import build_scene, geometry
-    from tests.core import hlo_oracle
+    from tests.helpers import hlo_oracle
 
     reports = run_multihost("example:multi_host", processes=2, local_devices=4)
     result = from_plain(reports[0].result)

@@ -7,17 +7,14 @@ import sys
 import time
 from pathlib import Path
 
-from .conftest import READY_S
+import pytest
+
+from tests.helpers.engine import READY_S, alive
+
+# Not in the fast tier: real engine processes.
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (FileNotFoundError, ProcessLookupError):
-        return False
-    return state not in ("Z", "X")
 
 
 def test_engines_exit_when_the_client_process_dies(tmp_path):
@@ -25,7 +22,7 @@ def test_engines_exit_when_the_client_process_dies(tmp_path):
     code = f"""
 import os, time
 from jaxviz.engine import EngineClient
-from tests.engine.conftest import trace, wait_for_file
+from tests.helpers.engine import trace, wait_for_file
 from pathlib import Path
 c = EngineClient(devices=1, standby=True)
 c.start(wait=True)

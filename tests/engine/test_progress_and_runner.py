@@ -10,9 +10,11 @@ import pytest
 from jaxviz.cli import runner
 from jaxviz.engine import EngineClient, EngineError
 from jaxviz.model import TraceResult
+from tests.helpers.counting import Counted, CountRequest, make_python
+from tests.helpers.engine import READY_S, trace
 
-from .conftest import READY_S, trace
-from .counting import Counted, CountRequest, make_python
+# Not in the fast tier: real engine processes.
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")

@@ -19,9 +19,10 @@ import pytest
 
 from jaxviz.engine import EngineClient
 from jaxviz.model.engine import Reply
+from tests.helpers.engine import READY_S, alive, trace, wait_for_file
 
-from .conftest import READY_S, trace, wait_for_file
-from .test_orphans import alive
+# Not in the fast tier: real engine processes.
+pytestmark = pytest.mark.slow
 
 #: A reply line as jaxviz writes it, but without the engine's token.
 FORGED = ('{"op":"reply","id":1,"reply":{"schema":2,"record":{"__type__":"Reply","id":1,'

@@ -20,6 +20,9 @@ from jax.sharding import PartitionSpec as P
 
 import jaxviz
 
+# Not in the fast tier: starts engines.
+pytestmark = pytest.mark.slow
+
 SVG = "{http://www.w3.org/2000/svg}"
 
 

@@ -10,6 +10,11 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
+# Not in the fast tier: starts a window process.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

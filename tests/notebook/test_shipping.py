@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from jaxviz.notebook.shipping import ShippingError, ship
-from tests.notebook.cells import CONVOLVE, cell_function, run_cell
+from tests.helpers.notebook_cells import CONVOLVE, cell_function, run_cell
 
 
 def _run_shipped(shipment):

@@ -19,6 +19,9 @@ import pytest
 from nbclient import NotebookClient
 from PIL import Image
 
+# Not in the fast tier: runs the tour notebook in a real Jupyter kernel.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = ROOT / "docs" / "notebooks" / "jaxviz_tour.ipynb"
 

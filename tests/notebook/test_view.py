@@ -16,7 +16,10 @@ from PIL import Image
 
 import jaxviz
 from jaxviz.views import palette
-from tests.notebook.cells import CONVOLVE, cell_function
+from tests.helpers.notebook_cells import CONVOLVE, cell_function
+
+# Not in the fast tier: starts engines.
+pytestmark = pytest.mark.slow
 
 convolve = cell_function(CONVOLVE, "convolve")
 X, W = jnp.arange(5.), jnp.array([2., 3., 4.])

@@ -14,6 +14,9 @@ from PySide6.QtCore import Qt
 from jaxviz.model import Target, TraceRequest
 from jaxviz.views.panes.folding import BIG_JAXPR_LINES
 
+# Not in the fast tier: drives the window.
+pytestmark = pytest.mark.slow
+
 # a new function each time round: 60 jaxprs printed inline (one shared would print once)
 SOURCE = '''import jax
 import jax.numpy as jnp

@@ -14,9 +14,12 @@ import pytest
 from PySide6.QtCore import QTimer
 
 from jaxviz.model import TraceResult
-from tests.rasters import pdf_pages, pdftotext
-from tests.ui.helpers import JAX_MS
-from tests.views.devices.cases import traced
+from tests.helpers.device_cases import traced
+from tests.helpers.rasters import pdf_pages, pdftotext
+from tests.helpers.window import JAX_MS
+
+# Not in the fast tier: every export written and read back by external programs.
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
@@ -132,7 +135,7 @@ def test_the_menu_asks_where_and_adds_the_formats_extension(view, qtbot, tmp_pat
     from PIL import Image
     from PySide6.QtWidgets import QFileDialog
 
-    from tests.rasters import rsvg
+    from tests.helpers.rasters import rsvg
 
     asked = []
 

@@ -16,7 +16,7 @@ import pytest  # noqa: E402
 
 from jaxviz.model import list_examples  # noqa: E402
 from jaxviz.views.devices.items import Text  # noqa: E402
-from tests.views.devices.cases import engine_traced, matmul, multihost, traced  # noqa: E402
+from tests.helpers.device_cases import engine_traced, matmul, multihost, traced  # noqa: E402
 
 #: Variants that differ from the others: their captions carry the note that says so.
 DIFFER = [("normalize-16", "pmap"), ("data_parallel-check_vma", "shard_map")]

@@ -3,7 +3,12 @@
 
 from __future__ import annotations
 
-from tests.views.devices.cases import traced
+import pytest
+
+from tests.helpers.device_cases import traced
+
+# Not in the fast tier: a real multi-process run.
+pytestmark = pytest.mark.slow
 
 
 def test_the_multi_host_example_is_drawn_from_a_real_two_process_run(qtbot):

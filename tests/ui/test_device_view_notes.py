@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.views.devices.cases import traced
+from tests.helpers.device_cases import traced
 
 
 def test_copy_as_code_copies_the_shown_variant(qtbot):

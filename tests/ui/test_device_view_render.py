@@ -16,7 +16,7 @@ from PySide6.QtGui import QColor, QImage  # noqa: E402
 
 from jaxviz.views.devices.boxes import held_rect  # noqa: E402
 from jaxviz.views.palette import DEVICE_COLOURS  # noqa: E402
-from tests.views.devices.cases import configure_jax, traced  # noqa: E402
+from tests.helpers.device_cases import configure_jax, traced  # noqa: E402
 
 configure_jax()
 W, H = 1280, 720

@@ -16,8 +16,11 @@ from PySide6.QtWidgets import QApplication
 from jaxviz.ui.window.layout import FRAME_ESTIMATE
 from jaxviz.views import palette
 from jaxviz.views.window.screen_fit import Rect, logical, plan_window
-from tests.ui.helpers import close, wait_for_panes
-from tests.views.window.test_entry_points import TRAINING
+from tests.helpers.sources import TRAINING
+from tests.helpers.window import close, wait_for_panes
+
+# Not in the fast tier: the window on the real engine.
+pytestmark = pytest.mark.slow
 
 SCREENS = list(itertools.product([(1280, 720), (1366, 768), (1920, 1080), (2560, 1440)],
                                  [1, 1.5, 2]))

@@ -14,8 +14,11 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QInputDialog
 
 from jaxviz.model.limits import BATCH, DEVICES, PIPELINE, RUNS, WARMUP
-from tests.cli.test_flag_sweep import VALUES
-from tests.ui.helpers import wait_for_panes
+from tests.helpers.hostile_values import VALUES
+from tests.helpers.window import wait_for_panes
+
+# Not in the fast tier: the window on the real engine.
+pytestmark = pytest.mark.slow
 
 #: Which values each Arguments field takes for a one-argument function (example:normalize);
 #: the others are refused under the field. Python expressions are arguments (the engine
@@ -106,7 +109,7 @@ def test_spin_boxes_keep_their_range(qtbot, window, spin, limit):
         type_into(box, value)
         assert low <= box.value() <= limit.high, (spin, value, box.value())
     box.setValue(before)  # the shared engine keeps its device count
-    qtbot.wait(900)  # past the device count's debounce
+    qtbot.waitUntil(lambda: not window.args_panel._devices_timer.isActive())  # debounced
     wait_for_panes(qtbot, window)
     assert window.engine.devices == window.state.devices == 8 or spin == "batch"
 

@@ -14,14 +14,18 @@ import threading
 
 import jax
 import jax.numpy as jnp
+import pytest
 
 from jaxviz.model.window_channel import OpenMessage
 from jaxviz.notebook.channel import private_dir, send_message
 from jaxviz.notebook.requests import build_request
 from jaxviz.notebook.shipping import ship
 from jaxviz.ui.window.channel import ChannelServer, open_in_window
-from tests.notebook.cells import CONVOLVE, cell_function
-from tests.ui.helpers import JAX_MS, wait_for_panes
+from tests.helpers.notebook_cells import CONVOLVE, cell_function
+from tests.helpers.window import JAX_MS, wait_for_panes
+
+# Not in the fast tier: the window on the real engine.
+pytestmark = pytest.mark.slow
 
 
 def _listening(window, token="the-token"):

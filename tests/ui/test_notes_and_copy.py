@@ -10,9 +10,13 @@ from __future__ import annotations
 
 import ast
 
+import pytest
 from PySide6.QtGui import QGuiApplication
 
-from tests.ui.helpers import wait_for_panes
+from tests.helpers.window import flush_events, wait_for_panes
+
+# Not in the fast tier: the window on the real engine.
+pytestmark = pytest.mark.slow
 
 
 def _trace(qtbot, win, check=None) -> None:
@@ -88,7 +92,7 @@ def test_the_busy_note_does_not_widen_the_pane(qtbot):
     qtbot.waitExposed(pane)
     idle = pane.minimumSizeHint().width()
     pane.set_busy("⏳ working…")
-    qtbot.wait(50)  # the layouts take the new text in
+    flush_events()  # the layouts take the new text in
     assert pane.busy.sizeHint().width() > 50  # the note is there, and wide
     assert pane.minimumSizeHint().width() == idle
     pane.resize(idle + 200, 400)

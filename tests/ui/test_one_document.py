@@ -14,7 +14,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from tests.ui.helpers import JAX_MS, devices_tab, line_of, wait_for_panes
+from tests.helpers.window import JAX_MS, devices_tab, line_of, wait_for_panes
+
+# Not in the fast tier: the window on the real engine.
+pytestmark = pytest.mark.slow
 
 SOURCE = '''import jax.numpy as jnp
 

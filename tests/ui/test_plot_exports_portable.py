@@ -11,8 +11,6 @@ comparison catches that). The PDF's text is read back with ``pdftotext``.
 
 from __future__ import annotations
 
-import html
-import re
 import xml.etree.ElementTree as ET
 
 import pyqtgraph as pg
@@ -20,16 +18,20 @@ import pytest
 from PySide6.QtCore import QPointF
 
 from jaxviz.model.timing import TimingRun
-from tests.rasters import (
+from tests.helpers.rasters import (
     Landmarks,
     cairosvg,
     differences,
     pdf_pages,
     pdftoppm,
     pdftotext,
+    plain_title,
     png,
     rsvg,
 )
+
+# Not in the fast tier: every export written and read back by external programs.
+pytestmark = pytest.mark.slow
 
 SIZE = (1280, 720)
 KINDS = ("dispatch_vs_complete", "timeline", "variants", "sweep")
@@ -78,11 +80,6 @@ def landmarks(fig, view) -> Landmarks:
         marks.texts.append((name, (max(r.left(), 0), max(r.top(), 0),
                                    min(r.right(), SIZE[0]), min(r.bottom(), SIZE[1]))))
     return marks
-
-
-def plain_title(fig) -> str:
-    """The figure's title as a reader sees it (the label holds wrapped HTML)."""
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", fig.title.text)).split())
 
 
 @pytest.fixture(scope="module")

@@ -21,6 +21,9 @@ from jaxviz.model.gallery import resources_dir
 from jaxviz.views.present.deck import build_slides, load_deck
 from jaxviz.views.present.lecture import load_lecture, parse_lecture
 
+# Not in the fast tier: the window on the real engine.
+pytestmark = pytest.mark.slow
+
 LECTURE = resources_dir() / "lectures" / "parallel_jax.toml"
 
 

@@ -5,6 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+# Not in the fast tier: a real multi-process run.
+pytestmark = pytest.mark.slow
+
 SHIPPED = Path(__file__).resolve().parents[2] / "resources" / "lectures" / "parallel_jax.toml"
 
 

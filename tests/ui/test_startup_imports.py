@@ -18,6 +18,9 @@ from pathlib import Path
 
 import pytest
 
+# Not in the fast tier: starts the app in a subprocess.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 
 CHILD = """

@@ -23,7 +23,10 @@ from PySide6.QtTest import QTest
 from jaxviz.model import get_example
 from jaxviz.ui.theme import style
 from jaxviz.views.devices import build_scene
-from tests.ui.helpers import JAX_MS, close, line_of, pixel, wait_for_panes
+from tests.helpers.window import JAX_MS, close, line_of, pixel, wait_for_panes
+
+# Not in the fast tier: the window on the real engine.
+pytestmark = pytest.mark.slow
 
 
 def _open(qtbot, win, example: str) -> None:

@@ -10,7 +10,10 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 
-from tests.ui.helpers import JAX_MS, wait_for_panes
+from tests.helpers.window import JAX_MS, wait_for_panes
+
+# Not in the fast tier: the window on the real engine.
+pytestmark = pytest.mark.slow
 
 
 def _timing_of(qtbot, win, example: str):

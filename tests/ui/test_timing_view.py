@@ -11,8 +11,7 @@ import time
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QEventLoop, QPoint, QPointF, Qt
-from PySide6.QtGui import QImage
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 
 from jaxviz.model import Target, TraceRequest
@@ -20,55 +19,21 @@ from jaxviz.model.timing import FLUSH_NS
 from jaxviz.ui.plots import LIGHT
 from jaxviz.ui.plots.base import log_ms
 from jaxviz.views.timing.stats import CAPTIONS, caption_dispatch, fmt_ms, steady
-from tests.ui.helpers import JAX_MS
-from tests.ui.test_timing_view_options import example_request
+from tests.helpers.timing_view import (
+    ARGS,
+    configure,
+    count_colour,
+    example_request,
+    image_rgb,
+    make_view,
+    marker_pixels,
+    near_colour,
+    run_live,
+)
+from tests.helpers.window import JAX_MS
 
-#: Small, quick settings for the async-dispatch example.
-ARGS = "f32[128,128], f32[128,128]"
-
-
-def spin_until(check, timeout_ms: int = JAX_MS) -> None:
-    """Run the event loop until ``check()`` holds (a bound for module fixtures, no qtbot)."""
-    from PySide6.QtWidgets import QApplication
-
-    deadline = time.monotonic() + timeout_ms / 1000
-    while not check():
-        assert time.monotonic() < deadline, "gave up waiting"
-        QApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
-        time.sleep(0.005)
-
-
-def make_view(engine, size=(1500, 850)):
-    from jaxviz.ui.timing import TimingView
-
-    view = TimingView()
-    view.set_engine(engine)
-    view.resize(*size)
-    view.show()
-    return view
-
-
-def configure(view, variants, runs=6, warmup=1, pipeline=4, sweep=None):
-    c = view.controls
-    c.set_checked(variants)
-    c.runs.setValue(runs)
-    c.warmup.setValue(warmup)
-    c.pipeline.setValue(pipeline)
-    c.sweep_on.setChecked(sweep is not None)
-    if sweep is not None:
-        c.sweep.setText(sweep[0])
-        c.sweep_args.setText(sweep[1])
-
-
-def run_live(engine):
-    """A view that measured the async-dispatch example (numpy and jit, a pipeline, a sweep)."""
-    view = make_view(engine)
-    view.set_target(example_request("async_dispatch", ARGS, ["plain"]))
-    configure(view, ["numpy", "jit"], sweep=("n=32,64", "f32[n,n], f32[n,n]"))
-    view.controls.run_button.click()
-    assert view.running
-    spin_until(lambda: not view.running, 3 * JAX_MS)
-    return view
+# Not in the fast tier: the window on the real engine.
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
@@ -77,37 +42,6 @@ def live(qapp, shared_engine):
     yield view
     view.close()
     view.deleteLater()
-
-
-def image_rgb(image: QImage) -> np.ndarray:
-    image = image.convertToFormat(QImage.Format.Format_RGB888)
-    data = np.frombuffer(image.constBits(), np.uint8, image.sizeInBytes())
-    rows = data.reshape(image.height(), image.bytesPerLine())
-    return rows[:, : image.width() * 3].reshape(image.height(), image.width(), 3).copy()
-
-
-def hex_rgb(colour: str) -> np.ndarray:
-    return np.array([int(colour[i:i + 2], 16) for i in (1, 3, 5)])
-
-
-def count_colour(rgb: np.ndarray, colour: str, tolerance: int = 14) -> int:
-    return int((np.abs(rgb.astype(int) - hex_rgb(colour)).max(axis=-1) <= tolerance).sum())
-
-
-def marker_pixels(view, plot, scatter) -> list[tuple[int, int]]:
-    """Where a scatter's points are drawn, in pixels of the GraphicsView ``view``."""
-    out = []
-    for x, y in zip(scatter.data["x"], scatter.data["y"]):
-        p = view.mapFromScene(plot.vb.mapViewToScene(QPointF(float(x), float(y))))
-        out.append((p.x(), p.y()))
-    return out
-
-
-def near_colour(rgb: np.ndarray, xy: tuple[int, int], colour: str, radius: int = 1) -> bool:
-    """The pixel at ``xy`` (or one of its neighbours, for rounding) has ``colour``."""
-    x, y = xy
-    patch = rgb[max(0, y - radius): y + radius + 1, max(0, x - radius): x + radius + 1]
-    return count_colour(patch, colour) > 0
 
 
 # --------------------------------------------------------------------------- #

@@ -3,14 +3,17 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 from jaxviz.views.timing.export import read_json, write_json
 from jaxviz.views.timing.stats import caption_dispatch
-from tests.ui.helpers import JAX_MS, wait_for_panes
-from tests.ui.test_timing_view import configure
-from tests.ui.test_timing_view_options import example_request
+from tests.helpers.timing_view import configure, example_request
+from tests.helpers.window import JAX_MS, wait_for_panes
+
+# Not in the fast tier: the window on the real engine.
+pytestmark = pytest.mark.slow
 
 
 def recording(tmp_path, engine, qtbot):

@@ -17,8 +17,7 @@ from jaxviz.model.records import to_plain
 from jaxviz.ui.plots import DARK, LIGHT, build_figure
 from jaxviz.ui.plots.render import laid_out
 from jaxviz.views.timing.export import CSV_COLUMNS, read_json, write_json
-from tests.ui.helpers import JAX_MS
-from tests.ui.test_timing_view import (
+from tests.helpers.timing_view import (
     count_colour,
     image_rgb,
     make_view,
@@ -26,6 +25,10 @@ from tests.ui.test_timing_view import (
     near_colour,
     run_live,
 )
+from tests.helpers.window import JAX_MS
+
+# Not in the fast tier: the window on the real engine.
+pytestmark = pytest.mark.slow
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -147,8 +150,7 @@ def test_the_menus_pdf_entry_asks_where_and_writes_the_plot_on_screen(live, tmp_
     its title searchable text."""
     from PySide6.QtWidgets import QFileDialog
 
-    from tests.rasters import pdf_pages, pdftoppm, pdftotext
-    from tests.ui.test_plot_exports_portable import plain_title
+    from tests.helpers.rasters import pdf_pages, pdftoppm, pdftotext, plain_title
 
     asked = []
 

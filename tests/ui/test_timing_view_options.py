@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from jaxviz.model import Target, TraceRequest
-from jaxviz.model.gallery import get_example
 from jaxviz.model.sizes import parse_size
 from jaxviz.model.timing import TimingHeader, TimingRequest, TimingRun, validate
 from jaxviz.views.timing.options import (
@@ -20,18 +17,7 @@ from jaxviz.views.timing.options import (
     supported_variants,
     where_and_when,
 )
-
-
-def example_request(name: str, args: str | None = None, variants=None) -> TraceRequest:
-    """The request the window builds for an example (its panes as ``variants``)."""
-    ex = get_example(name)
-    return TraceRequest(target=Target(Path(ex.path).read_text(encoding="utf-8"), ex.path,
-                                      ex.function),
-                        args=args or ex.args, batched_args=None if args else ex.batched_args,
-                        variants=variants or ["plain", *[v for v in ex.variants
-                                                         if v not in ("plain", "jit")]],
-                        batch=ex.batch, in_axes=ex.in_axes, mesh=ex.mesh, specs=ex.specs,
-                        out_specs=ex.out_specs)
+from tests.helpers.timing_view import example_request
 
 
 def test_an_examples_timing_settings_are_the_defaults():

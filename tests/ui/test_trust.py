@@ -14,6 +14,7 @@ import stat
 import time
 from pathlib import Path
 
+import pytest
 from PySide6.QtWidgets import QPushButton
 
 from jaxviz.model import Target, TraceRequest
@@ -21,7 +22,10 @@ from jaxviz.model.timing import TimingRequest, TimingRun
 from jaxviz.ui.window.main_window import MainWindow
 from jaxviz.ui.window.settings import Recovery
 from jaxviz.views.timing.export import write_json
-from tests.ui.helpers import JAX_MS, wait_for_panes
+from tests.helpers.window import JAX_MS, flush_events, wait_for_panes
+
+# Not in the fast tier: the window on the real engine.
+pytestmark = pytest.mark.slow
 
 
 def marking(marker: Path, body: str = "x * 2") -> str:
@@ -36,8 +40,10 @@ def _plain(win) -> str:
 
 
 def _settle(qtbot, win) -> None:
-    """Long enough for a trace to have been sent and answered, had one been sent."""
-    qtbot.wait(600)
+    """Until a trace would have been sent and answered, had one been asked for: the events
+    already posted are delivered (a request starts the session's debounce), then the
+    session has nothing pending."""
+    flush_events()
     wait_for_panes(qtbot, win)
 
 

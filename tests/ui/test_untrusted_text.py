@@ -40,7 +40,7 @@ def hostile_recording(tmp_path: Path) -> Path:
 
 
 def test_a_recordings_text_is_plain_in_every_label_and_tooltip(qtbot, tmp_path, shared_engine):
-    from tests.ui.test_timing_view import make_view
+    from tests.helpers.timing_view import make_view
 
     view = make_view(shared_engine)
     qtbot.addWidget(view)

@@ -25,7 +25,10 @@ from jaxviz.ui.theme import style
 from jaxviz.views import palette
 from jaxviz.views.compare.jaxpr_diff import diff_variants
 from jaxviz.views.panes.link_index import walk
-from tests.ui.helpers import close, line_of, pixel, wait_for_panes
+from tests.helpers.window import close, flush_events, line_of, pixel, wait_for_panes
+
+# Not in the fast tier: the window on the real engine.
+pytestmark = pytest.mark.slow
 
 
 def _open(qtbot, win, example: str = "convolve") -> None:
@@ -39,7 +42,7 @@ def _compare(qtbot, win, left: str, right: str):
     view = win.area.compare
     wait_for_panes(qtbot, win, lambda: view.diff is not None
                    and (view.diff.left, view.diff.right) == (left, right))
-    qtbot.wait(50)  # one paint
+    flush_events()  # laid out as the next paint shows it
     return view
 
 
@@ -201,7 +204,7 @@ def test_a_variant_no_pane_shows_is_traced_when_picked(qtbot, window):
 def test_close_gives_back_the_panes_the_editor_and_the_side_panels(qtbot, window):
     window.resize(1280, 720)
     _open(qtbot, window)
-    qtbot.wait(50)
+    flush_events()
     before = window.splitter.sizes()
     side = [window.docks[n].isVisible() for n in ("Gallery", "Arguments")]
     tools = window.docks["Console · Devices · Timing"]
@@ -210,7 +213,8 @@ def test_close_gives_back_the_panes_the_editor_and_the_side_panels(qtbot, window
     window.actions_by_name["compare"].trigger()  # View > Compare Variants (Ctrl+D)
     view = window.area.compare
     wait_for_panes(qtbot, window, lambda: view.diff is not None)
-    qtbot.wait(50)
+    qtbot.waitUntil(lambda: not tools.isVisible())
+    flush_events()
     # At 1280 wide the sides get room (the side panels step aside): each shows at least
     # 35 characters of jaxpr, and longer lines scroll sideways together.
     assert not any(window.docks[n].isVisible() for n in ("Gallery", "Arguments"))
@@ -228,8 +232,9 @@ def test_close_gives_back_the_panes_the_editor_and_the_side_panels(qtbot, window
     assert window.area.currentWidget() is not view
     assert window.splitter.sizes() == before
     assert [window.docks[n].isVisible() for n in ("Gallery", "Arguments")] == side
-    qtbot.wait(50)
-    assert tools.isVisible() and abs(tools.height() - tools_height) <= 2
+    qtbot.waitUntil(tools.isVisible)
+    flush_events()
+    assert abs(tools.height() - tools_height) <= 2
     # While comparing, a tab of theirs asked for (step mode's Values, the device view)
     # brings the console tabs back.
     window.actions_by_name["compare"].trigger()

@@ -10,8 +10,11 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QRect
 
-from tests.rasters import pdf_pages, pdftotext
-from tests.ui.helpers import JAX_MS, devices_tab
+from tests.helpers.rasters import pdf_pages, pdftotext
+from tests.helpers.window import JAX_MS, devices_tab
+
+# Not in the fast tier: the window on the real engine.
+pytestmark = pytest.mark.slow
 
 
 def on_screen(widget, window) -> bool:

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QPoint, QTimer
 from PySide6.QtWidgets import QApplication
 
 from jaxviz.ui.theme import style
 from jaxviz.ui.window.main_window import MainWindow
-from tests.ui.helpers import JAX_MS, close, devices_tab, line_of, pixel, wait_for_panes
+from tests.helpers.window import JAX_MS, close, devices_tab, line_of, pixel, wait_for_panes
+
+# Not in the fast tier: the window on the real engine.
+pytestmark = pytest.mark.slow
 
 SOURCE = '''import jax.numpy as jnp
 

@@ -23,7 +23,10 @@ from PySide6.QtWidgets import QApplication, QToolButton
 
 from jaxviz.model import VARIANTS
 from jaxviz.views.window.window_state import TWO_PANES
-from tests.ui.helpers import JAX_MS, devices_tab, wait_for_panes
+from tests.helpers.window import JAX_MS, devices_tab, wait_for_panes
+
+# Not in the fast tier: the window on the real engine.
+pytestmark = pytest.mark.slow
 
 
 def _state(win) -> dict:

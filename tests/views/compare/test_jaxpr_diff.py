@@ -357,7 +357,7 @@ def test_a_failed_variant_is_refused(traced):
 
 def core_trace_failed():
     from jaxviz import core
-    from tests.core.conftest import example_request
+    from tests.helpers.jax_requests import example_request
 
     req = example_request("normalize", variants=["plain"])
     vr = core.trace_request(req).variant("plain")

@@ -13,12 +13,15 @@ import re
 
 import jax
 import numpy as np
+import pytest
 
 from jaxviz.model import Target, TraceRequest
 from jaxviz.views.devices import build_scene
+from tests.helpers.device_cases import configure_jax
+from tests.helpers.drawn import phase_of, render, tiles_of
 
-from .cases import configure_jax
-from .drawn import phase_of, render, tiles_of
+# Not in the fast tier: traces programs through JAX.
+pytestmark = pytest.mark.slow
 
 PLACED = """\
 import jax

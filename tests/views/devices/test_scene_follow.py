@@ -6,8 +6,7 @@ from jaxviz.views.devices import build_scene
 from jaxviz.views.devices.follow import phase_of_equation
 from jaxviz.views.palette import device_colour_map, device_grid
 from jaxviz.views.panes.link_index import walk
-
-from .cases import traced
+from tests.helpers.device_cases import traced
 
 
 def test_a_stepper_equation_maps_to_the_phase_that_runs_it():

@@ -11,9 +11,8 @@ import pytest
 
 from jaxviz.views.devices import build_scene
 from jaxviz.views.devices.items import Text
-
-from .cases import MATMUL, engine_traced, traced, traced_source
-from .drawn import render
+from tests.helpers.device_cases import MATMUL, engine_traced, traced, traced_source
+from tests.helpers.drawn import render
 
 SIZES = [(1280, 720), (1920, 1080)]
 

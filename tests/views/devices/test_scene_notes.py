@@ -9,8 +9,7 @@ export (``jaxviz animate --out story.json``) carries the same captions.
 from __future__ import annotations
 
 from jaxviz.views.devices import build_scene
-
-from .cases import traced
+from tests.helpers.device_cases import traced
 
 
 def test_the_collective_and_the_result_say_the_variant_differs():

@@ -17,9 +17,8 @@ import pytest
 from jaxviz.model import list_examples
 from jaxviz.views.devices import build_scene
 from jaxviz.views.devices.items import Box
-
-from .cases import matmul, traced
-from .drawn import (
+from tests.helpers.device_cases import matmul, traced
+from tests.helpers.drawn import (
     LIGHT,
     all_groups,
     centre,

@@ -1,4 +1,5 @@
-"""The findings of issue 12, each a test against JAX itself.
+"""Where variants compute something different, and the notes that say so, against JAX itself
+(first found in issue 12):
 
 1. data_parallel under shard_map took a step 8x too large, silently.
 2. normalize with 16 examples on 8 devices under pmap normalises over 8 values.
@@ -30,8 +31,10 @@ from jaxviz.model import TraceRequest, get_example
 from jaxviz.model.errors import format_error
 from jaxviz.model.sources import resolve_target
 from jaxviz.views.window.window_state import find_field_errors
+from tests.helpers.jax_requests import example_request, import_file
 
-from .conftest import example_request, import_file
+# Not in the fast tier: every gallery example (or the corpus) through JAX.
+pytestmark = pytest.mark.slow
 
 ISSUE_ARGS = ("(jnp.ones(4), jnp.float32(0.)), "
               "jnp.arange(8*32*4, dtype=jnp.float32).reshape(8,32,4)/1000., jnp.ones((8,32))")

@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import re
 
-from tests.ui.helpers import wait_for_panes
+import pytest
+
+from tests.helpers.window import wait_for_panes
+
+# Not in the fast tier: the window on the real engine.
+pytestmark = pytest.mark.slow
 
 JITTED = '''import jax
 import jax.numpy as jnp

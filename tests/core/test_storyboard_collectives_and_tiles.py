@@ -16,9 +16,15 @@ from jaxviz import core
 from jaxviz.core import arguments, storyboard, trace
 from jaxviz.model import Target, TraceRequest, VariantResult
 from jaxviz.model.records import walk_equations
+from tests.helpers.jax_requests import example_request
+from tests.helpers.storyboard_oracle import (
+    assert_collectives_match,
+    check_variant,
+    oracle_collectives,
+)
 
-from .conftest import example_request
-from .test_storyboard_oracle import assert_collectives_match, check_variant, oracle_collectives
+# Not in the fast tier: every gallery example (or the corpus) through JAX.
+pytestmark = pytest.mark.slow
 
 MATMUL = "import jax.numpy as jnp\ndef f(x, w):\n    return x @ w\n"
 
@@ -31,7 +37,7 @@ def matmul_request(**overrides) -> TraceRequest:
                         want=["jaxpr", "story"], **fields)
 
 
-def test_finding2_the_all_gather_comes_before_the_dot_with_real_groups_and_shapes():
+def test_the_all_gather_comes_before_the_dot_with_real_groups_and_shapes():
     sb = check_variant(matmul_request(), "sharded")
     kinds = [(s.kind, s.collective.kind if s.collective else s.primitives) for s in sb.steps]
     assert kinds == [("collective", "all-gather"), ("compute", ["dot_general"])]
@@ -49,7 +55,7 @@ def test_finding2_the_all_gather_comes_before_the_dot_with_real_groups_and_shape
     assert gather.source_lines == [3] and dot.source_lines == [3]
 
 
-def test_finding2_with_a_batch_the_permute_comes_first_and_names_its_pairs():
+def test_with_a_batch_the_permute_comes_first_and_names_its_pairs():
     sb = check_variant(matmul_request(in_axes="0, 1", batch=8), "sharded")
     kinds = [s.collective.kind for s in sb.collectives]
     assert kinds == ["collective-permute", "all-gather"]
@@ -62,7 +68,7 @@ def test_finding2_with_a_batch_the_permute_comes_first_and_names_its_pairs():
                for s in sb.collectives)
 
 
-def test_finding1_shared_tiles_are_one_tile_with_every_holder():
+def test_shared_tiles_are_one_tile_with_every_holder():
     sb = check_variant(example_request("tensor_parallel", ["sharded"], want=("jaxpr", "story")),
                        "sharded")
     x, w = sb.inputs

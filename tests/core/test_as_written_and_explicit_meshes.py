@@ -21,10 +21,12 @@ from jaxviz.model.sources import resolve_target
 from jaxviz.model.stepping import StepRequest
 from jaxviz.model.timing import TimingRequest
 from jaxviz.views.compare.changes import marks_for
+from tests.helpers.cli import fresh_env
+from tests.helpers.corpus import CASES, CORPUS, parse_value
+from tests.helpers.corpus import case_request as corpus_request
 
-from .test_call_code import fresh_env
-from .test_corpus import CASES, CORPUS, parse_value
-from .test_corpus import case_request as corpus_request
+# Not in the fast tier: runs generated programs and fresh interpreters through JAX.
+pytestmark = pytest.mark.slow
 
 ALL = ["jaxpr", "hlo", "layout", "story", "value"]
 

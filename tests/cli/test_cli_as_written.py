@@ -6,7 +6,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .test_cli import jaxviz
+import pytest
+
+from tests.helpers.cli import jaxviz
+
+# Not in the fast tier: the jaxviz command in subprocesses, each with an engine.
+pytestmark = pytest.mark.slow
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 

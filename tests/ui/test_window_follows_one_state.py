@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QTextCursor
 from PySide6.QtTest import QTest
@@ -17,7 +18,10 @@ from PySide6.QtWidgets import QFileDialog
 
 from jaxviz.ui.theme import style
 from jaxviz.views.panes.link_index import LinkIndex
-from tests.ui.helpers import JAX_MS, close, devices_tab, pixel, wait_for_panes
+from tests.helpers.window import JAX_MS, close, devices_tab, flush_events, pixel, wait_for_panes
+
+# Not in the fast tier: the window on the real engine.
+pytestmark = pytest.mark.slow
 
 
 def _open(qtbot, win, example: str) -> None:
@@ -128,7 +132,7 @@ def test_open_shows_the_files_explanation_and_panes_and_save_as_its_title(
 
 
 def test_a_timing_run_of_another_function_is_marked(qtbot, window):
-    from tests.ui.test_timing_view import configure
+    from tests.helpers.timing_view import configure
 
     window.open_example("async_dispatch")
     wait_for_panes(qtbot, window, lambda: window.router.result is not None)
@@ -148,7 +152,7 @@ def test_a_timing_run_of_another_function_is_marked(qtbot, window):
 
 def test_the_plot_tab_and_the_export_button_stay_put(qtbot, window):
     """A run does not switch the plot tab; a banner does not move the Export button."""
-    from tests.ui.test_timing_view import configure
+    from tests.helpers.timing_view import configure
 
     window.open_example("async_dispatch")
     wait_for_panes(qtbot, window, lambda: window.router.result is not None)
@@ -163,12 +167,12 @@ def test_the_plot_tab_and_the_export_button_stay_put(qtbot, window):
     qtbot.waitUntil(lambda: not view.running, timeout=2 * JAX_MS)
     assert view.plots.current_kind() == "variants"
     view.banner.show_message("Copied the variants plot (1280×720) to the clipboard.", "info")
-    QTest.qWait(50)
+    flush_events()
     assert not view.banner.isHidden()
     assert view.export_bar.mapTo(window, view.export_bar.rect().topLeft()) == before
     assert view.plots.geometry() == plots_before
     view.banner.show_message("A much longer message " * 20, "error")
-    QTest.qWait(50)
+    flush_events()
     assert view.plots.geometry() == plots_before
 
 
@@ -227,7 +231,7 @@ def test_tab_reaches_the_device_view_and_its_player(qtbot, window):
     seen = []
     for _ in range(200):
         window.focusNextChild()
-        QTest.qWait(0)
+        flush_events(1)
         seen.append(window.focusWidget())
     controls = view.controls
     for widget in (view, controls.play_button, controls.forward_button, controls.back_button,
@@ -289,7 +293,7 @@ def test_zoom_enlarges_the_text_of_every_view(qtbot, window):
     assert "Ctrl+=" in [k.toString() for k in zoom_in.shortcuts()]
     zoom_in.trigger()
     zoom_in.trigger()
-    QTest.qWait(50)
+    flush_events()
     after = sizes()
     grown = {name: after[name] / before[name] for name in before}
     assert all(ratio > 1.1 for ratio in grown.values()), (before, after)
@@ -360,10 +364,10 @@ def test_the_timing_axes_labels_are_not_clipped(qtbot, window):
     wait_for_panes(qtbot, window, lambda: window.router.result is not None)
     window.tools.setCurrentWidget(window.tools.timing)
     view = window.tools.timing.view
-    QTest.qWait(100)
+    qtbot.waitUntil(view.isVisible)
     for kind in ("dispatch_vs_complete", "sweep"):
         view.plots.show_kind(kind)
-        QTest.qWait(50)
+        flush_events()
         axis = view.plots.figures[kind].plot.getAxis("left")
         label = axis.label.boundingRect().width()  # drawn turned by 90 degrees
         assert label <= axis.size().height(), (kind, label, axis.labelText)
@@ -396,7 +400,7 @@ def test_the_side_panels_are_readable_at_1366x768(qtbot, window):
         dock.show()
     window.resizeDocks([window.docks["Gallery"]], [plan.side_width], Qt.Orientation.Horizontal)
     wait_for_panes(qtbot, window, lambda: window.router.result is not None)
-    QTest.qWait(100)
+    flush_events()
     gallery = window.gallery.list
     viewport = gallery.viewport().rect()
     shown = [r for r in range(gallery.count())

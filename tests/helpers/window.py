@@ -2,11 +2,24 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import QCoreApplication, QEvent
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QWidget
 
 #: Bound for anything that waits for JAX (engine start, a trace, a restart), in ms.
 JAX_MS = 120_000
+
+
+def flush_events(rounds: int = 5) -> None:
+    """Deliver the events already posted (layout requests, deferred resizes, zero timers,
+    queued signals, widgets' ``deleteLater``) and those they post in turn: the state the next
+    paint shows, reached without waiting on the clock. ``widget.grab()`` then paints
+    synchronously."""
+    app = QCoreApplication.instance()
+    for _ in range(rounds):
+        QCoreApplication.sendPostedEvents()
+        app.processEvents()
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
 
 def wait_for_panes(qtbot, win, check=None, timeout: int = JAX_MS) -> None:

@@ -17,7 +17,9 @@ missing is skipped and says which package to install.
 
 from __future__ import annotations
 
+import html
 import io
+import re
 import shutil
 import subprocess
 import unicodedata
@@ -204,3 +206,8 @@ def differences(reference: np.ndarray, other: np.ndarray, marks: Landmarks,
             found.append(f"{int(spread.sum())} blocks of {colour} where the PNG is background, "
                          f"e.g. at x={xs[0] * block}, y={ys[0] * block}")
     return found
+
+
+def plain_title(fig) -> str:
+    """The figure's title as a reader sees it (the label holds wrapped HTML)."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", fig.title.text)).split())

@@ -1,4 +1,6 @@
-"""The four findings of issue 11, each checked on the scene against the storyboard (no Qt).
+"""The scene draws what the storyboard says (no Qt): shared tiles, collectives in their groups
+and order, the loop contrast only where a loop computes the same, pytree arguments
+(first found wrong in issue 11).
 
 The storyboard itself is checked against JAX in tests/core; here the question
 is whether the device view draws what it says: shared tiles once, ringed by
@@ -12,9 +14,8 @@ import pytest
 
 from jaxviz.views.devices import build_scene
 from jaxviz.views.devices.items import Box, Ring, Text
-
-from .cases import matmul, traced
-from .drawn import (
+from tests.helpers.device_cases import matmul, traced
+from tests.helpers.drawn import (
     LIGHT,
     all_groups,
     centre,
@@ -32,7 +33,7 @@ from .drawn import (
 # --------------------------------------------------------------------------- #
 
 
-def test_finding1_shared_tiles_are_drawn_once_whole_ringed_and_named_by_their_holders():
+def test_shared_tiles_are_drawn_once_whole_ringed_and_named_by_their_holders():
     result = traced("tensor_parallel", "sharded")
     story = result.variant("sharded").storyboard
     scene = build_scene(result, "sharded")
@@ -65,7 +66,7 @@ def test_finding1_shared_tiles_are_drawn_once_whole_ringed_and_named_by_their_ho
         assert box.fill == colour[holder] and not rings_of(out_items, box)
 
 
-def test_finding1_replicated_arrays_say_so_and_are_never_host_grey():
+def test_replicated_arrays_say_so_and_are_never_host_grey():
     result = traced("mlp_predict", "pmap")
     scene = build_scene(result, "pmap")
     params = [a for a in result.variant("pmap").storyboard.inputs if a.name.startswith("params")]
@@ -92,7 +93,7 @@ def test_finding1_replicated_arrays_say_so_and_are_never_host_grey():
     assert "replicated on all 8" in split.caption
 
 
-def test_finding1_the_legend_uses_the_captions_words():
+def test_the_legend_uses_the_captions_words():
     scene = build_scene(traced("tensor_parallel", "sharded"), "sharded")
     _, items = render(scene, phase_of(scene, "split"))
     texts = [t.text for t in items if isinstance(t, Text)]
@@ -105,7 +106,7 @@ def test_finding1_the_legend_uses_the_captions_words():
 # --------------------------------------------------------------------------- #
 
 
-def test_finding2_the_all_gather_is_drawn_before_the_dot_within_its_groups():
+def test_the_all_gather_is_drawn_before_the_dot_within_its_groups():
     result = matmul()
     story = result.variant("sharded").storyboard
     scene = build_scene(result, "sharded")
@@ -128,7 +129,7 @@ def test_finding2_the_all_gather_is_drawn_before_the_dot_within_its_groups():
     assert gather.to_story().groups == story.steps[0].collective.groups
 
 
-def test_finding2_with_a_batch_the_permute_moves_along_its_pairs():
+def test_with_a_batch_the_permute_moves_along_its_pairs():
     result = matmul(in_axes="0, 1", batch=8)
     story = result.variant("sharded").storyboard
     scene = build_scene(result, "sharded")
@@ -154,7 +155,7 @@ def test_finding2_with_a_batch_the_permute_moves_along_its_pairs():
 
 
 @pytest.mark.parametrize("name", ["normalize", "psum_ones"])
-def test_finding3_no_python_loop_when_the_function_needs_the_batch_axis(name):
+def test_no_python_loop_when_the_function_needs_the_batch_axis(name):
     result = traced(name, "vmap")
     scene = build_scene(result, "vmap")
     kinds = [p.kind for p in scene.phases]
@@ -166,7 +167,7 @@ def test_finding3_no_python_loop_when_the_function_needs_the_batch_axis(name):
         assert "times, one example after another" not in phase.caption
 
 
-def test_finding3_the_loop_contrast_stays_where_a_loop_computes_the_same():
+def test_the_loop_contrast_stays_where_a_loop_computes_the_same():
     scene = build_scene(traced("convolve", "vmap"), "vmap")
     assert [p.kind for p in scene.phases] == ["host", "loop", "vectorized", "result"]
     loop, vec = scene.phases[1], scene.phases[2]
@@ -175,7 +176,7 @@ def test_finding3_the_loop_contrast_stays_where_a_loop_computes_the_same():
 
 
 @pytest.mark.parametrize("name", ["convolve", "normalize"])
-def test_finding3_bare_vmap_runs_op_by_op_not_as_one_program(name):
+def test_bare_vmap_runs_op_by_op_not_as_one_program(name):
     scene = build_scene(traced(name, "vmap"), "vmap")
     assert not scene.one_program
     vec = scene.phases[phase_of(scene, "vectorized")]
@@ -184,7 +185,7 @@ def test_finding3_bare_vmap_runs_op_by_op_not_as_one_program(name):
                for p in scene.phases)
 
 
-def test_finding3_one_compiled_program_only_for_jit():
+def test_one_compiled_program_only_for_jit():
     plain = build_scene(traced("convolve", "plain"), "plain")
     jit = build_scene(traced("convolve", "jit"), "jit")
     [p_compute] = [p for p in plain.phases if p.kind == "compute"]
@@ -198,7 +199,7 @@ def test_finding3_one_compiled_program_only_for_jit():
 # --------------------------------------------------------------------------- #
 
 
-def test_finding4_a_pytree_argument_folds_into_one_readable_entry():
+def test_a_pytree_argument_folds_into_one_readable_entry():
     scene = build_scene(traced("data_parallel", "pmap"), "pmap")
     folded, _ = render(scene, 0, size=(900, 430))  # the docked tab at 1280x720
     names = [p.grid.name for p in folded.inputs]
@@ -238,8 +239,8 @@ def f(x):
 """
 
 
-def test_finding2_a_collective_in_a_loop_says_how_often_and_moves_along_its_pairs():
-    from .cases import traced_source
+def test_a_collective_in_a_loop_says_how_often_and_moves_along_its_pairs():
+    from tests.helpers.device_cases import traced_source
 
     result = traced_source(LOOP, "f", "pmap", args="f32[4]", axis_name="i")
     story = result.variant("pmap").storyboard

@@ -1,6 +1,6 @@
 """Runs many ``jaxviz`` command lines in one process, for the flag sweep.
 
-``python -m tests.cli.sweep_runner CASES.json RESULTS.json`` runs every case
+``python -m tests.helpers.sweep_runner CASES.json RESULTS.json`` runs every case
 (a list of arguments after ``jaxviz``) with :func:`jaxviz.cli.main`, as the
 ``jaxviz`` command would, capturing what it writes to stdout and stderr, its
 exit code (a ``SystemExit`` or the returned code) and any exception that

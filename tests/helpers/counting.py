@@ -33,7 +33,7 @@ class Counted:
 WRAPPER = f"""
 import sys, time
 sys.path.insert(0, {str(ROOT)!r})
-from tests.engine.counting import CountRequest, Counted
+from tests.helpers.counting import CountRequest, Counted
 from jaxviz.core import service
 
 @service.handler("CountRequest")
