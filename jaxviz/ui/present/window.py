@@ -95,7 +95,8 @@ class PresentationWindow(QWidget):
         self.left_out = left_out
         for why in left_out:
             print(f"jaxviz present: left out {why}", file=sys.stderr)
-        slides = whole if built(whole) else slides  # nothing left: the failures, said
+        # nothing left but framing after leaving steps out: show the failures, said
+        slides = whole if built(whole) or not left_out else slides
         keep = self.position.index if self.slides else (
             self.start_for(slides) if self.start_for is not None else self._start)
         self.slides = slides
