@@ -58,7 +58,6 @@ from jaxviz.ui.window.session import TraceSession
 from jaxviz.ui.window.settings import RememberedSettings
 from jaxviz.ui.window.stepping import StepMode
 from jaxviz.ui.window.stepping import handlers as step_handlers
-from jaxviz.views.compare.changes import marks_for
 from jaxviz.views.window.clicker_views import ClickerViews
 from jaxviz.views.window.window_state import WindowState
 
@@ -272,6 +271,8 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
                 empty.clear(self.state.not_traced())
             self.area.refresh_tab_titles()
             return
+        from jaxviz.views.compare.changes import marks_for  # with the first result
+
         for vr in result.variants:
             pane = self.area.panes.get(vr.variant)
             if pane is not None:
