@@ -21,7 +21,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 from jaxviz.model.chips import find_chip
-from jaxviz.model.cost_model import project
+from jaxviz.model.cost_model import project, seconds
 from tests.ui.helpers import JAX_MS, wait_for_panes
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -137,3 +137,42 @@ def test_clicking_a_row_moves_the_device_view_and_the_editor(qtbot, window):
         assert window.linking.selected_line == use.source_lines[0]
         assert "psum" in window.state.source.split("\n")[use.source_lines[0] - 1] or \
             use.primitives
+
+
+def test_a_chip_chosen_puts_each_phase_s_projected_time_in_the_device_view_caption(
+        qtbot, window):
+    view = _collectives_tab(qtbot, window, "data_parallel")
+    devices = window.tools.ensure_view(window.tools.devices)
+    qtbot.waitUntil(lambda: bool(devices.phases), timeout=JAX_MS)
+    assert not any("Projected" in p.caption for p in devices.phases)  # no chip yet
+    index = view.chip.findData("tpu-v5e")
+    view.chip.setCurrentIndex(index)
+    view.chip.activated.emit(index)
+    chip = find_chip("tpu-v5e")
+    costs = view.costs
+    projection = project(costs, chip)
+    bound_words = {"compute": "compute-bound", "memory": "HBM-bound",
+                   "communication": "link-bound"}
+    shown = [p for p in devices.phases if p.step_index is not None]
+    assert any(p.kind == "collective" for p in shown) and any(p.kind == "compute"
+                                                               for p in shown)
+    for phase in shown:
+        ph = next(x for x in projection.phases if x.step == phase.step_index)
+        bound = bound_words[ph.bound]
+        if ph.t_comm.formula.endswith("latency-bound") and ph.bound == "communication":
+            bound = "latency-bound"
+        assert f"on {chip.name}: about {seconds(ph.t_lower.value)}, {bound}" \
+            in phase.caption, phase.caption
+        assert phase.caption.startswith("Projected for 8 chips")
+        if phase.kind == "collective":
+            use = costs.collectives[next(s.collective for s in costs.steps
+                                         if s.step == phase.step_index)]
+            assert f"{use.kind} of " in phase.caption
+            assert all(f"'{a}'" in phase.caption for a in use.mesh_axes)
+        assert phase.caption.endswith(phase.note)  # the note stays last
+    # the caption the view emits (and draws) is the projected one
+    devices.seek(devices.phases.index(shown[-1]))
+    assert "Projected" in devices.phases[devices.current_phase].caption_without_note
+    view.chip.setCurrentIndex(0)
+    view.chip.activated.emit(0)
+    assert not any("Projected" in p.caption for p in devices.phases)

@@ -218,6 +218,8 @@ class ToolTabs(QTabWidget):
             signal = getattr(view, "phaseChanged", None)
             if signal is not None:
                 signal.connect(self._phase_changed)
+            if hasattr(view, "set_chip"):
+                view.set_chip(self.state.chip)
             if self.state.details is not None:
                 view.set_result(self.state.details, self._variant)
                 self._start_over = False
@@ -260,9 +262,9 @@ class ToolTabs(QTabWidget):
         return view
 
     def _follow_chip(self, key: str) -> None:
-        view = self.collectives.view
-        if view is not None:
-            view.set_chip(key)
+        for lazy in (self.collectives, self.devices):
+            if lazy.view is not None and hasattr(lazy.view, "set_chip"):
+                lazy.view.set_chip(key)
 
     def _collective_chosen(self, steps: list, lines: list) -> None:
         """A collectives row: the device view shows the first phase of its steps (state's

@@ -144,7 +144,8 @@ def phase_cost_text(projection: Projection, costs: ProgramCosts, step: int) -> s
     """What storyboard step ``step`` costs on the projection's chip, in words:
     ``all-gather of 34.0 MiB over 'data' on TPU v5e: about 380 us, link-bound``
     ("" when the program has no such step). "About" is the phase's lower bound (its
-    compute, HBM and link times overlapped), what bounds it the largest of them."""
+    compute, HBM and link times overlapped), what bounds it the largest of them
+    (``latency-bound`` when that is a collective's per-hop latency floor)."""
     ph = next((p for p in projection.phases if p.step == step), None)
     if ph is None:
         return ""
@@ -158,8 +159,10 @@ def phase_cost_text(projection: Projection, costs: ProgramCosts, step: int) -> s
         what = f"compute of {ph.flops:.3g} FLOP and {human_bytes(ph.hbm_bytes)} of HBM traffic"
     if ph.times > 1:
         what += f" x{ph.times}"
-    return f"{what} on {projection.chip_name}: about {seconds(ph.t_lower.value)}, " \
-           f"{_BOUND[ph.bound]}"
+    bound = _BOUND[ph.bound]
+    if ph.bound == "communication" and ph.t_comm.formula.endswith("latency-bound"):
+        bound = "latency-bound"  # the per-hop floor, not the links' bandwidth
+    return f"{what} on {projection.chip_name}: about {seconds(ph.t_lower.value)}, {bound}"
 
 
 def phase_projection(projection: Projection, step: int) -> PhaseProjection | None:
