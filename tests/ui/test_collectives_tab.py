@@ -24,6 +24,8 @@ from jaxviz.model.chips import find_chip
 from jaxviz.model.cost_model import project, seconds
 from tests.ui.helpers import JAX_MS, wait_for_panes
 
+pytestmark = pytest.mark.slow  # the engine and CLI subprocesses
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -109,8 +111,10 @@ def test_a_chip_adds_the_projected_column_of_the_cost_model(qtbot, window):
         assert math.isclose(view.rows[row].projected, want, rel_tol=1e-9), row
         item = view.table.item(row, column)
         assert item.text().startswith("about ")
-        assert label in item.toolTip() and use.kind.split("-")[-1] in item.toolTip() \
-            or "ring" in item.toolTip() or "link" in item.toolTip(), item.toolTip()
+        tip = item.toolTip()
+        assert label in tip and view.rows[row].formula in tip, tip
+        assert f"= {seconds(want)}" in tip, tip  # the formula ends in the model's number
+        assert item.text() == f"about {seconds(want)}"
     # no chip: no projected column
     view.chip.setCurrentIndex(0)
     view.chip.activated.emit(0)
