@@ -3,51 +3,23 @@
 from __future__ import annotations
 
 from jaxviz.model.cost_model import Projection, seconds
-from jaxviz.model.program import CollectiveUse, MemoryUse, ProgramCosts
-
-
-def human_bytes(n: float | None) -> str:
-    """``12582`` -> ``12.3 KiB``."""
-    if n is None:
-        return "?"
-    value = float(n)
-    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
-        if abs(value) < 1024 or unit == "TiB":
-            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
-        value /= 1024
-    return f"{value:.1f} TiB"
+from jaxviz.model.program import ProgramCosts
+from jaxviz.views.collectives.rows import (  # noqa: F401 - the CLI's names for them
+    COLUMNS,
+    axes_text,
+    collective_rows,
+    groups_text,
+    human_bytes,
+    line_text,
+    memory_lines,
+    shapes_text,
+)
 
 
 def _table(rows: list[list[str]], right: set[int]) -> list[str]:
     widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
     return ["  ".join(cell.rjust(widths[k]) if k in right else cell.ljust(widths[k])
                       for k, cell in enumerate(row)).rstrip() for row in rows]
-
-
-def axes_text(use: CollectiveUse) -> str:
-    if use.mesh_axes:
-        return ",".join(use.mesh_axes)
-    return "-"
-
-
-def groups_text(use: CollectiveUse, limit: int = 3) -> str:
-    items = use.groups if use.groups else use.pairs
-    arrow = "->" if not use.groups else ","
-    shown = [("{" + arrow.join(map(str, g)) + "}") for g in items[:limit]]
-    more = f" +{len(items) - limit}" if len(items) > limit else ""
-    return " ".join(shown) + more
-
-
-def shapes_text(shapes: list[str]) -> str:
-    """``[f32[2,8], f32[2,8], f32[2,8]]`` -> ``3 x f32[2,8]``; mixed shapes as they are."""
-    if len(shapes) > 1 and len(set(shapes)) == 1:
-        return f"{len(shapes)} x {shapes[0]}"
-    return " ".join(shapes)
-
-
-def line_text(use: CollectiveUse) -> str:
-    lines = ",".join(str(n) for n in use.source_lines[:3])
-    return lines or "-"
 
 
 def collectives_text(costs: ProgramCosts, call: str, simulated: bool) -> str:
@@ -63,18 +35,8 @@ def collectives_text(costs: ProgramCosts, call: str, simulated: bool) -> str:
     if not costs.collectives:
         out.append("no collectives: every device computes on its own data")
     else:
-        rows = [["#", "collective", "axes", "groups", "per device in -> out", "sends",
-                 "receives", "count", "sent in all", "origin", "line", "serves"]]
-        for k, c in enumerate(costs.collectives, 1):
-            name = c.kind + (f" ({c.reduction})" if c.reduction else "")
-            name += " async" if c.asynchronous else ""
-            shapes = f"{shapes_text(c.operand_shapes)} -> {shapes_text(c.result_shapes)}"
-            count = f"{c.count}" + (" (loop)" if c.in_loop else "")
-            rows.append([str(k), name, axes_text(c), groups_text(c), shapes,
-                         human_bytes(c.sent_bytes), human_bytes(c.received_bytes), count,
-                         human_bytes(c.sent_bytes * c.count),
-                         "you" if c.origin == "jaxpr" else "XLA", line_text(c),
-                         ",".join(c.primitives[:3]) or "-"])
+        # the window's Collectives tab shows the same cells, and the reasons in a column
+        rows = [COLUMNS[:-1]] + [row.cells[:-1] for row in collective_rows(costs)]
         out += _table(rows, {0, 5, 6, 7, 8})
         total = sum(c.count for c in costs.collectives)
         out.append("")
@@ -91,16 +53,6 @@ def collectives_text(costs: ProgramCosts, call: str, simulated: bool) -> str:
     out += memory_lines(costs.memory)
     out += [f"note: {n}" for n in costs.notes]
     return "\n".join(out)
-
-
-def memory_lines(mem: MemoryUse | None) -> list[str]:
-    if mem is None:
-        return ["memory per device: XLA gives no memory analysis for this program"]
-    return [f"memory per device (XLA's memory analysis): arguments "
-            f"{human_bytes(mem.argument_bytes)}, outputs {human_bytes(mem.output_bytes)}"
-            + (f" ({human_bytes(mem.alias_bytes)} aliased to arguments)"
-               if mem.alias_bytes else "")
-            + f", temporaries {human_bytes(mem.temp_bytes)}"]
 
 
 def collectives_json(costs: ProgramCosts, call: str, simulated: bool) -> dict[str, object]:

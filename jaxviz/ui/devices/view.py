@@ -17,6 +17,7 @@ from PySide6.QtGui import QGuiApplication, QKeyEvent, QMouseEvent, QPainter, QPi
 from PySide6.QtWidgets import QSizePolicy, QSplitter, QVBoxLayout, QWidget
 
 from jaxviz.model import TraceResult
+from jaxviz.model.chips import Chip
 from jaxviz.model.sizes import ANIMATION_SIZES, parse_size
 from jaxviz.ui.devices.controls import ControlBar
 from jaxviz.ui.devices.export import Renderer
@@ -24,6 +25,7 @@ from jaxviz.ui.devices.exporting import ViewExports
 from jaxviz.ui.devices.multiprocess import VARIANT, MultiprocessRuns, multiprocess_example
 from jaxviz.ui.devices.overview import GroupTree, ProgramStrip
 from jaxviz.ui.devices.painter import ItemPainter
+from jaxviz.ui.devices.projected import chip_preset, with_projections
 from jaxviz.ui.exporters import find, for_suffix
 from jaxviz.ui.keys import name_of
 from jaxviz.views import palette
@@ -184,6 +186,8 @@ class DeviceView(QWidget):
         self.runs.done.connect(self._multiprocess_done)
         self._waiting: object = None
         self.overview: list = []
+        #: The chip the captions project onto (None: they do not).
+        self.chip: Chip | None = None
         self._sync()
 
     # -- public API -------------------------------------------------------- #
@@ -241,9 +245,21 @@ class DeviceView(QWidget):
         else:
             self._show(result, build_scene(result, VARIANT))
 
+    def set_chip(self, key: str) -> None:
+        """Project each compute and collective phase onto chip ``key`` in its caption
+        ("" or an unknown key: no projection); the Collectives tab chooses it."""
+        chip = chip_preset(key)
+        if chip == self.chip:
+            return
+        self.chip = chip
+        if self.result is not None and self.scene.phases:
+            self.set_result(self.result, self.scene.variant)
+
     def _show(self, result: TraceResult, scene: Scene) -> None:
         self.result = result
         self.scene = scene
+        if self.chip is not None:
+            with_projections(scene, result, self.chip)
         self._show_overview()
         new = [p.kind for p in self.scene.phases]
         if not new:  # an error (a typo being fixed): the phase is kept for the fix

@@ -1,7 +1,7 @@
-"""The tool tabs under the panes: Console, Values (step mode), Devices (the device view) and
-Timing (the timing view).
+"""The tool tabs under the panes: Console, Values (step mode), Devices (the device view),
+Timing (the timing view) and Collectives (the collectives table).
 
-The device and timing views are other modules' widgets. They are imported
+The device and timing views and the collectives table are other modules' widgets. They are imported
 the first time their tab is shown (they pull in pyqtgraph and friends, which
 the window must not wait for at start-up); until then, or when the module is
 missing, the tab shows a placeholder that says so.
@@ -29,6 +29,14 @@ Docking contract (what this module calls; everything else is up to the view):
     :attr:`ToolTabs.timingRequested` and :attr:`ToolTabs.recordedSourceOffered`.
 
 Either view may also have ``set_engine``; it is called the same way.
+
+``jaxviz.ui.collectives.CollectivesView(parent=None)`` -- the collectives of the variant
+    the device view shows: ``set_result(result, variant)`` like the device view (the
+    window asks the engine for "cost" when the tab is first shown:
+    :attr:`ToolTabs.costWanted`), ``set_chip(key)`` from the state's ``chip``, and the
+    signals ``chipChosen(str)`` (into the state) and ``rowChosen(steps, lines)``: the
+    device view goes to the first phase of those storyboard steps, the window selects
+    the line (:attr:`ToolTabs.sourceLineChosen`).
 
 ``jaxviz.ui.stepper.ValuesPanel(parent=None)`` -- the values of step mode's
     current step; the window's step mode (:mod:`jaxviz.ui.window.stepping`)
@@ -60,6 +68,7 @@ from jaxviz.views.window.window_state import WindowState
 DEVICE_VIEW = ("jaxviz.ui.devices", "DeviceView")
 TIMING_VIEW = ("jaxviz.ui.timing", "TimingView")
 VALUES_PANEL = ("jaxviz.ui.stepper", "ValuesPanel")
+COLLECTIVES_VIEW = ("jaxviz.ui.collectives", "CollectivesView")
 
 
 class LazyView(QWidget):
@@ -100,7 +109,7 @@ class LazyView(QWidget):
 
 
 class ToolTabs(QTabWidget):
-    """Console, Values, Devices and Timing; the last three built on demand."""
+    """Console, Values, Devices, Timing and Collectives; the last four built on demand."""
 
     #: ``[(variant, first_line, last_line)]`` the device view wants lit up in the panes.
     highlightRequested = Signal(list)
@@ -114,6 +123,10 @@ class ToolTabs(QTabWidget):
     timingShown = Signal(str)
     #: The device view was built (the first time its tab showed or it was maximized).
     deviceViewBuilt = Signal(object)
+    #: The Collectives tab was shown: the window asks the engine for "cost" from now on.
+    costWanted = Signal()
+    #: A collectives row was clicked: its first source line (1-based).
+    sourceLineChosen = Signal(int)
 
     def __init__(self, state: WindowState | None = None, parent: QWidget | None = None):
         super().__init__(parent)
@@ -124,6 +137,8 @@ class ToolTabs(QTabWidget):
         self.values = LazyView(*VALUES_PANEL, "values panel (step mode: ▶ Step on a pane, or F9)")
         self.devices = LazyView(*DEVICE_VIEW, "device view (shards on devices)")
         self.timing = LazyView(*TIMING_VIEW, "timing view (dispatch versus completion)")
+        self.collectives = LazyView(*COLLECTIVES_VIEW,
+                                    "collectives table (what each device sends, and why)")
         self.device_variant = QComboBox()
         self.device_variant.setObjectName("device_variant")
         self.device_variant.setToolTip("Which variant's devices to show (clicking a jaxpr pane "
@@ -141,6 +156,7 @@ class ToolTabs(QTabWidget):
         self.addTab(self.values, "Values")
         self.addTab(self.devices, "Devices")
         self.addTab(self.timing, "Timing")
+        self.addTab(self.collectives, "Collectives")
         self._variant = "pmap"
         self._request: TraceRequest | None = None
         self._engine = None
@@ -150,6 +166,7 @@ class ToolTabs(QTabWidget):
         self._previous: QWidget | None = self.currentWidget()
         self.currentChanged.connect(self._shown)
         follow(self.state, "result", self.follow_result, self)
+        follow(self.state, "chip", self._follow_chip, self)
 
     def set_engine(self, engine) -> None:
         """The window's :class:`~jaxviz.ui.qt_engine.QtEngine`, for the views using it."""
@@ -174,6 +191,8 @@ class ToolTabs(QTabWidget):
                 self.highlightRequested.emit(list(phase.highlights))
         elif widget is self.timing:
             self._timing_view()
+        elif widget is self.collectives:
+            self._collectives_view()
 
     def ensure_view(self, page: QWidget) -> Any:
         """The view of the Devices or Timing tab ``page``, built (and fed) if it was not;
@@ -182,7 +201,9 @@ class ToolTabs(QTabWidget):
             return self._device_view()
         if page is self.timing:
             return self._timing_view()
-        raise ValueError("only the Devices and Timing tabs hold a view to build")
+        if page is self.collectives:
+            return self._collectives_view()
+        raise ValueError("only the Devices, Timing and Collectives tabs hold a view to build")
 
     def _device_view(self) -> Any:
         fresh = self.devices.view is None
@@ -197,6 +218,8 @@ class ToolTabs(QTabWidget):
             signal = getattr(view, "phaseChanged", None)
             if signal is not None:
                 signal.connect(self._phase_changed)
+            if hasattr(view, "set_chip"):
+                view.set_chip(self.state.chip)
             if self.state.details is not None:
                 view.set_result(self.state.details, self._variant)
                 self._start_over = False
@@ -225,6 +248,35 @@ class ToolTabs(QTabWidget):
     def values_panel(self) -> Any:
         """The values panel (built on first call); None if it cannot load."""
         return self.values.load()
+
+    def _collectives_view(self) -> Any:
+        fresh = self.collectives.view is None
+        view = self.collectives.load()
+        if view is not None and fresh:
+            view.set_chip(self.state.chip)
+            view.chipChosen.connect(lambda key: setattr(self.state, "chip", key))
+            view.rowChosen.connect(self._collective_chosen)
+            if self.state.details is not None:
+                view.set_result(self.state.details, self._variant)
+            self.costWanted.emit()
+        return view
+
+    def _follow_chip(self, key: str) -> None:
+        for lazy in (self.collectives, self.devices):
+            if lazy.view is not None and hasattr(lazy.view, "set_chip"):
+                lazy.view.set_chip(key)
+
+    def _collective_chosen(self, steps: list, lines: list) -> None:
+        """A collectives row: the device view shows the first phase of its steps (state's
+        ``device_phase`` follows through :attr:`phaseShown`); the window its line."""
+        view = self._device_view()
+        if view is not None and steps:
+            index = next((k for k, p in enumerate(view.phases)
+                          if p.step_index is not None and p.step_index in steps), None)
+            if index is not None:
+                view.seek(index)
+        if lines:
+            self.sourceLineChosen.emit(int(lines[0]))
 
     def _timing_view(self) -> Any:
         fresh = self.timing.view is None
@@ -283,11 +335,16 @@ class ToolTabs(QTabWidget):
         self._variant = variant
         result = self.state.details
         view = self.devices.view
+        table = self.collectives.view
         self.device_variant.clear()
         if result is None:  # a new document, not traced yet: nothing of the last one
             if view is not None and hasattr(view, "clear"):
                 view.clear(self.state.not_traced())
+            if table is not None:
+                table.clear(self.state.not_traced())
             return
+        if table is not None:
+            table.set_result(result, variant)
         # every traced variant, the one shown even when it failed (the canvas says why):
         # the picker never names another variant than the canvas shows
         for vr in result.variants:

@@ -224,6 +224,8 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
             lambda i: self.grow_tools() if self.tools.widget(i) is not self.tools.console else None)
         self.tools.deviceViewBuilt.connect(self._register_device_view)
         self.tools.phaseShown.connect(lambda n: setattr(self.state, "device_phase", n))
+        self.tools.costWanted.connect(lambda: self.session.want_details("cost"))
+        self.tools.sourceLineChosen.connect(self.linking.select_source_line)
         self.tools.timingShown.connect(lambda f: setattr(self.state, "timing_of", f))
         # The views follow the state; what the user does to them goes into it.
         self.area.visibleChanged.connect(lambda v: setattr(self.state, "visible_variants", v))

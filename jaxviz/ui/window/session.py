@@ -56,6 +56,9 @@ class TraceSession(QObject):
         self._generation = 0
         self._busy = False
         self.latest: TraceRequest | None = None
+        #: Parts the detail phase asks for besides :data:`PHASES` (a view shown that needs
+        #: them: the Collectives tab asks for "cost").
+        self.extra_details: list[str] = []
         engine.replied.connect(self._on_reply)
 
     # ------------------------------------------------------------- requests
@@ -89,10 +92,22 @@ class TraceSession(QObject):
             self._waiting = (phase, req, generation)
 
     def _send(self, phase: str, req: TraceRequest, generation: int) -> None:
-        record = dataclasses.replace(req, want=list(PHASES[phase]))
+        want = list(PHASES[phase]) + (self.extra_details if phase == "details" else [])
+        record = dataclasses.replace(req, want=want)
         rid = self.engine.submit(record)
         self._inflight = (rid, phase, req, generation)
         self._busy_timer.start()
+
+    def want_details(self, part: str) -> bool:
+        """Ask the detail phase for ``part`` too from now on; if the latest request's
+        details went out without it, send them again. True when a request went out."""
+        if part in self.extra_details:
+            return False
+        self.extra_details.append(part)
+        if self.latest is None or not self.details:
+            return False
+        self._queue("details", self.latest, self._generation)
+        return True
 
     @property
     def running(self) -> bool:

@@ -110,6 +110,9 @@ class WindowState:
         pane_views: what each pane shows (``jaxpr``, ``StableHLO``, ``HLO``, ``cost``)
             when not its jaxpr, by variant; reset for a new document.
         device_phase: the device view's phase (0-based); 0 for a new document.
+        chip: the chip preset (``h100``, ``tpu-v5e`` ...) chosen in the Collectives tab
+            to project costs onto: its table's projected column and the device view's
+            captions; "" while none is.
         timing_of: the function whose measurements the timing view shows ("" none).
         zoom: the text size step of every view (Ctrl+= / Ctrl+-; 0 is the default).
         result: the last good trace result (the jaxprs the panes, the compare layout
@@ -138,6 +141,7 @@ class WindowState:
     document: int = 0
     pane_views: dict[str, str] = field(default_factory=dict)
     device_phase: int = 0
+    chip: str = ""
     timing_of: str = ""
     zoom: int = 0
     result: TraceResult | None = None
