@@ -22,7 +22,7 @@ from PySide6.QtTest import QTest
 
 from jaxviz.model.chips import find_chip
 from jaxviz.model.cost_model import project, seconds
-from tests.ui.helpers import JAX_MS, wait_for_panes
+from tests.helpers.window import JAX_MS, wait_for_panes
 
 pytestmark = pytest.mark.slow  # the engine and CLI subprocesses
 
