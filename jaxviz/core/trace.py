@@ -449,14 +449,9 @@ def _equations(jaxpr: Any, lines: dict[int, tuple[int, int]], context: Any,
 
 
 def _cost(compiled: Any) -> dict[str, float]:
-    try:
-        cost = compiled.cost_analysis()
-    except Exception:  # noqa: BLE001 - not every backend provides it
-        return {}
-    if isinstance(cost, list):
-        cost = cost[0] if cost else {}
+    """XLA's own cost analysis, the figures the HLO pane's cost view shows."""
     keep = ("flops", "bytes accessed", "transcendentals", "optimal_seconds")
-    return {k: float(v) for k, v in (cost or {}).items() if k in keep}
+    return {k: v for k, v in program_analysis.xla_cost(compiled).items() if k in keep}
 
 
 def arg_leaf_names(args: list[Any], names: list[str]) -> list[str]:

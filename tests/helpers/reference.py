@@ -155,12 +155,14 @@ def reference_call(name: str, variant: str) -> tuple[Callable, list]:
 
 
 def reference_context(name: str, variant: str):
-    """The mesh a variant runs inside (``jax.set_mesh``): the mesh the example names (not for
-    pmap, which builds its own), or for ``as_written`` the mesh the module set; else None."""
+    """The mesh a variant runs inside (``jax.set_mesh``): the (Auto) mesh the example names,
+    for the variants that use it (sharded and shard_map: the others run as the function
+    would without it, and pmap builds its own), or for ``as_written`` the mesh the module
+    set; else None."""
     ex = example_settings(name)
     if variant == "as_written":
         return import_file(ex["path"]).MODULE_MESH
-    if variant == "pmap" or not ex["mesh"]:
+    if variant not in ("sharded", "shard_map") or not ex["mesh"]:
         return None
     axes = mesh_axes_of(ex["mesh"])
     return jax.make_mesh(tuple(s for _, s in axes), tuple(a for a, _ in axes),
