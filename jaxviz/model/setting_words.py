@@ -18,11 +18,12 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from jaxviz.model.records import ErrorInfo, TraceResult, TraceSettings
+from jaxviz.model.records import ErrorInfo, TraceResult
+from jaxviz.model.settings_table import TRACE_SETTINGS
 
-#: The settings a flag sets, by flag: ``--in-axes`` -> ``in_axes`` (also --batch, --devices).
-FLAG_SETTINGS = {"--" + name.replace("_", "-"): name
-                 for name in (*TraceSettings.names(), "batch", "devices")}
+#: The settings a flag sets, by flag: ``--in-axes`` -> ``in_axes`` (from the one table of
+#: trace settings; ``--devices`` too, the engine's setting beside them).
+FLAG_SETTINGS = {**{s.flag: s.name for s in TRACE_SETTINGS}, "--devices": "devices"}
 _FLAG = re.compile(r"--([a-z][a-z-]*)")
 
 

@@ -14,11 +14,14 @@ SOURCE = "import jax.numpy as jnp\n\n\ndef f(x):\n    return jnp.sin(x)\n"
 
 
 def window_labels() -> dict[str, str]:
-    """The window's own field labels (the Arguments panel's)."""
-    from jaxviz.ui.panels.args import TEXT_FIELDS
+    """The window's own field labels: the Arguments panel's, read off a real panel."""
+    from PySide6.QtWidgets import QApplication
 
-    labels = {name: label for name, (label, _, _) in TEXT_FIELDS.items()}
-    labels.update(batch="Batch", devices="Devices")
+    from jaxviz.ui.panels.args import ArgsPanel
+
+    _app = QApplication.instance() or QApplication([])
+    labels = ArgsPanel().labels()
+    labels.setdefault("devices", "Devices")
     return labels
 
 
