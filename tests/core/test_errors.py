@@ -74,9 +74,9 @@ def test_exception_while_loading_the_module(user_file):
 
 
 def test_batch_that_does_not_divide_across_devices():
-    vr = core.trace_request(example_request("convolve", ["pmap"], batch=6)).variant("pmap")
+    vr = core.trace_request(example_request("convolve", ["pmap"], batch=12)).variant("pmap")
     assert vr.error.kind == "batch"
-    assert "batch of 6 does not split across 8 devices" in vr.error.message
+    assert "batch of 12 does not split across 8 devices" in vr.error.message
     assert "--batch 8" in vr.error.message
 
 
