@@ -131,3 +131,16 @@ def window(make_window) -> Iterator:
     win.session.stop()
     win.document.editor.document().setModified(False)
 
+
+@pytest.fixture(autouse=True)
+def unzoomed_application_font():
+    """Every test starts at zoom 0: a test that zoomed the window leaves the application's
+    font larger (the zoom is application-wide), which would change the next test's layout."""
+    yield
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    if app is not None and app.property("jaxviz_themed"):
+        from jaxviz.ui.theme import style
+
+        app.setFont(style.ui_font(0))

@@ -33,7 +33,7 @@ def test_the_multi_host_example_is_drawn_from_a_real_two_process_run(qtbot):
                   for p in (0, 1)}
     assert len(by_process[0]) == len(by_process[1]) == 4
     assert set(by_process[0]).isdisjoint(by_process[1])
-    lay = geometry.layout(scene, 1280, 720, geometry.default_unit(1280, 720))
+    lay = geometry.canvas_geometry(scene, 1280, 720, geometry.default_unit(1280, 720))
     assert [label for _, label in lay.frames] == ["process 0: 4 simulated CPU devices",
                                                   "process 1: 4 simulated CPU devices"]
     # the input starts placed on the processes' devices: no host array, no transfer
