@@ -74,9 +74,10 @@ def _plain(arr: np.ndarray) -> Any:
 def shortest(arr: np.ndarray) -> np.ndarray:
     """``f16``/``f32`` elements as the float64 of their shortest round-tripping decimal.
 
-    NumPy's ``str`` of a float32 scalar is that decimal (Dragon4, as ``repr``).
+    NumPy's Dragon4 with ``unique=True`` gives that decimal, whatever print options a
+    library or the user's code has set (``str(x)`` follows ``np.set_printoptions``).
     """
-    values = [float(str(x)) for x in arr.reshape(-1)]
+    values = [float(np.format_float_positional(x, unique=True)) for x in arr.reshape(-1)]
     return np.array(values, dtype=np.float64).reshape(arr.shape)
 
 
