@@ -43,6 +43,19 @@ def _case(name: str, variant: str):
 SIZES = [(1280, 720, 1.0), (1920, 1080, 1.0), (1020, 272, 1.0), (1020, 272, 1.35)]
 
 
+@pytest.fixture(autouse=True)
+def platform_font(qapp):
+    """The platform's own font, as a fresh process has it before the window's theme (the
+    headless renderer's, and what these layouts were sized with), whatever an earlier
+    test left; put back afterwards."""
+    from PySide6.QtGui import QFont, QFontDatabase
+
+    before = QFont(qapp.font())
+    qapp.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.GeneralFont))
+    yield
+    qapp.setFont(before)
+
+
 def ink(painter, t: Text):
     """The rectangle the text's glyphs cover, from Qt's metrics (one line)."""
     from PySide6.QtGui import QFontMetricsF

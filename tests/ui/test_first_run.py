@@ -43,6 +43,19 @@ def _inside(win, widget) -> bool:
     return win.rect().contains(QRect(top_left, widget.size()))
 
 
+@pytest.fixture
+def platform_font(qapp):
+    """The platform's own font, as the first window of a fresh process has it before the
+    theme is applied by an earlier test's shared engine; put back afterwards."""
+    from PySide6.QtGui import QFont, QFontDatabase
+
+    before = QFont(qapp.font())
+    qapp.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.GeneralFont))
+    yield
+    qapp.setFont(before)
+
+
+@pytest.mark.usefixtures("platform_font")
 @pytest.mark.parametrize(("size", "scale"), SCREENS)
 def test_the_first_window_and_its_docks_fit_each_screen_at_each_scale(qtbot, tmp_path, size,
                                                                       scale):
