@@ -16,7 +16,11 @@ import pytest
 
 from jaxviz.views import palette
 
+# colour-science switches NumPy to its 1.13 legacy printing when it is imported (at
+# collection, for the whole session): every later repr of an array would change.
+_printoptions = np.get_printoptions()
 colour = pytest.importorskip("colour")
+np.set_printoptions(**_printoptions)
 
 DEFICIENCIES = {"normal vision": None, "protanopia": "Protanomaly",
                 "deuteranopia": "Deuteranomaly", "tritanopia": "Tritanomaly"}
