@@ -2,30 +2,24 @@
 
 from __future__ import annotations
 
-import os
-
 from jaxviz import core
 from jaxviz.model import Target, TraceRequest
 from jaxviz.model.setting_words import FLAG_SETTINGS, result_for_window
-
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 SOURCE = "import jax.numpy as jnp\n\n\ndef f(x):\n    return jnp.sin(x)\n"
 
 
 def window_labels() -> dict[str, str]:
-    """The window's own field labels: the Arguments panel's, read off a real panel."""
-    from PySide6.QtWidgets import QApplication
-
+    """The window's own field labels: the Arguments panel's, read off a real panel
+    (the caller holds the ``qapp`` fixture: the suite's application, on its screen)."""
     from jaxviz.ui.panels.args import ArgsPanel
 
-    _app = QApplication.instance() or QApplication([])
     labels = ArgsPanel().labels()
     labels.setdefault("devices", "Devices")
     return labels
 
 
-def test_a_message_naming_flags_names_the_window_fields_there():
+def test_a_message_naming_flags_names_the_window_fields_there(qapp):
     req = TraceRequest(target=Target(SOURCE, "<editor:f.py>", "f"), variants=["vmap"],
                        want=["jaxpr"], args="f32[8]", mesh="i=8", specs="P('i')",
                        in_axes="None")

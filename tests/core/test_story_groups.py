@@ -280,9 +280,7 @@ def test_the_presentation_has_one_device_slide_per_group(traced):
 
 
 def test_the_device_view_strip_and_tree_jump_to_phases(traced, qtbot):
-    import os
 
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QPoint, Qt
 
     from jaxviz.ui.devices import DeviceView

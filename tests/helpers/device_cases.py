@@ -12,7 +12,6 @@ import copy
 import functools
 import os
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")
 
 #: A matmul whose specs make XLA's partitioner insert collectives (finding 2 of issue 11).

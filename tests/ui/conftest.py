@@ -1,39 +1,16 @@
-"""GUI tests: offscreen Qt, a private settings/data folder, one shared JAX engine.
+"""GUI tests: offscreen Qt (the suite's conftest gives it one 2560x1440 screen and a
+private settings/data folder), one shared JAX engine.
 
-The environment is set before anything imports Qt: ``QT_QPA_PLATFORM=offscreen``
-(no display needed) with one 2560x1440 screen (the offscreen platform's own is
-800x800, which would give the window its projector layout; on this one the first
-window is an ordinary 2048x1224 one, not maximized, which tests can resize), and
-``XDG_CONFIG_HOME``/``XDG_DATA_HOME`` pointing at a temporary folder, so the
-tests never read or write the user's QSettings or crash-recovery copies.
-
-Waits are generous (the machine has two shared cores); they bound a test,
-they do not time it.
+On that screen the first window is an ordinary 2048x1224 one, not maximized, which
+tests can resize. Waits are generous (the machine has two shared cores); they bound a
+test, they do not time it.
 """
 
 from __future__ import annotations
 
-import os
-import tempfile
+from collections.abc import Iterator
 
-from scripts.scripted import offscreen_platform
-
-_HOME = tempfile.mkdtemp(prefix="jaxviz-ui-tests-")
-_PLATFORM = offscreen_platform(_HOME, (2560, 1440))
-os.environ["QT_QPA_PLATFORM"] = _PLATFORM
-os.environ["XDG_CONFIG_HOME"] = os.path.join(_HOME, "config")
-os.environ["XDG_DATA_HOME"] = os.path.join(_HOME, "data")
-
-from collections.abc import Iterator  # noqa: E402
-
-import pytest  # noqa: E402
-
-
-@pytest.fixture(scope="session")
-def qapp_args():
-    # -platform wins over QT_QPA_PLATFORM, which a test module may have set meanwhile
-    # (when a renderer made the application first, its screen is the offscreen default).
-    return ["jaxviz-tests", "-platform", _PLATFORM]
+import pytest
 
 
 @pytest.fixture(scope="session")

@@ -8,15 +8,11 @@ not overlap any other text.
 
 from __future__ import annotations
 
-import os
+import pytest
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-
-import pytest  # noqa: E402
-
-from jaxviz.model import list_examples  # noqa: E402
-from jaxviz.views.devices.items import Text  # noqa: E402
-from tests.helpers.device_cases import engine_traced, matmul, multihost, traced  # noqa: E402
+from jaxviz.model import list_examples
+from jaxviz.views.devices.items import Text
+from tests.helpers.device_cases import engine_traced, matmul, multihost, traced
 
 #: Variants that differ from the others: their captions carry the note that says so.
 DIFFER = [("normalize-16", "pmap"), ("data_parallel-check_vma", "shard_map")]

@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-import os
+import jax
+import numpy as np
+import pytest
+from jax.sharding import AxisType, Mesh, NamedSharding
+from jax.sharding import PartitionSpec as P
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QImage
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-
-import jax  # noqa: E402 - after the platform is chosen
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
-from jax.sharding import AxisType, Mesh, NamedSharding  # noqa: E402
-from jax.sharding import PartitionSpec as P  # noqa: E402
-from PySide6.QtCore import Qt  # noqa: E402
-from PySide6.QtGui import QColor, QImage  # noqa: E402
-
-from jaxviz.views.devices.boxes import held_rect  # noqa: E402
-from jaxviz.views.palette import DEVICE_COLOURS  # noqa: E402
-from tests.helpers.device_cases import configure_jax, traced  # noqa: E402
+from jaxviz.views.devices.boxes import held_rect
+from jaxviz.views.palette import DEVICE_COLOURS
+from tests.helpers.device_cases import configure_jax, traced
 
 configure_jax()
 W, H = 1280, 720

@@ -8,20 +8,17 @@ vector paths in the series colours).
 from __future__ import annotations
 
 import os
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
 
-os.environ["QT_QPA_PLATFORM"] = "offscreen"
+import numpy as np
+import pytest
 
-import re  # noqa: E402
-import subprocess  # noqa: E402
-import sys  # noqa: E402
-import xml.etree.ElementTree as ET  # noqa: E402
-
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
-
-from jaxviz.model.timing import CallRecord, TimingRun  # noqa: E402
-from jaxviz.views.timing.export import read_json, write_json  # noqa: E402
-from jaxviz.views.timing.stats import caption_dispatch, fmt_ms, steady  # noqa: E402
+from jaxviz.model.timing import CallRecord, TimingRun
+from jaxviz.views.timing.export import read_json, write_json
+from jaxviz.views.timing.stats import caption_dispatch, fmt_ms, steady
 
 SIZE = (960, 540)
 SVG = "{http://www.w3.org/2000/svg}"
