@@ -198,3 +198,110 @@ def test_named_programs_claims_match_jax(tmp_path, name):
     for v in variants:
         assert result.variant(v).error is None, (v, result.variant(v).error.message)
         claims_oracle.check(result, req, v)
+
+
+# --------------------------------------------------------------------------- #
+# arrays the module placed, as-written jit and pmap, summary slides
+# --------------------------------------------------------------------------- #
+
+#: A module that places its arguments itself (device_put), as documentation code does.
+PLACED = HEAD.format(shape=(4, 2), names=("a", "b"), types="Auto", rank=2) + """
+x = jax.device_put(np.arange(64.0, dtype=np.float32).reshape(8, 8), NamedSharding(mesh, P('a')))
+w = np.ones((8, 8), np.float32)
+params = jax.device_put(np.ones((8, 4), np.float32), NamedSharding(mesh, P(None, 'b')))
+batch = jax.device_put(np.ones((16, 8), np.float32), NamedSharding(mesh, P('a')))
+one = jax.device_put(np.arange(3.0, dtype=np.float32).reshape(1, 3), jax.devices()[3])
+
+
+@jax.jit
+def partly(x, w):
+    return jnp.sin(x) @ w
+
+
+def loss(params, batch):
+    return jnp.mean((batch @ params) ** 2)
+
+
+@jax.pmap
+def moved(v):
+    return v * 2
+
+
+@partial(jax.pmap, devices=[jax.devices()[3]])
+def kept(v):
+    return v * 2
+"""
+
+PLACED_CASES = {
+    "partly": ("x, w", ["as_written"]),
+    "loss": ("params, batch", ["jit", "plain"]),
+    "moved": ("one", ["as_written"]),
+    "kept": ("one", ["as_written"]),
+}
+
+
+def placed_result(tmp_path, function: str):
+    args, variants = PLACED_CASES[function]
+    path = tmp_path / "placed.py"
+    path.write_text(PLACED)
+    req = TraceRequest(target=Target(PLACED, str(path), function), variants=variants,
+                       want=list(WANT), args=args)
+    result = traced(req)
+    assert result.error is None, result.error.message
+    return req, result
+
+
+@pytest.mark.parametrize("function", sorted(PLACED_CASES))
+def test_placed_arguments_claims_match_jax(tmp_path, function):
+    req, result = placed_result(tmp_path, function)
+    for v in req.variants:
+        assert result.variant(v).error is None, (v, result.variant(v).error.message)
+        claims_oracle.check(result, req, v)
+
+
+def test_partly_placed_inputs_start_on_their_devices(tmp_path):
+    """x, placed by the module with a NamedSharding, is drawn on its devices from the first
+    phase and never on the host, split or sent; w (NumPy) starts on the host and travels."""
+    import jax
+    import numpy as np
+
+    from jaxviz.views.devices.build import build_scene
+    from tests.helpers.drawn import render, tiles_of
+
+    req, result = placed_result(tmp_path, "partly")
+    scene = build_scene(result, "as_written")
+    kinds = [p.kind for p in scene.phases]
+    ns: dict = {}
+    exec(compile(PLACED, "placed.py", "exec"), ns)  # the module, as JAX runs it
+    x_devices = sorted(d.id for d in ns["x"].sharding.device_set)
+    assert isinstance(ns["x"], jax.Array) and isinstance(ns["w"], np.ndarray)
+    for k in range(kinds.index("transfer") + 1):
+        _lay, items = render(scene, k, 0.5)
+        assert not tiles_of(items, "input", "x"), (kinds[k], "x is drawn on the host")
+        assert not [it for it in items if getattr(it, "tag", "") == "host input:x"]
+        held = sorted({int(it.tag.rsplit(" ", 1)[1]) for it in items
+                       if getattr(it, "tag", "").startswith("held input:x ")})
+        assert held == x_devices, (kinds[k], held)
+    _lay, first = render(scene, 0, 0.0)
+    assert [it for it in first if getattr(it, "tag", "") == "host input:w"], "w on the host"
+    split = scene.phases[kinds.index("split")].caption
+    assert "w f32[8,8]" in split and "x f32" not in split
+    transfer = scene.phases[kinds.index("transfer")].caption
+    assert "x is already there" in transfer
+
+
+def test_summary_slide_sentences_from_claims(tmp_path):
+    """The summary slide says how each variant runs, on how many devices, where its
+    arguments start and how its result is held -- checked against JAX."""
+    from jaxviz.views.present.deck import FunctionData, _summary_slide
+
+    req, result = placed_result(tmp_path, "loss")
+    data = FunctionData(key="k", target_text=f"{req.target.filename}:loss",
+                        target=req.target, result=result)
+    slide = _summary_slide(data, "loss")
+    by_variant = {b.split(":")[0]: b for b in slide.bullets}
+    assert set(by_variant) == {"jit", "plain"}
+    for v, text in by_variant.items():
+        claims_oracle.check_summary(text, claims_oracle.jax_view(req, v), v)
+    assert "one compiled program on 8 devices" in by_variant["jit"]
+    assert "op by op" in by_variant["plain"]

@@ -43,6 +43,7 @@ class FrameParts(Protocol):
     order: dict[int, int]
     n: int
     i_outputs: int
+    placed_keys: set[str]
 
     def host_inputs(self, split: float, fade: float) -> list[Item]: ...
 
@@ -128,6 +129,8 @@ def _in_flights(fb: FrameParts, t: float) -> list[Item]:
     landed: set[int] = set()
     for place in fb.lay.inputs:
         g = place.grid
+        if g.key in fb.placed_keys:
+            continue  # already on its devices: nothing travels
         gap = fb.tile_gap(place) if fb.scene.parallel else 0.0
         for block, rect in zip(g.blocks, place.blocks):
             src = inset(rect, gap / 2)

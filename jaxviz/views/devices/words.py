@@ -229,6 +229,15 @@ def collective_origin(step: Step, function: str, claim: CollectiveClaim | None =
 LAYOUT_REQUESTS = ("sharding_constraint", "reshard", "device_put", "mesh_cast")
 
 
+def placed_grids(grids: list[TileGrid], claims: StoryClaims | None) -> list[TileGrid]:
+    """The inputs already laid out on the devices as the program wants them (every member)."""
+    if claims is None:
+        return []
+    return [g for g in grids if all(
+        (c := claims.array(m.name)) is not None and c.starts == "placed"
+        for m in (g.members or [g]))]
+
+
 def all_placed(grids: list[TileGrid], claims: StoryClaims | None) -> bool:
     """Every input is already laid out on the devices as the program wants it."""
     if claims is None or not grids:
