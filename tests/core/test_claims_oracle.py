@@ -305,3 +305,28 @@ def test_summary_slide_sentences_from_claims(tmp_path):
         claims_oracle.check_summary(text, claims_oracle.jax_view(req, v), v)
     assert "one compiled program on 8 devices" in by_variant["jit"]
     assert "op by op" in by_variant["plain"]
+
+
+def test_pmap_input_on_another_device_says_where_it_is(tmp_path):
+    """jax.pmap of an array the module put on device 3 runs on device 0 (JAX moves it); the
+    first phase says it is on device 3 (not 'in host memory'); with devices=[device 3]
+    nothing moves and it is drawn already on device 3."""
+    from jaxviz.views.devices.build import build_scene
+
+    req, result = placed_result(tmp_path, "moved")
+    ns: dict = {}
+    exec(compile(PLACED, "placed.py", "exec"), ns)  # the module, as JAX runs it
+    [on] = [d.id for d in ns["one"].sharding.device_set]
+    ran = ns["moved"](ns["one"])
+    [ran_on] = [d.id for d in ran.sharding.device_set]
+    assert on != ran_on  # JAX moved it
+    first = build_scene(result, "as_written").phases[0]
+    assert "host memory" not in first.caption
+    assert f"on device {on}, not where the program wants it" in first.caption
+    _req, kept = placed_result(tmp_path, "kept")
+    scene = build_scene(kept, "as_written")
+    ran_kept = ns["kept"](ns["one"])
+    assert scene.phases[0].kind == "placed"
+    assert [d.id for d in scene.devices] == sorted(d.id for d in ran_kept.sharding.device_set) \
+        == [on]
+    assert f"already on device {on}" in scene.phases[0].caption

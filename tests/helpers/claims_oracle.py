@@ -48,6 +48,8 @@ class JaxView:
     filename: str
     calls: dict[int, set[str]] = field(default_factory=dict)
     hlo_collectives: int = 0
+    #: for each argument passed as a jax.Array and moved at the call: the devices it is on
+    moved_from: set[int] = field(default_factory=set)
 
 
 def _walk(jaxpr: Any):
@@ -121,13 +123,15 @@ def jax_view(req: TraceRequest, variant: str) -> JaxView:
         assert len(leaves) == len(shardings)
         # an argument the program does not use (sharding None) is never sent
         starts = [_starts(a, s) for a, s in zip(leaves, shardings) if s is not None]
+        moved_from = {d.id for a, s in zip(leaves, shardings) if s is not None
+                      and _starts(a, s) == "device" for d in a.sharding.device_set}
         out = prepared.fn(*concrete)
         holding = [_holding(v) for v in jax.tree.leaves(out)]
     return JaxView(one_program=one, num_partitions=int(m.group(1)) if m else 1, starts=starts,
                    holding=holding, source=req.target.source.splitlines(),
                    eqns=list(_walk(closed.jaxpr)), filename=req.target.filename,
                    calls=_calls(req.target.source),
-                   hlo_collectives=len(HLO_COLLECTIVE.findall(hlo)))
+                   hlo_collectives=len(HLO_COLLECTIVE.findall(hlo)), moved_from=moved_from)
 
 
 def _line_of(eqn: Any, filename: str) -> int | None:
@@ -194,6 +198,8 @@ def check(result: Any, req: TraceRequest, variant: str) -> list[str]:
         assert "host" in jv.starts
     if re.search(r"already on (?:the devices|device \d+)", everything):
         assert "placed" in jv.starts
+    for device in re.findall(r"jax\.Arrays? on device (\d+), not where", everything):
+        assert jv.moved_from == {int(device)}, (device, jv.moved_from)
     if "one device does all the work" in everything or re.search(r"Device \d+ computes",
                                                                  everything):
         assert jv.num_partitions == 1

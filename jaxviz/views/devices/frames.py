@@ -209,6 +209,9 @@ class FrameBuilder:
 
     def _note(self, g: TileGrid) -> str:
         """The line under an array's name: its layout in the legend's words."""
+        on = words.moved_from(g, self.scene.story.claims if self.scene.story else None)
+        if on:
+            return on
         if self.scene.variant == "vmap":
             if self.scene.batch_axis(g) is None:
                 return "shared by every example"
@@ -219,9 +222,9 @@ class FrameBuilder:
         if len(self.scene.devices) == 1:
             return "whole, on one device"
         note = g.spec if g.spec.startswith("P(") else ""
-        words = g.describe()
+        layout = g.describe()
         if g.replicated or len(g.blocks) == 1:
-            return f"{note}  {words}".strip()
+            return f"{note}  {layout}".strip()
         extra = g.summary_note()
         return "  ".join(t for t in (note, f"{len(g.blocks)} tiles", extra) if t)
 
