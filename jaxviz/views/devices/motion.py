@@ -207,10 +207,12 @@ def _loop(fb: FrameParts, t: float) -> list[Item]:
     dev = place.slot
     items: list[Item] = []
     for host in fb.lay.inputs:
-        if fb.scene.batch_axis(host.grid) is None:  # shared by every call
+        # shared by every call, or already on the device: each call reads it there
+        if fb.scene.batch_axis(host.grid) is None or host.grid.key in fb.placed_keys:
             items += fb.mini_fills(place, [host.grid])
     for host in fb.lay.inputs:
-        if fb.scene.batch_axis(host.grid) is None or k >= len(host.blocks):
+        if fb.scene.batch_axis(host.grid) is None or k >= len(host.blocks) \
+                or host.grid.key in fb.placed_keys:
             continue
         items.append(Box(host.blocks[k], None, fb.th.accent, 2.5))
         block = host.grid.blocks[k]
@@ -243,6 +245,9 @@ def _vectorized(fb: FrameParts, t: float) -> list[Item]:
     dev = place.slot
     items: list[Item] = []
     for host in fb.lay.inputs:
+        if host.grid.key in fb.placed_keys:  # already on the device: nothing travels
+            items += fb.mini_fills(place, [host.grid])
+            continue
         for block, rect in zip(host.grid.blocks, host.blocks):
             dst = _target(fb, dev.id, host.grid, block)
             if dst is not None:

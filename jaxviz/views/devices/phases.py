@@ -265,7 +265,13 @@ def _vmap_phases(scene: Scene, equations: list[Equation]) -> list[Phase]:
                f"example" if shared else "")
             + f". {scene.function} itself is written for one example: {per_call}.")
     names = [g.name for g in scene.inputs]
-    phases = [Phase("host", f"A batch of {b.size} examples on the host", host, first, 2.5,
+    # where the batch is comes from the claims (arguments as passed), not the variant
+    where_title, where = words.start_words(ins, story.claims)
+    on_host = where_title == "The arrays start on the host" or not where
+    if not on_host:
+        host += f" {where}"
+    phases = [Phase("host", f"A batch of {b.size} examples" + (" on the host" if on_host
+                                                               else ""), host, first, 2.5,
                     arrays=names)]
     if b.loop_blocker:
         phases.append(Phase(
