@@ -330,3 +330,25 @@ def test_pmap_input_on_another_device_says_where_it_is(tmp_path):
     assert [d.id for d in scene.devices] == sorted(d.id for d in ran_kept.sharding.device_set) \
         == [on]
     assert f"already on device {on}" in scene.phases[0].caption
+
+
+def test_the_mesh_jaxviz_builds_says_its_axis_types_against_jax_make_mesh():
+    """Without --mesh jaxviz still builds the mesh (all devices on the axis): whenever its
+    axis types are not jax.make_mesh's default in this JAX, the variant says so; with the
+    default's types it says nothing."""
+    import jax
+
+    default = jax.make_mesh((1,), ("p",), devices=jax.devices()[:1]).axis_types[0].name
+    for types in (None, "auto", "explicit"):
+        req = example_request("convolve", ["sharded"], want=("jaxpr",), axis_types=types)
+        result = traced(req)
+        vr = result.variant("sharded")
+        assert vr.error is None, vr.error.message
+        said = [n.text for n in vr.notes if n.kind == "mesh_axis_types"]
+        used = "Explicit" if types == "explicit" else "Auto"
+        if used == default:
+            assert not said, said
+        else:
+            [note] = said
+            assert f"i: {used}" in note and f"jax.make_mesh in this JAX makes {default} axes" \
+                in note

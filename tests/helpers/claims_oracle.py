@@ -194,6 +194,8 @@ def check(result: Any, req: TraceRequest, variant: str) -> list[str]:
     assert not HLO_DTYPE.search(everything), HLO_DTYPE.search(everything)
     assert not BAD_ARTICLE.search(everything), BAD_ARTICLE.search(everything)
     assert not any("psum_invariant" in p.title for p in scene.phases)  # titles: as written
+    if "examples on the host" in everything:
+        assert set(jv.starts) == {"host"}, jv.starts
     if "host memory" in everything:
         assert "host" in jv.starts
     if re.search(r"already on (?:the devices|device \d+)", everything):
