@@ -352,3 +352,38 @@ def test_the_mesh_jaxviz_builds_says_its_axis_types_against_jax_make_mesh():
             [note] = said
             assert f"i: {used}" in note and f"jax.make_mesh in this JAX makes {default} axes" \
                 in note
+
+
+@pytest.mark.parametrize("name, variant", [("explicit_sharding", "as_written"),
+                                           ("data_parallel", "pmap"),
+                                           ("tensor_parallel", "sharded")])
+def test_compiler_added_collectives_from_the_program_not_the_name(name, variant):
+    """The pane's "compiler adds" names the collectives the compiled program runs that the
+    jaxpr has none of -- for a function jitted as written too, not only the variant named
+    sharded -- read here from the compiled HLO and jax.make_jaxpr."""
+    import jax
+
+    from jaxviz.core import meshes
+    from jaxviz.core.trace import load
+    from jaxviz.views.compare.changes import compiler_added
+
+    req = example_request(name, [variant], want=("jaxpr", "hlo", "story"))
+    result = traced(req)
+    vr = result.variant(variant)
+    assert vr.error is None, vr.error.message
+    prepared = load(req).builder.prepare(variant)
+    with meshes.mesh_context(prepared.context):
+        closed = jax.make_jaxpr(prepared.fn)(*prepared.args)
+        fn = prepared.fn if hasattr(prepared.fn, "lower") else jax.jit(prepared.fn)
+        hlo = fn.lower(*prepared.args).compile().as_text()
+    in_jaxpr = {e.primitive.name for e in claims_oracle._walk(closed.jaxpr)} \
+        & claims_oracle.COLLECTIVE_PRIMS
+    in_hlo = sorted({m.group(0)[:-1].removesuffix("-start")
+                     for m in claims_oracle.HLO_COLLECTIVE.finditer(hlo)})
+    if not in_jaxpr:
+        assert compiler_added(vr) == in_hlo
+        vr.storyboard = None  # without the storyboard: the same, from the program
+        assert compiler_added(vr) == in_hlo
+    else:
+        vr.storyboard = None
+        assert compiler_added(vr) == []  # which is which cannot be told: nothing said
