@@ -97,7 +97,7 @@ def devices_of(arg: Any) -> list[int]:
     """The devices a ``jax.Array`` argument is on, as passed (empty for anything else)."""
     if isinstance(arg, jax.Array) and not isinstance(arg, jax.core.Tracer):
         try:
-            return sorted(d.id for d in arg.sharding.device_set)
+            return sorted(int(d.id) for d in arg.sharding.device_set)  # type: ignore[attr-defined]
         except (AttributeError, RuntimeError):
             return []
     return []
