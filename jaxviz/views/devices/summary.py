@@ -40,14 +40,15 @@ def arguments_words(claims: StoryClaims) -> str:
     ins = [a for a in claims.arrays if a.role == "input"]
     if not ins or any(not a.starts for a in ins):
         return ""
-    said = {"placed": "already placed as the program wants", "host": "sent from the host",
+    said = {"placed": "already placed", "host": "sent from the host",
             "device": "moved between devices at the call"}
     by: dict[str, list[str]] = {}
     for a in ins:
         by.setdefault(a.starts, []).append(a.name)
     if len(by) == 1:
         kind = next(iter(by))
-        whom = "the argument" if len(ins) == 1 else f"all {len(ins)} arguments"
+        whom = ("the argument" if len(ins) == 1 else "both arguments" if len(ins) == 2
+                else f"all {len(ins)} arguments")
         return f"{whom} {said[kind]}"
     return "; ".join(f"{join(names, 3)} {said[kind]}" for kind, names in by.items())
 
@@ -87,10 +88,9 @@ def results_words(claims: StoryClaims, devices: int) -> str:
     if not outs:
         return ""
     said = {"one_device": "on one device",
-            "pieces": f"in distinct pieces over {devices} devices",
-            "copies": f"a whole copy on each of {devices} devices",
-            "equal_pieces": f"identical copies on {devices} devices (the real run compared "
-                            f"them)"}
+            "pieces": f"in distinct pieces on {devices} devices",
+            "copies": f"whole on each of {devices} devices",
+            "equal_pieces": f"identical copies on {devices} devices"}
     by: dict[str, list[ArrayClaim]] = {}
     for a in outs:
         by.setdefault(a.holding, []).append(a)
@@ -98,8 +98,8 @@ def results_words(claims: StoryClaims, devices: int) -> str:
     for kind, arrays in by.items():
         whom = (arrays[0].name if len(arrays) == 1 else
                 f"{len(arrays)} results" if len(by) > 1 or len(outs) != len(arrays)
-                else f"all {len(arrays)} results")
-        parts.append(f"{whom} {said.get(kind, '')}".strip())
+                else "both results" if len(arrays) == 2 else f"all {len(arrays)} results")
+        parts.append(f"{whom}: {said.get(kind, '')}")
     return "; ".join(parts)
 
 
