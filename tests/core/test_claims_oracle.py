@@ -100,7 +100,7 @@ def shard_map_args(n: int) -> str:
     return f"jnp.arange({n * n * 2}.0).reshape({n * n}, 2)"
 
 
-def placed_program(spec: str, constraint: str | None, scan: bool) -> str:
+def placed_program(spec: str, constraint: str | None, scan: bool, jitted: bool = False) -> str:
     head = HEAD.format(shape=(4, 2), names=("a", "b"), types="Auto", rank=2)
     x = f"x = jax.device_put(np.arange(64.0, dtype=np.float32).reshape(8, 8), " \
         f"NamedSharding(mesh, {spec}))\n"
@@ -113,7 +113,9 @@ def placed_program(spec: str, constraint: str | None, scan: bool) -> str:
     if scan:
         body += ("    y, _ = jax.lax.scan(lambda h, w: (jnp.tanh(h @ w), None), y, ws)\n")
     body += "    return y * 2\n"
-    return head + x + ws + "\n\ndef f(x, ws):\n" + body
+    # ws stays NumPy when jitted (a partly placed call: x placed, ws from the host)
+    ws = ws if not jitted else "ws = np.ones((3, 8, 8), np.float32) / 8\n"
+    return head + x + ws + "\n\n" + ("@jax.jit\n" if jitted else "") + "def f(x, ws):\n" + body
 
 
 SPECS = ["P('a', None)", "P(None, 'b')", "P('a', 'b')", "P()", "P(('a', 'b'), None)"]
@@ -121,7 +123,7 @@ SPECS = ["P('a', None)", "P(None, 'b')", "P('a', 'b')", "P()", "P(('a', 'b'), No
 
 @st.composite
 def programs(draw):
-    kind = draw(st.sampled_from(["shard_map", "placed", "pmap"]))
+    kind = draw(st.sampled_from(["shard_map", "placed", "pmap", "jitted"]))
     if kind == "shard_map":
         n = draw(st.sampled_from([2, 4, 8]))
         body = draw(st.sampled_from(sorted(SHARD_MAP_BODIES)))
@@ -142,10 +144,13 @@ def programs(draw):
     spec = draw(st.sampled_from(SPECS))
     constraint = draw(st.sampled_from([None] + SPECS))
     scan = draw(st.booleans())
+    if kind == "jitted":  # @jax.jit as written, on arguments the module placed (or not)
+        return (placed_program(spec, constraint, scan, jitted=True), dict(args="x, ws"),
+                ["as_written"])
     return placed_program(spec, constraint, scan), dict(args="x, ws"), ["jit", "plain"]
 
 
-@settings(max_examples=14, deadline=None, derandomize=True,
+@settings(max_examples=18, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(programs())
 def test_generated_programs_claims_match_jax(tmp_path_factory, program):
