@@ -93,6 +93,16 @@ def starts(arg: Any, sharding: Any) -> str:
     return "host"
 
 
+def devices_of(arg: Any) -> list[int]:
+    """The devices a ``jax.Array`` argument is on, as passed (empty for anything else)."""
+    if isinstance(arg, jax.Array) and not isinstance(arg, jax.core.Tracer):
+        try:
+            return sorted(int(d.id) for d in arg.sharding.device_set)  # type: ignore[attr-defined]
+        except (AttributeError, RuntimeError):
+            return []
+    return []
+
+
 def holding(tiles: ArrayTiles) -> str:
     """How the devices hold an array, from its tiles."""
     if len(tiles.devices) <= 1:
@@ -113,11 +123,14 @@ def array_claims(story: Storyboard, args: list[Any], arg_names: list[str],
     out = []
     for a in story.arrays:
         start = ""
+        on: list[int] = []
         if a.role == "input" and a.name in by_name and by_name[a.name][1] is not None:
             start = starts(*by_name[a.name])
+            on = devices_of(by_name[a.name][0])
         out.append(ArrayClaim(name=a.name, role=a.role, type_str=a.type_str, starts=start,
                               holding=holding(a),
-                              processes=len({process_of.get(d, 0) for d in a.devices}) or 1))
+                              processes=len({process_of.get(d, 0) for d in a.devices}) or 1,
+                              on=on))
     return out
 
 

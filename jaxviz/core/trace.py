@@ -243,7 +243,9 @@ def program_notes(prepared: Prepared, closed: Any, loaded: Loaded,
         notes += variant_notes.per_device_notes(
             prepared.variant, builder.name, closed, filename, axes, prepared.per_device,
             builder.batch_size())
-    if prepared.mesh is not None and builder.mesh_given and prepared.variant != "pmap":
+    # the axis types are jaxviz's choice whenever jaxviz built the mesh (--mesh or the
+    # default one over the devices), not the module's own mesh
+    if prepared.variant != "pmap" and builder.built(prepared.mesh):
         said = claims.mesh_types_note(prepared.mesh)
         if said is not None:
             notes.append(said)

@@ -144,6 +144,10 @@ class VariantBuilder:
             self._mesh = meshes.build_mesh(s.mesh_axes, s.axis_types, chosen)
         return self._mesh
 
+    def built(self, mesh: Mesh | None) -> bool:
+        """Whether ``mesh`` is the one jaxviz built (:meth:`mesh`), not the module's own."""
+        return mesh is not None and mesh is self._mesh
+
     def context(self, variant: str) -> Mesh | None:
         """The mesh ``variant`` runs inside (``jax.set_mesh``), or None.
 

@@ -80,6 +80,8 @@ class ArrayClaim:
             ``equal_pieces`` (distinct blocks whose values the real run found
             identical on every device, e.g. parameters after a pmean).
         processes: how many JAX processes hold some block of it.
+        on: for an input passed as a ``jax.Array``, the ids of the devices its
+            sharding as passed puts it on (``sharding.device_set``); empty otherwise.
     """
 
     name: str
@@ -88,6 +90,7 @@ class ArrayClaim:
     starts: str = ""
     holding: str = "pieces"
     processes: int = 1
+    on: list[int] = field(default_factory=list)
 
 
 @register

@@ -100,7 +100,7 @@ def shard_map_args(n: int) -> str:
     return f"jnp.arange({n * n * 2}.0).reshape({n * n}, 2)"
 
 
-def placed_program(spec: str, constraint: str | None, scan: bool) -> str:
+def placed_program(spec: str, constraint: str | None, scan: bool, jitted: bool = False) -> str:
     head = HEAD.format(shape=(4, 2), names=("a", "b"), types="Auto", rank=2)
     x = f"x = jax.device_put(np.arange(64.0, dtype=np.float32).reshape(8, 8), " \
         f"NamedSharding(mesh, {spec}))\n"
@@ -113,7 +113,9 @@ def placed_program(spec: str, constraint: str | None, scan: bool) -> str:
     if scan:
         body += ("    y, _ = jax.lax.scan(lambda h, w: (jnp.tanh(h @ w), None), y, ws)\n")
     body += "    return y * 2\n"
-    return head + x + ws + "\n\ndef f(x, ws):\n" + body
+    # ws stays NumPy when jitted (a partly placed call: x placed, ws from the host)
+    ws = ws if not jitted else "ws = np.ones((3, 8, 8), np.float32) / 8\n"
+    return head + x + ws + "\n\n" + ("@jax.jit\n" if jitted else "") + "def f(x, ws):\n" + body
 
 
 SPECS = ["P('a', None)", "P(None, 'b')", "P('a', 'b')", "P()", "P(('a', 'b'), None)"]
@@ -121,7 +123,7 @@ SPECS = ["P('a', None)", "P(None, 'b')", "P('a', 'b')", "P()", "P(('a', 'b'), No
 
 @st.composite
 def programs(draw):
-    kind = draw(st.sampled_from(["shard_map", "placed", "pmap"]))
+    kind = draw(st.sampled_from(["shard_map", "placed", "pmap", "jitted"]))
     if kind == "shard_map":
         n = draw(st.sampled_from([2, 4, 8]))
         body = draw(st.sampled_from(sorted(SHARD_MAP_BODIES)))
@@ -142,10 +144,13 @@ def programs(draw):
     spec = draw(st.sampled_from(SPECS))
     constraint = draw(st.sampled_from([None] + SPECS))
     scan = draw(st.booleans())
+    if kind == "jitted":  # @jax.jit as written, on arguments the module placed (or not)
+        return (placed_program(spec, constraint, scan, jitted=True), dict(args="x, ws"),
+                ["as_written"])
     return placed_program(spec, constraint, scan), dict(args="x, ws"), ["jit", "plain"]
 
 
-@settings(max_examples=14, deadline=None, derandomize=True,
+@settings(max_examples=18, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(programs())
 def test_generated_programs_claims_match_jax(tmp_path_factory, program):
@@ -198,3 +203,192 @@ def test_named_programs_claims_match_jax(tmp_path, name):
     for v in variants:
         assert result.variant(v).error is None, (v, result.variant(v).error.message)
         claims_oracle.check(result, req, v)
+
+
+# --------------------------------------------------------------------------- #
+# arrays the module placed, as-written jit and pmap, summary slides
+# --------------------------------------------------------------------------- #
+
+#: A module that places its arguments itself (device_put), as documentation code does.
+PLACED = HEAD.format(shape=(4, 2), names=("a", "b"), types="Auto", rank=2) + """
+x = jax.device_put(np.arange(64.0, dtype=np.float32).reshape(8, 8), NamedSharding(mesh, P('a')))
+w = np.ones((8, 8), np.float32)
+params = jax.device_put(np.ones((8, 4), np.float32), NamedSharding(mesh, P(None, 'b')))
+batch = jax.device_put(np.ones((16, 8), np.float32), NamedSharding(mesh, P('a')))
+one = jax.device_put(np.arange(3.0, dtype=np.float32).reshape(1, 3), jax.devices()[3])
+
+
+@jax.jit
+def partly(x, w):
+    return jnp.sin(x) @ w
+
+
+def loss(params, batch):
+    return jnp.mean((batch @ params) ** 2)
+
+
+@jax.pmap
+def moved(v):
+    return v * 2
+
+
+@partial(jax.pmap, devices=[jax.devices()[3]])
+def kept(v):
+    return v * 2
+"""
+
+PLACED_CASES = {
+    "partly": ("x, w", ["as_written"]),
+    "loss": ("params, batch", ["jit", "plain"]),
+    "moved": ("one", ["as_written"]),
+    "kept": ("one", ["as_written"]),
+}
+
+
+def placed_result(tmp_path, function: str):
+    args, variants = PLACED_CASES[function]
+    path = tmp_path / "placed.py"
+    path.write_text(PLACED)
+    req = TraceRequest(target=Target(PLACED, str(path), function), variants=variants,
+                       want=list(WANT), args=args)
+    result = traced(req)
+    assert result.error is None, result.error.message
+    return req, result
+
+
+@pytest.mark.parametrize("function", sorted(PLACED_CASES))
+def test_placed_arguments_claims_match_jax(tmp_path, function):
+    req, result = placed_result(tmp_path, function)
+    for v in req.variants:
+        assert result.variant(v).error is None, (v, result.variant(v).error.message)
+        claims_oracle.check(result, req, v)
+
+
+def test_partly_placed_inputs_start_on_their_devices(tmp_path):
+    """x, placed by the module with a NamedSharding, is drawn on its devices from the first
+    phase and never on the host, split or sent; w (NumPy) starts on the host and travels."""
+    import jax
+    import numpy as np
+
+    from jaxviz.views.devices.build import build_scene
+    from tests.helpers.drawn import render, tiles_of
+
+    req, result = placed_result(tmp_path, "partly")
+    scene = build_scene(result, "as_written")
+    kinds = [p.kind for p in scene.phases]
+    ns: dict = {}
+    exec(compile(PLACED, "placed.py", "exec"), ns)  # the module, as JAX runs it
+    x_devices = sorted(d.id for d in ns["x"].sharding.device_set)
+    assert isinstance(ns["x"], jax.Array) and isinstance(ns["w"], np.ndarray)
+    for k in range(kinds.index("transfer") + 1):
+        _lay, items = render(scene, k, 0.5)
+        assert not tiles_of(items, "input", "x"), (kinds[k], "x is drawn on the host")
+        assert not [it for it in items if getattr(it, "tag", "") == "host input:x"]
+        held = sorted({int(it.tag.rsplit(" ", 1)[1]) for it in items
+                       if getattr(it, "tag", "").startswith("held input:x ")})
+        assert held == x_devices, (kinds[k], held)
+    _lay, first = render(scene, 0, 0.0)
+    assert [it for it in first if getattr(it, "tag", "") == "host input:w"], "w on the host"
+    split = scene.phases[kinds.index("split")].caption
+    assert "w f32[8,8]" in split and "x f32" not in split
+    transfer = scene.phases[kinds.index("transfer")].caption
+    assert "x is already there" in transfer
+
+
+def test_summary_slide_sentences_from_claims(tmp_path):
+    """The summary slide says how each variant runs, on how many devices, where its
+    arguments start and how its result is held -- checked against JAX."""
+    from jaxviz.views.present.deck import FunctionData, _summary_slide
+
+    req, result = placed_result(tmp_path, "loss")
+    data = FunctionData(key="k", target_text=f"{req.target.filename}:loss",
+                        target=req.target, result=result)
+    slide = _summary_slide(data, "loss")
+    by_variant = {b.split(":")[0]: b for b in slide.bullets}
+    assert set(by_variant) == {"jit", "plain"}
+    for v, text in by_variant.items():
+        claims_oracle.check_summary(text, claims_oracle.jax_view(req, v), v)
+    assert "one compiled program on 8 devices" in by_variant["jit"]
+    assert "op by op" in by_variant["plain"]
+
+
+def test_pmap_input_on_another_device_says_where_it_is(tmp_path):
+    """jax.pmap of an array the module put on device 3 runs on device 0 (JAX moves it); the
+    first phase says it is on device 3 (not 'in host memory'); with devices=[device 3]
+    nothing moves and it is drawn already on device 3."""
+    from jaxviz.views.devices.build import build_scene
+
+    req, result = placed_result(tmp_path, "moved")
+    ns: dict = {}
+    exec(compile(PLACED, "placed.py", "exec"), ns)  # the module, as JAX runs it
+    [on] = [d.id for d in ns["one"].sharding.device_set]
+    ran = ns["moved"](ns["one"])
+    [ran_on] = [d.id for d in ran.sharding.device_set]
+    assert on != ran_on  # JAX moved it
+    first = build_scene(result, "as_written").phases[0]
+    assert "host memory" not in first.caption
+    assert f"on device {on}, not where the program wants it" in first.caption
+    _req, kept = placed_result(tmp_path, "kept")
+    scene = build_scene(kept, "as_written")
+    ran_kept = ns["kept"](ns["one"])
+    assert scene.phases[0].kind == "placed"
+    assert [d.id for d in scene.devices] == sorted(d.id for d in ran_kept.sharding.device_set) \
+        == [on]
+    assert f"already on device {on}" in scene.phases[0].caption
+
+
+def test_the_mesh_jaxviz_builds_says_its_axis_types_against_jax_make_mesh():
+    """Without --mesh jaxviz still builds the mesh (all devices on the axis): whenever its
+    axis types are not jax.make_mesh's default in this JAX, the variant says so; with the
+    default's types it says nothing."""
+    import jax
+
+    default = jax.make_mesh((1,), ("p",), devices=jax.devices()[:1]).axis_types[0].name
+    for types in (None, "auto", "explicit"):
+        req = example_request("convolve", ["sharded"], want=("jaxpr",), axis_types=types)
+        result = traced(req)
+        vr = result.variant("sharded")
+        assert vr.error is None, vr.error.message
+        said = [n.text for n in vr.notes if n.kind == "mesh_axis_types"]
+        used = "Explicit" if types == "explicit" else "Auto"
+        if used == default:
+            assert not said, said
+        else:
+            [note] = said
+            assert f"i: {used}" in note and f"jax.make_mesh in this JAX makes {default} axes" \
+                in note
+
+
+@pytest.mark.parametrize("name, variant", [("explicit_sharding", "as_written"),
+                                           ("data_parallel", "pmap"),
+                                           ("tensor_parallel", "sharded")])
+def test_compiler_added_collectives_from_the_program_not_the_name(name, variant):
+    """The pane's "compiler adds" names the collectives the compiled program runs that the
+    jaxpr has none of -- for a function jitted as written too, not only the variant named
+    sharded -- read here from the compiled HLO and jax.make_jaxpr."""
+    import jax
+
+    from jaxviz.core import meshes
+    from jaxviz.core.trace import load
+    from jaxviz.views.compare.changes import compiler_added
+
+    req = example_request(name, [variant], want=("jaxpr", "hlo", "story"))
+    result = traced(req)
+    vr = result.variant(variant)
+    assert vr.error is None, vr.error.message
+    prepared = load(req).builder.prepare(variant)
+    with meshes.mesh_context(prepared.context):
+        closed = jax.make_jaxpr(prepared.fn)(*prepared.args)
+        fn = prepared.fn if hasattr(prepared.fn, "lower") else jax.jit(prepared.fn)
+        hlo = fn.lower(*prepared.args).compile().as_text()
+    in_jaxpr = {e.primitive.name for e in claims_oracle._walk(closed.jaxpr)} \
+        & claims_oracle.COLLECTIVE_PRIMS
+    in_hlo = sorted({m.group(0)[:-1].removesuffix("-start")
+                     for m in claims_oracle.HLO_COLLECTIVE.finditer(hlo)})
+    if not in_jaxpr:
+        assert compiler_added(vr) == in_hlo
+        vr.storyboard = None  # without the storyboard: the same, from the program
+        assert compiler_added(vr) == in_hlo
+    else:
+        vr.storyboard = None
+        assert compiler_added(vr) == []  # which is which cannot be told: nothing said

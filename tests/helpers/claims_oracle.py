@@ -23,11 +23,14 @@ from jaxviz.core import arguments, meshes
 from jaxviz.core.trace import load
 from jaxviz.model import TraceRequest
 from jaxviz.views.devices.build import build_scene
+from jaxviz.views.devices.summary import variant_summary
 
 #: Collective primitives of a jaxpr (the user's, not the partitioner's).
 COLLECTIVE_PRIMS = {"psum", "psum_invariant", "pmax", "pmin", "all_gather",
                     "all_gather_invariant", "ppermute", "all_to_all", "reduce_scatter",
                     "psum_scatter", "pbroadcast"}
+HLO_COLLECTIVE = re.compile(r"(?<![%\w.-])(?:all-reduce|all-gather|reduce-scatter"
+                            r"|collective-permute|all-to-all|collective-broadcast)(?:-start)?\(")
 HLO_DTYPE = re.compile(r"\b(?:s(?:8|16|32|64)|pred)\[")
 BAD_ARTICLE = re.compile(r"\ban (?:collective|reduce|f32|f16|bf16|ragged)|\ba (?:all-|i32|i64)")
 
@@ -44,6 +47,9 @@ class JaxView:
     eqns: list[Any]
     filename: str
     calls: dict[int, set[str]] = field(default_factory=dict)
+    hlo_collectives: int = 0
+    #: for each argument passed as a jax.Array and moved at the call: the devices it is on
+    moved_from: set[int] = field(default_factory=set)
 
 
 def _walk(jaxpr: Any):
@@ -109,19 +115,23 @@ def jax_view(req: TraceRequest, variant: str) -> JaxView:
         one = len(eqns) == 1 and eqns[0].primitive.name in ("jit", "pjit")
         fn = prepared.fn if hasattr(prepared.fn, "lower") else jax.jit(prepared.fn)
         compiled = fn.lower(*prepared.args).compile()
-        header = compiled.as_text().split("\n", 1)[0]
+        hlo = compiled.as_text()
+        header = hlo.split("\n", 1)[0]
         m = re.search(r"num_partitions=(\d+)", header)
         shardings = jax.tree.leaves(compiled.input_shardings[0], is_leaf=lambda s: s is None)
         leaves = jax.tree.leaves(prepared.args)
         assert len(leaves) == len(shardings)
         # an argument the program does not use (sharding None) is never sent
         starts = [_starts(a, s) for a, s in zip(leaves, shardings) if s is not None]
+        moved_from = {d.id for a, s in zip(leaves, shardings) if s is not None
+                      and _starts(a, s) == "device" for d in a.sharding.device_set}
         out = prepared.fn(*concrete)
         holding = [_holding(v) for v in jax.tree.leaves(out)]
     return JaxView(one_program=one, num_partitions=int(m.group(1)) if m else 1, starts=starts,
                    holding=holding, source=req.target.source.splitlines(),
                    eqns=list(_walk(closed.jaxpr)), filename=req.target.filename,
-                   calls=_calls(req.target.source))
+                   calls=_calls(req.target.source),
+                   hlo_collectives=len(HLO_COLLECTIVE.findall(hlo)), moved_from=moved_from)
 
 
 def _line_of(eqn: Any, filename: str) -> int | None:
@@ -184,10 +194,14 @@ def check(result: Any, req: TraceRequest, variant: str) -> list[str]:
     assert not HLO_DTYPE.search(everything), HLO_DTYPE.search(everything)
     assert not BAD_ARTICLE.search(everything), BAD_ARTICLE.search(everything)
     assert not any("psum_invariant" in p.title for p in scene.phases)  # titles: as written
+    if "examples on the host" in everything:
+        assert set(jv.starts) == {"host"}, jv.starts
     if "host memory" in everything:
         assert "host" in jv.starts
     if re.search(r"already on (?:the devices|device \d+)", everything):
         assert "placed" in jv.starts
+    for device in re.findall(r"jax\.Arrays? on device (\d+), not where", everything):
+        assert jv.moved_from == {int(device)}, (device, jv.moved_from)
     if "one device does all the work" in everything or re.search(r"Device \d+ computes",
                                                                  everything):
         assert jv.num_partitions == 1
@@ -202,4 +216,23 @@ def check(result: Any, req: TraceRequest, variant: str) -> list[str]:
                 and p.step.collective.origin == "jaxpr":
             for name, line in re.findall(r"([\w.]+) \(line (\d+)\)", p.title):
                 _check_written(jv, name, int(line), None)
+    check_summary(variant_summary(vr), jv, variant)
     return texts
+
+
+def check_summary(text: str, jv: JaxView, variant: str) -> None:
+    """A summary slide's sentence about one variant against JAX (its claims' words)."""
+    assert text.startswith(f"{variant}: "), text
+    assert ("op by op" in text) == (not jv.one_program), text
+    assert ("one compiled program" in text) == jv.one_program, text
+    m = re.search(r"(?:program|op by op) on (\d+) devices|on device (\d+)", text)
+    assert m, text
+    assert (int(m.group(1)) if m.group(1) else 1) == jv.num_partitions, text
+    assert ("already placed" in text) == ("placed" in jv.starts), (text, jv.starts)
+    assert ("from the host" in text) == ("host" in jv.starts), (text, jv.starts)
+    assert ("moved between devices" in text) == ("device" in jv.starts), (text, jv.starts)
+    assert ("identical copies" in text) == ("equal_pieces" in jv.holding), (text, jv.holding)
+    assert ("distinct pieces" in text) == ("pieces" in jv.holding), (text, jv.holding)
+    assert ("no collective runs" in text) == (jv.hlo_collectives == 0), (text, jv.hlo_collectives)
+    for name, line in re.findall(r"([\w.]+) \(line (\d+)\) as ", text):
+        _check_written(jv, name, int(line), None)

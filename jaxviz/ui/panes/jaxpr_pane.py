@@ -364,9 +364,11 @@ class JaxprPane(QFrame):
                 colour = style.MARK_COLOURS[kind].name()
                 parts.append(f"<span style='color:{colour}; font-weight:bold'>"
                              f"{style.MARK_GLYPHS[kind]}</span> {words} ×{counts[kind]}")
-        if self.result is not None and self.result.hlo_collectives and self.variant == "sharded":
-            ops = ", ".join(sorted(set(self.result.hlo_collectives)))
-            parts.append(f"compiler adds: <b>{ops}</b>")
+        from jaxviz.views.compare.changes import compiler_added
+
+        added = compiler_added(self.result) if self.result is not None else []
+        if added:  # from the program, not the variant's name
+            parts.append(f"compiler adds: <b>{', '.join(added)}</b>")
         self.legend.setText("&nbsp;&nbsp; ".join(parts) or "&nbsp;")
         self.legend.setToolTip("\n".join(m.tip for m in marks[:12]))
 

@@ -195,6 +195,19 @@ def marks_for(result: TraceResult, variant: str) -> list[Mark]:
     return sorted(marks + sharding_marks(vr), key=lambda m: (m.start, m.end))
 
 
+def compiler_added(vr: VariantResult) -> list[str]:
+    """The collectives XLA's SPMD partitioner added to the variant's program, whatever its
+    name: read off the storyboard's steps when it has one, else every collective of a
+    compiled program whose jaxpr has none; ``[]`` when that cannot be told."""
+    story = vr.storyboard
+    if story is not None:
+        return sorted({s.collective.kind for s in story.steps if s.collective is not None
+                       and s.collective.origin == "partitioner"})
+    if vr.collectives:
+        return []  # the jaxpr's own collectives are in the program too: which is which?
+    return sorted(set(vr.hlo_collectives))
+
+
 def summary(marks: list[Mark]) -> dict[str, int]:
     """How many marks of each kind."""
     counts: dict[str, int] = {}

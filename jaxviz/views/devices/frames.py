@@ -16,7 +16,7 @@ by its holders' colours and labelled with them (``0,1``, ``replicated on all
 from __future__ import annotations
 
 from jaxviz.model.storyboard import Step
-from jaxviz.views.devices import decor, motion
+from jaxviz.views.devices import decor, motion, words
 from jaxviz.views.devices.boxes import DevicePlace, held_rect, map_mode, slice_text
 from jaxviz.views.devices.geometry import ArrayPlace, CanvasGeometry
 from jaxviz.views.devices.items import Box, Grid, Item, Ring, Text
@@ -52,6 +52,9 @@ class FrameBuilder:
         self.i_transfer = first("transfer", "vectorized")
         #: a first phase "placed": the inputs are on the devices before the call
         self.placed = first("placed") == 0
+        #: inputs already laid out on the devices as the program wants (never on the host)
+        self.placed_keys = {g.key for g in words.placed_grids(
+            layout.shown_inputs, scene.story.claims if scene.story is not None else None)}
         self.i_outputs = last("compute", "vectorized")
         self.i_assemble = first("assemble", "result")
         self.collective_at = [k for k, kind in enumerate(kinds) if kind == "collective"]
@@ -106,6 +109,8 @@ class FrameBuilder:
         """The input arrays on the host, ``split`` (0..1) apart and ``fade`` (0..1) sent."""
         items: list[Item] = []
         for place in self.lay.inputs:
+            if place.grid.key in self.placed_keys:
+                continue  # already on its devices when the call starts
             items += self._array_labels(place)
             items += self.tiles(place, split, 1.0 - 0.4 * fade)
         return items
@@ -204,6 +209,9 @@ class FrameBuilder:
 
     def _note(self, g: TileGrid) -> str:
         """The line under an array's name: its layout in the legend's words."""
+        on = words.moved_from(g, self.scene.story.claims if self.scene.story else None)
+        if on:
+            return on
         if self.scene.variant == "vmap":
             if self.scene.batch_axis(g) is None:
                 return "shared by every example"
@@ -214,9 +222,9 @@ class FrameBuilder:
         if len(self.scene.devices) == 1:
             return "whole, on one device"
         note = g.spec if g.spec.startswith("P(") else ""
-        words = g.describe()
+        layout = g.describe()
         if g.replicated or len(g.blocks) == 1:
-            return f"{note}  {words}".strip()
+            return f"{note}  {layout}".strip()
         extra = g.summary_note()
         return "  ".join(t for t in (note, f"{len(g.blocks)} tiles", extra) if t)
 
@@ -254,13 +262,18 @@ class FrameBuilder:
         phase = self.scene.phases[i] if 0 <= i < len(self.scene.phases) else None
         computing = kind in ("compute", "vectorized", "loop")
         filling = outputs_in or i == self.i_outputs  # (the outputs fill during that phase)
-        filled = ([g.key for g in self.lay.shown_inputs] if inputs_in else []) + (
+        there = [] if inputs_in or kind in ("loop", "no_loop", "vectorized") else [
+            g for g in self.lay.shown_inputs if g.key in self.placed_keys]
+        filled = ([g.key for g in self.lay.shown_inputs] if inputs_in else
+                  [g.key for g in there]) + (
             [g.key for g in self.lay.shown_outputs] if filling else [])
         for place in self.lay.devices.values():
-            items += self.device_box(place, filled=inputs_in, active=computing,
+            items += self.device_box(place, filled=inputs_in or bool(there), active=computing,
                                      labelled=frozenset(filled))
             if inputs_in:
                 items += self.mini_fills(place, self.lay.shown_inputs)
+            elif there:
+                items += self.mini_fills(place, there)
             if outputs_in:
                 items += self.mini_fills(place, self.lay.shown_outputs)
             label = phase.compute_label if computing and phase is not None else ""

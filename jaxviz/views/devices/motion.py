@@ -43,6 +43,7 @@ class FrameParts(Protocol):
     order: dict[int, int]
     n: int
     i_outputs: int
+    placed_keys: set[str]
 
     def host_inputs(self, split: float, fade: float) -> list[Item]: ...
 
@@ -128,6 +129,8 @@ def _in_flights(fb: FrameParts, t: float) -> list[Item]:
     landed: set[int] = set()
     for place in fb.lay.inputs:
         g = place.grid
+        if g.key in fb.placed_keys:
+            continue  # already on its devices: nothing travels
         gap = fb.tile_gap(place) if fb.scene.parallel else 0.0
         for block, rect in zip(g.blocks, place.blocks):
             src = inset(rect, gap / 2)
@@ -204,10 +207,12 @@ def _loop(fb: FrameParts, t: float) -> list[Item]:
     dev = place.slot
     items: list[Item] = []
     for host in fb.lay.inputs:
-        if fb.scene.batch_axis(host.grid) is None:  # shared by every call
+        # shared by every call, or already on the device: each call reads it there
+        if fb.scene.batch_axis(host.grid) is None or host.grid.key in fb.placed_keys:
             items += fb.mini_fills(place, [host.grid])
     for host in fb.lay.inputs:
-        if fb.scene.batch_axis(host.grid) is None or k >= len(host.blocks):
+        if fb.scene.batch_axis(host.grid) is None or k >= len(host.blocks) \
+                or host.grid.key in fb.placed_keys:
             continue
         items.append(Box(host.blocks[k], None, fb.th.accent, 2.5))
         block = host.grid.blocks[k]
@@ -240,6 +245,9 @@ def _vectorized(fb: FrameParts, t: float) -> list[Item]:
     dev = place.slot
     items: list[Item] = []
     for host in fb.lay.inputs:
+        if host.grid.key in fb.placed_keys:  # already on the device: nothing travels
+            items += fb.mini_fills(place, [host.grid])
+            continue
         for block, rect in zip(host.grid.blocks, host.blocks):
             dst = _target(fb, dev.id, host.grid, block)
             if dst is not None:

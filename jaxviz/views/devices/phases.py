@@ -78,13 +78,16 @@ def _device_phases(scene: Scene, equations: list[Equation]) -> list[Phase]:
     else:
         phases = [Phase("host", title or "The arguments", f"{caption} {nxt}".strip(), first,
                         2.5, arrays=names)]
+    # arrays already laid out as the program wants are neither split nor sent
+    there = {g.key for g in words.placed_grids(ins, claims)}
+    sent = [g for g in ins if g.key not in there]
     if placed:
         pass  # nothing is split or sent at the call
     elif scene.parallel:
         phases.append(Phase("split", "Split into tiles, as the shardings say",
-                            _split_caption(scene, ins), spec_lines, 2.5, arrays=names))
+                            _split_caption(scene, sent), spec_lines, 2.5, arrays=names))
         phases.append(Phase("transfer", f"The tiles travel to their {len(everyone)} devices",
-                            _transfer_caption(scene, ins), spec_lines, 3.0,
+                            _transfer_caption(scene, sent), spec_lines, 3.0,
                             devices=everyone, arrays=names))
     elif claims is not None and claims.program.num_partitions == 1:
         dev = everyone[0]
@@ -143,6 +146,12 @@ def _transfer_caption(scene: Scene, ins: list[TileGrid]) -> str:
             for g in ins if first in g.by_device]
     text = (f"Each device receives only its own tiles: device {first} gets "
             f"{words.join(held)}, and so on.")
+    sent = {g.key for g in ins}
+    there = [g for g in scene.shown("input") if g.key not in sent]
+    if there:
+        text += (f" {words.join([g.name for g in there])} "
+                 f"{'is' if len(there) == 1 and not there[0].members else 'are'} already "
+                 f"there.")
     if any(g.replicated for g in ins):
         text += " A replicated array is copied whole to every device."
     elif any(g.shared for g in ins):
@@ -256,7 +265,13 @@ def _vmap_phases(scene: Scene, equations: list[Equation]) -> list[Phase]:
                f"example" if shared else "")
             + f". {scene.function} itself is written for one example: {per_call}.")
     names = [g.name for g in scene.inputs]
-    phases = [Phase("host", f"A batch of {b.size} examples on the host", host, first, 2.5,
+    # where the batch is comes from the claims (arguments as passed), not the variant
+    where_title, where = words.start_words(ins, story.claims)
+    on_host = where_title == "The arrays start on the host" or not where
+    if not on_host:
+        host += f" {where}"
+    phases = [Phase("host", f"A batch of {b.size} examples" + (" on the host" if on_host
+                                                               else ""), host, first, 2.5,
                     arrays=names)]
     if b.loop_blocker:
         phases.append(Phase(

@@ -229,6 +229,28 @@ def collective_origin(step: Step, function: str, claim: CollectiveClaim | None =
 LAYOUT_REQUESTS = ("sharding_constraint", "reshard", "device_put", "mesh_cast")
 
 
+def placed_grids(grids: list[TileGrid], claims: StoryClaims | None) -> list[TileGrid]:
+    """The inputs already laid out on the devices as the program wants them (every member)."""
+    if claims is None:
+        return []
+    return [g for g in grids if all(
+        (c := claims.array(m.name)) is not None and c.starts == "placed"
+        for m in (g.members or [g]))]
+
+
+def moved_from(g: TileGrid, claims: StoryClaims | None) -> str:
+    """``now on device 3: moved at the call`` for an input passed as a jax.Array laid out
+    otherwise than the program wants ("" for anything else)."""
+    if claims is None or g.role != "input":
+        return ""
+    found = [claims.array(m.name) for m in (g.members or [g])]
+    if not found or any(c is None or c.starts != "device" or not c.on for c in found):
+        return ""
+    on = sorted({d for c in found if c is not None for d in c.on})
+    where = f"device {on[0]}" if len(on) == 1 else f"devices {join([str(d) for d in on], 6)}"
+    return f"a jax.Array on {where}: moved at the call"
+
+
 def all_placed(grids: list[TileGrid], claims: StoryClaims | None) -> bool:
     """Every input is already laid out on the devices as the program wants it."""
     if claims is None or not grids:
@@ -273,9 +295,13 @@ def start_words(grids: list[TileGrid], claims: StoryClaims | None) -> tuple[str,
                      f"moves at the call")
     if "device" in found:
         many = len(found["device"]) > 1 or "(" in found["device"][0]
+        on = {d for a in claims.arrays if a.role == "input" and a.starts == "device"
+              for d in a.on}
+        where = (f"on device {next(iter(on))}, not where the program wants "
+                 f"{'them' if many else 'it'}" if len(on) == 1 else
+                 "on devices, laid out otherwise than the program wants")
         parts.append(f"{join(found['device'])} {'are jax.Arrays' if many else 'is a jax.Array'}"
-                     f" on devices, laid out otherwise than the program wants: JAX moves "
-                     f"{'them' if many else 'it'} at the call")
+                     f" {where}: JAX moves {'them' if many else 'it'} at the call")
     if set(found) == {"host"}:
         title = "The arrays start on the host"
     elif set(found) == {"placed"}:

@@ -245,6 +245,10 @@ def load_functions(lecture: Lecture, run: Run, measure: bool = False,
         want = ["jaxpr"]
         if any(s.view == "device" for s in steps):
             want.append("story")
+        if any(s.view == "summary" for s in steps):
+            # the summary's sentences are rendered from the storyboards' claims; the real
+            # run tells identical copies from distinct pieces
+            want += [w for w in ("story", "value") if w not in want]
         if any(s.view in ("program", "summary") for s in steps):
             want.append("hlo")  # the compiled program's collectives, for the captions
         request = trace_request(data.target, data.defaults, data.options, variants, want)
@@ -604,20 +608,15 @@ def stepping_caption(result: StepResult, index: int) -> str:
 
 
 def _summary_slide(data: FunctionData, heading: str) -> Slide:
+    from jaxviz.views.devices.summary import variant_summary
+
     assert data.result is not None
     bullets = []
     for vr in data.result.variants:
         if vr.error is not None:
             bullets.append(f"{vr.variant}: {vr.error.message.splitlines()[0]}")
             continue
-        count = sum(_primitives(vr).values())
-        text = f"{vr.variant}: {count} equation{'' if count == 1 else 's'}"
-        if vr.collectives:
-            text += f", collectives {', '.join(dict.fromkeys(vr.collectives))}"
-        if vr.mesh is not None:
-            mesh = ", ".join(f"{n}={s}" for n, s in zip(vr.mesh.axis_names, vr.mesh.axis_sizes))
-            text += f", on {len(vr.mesh.device_ids)} devices (mesh {mesh})"
-        bullets.append(text)
+        bullets.append(variant_summary(vr))
     devices = len(data.result.devices)
     kind = "simulated CPU devices" if data.result.simulated else "devices"
     return Slide(view="summary", heading=heading, bullets=bullets,
