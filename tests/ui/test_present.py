@@ -331,6 +331,12 @@ def test_no_slide_title_of_the_shipped_lecture_is_clipped(deck, size):
         if slide.view != "title":
             headings.setdefault(slide.heading, slide)
     assert len(headings) >= 8  # the lecture's examples' titles, the summary's
+    from jaxviz.ui.present.style import HEADING_PX, ui_font
+
+    full = QFontMetricsF(ui_font(HEADING_PX * size[1] / 1080, bold=True))
+    room = size[0] - 2 * 44 * size[1] / 1080  # the slide's margins
+    assert any(full.horizontalAdvance(h) > room for h in headings), \
+        "no heading here is longer than a line: this test would show nothing"
     for heading, slide in headings.items():
         painter = SlidePainter(slide, title=lecture.title)
         image = QImage(*size, QImage.Format.Format_RGB32)
