@@ -215,11 +215,21 @@ def phase_lines(lines: list[str], lit: list[int]) -> list[str]:
 # --------------------------------------------------------------------------- #
 
 
+#: The timing figure's body text on a slide, in pixels per pixel of slide height (20 px at
+#: 720, 30 px at 1080): the presentation's caption and code size, not an exported plot's
+#: (:meth:`~jaxviz.ui.plots.base.Style.for_size`, which fills a whole slide with the
+#: plot; here the plot shares the slide with its heading and caption, and larger text
+#: would crowd the timeline's lanes).
+FIGURE_TEXT = 1 / 36
+
+
 def _figure(slide: Slide, theme: str, width: int, height: int, body_width: int):
     from jaxviz.ui.plots import FIGURES, Style
+    from jaxviz.views.palette import theme as palette_theme
 
-    figure = FIGURES[slide.plot](Style.for_size(width, height, theme), width=body_width,
-                                 show_caption=False)
+    base = max(10.0, min(height * FIGURE_TEXT, width / 58.0))
+    figure = FIGURES[slide.plot](Style(theme=palette_theme(theme), base_px=base),
+                                 width=body_width, show_caption=False)
     assert slide.timing is not None
     figure.update(slide.timing)
     return figure
