@@ -223,8 +223,14 @@ WARNING_INK = "#8a5a00"
 EXPORT_ERROR_INK = "#B00020"
 
 # The presentation (slides on light paper in both themes, the presenter's console dark).
-#: Code blocks' paper on a slide, by slide theme (the syntax colours are light-theme).
-SLIDE_PAPER = {"light": "#F6F8FA", "dark": "#F2F4F7"}
+#: Code blocks' paper on a slide, by slide theme: dark on a dark slide (a light box on a
+#: dark projector image glares, and reads as a hole in the slide).
+SLIDE_PAPER = {"light": "#F6F8FA", "dark": "#1E242C"}
+#: A slide's code text without a syntax colour, its lit lines (the panes' phase colour;
+#: a dark amber on dark paper) and its line numbers and folds, by slide theme.
+SLIDE_CODE_INK = {"light": SLIDE_INK, "dark": "#E6EAF0"}
+SLIDE_LIT = {"light": PHASE_COLOUR, "dark": "#5C4A12"}
+SLIDE_FOLD = {"light": GUTTER_TEXT, "dark": "#9AA4B0"}
 #: The presenter console's background; its text and quiet text are the dark theme's.
 CONSOLE_BACKGROUND = "#15181D"
 #: The box behind a status message over a slide, and its opacity (0-255).
@@ -250,6 +256,29 @@ TOKEN_COLOURS: dict[str, tuple[str, bool, bool]] = {
     "Operator": ("#374151", False, False),
     "Operator.Word": ("#0b3d91", True, False),
     "Error": ("#c62828", False, False),
+}
+#: The same token kinds on dark paper (a slide's dark theme): lighter hues of the same
+#: families, each at least 4.5:1 against ``SLIDE_PAPER["dark"]``.
+DARK_TOKEN_COLOURS: dict[str, tuple[str, bool, bool]] = {
+    "Keyword": ("#8AB8FF", True, False),
+    "Keyword.Type": ("#4FD1C5", False, False),
+    "Keyword.Constant": ("#8AB8FF", False, False),
+    "Name.Function": ("#D7A6FF", True, False),
+    "Name.Class": ("#D7A6FF", True, False),
+    "Name.Exception": ("#FF8A80", True, False),
+    "Name.Builtin": ("#8CC4F5", False, False),
+    "Name.Decorator": ("#E6C35C", False, False),
+    "Name.Variable": ("#E6EAF0", False, False),
+    "Name.Attribute": ("#B4BCC6", False, False),
+    "Name.Namespace": ("#B4BCC6", False, False),
+    "Name.Label": ("#E6C35C", False, False),
+    "String": ("#F0A878", False, False),
+    "String.Doc": ("#A5D68C", False, True),
+    "Number": ("#FFB86B", False, False),
+    "Comment": ("#A3B0A3", False, True),
+    "Operator": ("#C9D1D9", False, False),
+    "Operator.Word": ("#8AB8FF", True, False),
+    "Error": ("#FF8A80", False, False),
 }
 
 

@@ -309,3 +309,99 @@ def test_present_export_writes_pngs_of_the_chosen_size(tmp_path):
 
 def test_the_lecture_files_named_by_the_readme_exist():
     assert LECTURE.is_file() and Path(LECTURE).parent.joinpath("recordings").is_dir()
+
+
+# --------------------------------------------------------------------------- #
+# issue 27: the shipped lecture is whole -- titles, its closing summary, the dark theme
+# --------------------------------------------------------------------------- #
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+def test_no_slide_title_of_the_shipped_lecture_is_clipped(deck, size):
+    """Every heading drawn whole: its lines, measured with the font the slide drew them in
+    (QFontMetrics, not a guess at character widths), fit the heading's box, and together
+    they are the heading, every word."""
+    from PySide6.QtGui import QFontMetricsF, QPainter
+
+    from jaxviz.ui.present.paint import SlidePainter
+
+    lecture, slides = deck
+    headings = {}
+    for slide in slides:
+        if slide.view != "title":
+            headings.setdefault(slide.heading, slide)
+    assert len(headings) >= 8  # the lecture's examples' titles, the summary's
+    from jaxviz.ui.present.style import HEADING_PX, ui_font
+
+    full = QFontMetricsF(ui_font(HEADING_PX * size[1] / 1080, bold=True))
+    room = size[0] - 2 * 44 * size[1] / 1080  # the slide's margins
+    assert any(full.horizontalAdvance(h) > room for h in headings), \
+        "no heading here is longer than a line: this test would show nothing"
+    for heading, slide in headings.items():
+        painter = SlidePainter(slide, title=lecture.title)
+        image = QImage(*size, QImage.Format.Format_RGB32)
+        p = QPainter(image)
+        painter.paint(p, *size)
+        p.end()
+        metrics = QFontMetricsF(painter.heading_font)
+        box = painter.heading_rect
+        assert " ".join(painter.heading_lines) == heading, (size, heading)
+        for line in painter.heading_lines:
+            assert metrics.horizontalAdvance(line) <= box.width() + 0.5, (size, line)
+        assert box.left() >= 0 and box.right() <= size[0]
+        assert painter.heading_font.pixelSize() >= 0.6 * 40 * size[1] / 1080
+
+
+def test_the_lecture_ends_on_a_summary_of_what_its_slides_showed(deck):
+    """The closing slide sums up the lecture, one line per function its slides showed, in
+    order; each line is the caption of a slide of that function (so every sentence is
+    something the deck showed, computed from its data) -- not convolve's variant list."""
+    lecture, slides = deck
+    last = slides[-1]
+    assert last.view == "summary" and last.heading == lecture.title
+    shown = []
+    for slide in slides[:-1]:
+        if slide.data is not None and slide.data.target is not None and not slide.error \
+                and slide.view != "title" and slide.data.title not in shown:
+            shown.append(slide.data.title)
+    topics = [b.split(" — ", 1)[0] for b in last.bullets]
+    assert topics == [t.split(": ", 1)[0] for t in shown] and len(topics) >= 8
+    from jaxviz.views.timing.stats import CAPTIONS
+
+    for bullet, title in zip(last.bullets, shown, strict=True):
+        captions = [CAPTIONS[s.plot](s.timing) if s.view == "timing" else s.caption
+                    for s in slides[:-1] if s.data is not None and s.data.title == title]
+        facts = bullet.split(" — ", 1)[1]
+        while facts:  # each fact, in turn, opens a caption of one of the function's slides
+            fact = next((c for c in captions if facts.startswith(c.split(" — ")[0])), None)
+            assert fact is not None, (bullet, facts)
+            facts = facts[len(fact.split(" — ")[0]):].removeprefix("; ")
+    words = " ".join(last.bullets)
+    for topic in ("psum", "vmap", "pmap", "shard_map"):  # what the lecture's steps showed
+        assert topic in words, topic
+
+
+def test_the_dark_theme_is_dark_everywhere_code_boxes_too(deck):
+    """A dark export has no light box: the code paper of source, jaxpr, diff and device
+    slides is dark (sampled pixels), and its text reads on it."""
+    from jaxviz.ui.present.paint import SlidePainter
+
+    _, slides = deck
+    for view in ("source", "program", "diff", "stepping"):
+        slide = next(s for s in slides if s.view == view and not s.error)
+        image = _image(slide, (1280, 720), theme="dark")
+        painter = SlidePainter(slide, "dark")
+        probe = QImage(1280, 720, QImage.Format.Format_RGB32)
+        from PySide6.QtGui import QPainter
+
+        p = QPainter(probe)
+        painter.paint(p, 1280, 720)
+        p.end()
+        light = sum(image.pixelColor(x, y).lightness() > 200
+                    for x in range(0, 1280, 8) for y in range(0, 720, 8))
+        # only glyphs may be light: under 6% of the samples (a light code box is 30-60%)
+        assert light / (160 * 90) < 0.06, (view, light / (160 * 90))
+        if view == "source":  # a point inside the code box, left of the text, is dark
+            cap = painter.caption_rect
+            paper = image.pixelColor(int(cap.left()) + 4, int(cap.bottom()) + 40)
+            assert paper.lightness() < 60, (view, paper.name())

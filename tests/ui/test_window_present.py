@@ -266,3 +266,44 @@ def test_the_presenter_keys_step_the_maximized_device_view_and_a_tool_key_puts_i
     assert window.state.maximized == ""
     assert window.tools.currentWidget() is window.tools.console
     assert window.tools.indexOf(window.tools.devices) >= 0
+
+
+def test_present_starts_on_the_device_views_plain_variant_with_its_phases(qtbot, window):
+    """Shift+F5 with the Devices tab up on the plain variant (its pane clicked): the deck
+    animates that variant, every phase of it, and starts on the phase on screen (main
+    left plain out and animated the first parallel variant instead, starting elsewhere)."""
+    devices_tab(qtbot, window, "convolve", (1600, 950))
+    tools = window.tools
+    window.state.focused_variant = "plain"
+    qtbot.waitUntil(lambda: tools.devices.view is not None and bool(tools.devices.view.phases)
+                    and tools.devices.view.scene.variant == "plain", timeout=JAX_MS)
+    view = tools.devices.view
+    assert len(view.phases) >= 2
+    view.step(1)
+    phase, count = view.current_phase, len(view.phases)
+    presentation = window.presentation.present()
+    _loaded(qtbot, presentation)
+    slide = presentation.slide
+    assert (slide.view, slide.variant, slide.phase) == ("device", "plain", phase)
+    phases = [s.phase for s in presentation.slides if s.view == "device" and s.variant == "plain"]
+    assert phases == list(range(count))  # every phase of the variant on screen
+    presentation.close()
+    window.presentation._back()
+
+
+def test_present_includes_the_jaxpr_of_the_pane_last_clicked(qtbot, window):
+    """A pane clicked (the focused variant) whose jaxpr the function's steps would not show
+    (jit: neither the first jaxpr nor a parallel program) gets its slide, started on."""
+    _open(qtbot, window, "convolve")
+    window.state.set_variant_visible("jit", True)  # Ctrl+2
+    window.session.trace_now()
+    wait_for_panes(qtbot, window, lambda: "jit" in window.area.panes
+                   and bool(_jaxpr(window.area.panes["jit"])))
+    assert "jit" in window.state.shown_variants()
+    window.state.focused_variant = "jit"
+    presentation = window.presentation.present()
+    _loaded(qtbot, presentation)
+    slide = presentation.slide
+    assert (slide.view, slide.variant) == ("jaxpr", "jit"), (slide.view, slide.variant)
+    presentation.close()
+    window.presentation._back()

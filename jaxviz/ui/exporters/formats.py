@@ -72,11 +72,13 @@ register(Exporter("plot", "svg", ".svg", "Plot as SVG (vector, for slides)", "SV
 register(Exporter("plot", "pdf", ".pdf", "Plot as PDF (vector, for LaTeX/Beamer)",
                   "PDF documents", "{kind}.pdf", _plot_pdf))
 def write_plots(run: TimingRun, out_dir: str | Path, size: tuple[int, int] = DEFAULT_SIZE,
-                theme: str = "light", kinds: list[str] | None = None) -> list[Path]:
+                theme: str = "light", kinds: list[str] | None = None,
+                font_scale: float = 1.0) -> list[Path]:
     """Every plot ``run`` has data for (or ``kinds``) in every plot format, into ``out_dir``.
 
     Every plot writer accepts ``figure=``: a figure already laid out for this
-    size and theme (a format added later must accept it too).
+    size and theme (a format added later must accept it too). ``font_scale``
+    multiplies the text size (1: the smallest text is 18 pt on a slide).
 
     Files are named by the formats' default names (``timeline.png``, ...); each
     plot is laid out once and written in every format.
@@ -87,7 +89,7 @@ def write_plots(run: TimingRun, out_dir: str | Path, size: tuple[int, int] = DEF
     out = Path(out_dir)
     written = []
     for kind in kinds if kinds is not None else available_plots(run):
-        figure = build_figure(kind, run, size, theme)
+        figure = build_figure(kind, run, size, theme, font_scale)
         for exporter in exporters("plot"):
             written.append(exporter.write(run, out / exporter.default_name.format(kind=kind),
                                           kind=kind, size=size, theme=theme, figure=figure))
@@ -95,7 +97,8 @@ def write_plots(run: TimingRun, out_dir: str | Path, size: tuple[int, int] = DEF
 
 
 def write_plot_file(run: TimingRun, path: str | Path, size: tuple[int, int] = DEFAULT_SIZE,
-                    theme: str = "light", kinds: list[str] | None = None) -> list[Path]:
+                    theme: str = "light", kinds: list[str] | None = None,
+                    font_scale: float = 1.0) -> list[Path]:
     """The plots of ``run`` (or ``kinds``) in the one file ``path`` names, by its suffix.
 
     A PDF gets one page per plot (for LaTeX/Beamer:
@@ -114,7 +117,7 @@ def write_plot_file(run: TimingRun, path: str | Path, size: tuple[int, int] = DE
     if exporter is None:
         suffixes = ", ".join(e.extension for e in exporters("plot"))
         raise ValueError(f"{path.name}: plots are written as {suffixes}")
-    figures = [build_figure(kind, run, size, theme) for kind in kinds]
+    figures = [build_figure(kind, run, size, theme, font_scale) for kind in kinds]
     if exporter.name == "pdf":
         return [_figures_pdf(figures, path, size)]
     if len(figures) == 1:

@@ -42,6 +42,27 @@ VARIANT_SYMBOLS = [("o", "●"), ("s", "■"), ("d", "◆"), ("t1", "▲"), ("st
 LIGHT, DARK = THEMES["light"].plots, THEMES["dark"].plots
 
 
+#: The smallest text of an exported plot, in points on the slide it fills (the usual
+#: floor for text read from the back of a lecture room).
+SLIDE_MIN_PT = 18.0
+#: The height of a PowerPoint/Keynote/Beamer-169 slide, 16:9 (13.33 x 7.5 in) and 4:3
+#: (10 x 7.5 in) alike, and the width of the narrower (4:3) one, in points.
+SLIDE_HEIGHT_PT, NARROW_SLIDE_WIDTH_PT = 7.5 * 72, 10 * 72
+#: The smallest of the text factors of :class:`Style` (its tick labels).
+SMALLEST = 0.85
+
+
+def slide_px_per_pt(width: int, height: int) -> float:
+    """Pixels per point of a ``width`` x ``height`` image filling a slide.
+
+    A slide is 7.5 in tall (16:9 and 4:3 alike), so ``height / 540`` pixels make a
+    point; an image narrower than 4:3 fills a 4:3 slide's width instead (10 in:
+    ``width / 720``). At 1920x1080: 1920 px over a 13.33 in slide is 144 px/in, and a
+    point is 1/72 in, so 2 px per point (18 pt = 36 px).
+    """
+    return min(height / SLIDE_HEIGHT_PT, width / NARROW_SLIDE_WIDTH_PT)
+
+
 @dataclass(frozen=True)
 class Style:
     """A theme (:mod:`jaxviz.views.palette`) plus the type and line sizes for one output size.
@@ -59,10 +80,16 @@ class Style:
         return self.theme.plots
 
     @classmethod
-    def for_size(cls, width: int, height: int, theme_name: str = "light") -> Style:
-        """Sizes for a ``width`` x ``height`` image (30 px text at 1920x1080)."""
-        base = max(10.0, min(height / 36.0, width / 58.0))
-        return cls(theme=theme(theme_name), base_px=base)
+    def for_size(cls, width: int, height: int, theme_name: str = "light",
+                 font_scale: float = 1.0) -> Style:
+        """Sizes for a ``width`` x ``height`` image shown as a whole slide.
+
+        The smallest text that carries the plot -- tick labels, legend, caption --
+        is :data:`SLIDE_MIN_PT` (18 pt) on the slide, times ``font_scale``: see
+        :func:`slide_px_per_pt` (at 1920x1080 a point is 2 px, so 36 px text).
+        """
+        smallest = SLIDE_MIN_PT * slide_px_per_pt(width, height) * font_scale
+        return cls(theme=theme(theme_name), base_px=max(10.0 / 0.85, smallest / SMALLEST))
 
     @classmethod
     def screen(cls, theme_name: str = "light") -> Style:
@@ -70,7 +97,7 @@ class Style:
         return cls(theme=theme(theme_name), base_px=14.0)
 
     def px(self, factor: float) -> int:
-        return max(8, round(self.base_px * factor))
+        return max(8, round(self.base_px * factor + 1e-6))
 
     @property
     def title_px(self) -> int:

@@ -45,14 +45,15 @@ FIGURES: dict[str, type[TimingFigure]] = {
 
 
 def build_figure(kind: str, run: TimingRun, size: tuple[int, int] = DEFAULT_SIZE,
-                 theme: str = "light", **options) -> TimingFigure:
-    """A figure of ``kind`` drawn from ``run``, sized for a ``size`` image."""
+                 theme: str = "light", font_scale: float = 1.0, **options) -> TimingFigure:
+    """A figure of ``kind`` drawn from ``run``, sized for a ``size`` image filling a slide
+    (its smallest text 18 pt there, times ``font_scale``: :meth:`Style.for_size`)."""
     try:
         cls = FIGURES[kind]
     except KeyError:
         raise ValueError(f"unknown plot {kind!r}; choose from {', '.join(FIGURES)}") from None
     ensure_app()
-    figure = cls(Style.for_size(size[0], size[1], theme), width=size[0], **options)
+    figure = cls(Style.for_size(size[0], size[1], theme, font_scale), width=size[0], **options)
     figure.update(run)
     return figure
 

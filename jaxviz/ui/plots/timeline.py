@@ -127,6 +127,11 @@ class TimelineFigure(TimingFigure):
             self.done_line.label.setFormat(f"all {n} calls returned by {fmt_ms(disp.max())}")
             span = float(comp.max()) or 1.0
             self.plot.setXRange(-0.02 * span, span * 1.03, padding=0)
+            # the words run away from the nearer edge (a line on the right gets them on its
+            # left), so slide-size text never runs off the plot
+            right = float(disp.max()) > span * 0.5
+            self.done_line.label.anchors = [(1.0, 0), (1.0, 0)] if right else [(0, 0), (0, 0)]
+            self.done_line.label.updatePosition()
         else:
             self.done_line.setVisible(False)
         # a band above the top lane for "all N calls returned by ..." (never over a marker)

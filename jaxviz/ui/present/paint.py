@@ -66,6 +66,10 @@ class SlidePainter:
         self.rows: list[Row] = []
         #: The rectangle of the caption drawn by the last paint.
         self.caption_rect = QRectF()
+        #: The heading as the last paint drew it: its font, lines and box (tests read them).
+        self.heading_font = QFont()
+        self.heading_lines: list[str] = []
+        self.heading_rect = QRectF()
 
     # ------------------------------------------------------------------ frame
     def paint(self, p: QPainter, width: int, height: int) -> None:
@@ -105,13 +109,16 @@ class SlidePainter:
         s = self.slide
         top = m * 0.6
         if s.view != "title":
-            font = ui_font(sizes.px(HEADING_PX), bold=True)
+            font, lines = fit_heading(s.heading, width - 2 * m, sizes)
             p.setFont(font)
             p.setPen(QColor(self.colours.accent))
             h = QFontMetricsF(font).height()
-            p.drawText(QRectF(m, top, width - 2 * m, h), Qt.AlignmentFlag.AlignLeft
-                       | Qt.AlignmentFlag.AlignVCenter, _elide(s.heading, font, width - 2 * m))
-            top += h * 1.1
+            self.heading_font, self.heading_lines = font, lines
+            self.heading_rect = QRectF(m, top, width - 2 * m, h * len(lines))
+            for k, line in enumerate(lines):
+                p.drawText(QRectF(m, top + k * h, width - 2 * m, h), Qt.AlignmentFlag.AlignLeft
+                           | Qt.AlignmentFlag.AlignVCenter, line)
+            top += h * (len(lines) + 0.1)
             caption = self.caption_text()
             if caption:
                 font = ui_font(sizes.px(CAPTION_PX))
@@ -179,17 +186,18 @@ class SlidePainter:
         for row in rows:
             line_rect = QRectF(rect.left(), y, rect.width(), metrics.height())
             if row.line in lit_set:
-                p.fillRect(line_rect, QColor(LIT))
+                p.fillRect(line_rect, QColor(LIT[self.theme_name]))
             if row.line < 0:
-                p.setPen(QColor(FOLD))
+                p.setPen(QColor(FOLD[self.theme_name]))
                 p.drawText(QPointF(x + gutter, y + metrics.ascent()), row.text)
             else:
                 if first_number is not None and not row.continued:
-                    p.setPen(QColor(FOLD))
+                    p.setPen(QColor(FOLD[self.theme_name]))
                     p.drawText(QPointF(x, y + metrics.ascent()),
                                str(first_number + row.line).rjust(len(str(first_number
                                                                           + len(lines)))))
-                draw_tokens(p, QPointF(x + gutter, y), row.text, lexer, font, metrics)
+                draw_tokens(p, QPointF(x + gutter, y), row.text, lexer, font, metrics,
+                            self.theme_name)
             y += metrics.height()
 
     def _fit(self, lines: list[str], lit: list[int], rect: QRectF, sizes: Sizes, px: float,
@@ -228,7 +236,15 @@ class SlidePainter:
             self.caption_rect = rect
 
     def _bullets(self, p: QPainter, body: QRectF, sizes: Sizes, bullets: list[str]) -> None:
-        font = ui_font(sizes.px(CAPTION_PX))
+        px = sizes.px(CAPTION_PX)
+        while px > sizes.px(CAPTION_PX * 0.7):  # every bullet on the slide, smaller if need be
+            metrics = QFontMetricsF(ui_font(px))
+            width = body.width() - sizes.px(40)
+            lines = sum(min(3, len(wrap_words(b, metrics, width))) for b in bullets)
+            if lines * metrics.height() + len(bullets) * sizes.px(14) <= body.height():
+                break
+            px *= 0.93
+        font = ui_font(px)
         y = body.top() + sizes.px(10)
         for text in bullets:
             used = self.wrapped(p, QRectF(body.left() + sizes.px(40), y,
@@ -271,6 +287,35 @@ def wrap_words(text: str, metrics: QFontMetricsF, width: float) -> list[str]:
                 line = line[cut:]
         out.append(line)
     return out
+
+
+#: The smallest a heading shrinks to before it takes a second line, and the smallest on
+#: two lines, as fractions of :data:`HEADING_PX`.
+HEADING_SHRINK, HEADING_FLOOR = 0.8, 0.6
+
+
+def fit_heading(text: str, width: float, sizes: Sizes) -> tuple[QFont, list[str]]:
+    """A heading whole, never clipped: on one line at :data:`HEADING_PX`, or shrunk (to
+    :data:`HEADING_SHRINK`) to stay on one line, else on two lines, shrunk further where
+    two lines need it. Only a heading that fits no two lines at :data:`HEADING_FLOOR`
+    (a word longer than the slide) is cut, at its last line's end."""
+    px = sizes.px(HEADING_PX)
+    while True:
+        font = ui_font(px, bold=True)
+        metrics = QFontMetricsF(font)
+        if metrics.horizontalAdvance(text) <= width:
+            return font, [text]
+        if px * 0.95 < sizes.px(HEADING_PX * HEADING_SHRINK):
+            break
+        px *= 0.95
+    while True:
+        font = ui_font(px, bold=True)
+        lines = wrap_words(text, QFontMetricsF(font), width)
+        if len(lines) <= 2:
+            return font, lines
+        if px * 0.95 < sizes.px(HEADING_PX * HEADING_FLOOR):
+            return font, [lines[0], _elide(" ".join(lines[1:]), font, width)]
+        px *= 0.95
 
 
 def _elide(text: str, font: QFont, width: float) -> str:

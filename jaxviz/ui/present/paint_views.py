@@ -81,23 +81,31 @@ def paint_diff(sp: SlidePainter, p: QPainter, body: QRectF, sizes: Sizes) -> Non
         for n, (left, right) in enumerate(pairs):
             if kind in CATEGORY_MARKS and kind != "same":  # tinted as the compare layout
                 p.fillRect(QRectF(body.left(), y, body.width(), metrics.height()),
-                           QColor(palette.diff_colour(kind, palette.DIFF_TINT_MIX)))
+                           QColor(diff_tint(kind, sp.theme_name)))
             p.setFont(font)
             if kind == "fold" or kind == "note":
-                p.setPen(QColor(FOLD))
+                p.setPen(QColor(FOLD[sp.theme_name]))
                 p.drawText(QPointF(right_x if kind == "note" else left_x, y + metrics.ascent()),
                            right if kind == "note" else left)
             else:
                 if n == 0:
-                    p.setPen(QColor(FOLD))
+                    p.setPen(QColor(FOLD[sp.theme_name]))
                     p.drawText(QPointF(body.left() + pad / 4, y + metrics.ascent()),
                                CATEGORY_MARKS.get(kind, " "))
-                draw_tokens(p, QPointF(left_x, y), left, lexer, font, metrics)
-                draw_tokens(p, QPointF(right_x, y), right, lexer, font, metrics)
+                draw_tokens(p, QPointF(left_x, y), left, lexer, font, metrics, sp.theme_name)
+                draw_tokens(p, QPointF(right_x, y), right, lexer, font, metrics, sp.theme_name)
             y += metrics.height()
             drawn += 1
     sp.rows = []  # the diff's rows are its blocks
     sp.slide.cache["diff_rows_drawn"] = drawn
+
+
+def diff_tint(kind: str, theme: str) -> str:
+    """A diff row's tint on the ``theme`` slide's code paper: the compare layout's tint
+    on light paper; on dark paper the same hue mixed toward the paper, not toward white."""
+    if theme == "light":
+        return palette.diff_colour(kind, palette.DIFF_TINT_MIX)
+    return palette.mix(palette.DIFF_COLOURS[kind], PAPER[theme], 0.72)
 
 
 Block = tuple[str, list[tuple[str, str]]]
@@ -207,11 +215,21 @@ def phase_lines(lines: list[str], lit: list[int]) -> list[str]:
 # --------------------------------------------------------------------------- #
 
 
+#: The timing figure's body text on a slide, in pixels per pixel of slide height (20 px at
+#: 720, 30 px at 1080): the presentation's caption and code size, not an exported plot's
+#: (:meth:`~jaxviz.ui.plots.base.Style.for_size`, which fills a whole slide with the
+#: plot; here the plot shares the slide with its heading and caption, and larger text
+#: would crowd the timeline's lanes).
+FIGURE_TEXT = 1 / 36
+
+
 def _figure(slide: Slide, theme: str, width: int, height: int, body_width: int):
     from jaxviz.ui.plots import FIGURES, Style
+    from jaxviz.views.palette import theme as palette_theme
 
-    figure = FIGURES[slide.plot](Style.for_size(width, height, theme), width=body_width,
-                                 show_caption=False)
+    base = max(10.0, min(height * FIGURE_TEXT, width / 58.0))
+    figure = FIGURES[slide.plot](Style(theme=palette_theme(theme), base_px=base),
+                                 width=body_width, show_caption=False)
     assert slide.timing is not None
     figure.update(slide.timing)
     return figure
@@ -301,7 +319,7 @@ def _paint_cell(sp: SlidePainter, p: QPainter, rect: QRectF, cell, scale, sizes:
     lm = QFontMetricsF(label_font)
     arrow = "in " if cell.role == "in" else "→ "
     p.setFont(label_font)
-    p.setPen(QColor(palette.NOTE_INK))
+    p.setPen(QColor(palette.NOTE_INK if sp.theme_name == "light" else FOLD["dark"]))
     p.drawText(QRectF(rect.left(), rect.top(), rect.width(), lm.height()),
                Qt.AlignmentFlag.AlignVCenter,
                lm.elidedText(f"{arrow}{cell.name}: {cell.type}", Qt.TextElideMode.ElideRight,
@@ -326,7 +344,7 @@ def _paint_cell(sp: SlidePainter, p: QPainter, rect: QRectF, cell, scale, sizes:
     font = mono_font(px)
     metrics = QFontMetricsF(font)
     p.setFont(font)
-    p.setPen(QColor(palette.SLIDE_INK))
+    p.setPen(QColor(palette.SLIDE_CODE_INK[sp.theme_name]))
     for line in lines:
         if y + metrics.height() > rect.bottom():
             break

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pygments.lexer import Lexer
-from pygments.token import Text, Whitespace
+from pygments.token import Text, Token, Whitespace, string_to_tokentype
 from PySide6.QtCore import QPointF
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter
 
@@ -20,10 +20,15 @@ from jaxviz.views import palette
 HEADING_PX, CAPTION_PX, CODE_PX, SMALL_PX, TITLE_PX = 40.0, 34.0, 30.0, 24.0, 64.0
 #: The smallest code the whole-text key (Z) shrinks to, at 1920x1080.
 MIN_WHOLE_PX = 14.0
-#: Code blocks are drawn on a light paper in both themes (the syntax colours are light-theme).
+#: Code blocks' paper, by slide theme: light on a light slide, dark on a dark one.
 PAPER = palette.SLIDE_PAPER
-LIT = palette.PHASE_COLOUR  # a line that matters for the slide (the panes' phase colour)
-FOLD = palette.GUTTER_TEXT
+#: A line that matters for the slide (the panes' phase colour; dark amber on dark paper).
+LIT = palette.SLIDE_LIT
+#: Line numbers, folds and marks, by slide theme.
+FOLD = palette.SLIDE_FOLD
+#: Syntax colours by Pygments token type on dark paper (light paper: the panes' own).
+DARK_TOKENS = {string_to_tokentype(name): value
+               for name, value in palette.DARK_TOKEN_COLOURS.items()}
 
 
 @dataclass(frozen=True)
@@ -57,17 +62,33 @@ def mono_font(px: float) -> QFont:
     return font
 
 
+def token_style(ttype, theme: str = "light") -> tuple[str, bool, bool] | None:
+    """A token's colour, boldness and italics on the ``theme`` slide's paper (inherited
+    from its parents): the panes' colours on light paper, :data:`DARK_TOKENS` on dark."""
+    if ttype in (Text, Whitespace):
+        return None
+    if theme != "dark":
+        return style.style_for(ttype)
+    while ttype is not None and ttype is not Token:
+        found = DARK_TOKENS.get(ttype)
+        if found is not None:
+            return found
+        ttype = ttype.parent
+    return None
+
+
 def draw_tokens(p: QPainter, at: QPointF, text: str, lexer: Lexer, font: QFont,
-                metrics: QFontMetricsF) -> None:
-    """One line of code coloured by ``lexer`` with the panes' syntax colours."""
+                metrics: QFontMetricsF, theme: str = "light") -> None:
+    """One line of code coloured by ``lexer`` with the syntax colours of the ``theme``
+    slide's code paper."""
     x = at.x()
     y = at.y() + metrics.ascent()
-    default = QColor(palette.SLIDE_INK)
+    default = QColor(palette.SLIDE_CODE_INK[theme])
     for ttype, value in lexer.get_tokens(text):
         value = value.rstrip("\n")
         if not value:
             continue
-        found = style.style_for(ttype) if ttype not in (Text, Whitespace) else None
+        found = token_style(ttype, theme)
         colour, bold, italic = found if found is not None else ("", False, False)
         piece = QFont(font)
         piece.setBold(bold)

@@ -112,18 +112,34 @@ class WindowPresentation(QObject):
             name = doc.display_name
             target_text = f"{name}:{state.function}"
         shown = state.shown_variants()
-        variants = [v for v in VARIANTS if v in set(shown) | set(state.compared or ())]
+        device, device_up = self.device_on_screen(), self.device_view_up()
+        on_screen = {device} if device_up else set()  # the device view's, though no pane's
+        if state.focused_variant is not None:
+            on_screen.add(state.focused_variant)
+        variants = [v for v in VARIANTS
+                    if v in set(shown) | set(state.compared or ()) | on_screen]
         lecture = function_lecture(target_text, f"{state.function}: {name}", variants,
                                    devices=state.devices, timing=False)
-        device = state.device_variant()
-        for step in lecture.steps:
-            if step.view == "device" and device in variants and device != "plain":
-                step.variant = device  # the variant the window's device view shows
+        add_shown_steps(lecture, variants, device, device_up, state.focused_variant)
         defaults: dict[str, Any] = {**state.settings.settings(), "variants": variants}
         if example is not None:
             defaults.update(baseline=example.baseline, timing=example.timing)
         target = Target(source=state.source, filename=state.filename, function=state.function)
         return lecture, {target_text: (target, defaults)}
+
+    def device_on_screen(self) -> str:
+        """The variant the device view shows: its picker's (which may name a variant no
+        pane shows), else the state's."""
+        return str(self.w.tools.device_variant.currentData() or self.w.state.device_variant())
+
+    def device_view_up(self) -> bool:
+        """Whether the device view is on screen (maximized, or its tab current in the
+        shown dock)."""
+        w, state = self.w, self.w.state
+        dock = w.docks["Console · Devices · Timing"]
+        tab_shown = dock.isVisible() and not state.maximized
+        return state.maximized == "devices" or (tab_shown and w.tools.currentWidget()
+                                                is w.tools.devices)
 
     def on_screen(self) -> OnScreen:
         """What the window shows now, as the slide to start on would show it."""
@@ -134,11 +150,10 @@ class WindowPresentation(QObject):
         dock = w.docks["Console · Devices · Timing"]
         maximized = state.maximized
         tab_shown = dock.isVisible() and not maximized
-        if maximized == "devices" or (tab_shown and tools.currentWidget() is tools.devices):
+        if self.device_view_up():
             view = tools.devices.view
             phase = view.current_phase if view is not None and view.phases else None
-            variant = tools.device_variant.currentData() or state.device_variant()
-            return OnScreen("device", variant, phase)
+            return OnScreen("device", self.device_on_screen(), phase)
         if maximized == "timing" or (tab_shown and tools.currentWidget() is tools.timing):
             return OnScreen("timing")
         if state.compared is not None:
@@ -189,3 +204,32 @@ class WindowPresentation(QObject):
         if target is not None:
             target.setFocus()
         self.closed.emit()
+
+
+def add_shown_steps(lecture: Lecture, variants: list[str], device: str, device_up: bool,
+                    focused: str | None) -> None:
+    """Make the deck of the window's function hold what the window shows: the device
+    view's variant animated (every phase: the device step of that variant, added when
+    the function's steps have none; a plain one only when the device view is on
+    screen), and the jaxpr of the pane last clicked (added when no jaxpr or
+    program step shows it). Steps are inserted before the closing summary."""
+    from jaxviz.views.present.lecture import LectureStep
+
+    steps = lecture.steps
+    target = steps[0].target
+    end = next((i for i, s in enumerate(steps) if s.view == "summary"), len(steps))
+    if focused is not None and focused in variants and not any(
+            s.view in ("jaxpr", "program") and s.variant == focused for s in steps):
+        after = max((i for i, s in enumerate(steps) if s.view in ("jaxpr", "program", "diff")),
+                    default=end - 1)
+        steps.insert(after + 1, LectureStep("jaxpr", target, variant=focused))
+        end += 1
+    wanted = device in variants and (device_up or device != "plain")
+    if not wanted:
+        return
+    existing = [s for s in steps if s.view == "device"]
+    if existing:
+        existing[0].variant = device  # the variant the window's device view shows
+    else:
+        steps.insert(end, LectureStep("device", target, variant=device))
+

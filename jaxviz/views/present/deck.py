@@ -364,7 +364,8 @@ def build_slides(lecture: Lecture, functions: dict[str, FunctionData]) -> list[S
     for step in lecture.steps:
         data = functions.get(data_key(step)) if step.target else None
         try:
-            made = _slides_of(lecture, step, data)
+            made = (_slides_of(lecture, step, data) if step.target or step.view != "summary"
+                    else [lecture_summary(lecture, slides)])
         except (KeyError, IndexError, ValueError) as exc:  # a step the data cannot show
             made = [Slide(view=step.view, heading=_heading(lecture, data), step=step,
                           data=data, error=f"cannot show this {step.view} step: {exc}")]
@@ -621,3 +622,58 @@ def _summary_slide(data: FunctionData, heading: str) -> Slide:
     kind = "simulated CPU devices" if data.result.simulated else "devices"
     return Slide(view="summary", heading=heading, bullets=bullets,
                  caption=f"{data.result.function}: what each variant became, on {devices} {kind}")
+
+
+#: What one line of a lecture's summary says of a function: the first two of its slides'
+#: views in this order that showed something (what a transformation changed, a
+#: program's collectives, a stepped collective's values, a measurement, ...); the views
+#: after :data:`SUMMARY_FINDINGS` only when it showed none of those.
+SUMMARY_ORDER = ("diff", "program", "stepping", "timing", "device", "jaxpr", "source")
+SUMMARY_FINDINGS = 4
+
+
+def lecture_summary(lecture: Lecture, slides: list[Slide]) -> Slide:
+    """The lecture's closing slide: one line per function its slides showed, in order,
+    each the computed caption of one of that function's slides (the first clause of it;
+    a caption the lecture wrote is the lecture's words, not a finding, and is passed
+    over). Slides that failed or measured nothing say nothing here."""
+    from jaxviz.views.timing.stats import CAPTIONS
+
+    found: dict[str, tuple[str, dict[str, str]]] = {}
+    for slide in slides:
+        data = slide.data
+        if data is None or data.target is None or slide.error or slide.view == "title":
+            continue
+        if slide.step is not None and slide.step.caption:
+            continue
+        caption = slide.caption
+        if slide.view == "timing":
+            if slide.timing is None or not slide.timing.calls or slide.plot not in CAPTIONS:
+                continue
+            caption = CAPTIONS[slide.plot](slide.timing)
+        if not caption:
+            continue
+        title, said = found.setdefault(data.key, (data.title, {}))
+        said.setdefault(slide.view, caption)
+    bullets = []
+    for title, said in found.values():
+        views = [v for v in SUMMARY_ORDER[:SUMMARY_FINDINGS] if v in said][:2] \
+            or [next(v for v in SUMMARY_ORDER if v in said)]
+        facts = "; ".join(first_clause(said[v]) for v in views)
+        bullets.append(f"{summary_topic(title)} — {facts}")
+    count = len(bullets)
+    return Slide(view="summary", heading=lecture.title, bullets=bullets,
+                 caption=f"What the {count} function{'' if count == 1 else 's'} of this "
+                         f"lecture showed")
+
+
+def summary_topic(title: str) -> str:
+    """A function's title as a summary line's topic: the part before its first ``: ``
+    (``Collectives: normalize by a psum`` -> ``Collectives``)."""
+    return title.split(": ", 1)[0]
+
+
+def first_clause(text: str) -> str:
+    """A caption up to its first `` — `` (what follows explains it)."""
+    return text.split(" — ", 1)[0].strip()
+

@@ -18,6 +18,8 @@ A lecture file is TOML (read with :mod:`tomllib`). Its schema::
     equations = ["psum"]      # stepping: the primitives to stop at (default: every equation)
     lines = [17]              # source: the lines lit (default: those that made equations)
     caption = "..."           # optional: replaces the caption computed from the data
+                              # (a summary step without a function sums up the lecture:
+                              # one line per function, from its slides' computed captions)
     notes = "..."             # optional: speaker notes (the presenter console shows them)
 
     [step.options]            # optional trace settings over the example's own
@@ -65,8 +67,9 @@ STEP_KEYS = ("view", "example", "target", "variant", "variants", "phase", "plot"
              "equations", "lines", "caption", "notes", "options")
 #: Keys the file may have at its top.
 TOP_KEYS = ("title", "subtitle", "devices", "step")
-#: Views that need a function (all but the title).
-NEEDS_FUNCTION = tuple(v for v in VIEWS if v != "title")
+#: Views that need a function (all but the title; a summary without one sums up the
+#: lecture: what its slides before it showed, one line per function).
+NEEDS_FUNCTION = tuple(v for v in VIEWS if v not in ("title", "summary"))
 
 
 class LectureError(ValueError):
