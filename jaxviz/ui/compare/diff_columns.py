@@ -72,7 +72,9 @@ class DiffSideView(CodeView):
         """Show ``lines``; tint whole lines, hatch the fillers, highlight changed spans."""
         self.lines = list(lines)
         bar = self.horizontalScrollBar().value(), self.verticalScrollBar().value()
-        self.setPlainText("\n".join(line.text for line in lines))
+        text = "\n".join(line.text for line in lines)
+        self.highlighter.prepare_for(text)  # a long diff: lexed off the GUI thread, in chunks
+        self.setPlainText(text)
         self.horizontalScrollBar().setValue(bar[0])
         self.verticalScrollBar().setValue(bar[1])
         self.set_line_backgrounds("tint", tints)
@@ -329,8 +331,9 @@ class DiffColumns(QWidget):
         for which, view in (("left", self.left), ("right", self.right)):
             tints = {}  # rows only one side has; a pair's changes are its tokens and band
             for n, line in enumerate(layout.side(which)):
-                category = self.row_category(line.row) if not line.filler else "same"
-                if category in ("added", "removed"):
+                row = layout.diff.rows[line.row] if not line.filler else None
+                if row is not None and (row.left is None or row.right is None):
+                    category = self.row_category(line.row)  # added | removed
                     tints[n] = diff_colour(category, palette.DIFF_TINT_MIX)
             view.set_lines(layout.side(which), tints)
         self.gutter.update()
