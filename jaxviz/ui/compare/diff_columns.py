@@ -74,6 +74,8 @@ class DiffSideView(CodeView):
         bar = self.horizontalScrollBar().value(), self.verticalScrollBar().value()
         text = "\n".join(line.text for line in lines)
         self.highlighter.prepare_for(text)  # a long diff: lexed off the GUI thread, in chunks
+        for layer in self.LAYERS:  # the old text's ranges: Qt would move each through the edit
+            self.set_selections(layer, [])
         self.setPlainText(text)
         self.horizontalScrollBar().setValue(bar[0])
         self.verticalScrollBar().setValue(bar[1])
