@@ -377,11 +377,12 @@ def _param_changes(left: Equation, right: Equation) -> list[ParamChange]:
         if name in nested:
             continue
         lv, rv = left.params.get(name), right.params.get(name)
+        if lv == rv:  # the common case, without the two substitutions below
+            continue
         if lv is not None and rv is not None and _NUMPY_SCALAR.sub(r"\1", lv) == \
                 _NUMPY_SCALAR.sub(r"\1", rv):
             continue
-        if lv != rv:
-            changes.append(ParamChange(name, lv, rv, describe_param(left.primitive, name, lv, rv)))
+        changes.append(ParamChange(name, lv, rv, describe_param(left.primitive, name, lv, rv)))
     for n, (x, y) in enumerate(zip(left.inputs, right.inputs)):
         if (x.literal or y.literal) and (x.literal, x.name) != (y.literal, y.name):
             lv, rv = (v.name if v.literal else None for v in (x, y))
