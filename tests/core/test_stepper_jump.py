@@ -17,6 +17,7 @@ import pytest
 from jaxviz.core.stepper import step
 from jaxviz.model import Target, TraceRequest
 from jaxviz.model.stepping import StepRequest
+from tests.helpers.stepping import step_example
 
 # Not in the fast tier: hundreds of equations stepped one primitive at a time.
 pytestmark = pytest.mark.slow
@@ -127,3 +128,21 @@ def _deep():
     exec(compile(SOURCE, "<deep>", "exec"), namespace)
     return namespace["deep"]
 
+
+
+def test_a_window_inside_a_mapped_body_keeps_every_device_s_values():
+    """pmap's shard_map: the window's steps carry one lane per device, the others none,
+    and the values recorded in the window are those of the whole stepping."""
+    whole = step_example("normalize", "pmap").result
+    n = len(whole.steps)
+    assert n >= 6
+    window = step_example("normalize", "pmap", record_from=2, record_steps=n - 3).result
+    assert [s.primitive for s in window.steps] == [s.primitive for s in whole.steps]
+    for k, (mine, full) in enumerate(zip(window.steps, whole.steps)):
+        if 2 <= k < n - 1:
+            assert mine.lanes == full.lanes, (k, mine.primitive)
+            assert mine.lanes  # every step here runs somewhere
+        else:
+            assert mine.lanes == [], (k, mine.primitive)
+    psum = next(s for s in window.steps if s.primitive == "psum")
+    assert len({lane.device for lane in psum.lanes}) == 8
