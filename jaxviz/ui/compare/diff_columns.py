@@ -82,7 +82,7 @@ class DiffSideView(CodeView):
         self.set_line_backgrounds("tint", tints)
         filler = QBrush(style.qcolor(palette.DIFF_FILLER), Qt.BrushStyle.BDiagPattern)
         self.set_selections("filler", [self._whole_line(n, filler)
-                                       for n, line in enumerate(lines) if line.filler])
+                                       for n, line in enumerate(lines) if line.row < 0])
         tokens = []
         for n, line in enumerate(lines):
             for span in line.spans:
@@ -330,14 +330,15 @@ class DiffColumns(QWidget):
     def set_layout(self, layout: SideBySide) -> None:
         """Show a layout: both sides' lines, tints and highlights, and the bands."""
         self.diff_layout = layout
+        # rows only one side has are tinted; a pair's changes are its tokens and band
+        one_sided = {r: diff_colour(self.row_category(r), palette.DIFF_TINT_MIX)
+                     for r, row in enumerate(layout.diff.rows)
+                     if row.left is None or row.right is None}  # added | removed
         for which, view in (("left", self.left), ("right", self.right)):
-            tints = {}  # rows only one side has; a pair's changes are its tokens and band
-            for n, line in enumerate(layout.side(which)):
-                row = layout.diff.rows[line.row] if not line.filler else None
-                if row is not None and (row.left is None or row.right is None):
-                    category = self.row_category(line.row)  # added | removed
-                    tints[n] = diff_colour(category, palette.DIFF_TINT_MIX)
-            view.set_lines(layout.side(which), tints)
+            lines = layout.side(which)
+            tints = {n: one_sided[line.row] for n, line in enumerate(lines)
+                     if line.row in one_sided}  # a filler's row is -1: never one of them
+            view.set_lines(lines, tints)
         self.gutter.update()
 
     def set_chips(self, chips: dict[str, dict[int, int]], colours: dict[int, QColor]) -> None:
