@@ -100,6 +100,9 @@ def _step_prepared(req: StepRequest, loaded: Loaded, stepped: Stepped, prepared:
     jaxpr, consts = jax_internals.closed_parts(closed)
     budget = int(req.record_limit_mb * 1e6)
     estimate = static_size(jaxpr, req.value_limit, req.summary)
+    window = req.recorded
+    if window is not None and estimate.steps:  # only a window of the steps keeps values
+        estimate.bytes = estimate.bytes * min(len(window), estimate.steps) // estimate.steps
     if estimate.bytes > budget:
         raise too_large(result.function, req, estimate.bytes, estimate.steps, estimate.devices,
                         before=True)
@@ -109,7 +112,9 @@ def _step_prepared(req: StepRequest, loaded: Loaded, stepped: Stepped, prepared:
     made.values = [NamedValue(name, recorder.value(value))
                    for name, value in zip(arg_names, flat_args)]
     evaluator = Evaluator(recorder, lines, context, req.trace.target.filename, req.until_line,
-                          mesh=prepared.context)
+                          mesh=prepared.context, record=window)
+    if window is not None:
+        result.recorded_from, result.recorded_to = window.start, window.stop
     try:
         outputs = evaluator.run(jaxpr, consts, flat_args)
     except StopStepping as stop:
@@ -121,6 +126,8 @@ def _step_prepared(req: StepRequest, loaded: Loaded, stepped: Stepped, prepared:
                         before=False) from over
     finally:
         result.steps = evaluator.steps
+        if result.recorded_to is not None and result.recorded_to >= len(evaluator.steps):
+            result.recorded_to = None  # the window reaches the end
         if evaluator.meshes:
             result.mesh = evaluator.meshes[0].info()
             result.devices = list(evaluator.meshes[0].devices)

@@ -83,11 +83,18 @@ class Evaluator:
         until_line: stop after the first equation from this line, if given.
         mesh: the concrete mesh the program was traced in (``jax.set_mesh``): what a
             ``shard_map`` that names no mesh of its own (an abstract one) runs on.
+        record: the indices of the steps whose values are recorded (None: every step).
+            Every equation still runs (the values after it depend on it), and every
+            step is listed with its variables; only the steps in ``record`` carry
+            values, so a jump deep into a big program records a window, not all
+            that comes before it.
     """
 
     def __init__(self, recorder: Recorder, lines: dict[int, tuple[int, int]], context: Any,
-                 filename: str, until_line: int | None = None, mesh: Any = None):
+                 filename: str, until_line: int | None = None, mesh: Any = None,
+                 record: range | None = None):
         self.recorder = recorder
+        self.record = record
         self.mesh = mesh
         self.lines = lines
         self.context = context
@@ -176,12 +183,18 @@ class Evaluator:
                     source=SourceSpan(*span) if span else None, text_start=first,
                     text_end=last,
                     params={k: ji.param_text(v) for k, v in sorted(eqn.params.items())})
+        if not self._records(len(self.steps)):
+            return step  # listed, its values not recorded (outside the request's window)
         for lane in frame.active:
             step.lanes.append(LaneValues(
                 device=frame.device(lane),
                 inputs=[self.recorder.value(v[lane]) for v in invals or []],
                 outputs=[self.recorder.value(v[lane]) for v in outs or []]))
         return step
+
+    def _records(self, index: int) -> bool:
+        """Whether step ``index`` carries values."""
+        return self.record is None or index in self.record
 
     def _var(self, var: Any) -> VarInfo:
         shape, dtype = ji.aval_of(var)
@@ -220,7 +233,8 @@ class Evaluator:
         leave = self._step("leave", eqn, index, frame, None, outs)
         leave.note = enter.note
         if blocks is not None:
-            self._add_device_lanes(leave, blocks, self.meshes[-1], inputs=False)
+            self._add_device_lanes(leave, len(self.steps), blocks, self.meshes[-1],
+                                   inputs=False)
         leave.partner = enter_at
         enter.partner = self._finish(leave, frame)
         return outs
@@ -315,7 +329,7 @@ class Evaluator:
                                       f"{', '.join(lanes.names)}) cannot be stepped yet"))
         self.meshes.append(lanes)
         blocks = [lanes.split(vals[0], spec) for vals, spec in zip(invals, p["in_specs"])]
-        self._add_device_lanes(enter, blocks, lanes, inputs=True)
+        self._add_device_lanes(enter, len(self.steps) - 1, blocks, lanes, inputs=True)
         body = nested.bodies[0]
         width = len(lanes.devices)
         inner = frame.inner(label, list(range(width)), lanes)
@@ -330,9 +344,12 @@ class Evaluator:
         enter.note = "; ".join(notes)
         return result, outs
 
-    def _add_device_lanes(self, step: EvalStep, values: list[PerLane], lanes: MeshLanes,
-                          inputs: bool) -> None:
-        """Add one lane per device (its blocks) to a shard_map marker, after the host lane."""
+    def _add_device_lanes(self, step: EvalStep, at: int, values: list[PerLane],
+                          lanes: MeshLanes, inputs: bool) -> None:
+        """Add one lane per device (its blocks) to a shard_map marker (step ``at``), after
+        the host lane."""
+        if not self._records(at):
+            return
         for lane, device in enumerate(lanes.devices):
             record = [self.recorder.value(v[lane]) for v in values]
             step.lanes.append(LaneValues(device=device, inputs=record if inputs else [],

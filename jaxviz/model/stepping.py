@@ -66,6 +66,13 @@ class StepRequest:
         seed: seed of the random values given to arguments specified only by
             their shape and dtype (``f32[8,3]``).
         record_limit_mb: the most (estimated) megabytes of recorded values.
+        record_from: the first step (0-based, in execution order) whose values are
+            recorded.
+        record_steps: how many steps from ``record_from`` on have their values
+            recorded (None: all to the end). Every equation still runs and every step
+            is listed; the others carry no values (``lanes`` empty). A jump to step
+            4,000 of a big program is then one run that records a window around it,
+            not 4,000 steps of values.
     """
 
     trace: TraceRequest
@@ -75,6 +82,17 @@ class StepRequest:
     summary: bool = False
     seed: int = 0
     record_limit_mb: float = DEFAULT_RECORD_LIMIT_MB
+    record_from: int = 0
+    record_steps: int | None = None
+
+    @property
+    def recorded(self) -> range | None:
+        """The step indices whose values are recorded (None: every step)."""
+        if self.record_from <= 0 and self.record_steps is None:
+            return None
+        start = max(self.record_from, 0)
+        stop = start + self.record_steps if self.record_steps is not None else 1 << 62
+        return range(start, stop)
 
     @property
     def target(self) -> Target:
@@ -253,6 +271,9 @@ class StepResult:
         stopped: why stepping stopped early.
         value_limit, summary: the request's recording settings.
         error: what went wrong, if the variant could not be stepped.
+        recorded_from, recorded_to: the steps that carry values,
+            ``recorded_from <= index < recorded_to`` (``recorded_to`` None: to the
+            end); the others are listed without values (the request's window).
     """
 
     function: str
@@ -271,6 +292,13 @@ class StepResult:
     value_limit: int = DEFAULT_VALUE_LIMIT
     summary: bool = False
     error: ErrorInfo | None = None
+    recorded_from: int = 0
+    recorded_to: int | None = None
+
+    def has_values(self, index: int) -> bool:
+        """Whether step ``index`` was recorded with its values (it is in the window)."""
+        return index >= self.recorded_from and (self.recorded_to is None
+                                                or index < self.recorded_to)
 
 
 for _cls in (StepRequest, ValueSummary, Value, LaneValues, EvalStep, NamedValue, ArgumentsMade,

@@ -248,6 +248,12 @@ class CompareView(QFrame):
 
     def set_diff(self, diff: JaxprDiff, layout: SideBySide | None = None) -> None:
         """Show a diff: its rows aligned, its summary and legend (the standalone entry)."""
+        from jaxviz.views.compare.gc_pause import paused_gc
+
+        with paused_gc():  # thousands of Qt selections, none of them in a cycle
+            self._set_diff(diff, layout)
+
+    def _set_diff(self, diff: JaxprDiff, layout: SideBySide | None) -> None:
         self.diff = diff
         from jaxviz.views.compare.diff_layout import side_by_side
 

@@ -72,13 +72,17 @@ class DiffSideView(CodeView):
         """Show ``lines``; tint whole lines, hatch the fillers, highlight changed spans."""
         self.lines = list(lines)
         bar = self.horizontalScrollBar().value(), self.verticalScrollBar().value()
-        self.setPlainText("\n".join(line.text for line in lines))
+        text = "\n".join(line.text for line in lines)
+        self.highlighter.prepare_for(text)  # a long diff: lexed off the GUI thread, in chunks
+        for layer in self.LAYERS:  # the old text's ranges: Qt would move each through the edit
+            self.set_selections(layer, [])
+        self.setPlainText(text)
         self.horizontalScrollBar().setValue(bar[0])
         self.verticalScrollBar().setValue(bar[1])
         self.set_line_backgrounds("tint", tints)
         filler = QBrush(style.qcolor(palette.DIFF_FILLER), Qt.BrushStyle.BDiagPattern)
         self.set_selections("filler", [self._whole_line(n, filler)
-                                       for n, line in enumerate(lines) if line.filler])
+                                       for n, line in enumerate(lines) if line.row < 0])
         tokens = []
         for n, line in enumerate(lines):
             for span in line.spans:
@@ -326,13 +330,15 @@ class DiffColumns(QWidget):
     def set_layout(self, layout: SideBySide) -> None:
         """Show a layout: both sides' lines, tints and highlights, and the bands."""
         self.diff_layout = layout
+        # rows only one side has are tinted; a pair's changes are its tokens and band
+        one_sided = {r: diff_colour(self.row_category(r), palette.DIFF_TINT_MIX)
+                     for r, row in enumerate(layout.diff.rows)
+                     if row.left is None or row.right is None}  # added | removed
         for which, view in (("left", self.left), ("right", self.right)):
-            tints = {}  # rows only one side has; a pair's changes are its tokens and band
-            for n, line in enumerate(layout.side(which)):
-                category = self.row_category(line.row) if not line.filler else "same"
-                if category in ("added", "removed"):
-                    tints[n] = diff_colour(category, palette.DIFF_TINT_MIX)
-            view.set_lines(layout.side(which), tints)
+            lines = layout.side(which)
+            tints = {n: one_sided[line.row] for n, line in enumerate(lines)
+                     if line.row in one_sided}  # a filler's row is -1: never one of them
+            view.set_lines(lines, tints)
         self.gutter.update()
 
     def set_chips(self, chips: dict[str, dict[int, int]], colours: dict[int, QColor]) -> None:

@@ -23,6 +23,7 @@ from jaxviz.model.engine import Reply
 from jaxviz.model.stepping import StepRequest, StepResult
 from jaxviz.ui.qt_engine import QtEngine
 from jaxviz.views.stepper.cursor import StepCursor
+from jaxviz.views.stepper.record_window import window_for
 
 #: Values with at most this many elements are kept whole in the window (16 x 16 heat maps).
 WINDOW_VALUE_LIMIT = 256
@@ -78,9 +79,11 @@ class StepController(QObject):
             to_line: then run to the first equation from this source line.
         """
         self.cancel()
+        record_from, record_steps = window_for(keep_index or 0)  # values around the cursor
         self.request = StepRequest(trace=dataclasses.replace(trace, want=["jaxpr"]),
                                    variant=variant, value_limit=self.value_limit,
-                                   summary=summary, record_limit_mb=self.record_limit_mb)
+                                   summary=summary, record_limit_mb=self.record_limit_mb,
+                                   record_from=record_from, record_steps=record_steps)
         self._then = (keep_index, to_line)
         was = (self.active, self.variant)
         self.active, self.variant = True, variant
@@ -143,13 +146,28 @@ class StepController(QObject):
                  "out": self.cursor.out}
         return self._moved(moves[name]())
 
+    def go(self, index: int) -> bool:
+        """To step ``index`` (0-based): a jump anywhere, recorded around it if need be."""
+        if self.cursor is None:
+            return False
+        return self._moved(self.cursor.go(index))
+
     def _moved(self, moved: bool) -> bool:
         assert self.cursor is not None
         if moved:
             self.stepChanged.emit(self.cursor.index)
+            self._record_around(self.cursor.index)
         elif self.cursor.problem:
             self.refused.emit(self.cursor.problem)
         return moved
+
+    def _record_around(self, index: int) -> None:
+        """Left the recorded window: ask for the values around ``index`` (the step list
+        stays; the values arrive with the new stepping)."""
+        if (self.result is None or self.request is None or self.busy
+                or self.result.has_values(index)):
+            return
+        self.start(self.request.trace, self.variant, self.request.summary, keep_index=index)
 
     # --------------------------------------------------------------- replies
     def _on_reply(self, reply: Reply) -> None:
@@ -169,8 +187,12 @@ class StepController(QObject):
                                                 f"equations to step"))
             return
         keep, line = self._then
+        if keep is not None and self.cursor is not None:
+            keep = self.cursor.index  # moved on while this window was recorded
         self.result = result
         self.cursor = StepCursor(result, keep or 0)
         self.stepChanged.emit(self.cursor.index)
         if line is not None:
             self.run_to_line(line)
+        else:
+            self._record_around(self.cursor.index)

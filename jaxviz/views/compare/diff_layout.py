@@ -34,6 +34,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from jaxviz.views.compare.gc_pause import paused_gc
 from jaxviz.views.compare.jaxpr_diff import DiffRow, DiffSide, JaxprDiff
 from jaxviz.views.compare.jaxpr_shapes import headline_category
 
@@ -233,6 +234,11 @@ def _block_category(rows: Sequence[DiffRow]) -> str:
 
 def side_by_side(diff: JaxprDiff) -> SideBySide:
     """Lay both sides of ``diff`` out in aligned blocks (see the module's description)."""
+    with paused_gc():  # thousands of acyclic lines (see jaxviz.views.compare.gc_pause)
+        return _side_by_side(diff)
+
+
+def _side_by_side(diff: JaxprDiff) -> SideBySide:
     layout = SideBySide(diff, row_lines=[(None, None)] * len(diff.rows))
     rows = diff.rows
     i = 0

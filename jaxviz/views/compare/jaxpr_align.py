@@ -255,19 +255,29 @@ def changed_tokens(left: Sequence[str], right: Sequence[str], left_names: set[st
     ln, rn = _texts(left, left_names), _texts(right, right_names)
     if ln == rn:  # the common case in a long program: nothing but names changed
         return [], []
-    lt, rt = tokens(left), tokens(right)
+    lt, rt = _matches(left), _matches(right)
     if rn < ln:
         r_changed, l_changed = _changed(rn, ln, rt, lt)
         return l_changed, r_changed
     return _changed(ln, rn, lt, rt)
 
 
+def _matches(lines: Sequence[str]) -> list[tuple[int, re.Match[str]]]:
+    """Each token's line and match (a :class:`Token` is made only for those that changed)."""
+    return [(n, m) for n, line in enumerate(lines) for m in _TOKEN.finditer(line)]
+
+
+def _made(found: list[tuple[int, re.Match[str]]], start: int, stop: int) -> list[Token]:
+    return [Token(m.group(), n, m.start(), m.end(), k)
+            for k, (n, m) in enumerate(found[start:stop], start)]
+
+
 def _normal(text: str, names: set[str]) -> str:
     return "\x00var" if text in names else text
 
 
-def _changed(an: list[str], bn: list[str], at: list[Token], bt: list[Token]
-             ) -> tuple[list[Token], list[Token]]:
+def _changed(an: list[str], bn: list[str], at: list[tuple[int, re.Match[str]]],
+             bt: list[tuple[int, re.Match[str]]]) -> tuple[list[Token], list[Token]]:
     out_a: list[Token] = []
     out_b: list[Token] = []
     if an == bn:
@@ -275,8 +285,8 @@ def _changed(an: list[str], bn: list[str], at: list[Token], bt: list[Token]
     matcher = difflib.SequenceMatcher(None, an, bn, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag != "equal":
-            out_a += at[i1:i2]
-            out_b += bt[j1:j2]
+            out_a += _made(at, i1, i2)
+            out_b += _made(bt, j1, j2)
     return out_a, out_b
 
 

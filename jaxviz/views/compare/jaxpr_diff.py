@@ -40,6 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from jaxviz.model.records import Equation, VariantResult, register, walk_paths
+from jaxviz.views.compare.gc_pause import paused_gc
 from jaxviz.views.compare.jaxpr_align import Pair, align, changed_tokens, token_spans
 from jaxviz.views.compare.jaxpr_shapes import (
     CATEGORIES,
@@ -253,6 +254,11 @@ def diff_variants(left: VariantResult, right: VariantResult) -> JaxprDiff:
     for vr in (left, right):
         if vr.error is not None:
             raise ValueError(f"the {vr.variant} variant failed to trace: {vr.error.message}")
+    with paused_gc():  # its objects are acyclic; the collector's passes cost more than it
+        return _diff(left, right)
+
+
+def _diff(left: VariantResult, right: VariantResult) -> JaxprDiff:
     inputs = compare_vars(left.invars, right.invars, "input", False, False, None)
     batch = _batch_size(inputs)
     if batch is not None:  # now that the batch is known, say which changes are the batch axis
@@ -371,11 +377,12 @@ def _param_changes(left: Equation, right: Equation) -> list[ParamChange]:
         if name in nested:
             continue
         lv, rv = left.params.get(name), right.params.get(name)
+        if lv == rv:  # the common case, without the two substitutions below
+            continue
         if lv is not None and rv is not None and _NUMPY_SCALAR.sub(r"\1", lv) == \
                 _NUMPY_SCALAR.sub(r"\1", rv):
             continue
-        if lv != rv:
-            changes.append(ParamChange(name, lv, rv, describe_param(left.primitive, name, lv, rv)))
+        changes.append(ParamChange(name, lv, rv, describe_param(left.primitive, name, lv, rv)))
     for n, (x, y) in enumerate(zip(left.inputs, right.inputs)):
         if (x.literal or y.literal) and (x.literal, x.name) != (y.literal, y.name):
             lv, rv = (v.name if v.literal else None for v in (x, y))

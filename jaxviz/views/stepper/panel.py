@@ -180,8 +180,14 @@ def build_panel(result: StepResult, index: int, source_lines: Sequence[str] = ()
     verb = _KIND_WORDS.get(step.kind)
     heading = f"{verb} {step.primitive}" if verb else step.primitive
     equation = _equation_text(result.jaxpr_text, step)
+    notes = _notes(result, step)
+    if not result.has_values(index):
+        end = result.recorded_to if result.recorded_to is not None else len(result.steps)
+        notes.insert(0, f"values not recorded here yet: step mode keeps the values of a "
+                        f"window of steps (now steps {result.recorded_from + 1}-{end}); the "
+                        f"steps around this one are recorded next")
     return StepPanel(index=index, count=len(result.steps), heading=heading, where=step.path,
-                     source=source, line=line, notes=_notes(result, step),
+                     source=source, line=line, notes=notes,
                      columns=columns, scale=_scale(columns), equation=equation)
 
 

@@ -1,0 +1,198 @@
+"""A 12-layer train step in the GUI process: memory, device-view frames, event-loop stalls.
+
+Issue 28's targets for a big program, printed beside the measured figures (never asserted):
+
+* the GUI process with it open stays under 1 GB resident (``VmRSS`` of the process,
+  read from ``/proc/self/status``, and its peak ``VmHWM``);
+* the device view plays it at 30 frames per second or more (frames the device view's
+  canvas painted per second while playing, offscreen at 1280x720);
+* the GUI event loop never stalls more than one frame (17 ms) while the program loads
+  and plays (the largest gap between the ticks of a 5 ms timer).
+
+The program is the GPT-style train step of ``tests/programs`` (FSDP x tensor parallel on
+4x2), its ``plain`` and ``sharded`` variants with jaxprs and storyboards, traced by the
+core in this process (the compile takes minutes on two cores) or read from a JSON file
+(``--result``, the model codec's form, as the engine sends it). The GUI part runs in a
+child process that never imports JAX, as the window's process does, and shows what the
+window shows for it: the two jaxpr panes (``CodeView``), the device view
+(``DeviceView``) and the compare layout (``CompareView``). It is the views, not the whole
+``MainWindow`` with its engine: the figure leaves out the editor and side panels.
+
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/bench_big_program.py [--layers 12]
+        [--result result.json] [--keep result.json] [--play 4]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+RSS_TARGET_MB = 1024
+FPS_TARGET = 30.0
+STALL_TARGET_MS = 17.0
+
+
+def trace(layers: int) -> dict:
+    """The train step's plain and sharded variants (jaxpr + storyboard), as plain data."""
+    os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")
+    sys.path.insert(0, str(ROOT))
+    from jaxviz import core
+    from jaxviz.model import Target, TraceRequest, to_plain
+    from tests.programs import gpt_mesh, gpt_source, gpt_specs
+
+    core.configure_devices(8)
+    req = TraceRequest(target=Target(gpt_source(layers), "<editor:gpt_train.py>", "train_step"),
+                       variants=["plain", "sharded"], want=["jaxpr", "story"],
+                       args="params, tokens, targets", in_axes="None, None, None",
+                       mesh=gpt_mesh(), specs=gpt_specs(layers))
+    start = time.perf_counter()
+    result = core.trace_request(req)
+    print(f"traced and compiled in {time.perf_counter() - start:.0f} s", flush=True)
+    for vr in result.variants:
+        if vr.error is not None:
+            raise SystemExit(f"{vr.variant} failed: {vr.error.message}")
+    return to_plain(result)
+
+
+def _memory_mb() -> tuple[float, float]:
+    """(VmRSS, VmHWM) of this process in MB."""
+    found = {}
+    for line in Path("/proc/self/status").read_text().splitlines():
+        key, _, value = line.partition(":")
+        if key in ("VmRSS", "VmHWM"):
+            found[key] = int(value.split()[0]) / 1024
+    return found["VmRSS"], found["VmHWM"]
+
+
+def gui(path: str, play_s: float) -> int:
+    """The child: the views fed the result; prints memory, frames per second and stalls."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QEvent, QObject, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from jaxviz.model import from_plain
+    from jaxviz.ui.compare.compare_view import CompareView
+    from jaxviz.ui.devices.view import DeviceView
+    from jaxviz.ui.text.code_view import CodeView
+    from jaxviz.ui.text.highlighters import jaxpr_highlighter
+    from jaxviz.ui.theme import style
+
+    app = QApplication(sys.argv[:1])
+    style.apply_theme(app)
+    before = _memory_mb()[0]
+    gaps: list[float] = []
+    last = [time.perf_counter()]
+
+    def tick() -> None:
+        now = time.perf_counter()
+        gaps.append(now - last[0])
+        last[0] = now
+
+    timer = QTimer()
+    timer.setInterval(5)
+    timer.timeout.connect(tick)
+
+    def run_for(seconds: float, until=lambda: True) -> None:
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end or not until():
+            app.processEvents()
+            time.sleep(0.001)
+
+    result = from_plain(json.loads(Path(path).read_text()))
+    assert "jax" not in sys.modules, "the GUI process imported JAX"
+    panes = []
+    for _vr in result.variants:
+        pane = CodeView(jaxpr_highlighter)
+        pane.resize(700, 900)
+        pane.show()
+        panes.append(pane)
+    view = DeviceView()
+    view.resize(1280, 720)
+    view.show()
+    compare = CompareView()
+    compare.resize(1280, 720)
+    compare.show()
+    app.processEvents()
+    phases = len(result.variant("sharded").storyboard.steps)
+
+    # loading: what the window does when the result arrives
+    last[0] = time.perf_counter()
+    timer.start()
+    for pane, vr in zip(panes, result.variants):
+        pane.set_text(vr.jaxpr_text)
+    view.set_result(result, "sharded")
+    compare.set_pair("plain", "sharded")
+    compare.show_result(result)
+    highlighters = [p.highlighter for p in panes] + [compare.columns.left.highlighter,
+                                                      compare.columns.right.highlighter]
+    run_for(0.5, until=lambda: not compare.busy and compare.diff is not None
+            and not any(h.lexing for h in highlighters))
+    load_stall = max(gaps) * 1000
+    gaps.clear()
+
+    # playing: frames the canvas paints
+    class Counter(QObject):
+        frames = 0
+
+        def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt's name
+            if event.type() == QEvent.Type.Paint:
+                Counter.frames += 1
+            return False
+
+    counter = Counter()
+    view.canvas.installEventFilter(counter)
+    start_phase = view.current_phase
+    view.play()
+    t0 = time.perf_counter()
+    run_for(play_s)
+    played = time.perf_counter() - t0
+    view.pause()
+    timer.stop()
+    fps = Counter.frames / played
+    play_stall = max(gaps) * 1000 if gaps else 0.0
+    rss, peak = _memory_mb()
+    print(f"GUI process (no JAX): {phases} phases; jaxprs of "
+          + " and ".join(f"{len(vr.jaxpr_text.splitlines())} lines" for vr in result.variants))
+    print(f"{'figure':42} {'measured':>10} {'target':>10}")
+    print(f"{'resident memory, views open (MB)':42} {rss:10.0f} {f'< {RSS_TARGET_MB}':>10}"
+          f"   (peak {peak:.0f}; {before:.0f} before the result)")
+    print(f"{'device view playing (frames/s)':42} {fps:10.1f} {f'>= {FPS_TARGET:.0f}':>10}"
+          f"   ({Counter.frames} frames in {played:.1f} s, phases {start_phase}"
+          f"->{view.current_phase})")
+    print(f"{'longest event-loop gap, loading (ms)':42} {load_stall:10.0f} "
+          f"{f'<= {STALL_TARGET_MS:.0f}':>10}")
+    print(f"{'longest event-loop gap, playing (ms)':42} {play_stall:10.0f} "
+          f"{f'<= {STALL_TARGET_MS:.0f}':>10}")
+    print(f"load average {os.getloadavg()[0]:.2f} (2-core machine: the gaps grow with it)")
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--layers", type=int, default=12)
+    parser.add_argument("--result", help="a traced result (JSON) instead of tracing here")
+    parser.add_argument("--keep", help="write the traced result (JSON) here")
+    parser.add_argument("--play", type=float, default=4.0, help="seconds of playing")
+    parser.add_argument("--gui", help=argparse.SUPPRESS)  # the child's side
+    ns = parser.parse_args()
+    if ns.gui:
+        return gui(ns.gui, ns.play)
+    path = ns.result
+    if path is None:
+        path = ns.keep or os.path.join(tempfile.mkdtemp(prefix="jaxviz-bench-big-"),
+                                       "result.json")
+        Path(path).write_text(json.dumps(trace(ns.layers)))
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.call([sys.executable, __file__, "--gui", path, "--play", str(ns.play)],
+                           env=env)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
