@@ -9,12 +9,11 @@ sharded) measured, projected onto an H100, and the what-if up to 256 devices.
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scripts.scripted import private_environment, settle  # noqa: E402
+from scripts.scripted import painted, private_environment, settle  # noqa: E402
 
 
 def main(out: Path) -> int:
@@ -47,15 +46,13 @@ def main(out: Path) -> int:
     for size in ((1920, 1080), (1280, 720)):
         view.resize(*size)
         view.projection.tabs.setCurrentIndex(0)
-        t = time.monotonic()
-        settle(app, lambda: time.monotonic() - t > 1.0)
+        painted(app, 1.0)
         view.grab().save(str(out / f"timing_projected_{size[0]}x{size[1]}.png"))
     settle(app, lambda: view.projection.what_if is not None, 600)
     for size in ((1920, 1080), (1280, 720)):
         view.resize(*size)
         view.projection.tabs.setCurrentIndex(1)
-        t = time.monotonic()
-        settle(app, lambda: time.monotonic() - t > 1.0)
+        painted(app, 1.0)
         view.grab().save(str(out / f"timing_what_if_{size[0]}x{size[1]}.png"))
     view.projection.export("projection", "png", out / "projected_export.png")
     view.projection.export("projection", "svg", out / "projected_export.svg")

@@ -33,6 +33,8 @@ from jaxviz.views.palette import (
     WHAT_IF_MARKS,
     WHAT_IF_VARIANTS,
     WINE,
+)
+from jaxviz.views.palette import (
     theme as theme_of,
 )
 from jaxviz.views.timing.projected import LANES, ProjectedTimeline, caption
@@ -135,16 +137,16 @@ def paint_projected(p: QPainter, size: tuple[int, int], timeline: ProjectedTimel
     for i, v in enumerate(timeline.variants):
         top = y + i * block
         # the variant's label: its name, what it is projected on, its step time
-        step = (f"step >= {seconds(v.projection.total.t_lower.value)}, "
-                f"<= {seconds(v.projection.total.t_upper.value)}")
+        step_text = (f"step >= {seconds(v.projection.total.t_lower.value)}, "
+                     f"<= {seconds(v.projection.total.t_upper.value)}")
         if len(speed) > 1 and v.variant in speed:
-            step += f"  ({speed[v.variant]:.3g}x)"
+            step_text += f"  ({speed[v.variant]:.3g}x)"
         p.setPen(QColor(cols.foreground))
         p.setFont(_font(px * 1.05, True))
         p.drawText(QRectF(m, top + px * 0.2, label_w - px * 0.5, px * 1.3),
                    int(Qt.AlignmentFlag.AlignLeft), v.variant)
         p.setFont(_font(px * 0.9))
-        for k, line in enumerate((v.title, step)):
+        for k, line in enumerate((v.title, step_text)):
             p.drawText(QRectF(m, top + px * (1.5 + 1.15 * k), label_w - px * 0.5, px * 1.2),
                        int(Qt.AlignmentFlag.AlignLeft), line)
         # lanes

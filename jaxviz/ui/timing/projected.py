@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtGui import QHelpEvent, QPainter
@@ -142,8 +143,8 @@ class ProjectionPanel(QWidget):
         super().__init__(parent)
         self.setObjectName("projection_panel")
         self.chips: dict[str, Chip] = load_chips()
-        self.engine = None
-        self.what_if_engine = None
+        self.engine: Any = None
+        self.what_if_engine: Any = None
         self._target: TraceRequest | None = None
         self._variants: list[str] = []
         self._programs: dict[str, ProgramCosts | str] = {}
