@@ -35,9 +35,7 @@ def main(out: Path) -> int:
     view.show()
     view.set_target(example_request("batched_matmul"))
     configure(view, ["numpy", "jit-vmap", "pmap", "sharded"], runs=4, warmup=1, pipeline=2)
-    view.projection.set_target(view._trace, ["numpy", "jit-vmap", "pmap", "sharded"])
-    view.projection.request_costs()
-    view.controls.run_button.click()
+    view.controls.run_button.click()  # measures, then projects the same variants
     settle(app, lambda: not view.running and view.projection.timeline is not None
            and view.projection.timeline.variants, 600)
     out.mkdir(parents=True, exist_ok=True)
@@ -58,7 +56,7 @@ def main(out: Path) -> int:
     view.projection.export("projection", "svg", out / "projected_export.svg")
     view.projection.export("projection", "json", out / "projected_export.json")
     view.projection.export("what-if", "png", out / "what_if_export.png")
-    view.projection.stop()
+    view.projection.stop(wait=True)
     engine.stop(wait=True)
     return 0
 

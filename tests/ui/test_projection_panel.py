@@ -19,7 +19,13 @@ from jaxviz.model.chips import find_chip
 from jaxviz.model.what_if import comm_bound_at, what_if_rows
 from jaxviz.views.palette import OKABE_ITO, PROJECTED_LANES, WHAT_IF_MARKS
 from tests.helpers.cli import jaxviz
-from tests.helpers.timing_view import count_colour, example_request, image_rgb, spin_until
+from tests.helpers.timing_view import (
+    configure,
+    count_colour,
+    example_request,
+    image_rgb,
+    spin_until,
+)
 from tests.helpers.window import JAX_MS
 
 # starts engine processes and runs the command line (seconds each)
@@ -43,10 +49,16 @@ def panel_timeline(qapp, shared_engine):
     view.show()
     view.set_target(example_request("batched_matmul"))
     view.projection.set_chip("tpu-v5e")
-    view.projection.set_target(view._trace, ["numpy", "jit-vmap", "pmap"])
-    view.projection.request_costs()
+    assert view.projection.timeline is None  # nothing compiled until asked
+    configure(view, ["numpy", "jit-vmap", "pmap"])
+    broadcast: list = []
+    shared_engine.replied.connect(broadcast.append)
+    view.projection.project.click()  # the variants ticked in the timing controls
     spin_until(lambda: view.projection.timeline is not None
                and len(view.projection.timeline.variants) == 2, JAX_MS)
+    shared_engine.replied.disconnect(broadcast.append)
+    # the panel's reply came to it alone, never to whoever listens to the engine
+    assert broadcast == []
     yield view
     view.close()
 

@@ -13,10 +13,12 @@ arrive as Qt signals.
 from __future__ import annotations
 
 import dataclasses
+import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtCore import QObject, QPointF, Qt, Signal
 from PySide6.QtGui import QHelpEvent, QPainter
 from PySide6.QtWidgets import (
     QComboBox,
@@ -53,6 +55,12 @@ PROJECT_TIMEOUT = 300.0
 WHAT_IF_TIMEOUT = 900.0
 
 
+class _Relay(QObject):
+    """Carries a reply from the engine client's thread to the GUI thread."""
+
+    arrived = Signal(object, object)  # (the request's token, its Reply)
+
+
 class ProjectedCanvas(QWidget):
     """Paints the projected timeline; the formula of a bar on hover."""
 
@@ -60,7 +68,9 @@ class ProjectedCanvas(QWidget):
         super().__init__(parent)
         self.setObjectName("projected_canvas")
         self.timeline: ProjectedTimeline | None = None
-        self.message = "Run the timing, or pick a chip: the projection follows the target."
+        self.message = ("Run (or Project) to see what the ticked variants would take on the "
+                        "chip picked above: a roofline of each compiled program, not a "
+                        "measurement.")
         self.hits: list = []
         self.setMouseTracking(True)
         self.setMinimumHeight(160)
@@ -148,9 +158,13 @@ class ProjectionPanel(QWidget):
         self._target: TraceRequest | None = None
         self._variants: list[str] = []
         self._programs: dict[str, ProgramCosts | str] = {}
-        self._pending: int | None = None
+        self._pending: object | None = None
+        self._relay = _Relay(self)
+        self._relay.arrived.connect(self._on_reply)
         self._what_if_pending: int | None = None
         self._stale = True
+        #: Where Project reads the variants ticked now (the timing controls), if anywhere.
+        self.current_variants: Callable[[], list[str]] | None = None
         self.timeline: ProjectedTimeline | None = None
         self.what_if: WhatIfResult | None = None
         self._build()
@@ -183,6 +197,12 @@ class ProjectionPanel(QWidget):
         self.export_button.setObjectName("projection_export")
         self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.export_button.setMenu(cost_exports.export_menu(self, self.export_dialog))
+        self.project = QPushButton("Project")
+        self.project.setObjectName("projection_project")
+        self.project.setToolTip("Compile the ticked variants and project them onto the chip "
+                                "(Run does this too, after measuring)")
+        self.project.clicked.connect(lambda: self.request_costs())
+        bar.addWidget(self.project)
         bar.addWidget(QLabel("N ="))
         bar.addWidget(self.counts)
         bar.addWidget(self.compute)
@@ -211,32 +231,23 @@ class ProjectionPanel(QWidget):
 
     def set_engine(self, engine) -> None:
         """Compile in ``engine`` (the window's :class:`~jaxviz.ui.qt_engine.QtEngine`)."""
-        if self.engine is engine:
-            return
-        if self.engine is not None:
-            self.engine.replied.disconnect(self._on_reply)
         self.engine = engine
-        if engine is not None:
-            engine.replied.connect(self._on_reply)
 
     def set_target(self, request: TraceRequest | None, variants: list[str]) -> None:
-        """The function and the timing variants to project; asks the engine when shown."""
+        """The function and the timing variants to project next (Run or Project asks the
+        engine: nothing is compiled for a view nobody asked to project)."""
         key = (request, tuple(variants))
         if request is not None and key == (self._target, tuple(self._variants)):
             return
         self._target, self._variants = request, list(variants)
         self._stale = True
-        if self.isVisible():
-            self.request_costs()
-
-    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
-        super().showEvent(event)
-        if self._stale:
-            self.request_costs()
 
     # ------------------------------------------------------------ the projection
-    def request_costs(self) -> bool:
-        """Ask the engine to compile the timed variants and read their costs."""
+    def request_costs(self, ticked: bool = True) -> bool:
+        """Ask the engine to compile the variants and read their costs: those ticked now
+        (``ticked``), else the ones last set (:meth:`set_target`: the run's)."""
+        if ticked and self.current_variants is not None:
+            self._variants = list(self.current_variants())
         if self._target is None or self.engine is None:
             return False
         self._stale = False
@@ -253,11 +264,20 @@ class ProjectionPanel(QWidget):
             return False
         req = dataclasses.replace(self._target, variants=traced, want=["jaxpr", "cost"])
         self.status.setText("compiling the variants for the projection…")
-        self._pending = self.engine.submit(req, timeout=PROJECT_TIMEOUT)
+        token = object()
+        self._pending = token
+        # Through the engine's worker client: the reply comes back here alone, never on
+        # the engine's ``replied`` (the window's session and others never see it). Its
+        # submit only queues; the short thread keeps the GUI thread from calling it.
+        client = self.engine.worker_client()
+        relay = self._relay
+        threading.Thread(target=lambda: client.submit(
+            req, lambda reply: relay.arrived.emit(token, reply), timeout=PROJECT_TIMEOUT),
+            name="jaxviz-projection", daemon=True).start()
         return True
 
-    def _on_reply(self, reply: Reply) -> None:
-        if reply.id != self._pending:
+    def _on_reply(self, token: object, reply: Reply) -> None:
+        if token is not self._pending:
             return
         self._pending = None
         result = reply.result
@@ -291,7 +311,8 @@ class ProjectionPanel(QWidget):
         self._show()
 
     def _reproject(self) -> None:
-        self._show()
+        if self.timeline is not None:
+            self._show()
         if self.what_if is not None:
             self.what_if_canvas.set_result(self.what_if, self.chip)
 
@@ -353,10 +374,10 @@ class ProjectionPanel(QWidget):
         self.what_if = result
         self.what_if_canvas.set_result(result, self.chip)
 
-    def stop(self) -> None:
-        """Stop the what-if engine, if one was started."""
+    def stop(self, wait: bool = False) -> None:
+        """Stop the what-if engine, if one was started (``wait``: until it has)."""
         if self.what_if_engine is not None:
-            self.what_if_engine.stop()
+            self.what_if_engine.stop(wait=wait)
 
     # ------------------------------------------------------------ export
     def export_dialog(self, subject: str, name: str) -> None:

@@ -141,6 +141,7 @@ class TimingView(QWidget):
         self.measured_split.setChildrenCollapsible(True)
         self.measured_split.setSizes([560, 440])
         self.projection.tabs.currentChanged.connect(self._projection_tab)
+        self.projection.current_variants = lambda: self.controls.options().variants
         box.addWidget(self.measured_split, 1)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("timing_splitter")
@@ -295,6 +296,7 @@ class TimingView(QWidget):
         self.controls.set_running(True)
         self.plots.set_run(run)
         self.projection.set_target(run.request.trace, list(run.request.variants))
+        self.projection.request_costs(ticked=False)  # queued after the measurement
         self._show_info(f"Measuring {describe_target(run.request.trace)} in the JAX engine…")
         self._sync_buttons()
 
