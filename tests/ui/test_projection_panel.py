@@ -128,6 +128,15 @@ def test_the_projected_lanes_are_hatched_in_their_own_colours(panel_timeline, tm
     assert "<svg" in svg and "PROJECTED" in svg
 
 
+def test_its_export_menu_is_the_registry_s(panel_timeline):
+    from jaxviz.views import exports
+
+    menu = panel_timeline.projection.export_button.menu()
+    assert list(menu.actions_by_format) == [
+        (s, e.name) for s in ("projection", "what-if") for e in exports.exporters(s)]
+    assert {n for s, n in menu.actions_by_format} == {"png", "svg", "json"}
+
+
 def test_the_panel_sits_beside_the_measured_plots(panel_timeline):
     view = panel_timeline
     plots, proj = view.plots.geometry(), view.projection.geometry()

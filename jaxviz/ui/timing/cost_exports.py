@@ -11,11 +11,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtWidgets import QMenu, QWidget
+from PySide6.QtWidgets import QWidget
 
 from jaxviz.model.what_if import comm_bound_at, hbm_exceeded_at, variants_of, what_if_rows
+from jaxviz.ui.exporters.menu import ExportMenu
 from jaxviz.ui.timing.cost_figures import write_projected, write_what_if
-from jaxviz.views.exports import Exporter, exporters, find, register
+from jaxviz.views.exports import Exporter, find, register
 from jaxviz.views.timing.projected import timeline_json
 
 SIZE = (1920, 1080)
@@ -59,12 +60,10 @@ def find_exporter(subject: str, name: str) -> Exporter:
     return find(subject, name)
 
 
-def export_menu(parent: QWidget, chosen: Callable[[str, str], None]) -> QMenu:
-    """A menu of every projection and what-if format of the registry."""
-    menu = QMenu(parent)
-    for subject in ("projection", "what-if"):
-        for e in exporters(subject):
-            action = menu.addAction(e.description)
-            action.triggered.connect(lambda _=False, s=subject, n=e.name: chosen(s, n))
-        menu.addSeparator()
+def export_menu(parent: QWidget, chosen: Callable[[str, str], None]) -> ExportMenu:
+    """The one Export menu (:class:`~jaxviz.ui.exporters.menu.ExportMenu`) of the
+    projected timeline's and the what-if's formats."""
+    menu = ExportMenu([("projection", "Projected timeline"), ("what-if", "What-if plot")],
+                      parent)
+    menu.requested.connect(chosen)
     return menu
