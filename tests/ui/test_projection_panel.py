@@ -126,6 +126,20 @@ def test_the_projected_lanes_are_hatched_in_their_own_colours(panel_timeline, tm
     assert {v["variant"] for v in data["variants"]} == {"jit-vmap", "pmap"}
     svg = panel.export("projection", "svg", tmp_path / "p.svg").read_text()
     assert "<svg" in svg and "PROJECTED" in svg
+    # the hatching is lines in the lane's colour, kept in the vector file too
+    assert svg.lower().count(PROJECTED_LANES["compute"].lower()) > 10
+
+
+def test_hovering_a_bar_shows_its_formula(panel_timeline):
+    canvas = panel_timeline.projection.canvas
+    panel_timeline.projection.tabs.setCurrentWidget(canvas)
+    canvas.grab()  # paints, which places the bars
+    assert canvas.hits
+    rect, _ = canvas.hits[0]
+    text = canvas.hover_text(rect.center())
+    v = panel_timeline.projection.timeline.variants[0]
+    bar = v.bars[0]
+    assert v.title in text and bar.formula in text and "FLOP" in bar.formula
 
 
 def test_its_export_menu_is_the_registry_s(panel_timeline):

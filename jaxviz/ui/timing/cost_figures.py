@@ -81,11 +81,24 @@ def _wrap(p: QPainter, text: str, rect: QRectF) -> float:
 # --------------------------------------------------------------------------- #
 
 
-def lane_brush(lane: str) -> tuple[QBrush, QBrush]:
-    """The fill (translucent) and the hatching (diagonal lines) of a lane."""
+def hatched(p: QPainter, r: QRectF, lane: str, spacing: float) -> None:
+    """A projected bar: a light fill, diagonal lines in the lane's colour, an outline.
+
+    The hatching is drawn as lines (not a pattern brush), so the SVG and PDF writers
+    keep it too.
+    """
     colour = PROJECTED_LANES[lane]
-    return (QBrush(_colour(colour, 110)),
-            QBrush(_colour(colour), Qt.BrushStyle.BDiagPattern))
+    p.fillRect(r, _colour(colour, 110))
+    p.save()
+    p.setClipRect(r)
+    p.setPen(QPen(QColor(colour), max(1.0, spacing / 5)))
+    x = r.left() - r.height()
+    while x < r.right():
+        p.drawLine(QPointF(x, r.bottom()), QPointF(x + r.height(), r.top()))
+        x += spacing
+    p.restore()
+    p.setPen(QPen(QColor(colour), 1.2))
+    p.drawRect(r)
 
 
 def paint_projected(p: QPainter, size: tuple[int, int], timeline: ProjectedTimeline,
@@ -110,12 +123,7 @@ def paint_projected(p: QPainter, size: tuple[int, int], timeline: ProjectedTimel
     x = m
     fm = QFontMetricsF(_font(px))
     for lane in LANES:
-        fill, hatch = lane_brush(lane)
-        box = QRectF(x, y + px * 0.15, px * 1.6, px)
-        p.fillRect(box, fill)
-        p.fillRect(box, hatch)
-        p.setPen(QPen(QColor(PROJECTED_LANES[lane]), 1.5))
-        p.drawRect(box)
+        hatched(p, QRectF(x, y + px * 0.15, px * 1.6, px), lane, px * 0.4)
         p.setPen(QColor(cols.foreground))
         p.drawText(QPointF(x + px * 2.0, y + px * 1.0), LANE_WORDS[lane])
         x += px * 2.6 + fm.horizontalAdvance(LANE_WORDS[lane]) + px
@@ -132,7 +140,7 @@ def paint_projected(p: QPainter, size: tuple[int, int], timeline: ProjectedTimel
     block = max(px * 4.4, (bottom - y) / count)
     end = timeline.end or 1e-9
     scale = (x1 - x0) / end
-    lane_h = px * 1.1
+    lane_h = max(px * 1.1, min(px * 2.4, (block - px * 1.2) / 3 - px * 0.2))
     speed = timeline.speedups()
     for i, v in enumerate(timeline.variants):
         top = y + i * block
@@ -155,11 +163,7 @@ def paint_projected(p: QPainter, size: tuple[int, int], timeline: ProjectedTimel
             p.fillRect(QRectF(x0, ly, x1 - x0, lane_h), _colour(cols.grid, 70))
             for bar in (b for b in v.bars if b.lane == lane):
                 r = QRectF(x0 + bar.start * scale, ly, max(1.5, bar.length * scale), lane_h)
-                fill, hatch = lane_brush(lane)
-                p.fillRect(r, fill)
-                p.fillRect(r, hatch)
-                p.setPen(QPen(QColor(PROJECTED_LANES[lane]), 1.2))
-                p.drawRect(r)
+                hatched(p, r, lane, px * 0.45)
                 hits.append((r, f"{v.title}\n{bar.label}, {lane}: {seconds(bar.length)}\n"
                                 f"{bar.formula}"))
     # time axis
@@ -344,8 +348,9 @@ def _line(p: QPainter, r: QRectF, counts: list[int], values: list[float],
         p.drawLine(a, b)
     if dots:
         p.setBrush(QBrush(c))
+        radius = min(width * 0.3, 6 + width * 0.1)
         for q in pts:
-            p.drawEllipse(q, width * 0.3, width * 0.3)
+            p.drawEllipse(q, radius, radius)
         p.setBrush(Qt.BrushStyle.NoBrush)
 
 
