@@ -49,6 +49,15 @@ def add_parser(sub) -> None:
                         "nothing to calibrate against)")
     p.add_argument("--json", action="store_true",
                    help="print chip, devices, total, phases and memory as JSON")
+    p.add_argument("--what-if", metavar="COUNTS", type=one_line,
+                   help="compile the variants again for each device count (e.g. "
+                        "1,2,4,8,16,32,64,128,256; compile only, with that many simulated CPU "
+                        "devices) and print the projected step time and memory per device at "
+                        "each, where it turns communication-bound and where it stops fitting "
+                        "in HBM (--variant picks one variant; else the example's multi-device "
+                        "ones and vmap on one device)")
+    p.add_argument("--what-if-plot", type=output_path, metavar="FILE",
+                   help="with --what-if: also draw the what-if plot into FILE (.png or .svg)")
 
 
 def run(ns) -> int:
@@ -66,6 +75,10 @@ def run(ns) -> int:
         chip = find_chip(ns.chip, ns.chip_file)
     except ChipFileError as exc:
         return usage_error(f"--chip{'-file' if 'cannot read' in str(exc) else ''}: {exc}")
+    if ns.what_if is not None or ns.what_if_plot is not None:
+        from jaxviz.cli.cost_what_if import run_what_if
+
+        return run_what_if(ns, chip)
     pick_variant(ns)
     result, variant, code = trace_one(ns, ["jaxpr", "cost"])
     if code:

@@ -62,3 +62,10 @@ def _calibrate(record: Any, progress: Progress) -> Any:
     from jaxviz.core.calibrate import calibrate
 
     return calibrate(record)
+
+
+@handler("WhatIfRequest")
+def _what_if(record: Any, progress: Progress) -> Any:
+    from jaxviz.core.what_if import what_if
+
+    return what_if(record)

@@ -82,3 +82,5 @@ __all__ += ["TimingRequest", "TimingRun"]
 __all__ += ["NOTE_KINDS", "CallCode", "VariantNote"]
 __all__ += ["ArrayTiles", "CollectiveOp", "Enclosing", "Step", "StoryPhase", "Storyboard", "Tile",
             "VmapBatch"]
+
+from jaxviz.model.what_if import WhatIfRequest, WhatIfResult  # noqa: E402, F401 (registers them)

@@ -235,13 +235,16 @@ def _nodes(chip: Chip, groups: list[list[int]] | None) -> int:
 def _gpu_time(chip: Chip, kind: str, factor: float, array: float, operand: float, n: int,
               groups: list[list[int]] | None) -> Estimate:
     nodes = _nodes(chip, groups)
-    if nodes > 1:
-        f = 2.0 if kind == "all-reduce" else 1.0
-        t = f * array / chip.network_bandwidth
-        return Estimate(t, f"{kind} across {nodes} nodes: {_f(f)}V / W_network = {_f(f)}"
-                           f"{quantity(array)} B / {quantity(chip.network_bandwidth)} B/s = "
-                           f"{seconds(t)}")
     lat = chip.hop_latency * (n - 1)
+    if nodes > 1:
+        # the same latency floor as inside a node: a ring still takes n - 1 hops
+        f = 2.0 if kind == "all-reduce" else 1.0
+        bw = f * array / chip.network_bandwidth
+        t = max(lat, bw)
+        bound = "latency-bound" if lat > bw else "link-bound"
+        return Estimate(t, f"{kind} across {nodes} nodes: max(T_hop x (n-1) = {seconds(lat)}, "
+                           f"{_f(f)}V / W_network = {_f(f)}{quantity(array)} B / "
+                           f"{quantity(chip.network_bandwidth)} B/s) = {seconds(t)}, {bound}")
     if kind in ("all-to-all", "ragged-all-to-all"):
         bw = (n - 1) / n * operand / chip.link_bandwidth
         what = (f"(n-1)/n x local array / W_egress = {n - 1}/{n} x {quantity(operand)} B / "

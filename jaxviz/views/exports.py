@@ -34,6 +34,9 @@ SUBJECTS: dict[str, str] = {
             "in several formats)",
     "run": "a timing run's data: write(run, path) -> path",
     "frame": "one frame of the device view: write(renderer, path, phase=, t=) -> path",
+    "projection": "the projected timeline (a roofline, not a measurement): write(timeline, "
+                  "path[, size=, theme=]) -> path",
+    "what-if": "the what-if plot: write((WhatIfResult, Chip), path[, size=, theme=]) -> path",
     "animation": "every phase of the device view: write(renderer, path, frames_per_phase=, "
                  "fps=, progress=None) -> number of frames (or pages); frames_per_phase "
                  "paces GIF/APNG, fps the videos; progress(done, total) is called after "

@@ -122,6 +122,20 @@ THEMES: dict[str, Theme] = {
 }
 
 
+#: The projected (roofline) plots' lanes: never the measured plots' dispatch blue,
+#: completion vermillion or device green, and always drawn hatched, so a projection
+#: cannot be read as a measurement.
+PROJECTED_LANES: dict[str, str] = {"compute": OKABE_ITO["orange"],
+                                   "memory": OKABE_ITO["sky_blue"],
+                                   "communication": OKABE_ITO["reddish_purple"]}
+#: The what-if plot's variants (lines), by name; others take WINE.
+WHAT_IF_VARIANTS: dict[str, str] = {"vmap": "#6E6E6E", "pmap": OKABE_ITO["blue"],
+                                    "sharded": OKABE_ITO["vermillion"],
+                                    "shard_map": OKABE_ITO["bluish_green"]}
+#: The what-if plot's markers: communication-bound, out of HBM.
+WHAT_IF_MARKS = {"comm": OKABE_ITO["reddish_purple"], "hbm": "#B00020"}
+
+
 def theme(name: str) -> Theme:
     """The theme called ``name`` (``light`` or ``dark``).
 

@@ -41,6 +41,7 @@ from jaxviz.ui.timing.export import (
     plot_image,
 )
 from jaxviz.ui.timing.plots_panel import PlotsPanel
+from jaxviz.ui.timing.projected import ProjectionPanel
 from jaxviz.ui.timing.runner import TimingRunner
 from jaxviz.ui.timing.widgets import Banner, FullScreen, InfoLine
 from jaxviz.views import palette
@@ -129,7 +130,19 @@ class TimingView(QWidget):
             cell.addWidget(widget, 0, 0)
         self.banner.shownChanged.connect(lambda shown: self.info_label.setVisible(not shown))
         box.addWidget(self.message_line)
-        box.addWidget(self.plots, 1)
+        # measured (above) and projected (below): two plots, never one
+        self.projection = ProjectionPanel()
+        self.measured_split = QSplitter(Qt.Orientation.Vertical)
+        self.measured_split.setObjectName("timing_projection_splitter")
+        self.measured_split.addWidget(self.plots)
+        self.measured_split.addWidget(self.projection)
+        self.measured_split.setStretchFactor(0, 3)
+        self.measured_split.setStretchFactor(1, 2)
+        self.measured_split.setChildrenCollapsible(True)
+        self.measured_split.setSizes([560, 440])
+        self.projection.tabs.currentChanged.connect(self._projection_tab)
+        self.projection.current_variants = lambda: self.controls.options().variants
+        box.addWidget(self.measured_split, 1)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("timing_splitter")
         self.splitter.addWidget(self.controls)
@@ -142,6 +155,12 @@ class TimingView(QWidget):
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(self.splitter)
         self._apply_font()
+
+    def _projection_tab(self, index: int) -> None:
+        """The what-if plot takes most of the height; the projected timeline less."""
+        total = sum(self.measured_split.sizes())
+        share = 0.7 if index == 1 else 0.42
+        self.measured_split.setSizes([round(total * (1 - share)), round(total * share)])
 
     def _wire(self) -> None:
         self.controls.runRequested.connect(self.run_timing)
@@ -161,6 +180,7 @@ class TimingView(QWidget):
     def set_engine(self, engine) -> None:
         """Measure in ``engine`` (the window's :class:`~jaxviz.ui.qt_engine.QtEngine`)."""
         self.runner.set_engine(engine)
+        self.projection.set_engine(engine)
         self._sync_buttons()
 
     def set_target(self, request: TraceRequest) -> None:
@@ -191,6 +211,7 @@ class TimingView(QWidget):
                 opts = self.controls.options()
                 self.controls.set_variants(offered, opts.variants)
         self.controls.set_target_text(describe_target(request))
+        self.projection.set_target(request, self.controls.options().variants)
         self._sync_buttons()
 
     def set_cannot_run(self, reasons: dict[str, str]) -> None:
@@ -274,6 +295,8 @@ class TimingView(QWidget):
         self.run, self.recording = run, None
         self.controls.set_running(True)
         self.plots.set_run(run)
+        self.projection.set_target(run.request.trace, list(run.request.variants))
+        self.projection.request_costs(ticked=False)  # queued after the measurement
         self._show_info(f"Measuring {describe_target(run.request.trace)} in the JAX engine…")
         self._sync_buttons()
 
