@@ -508,6 +508,22 @@ def collective(view_: EqnView) -> Collective | None:
         source=int(p.get("source", 0)))
 
 
+def sharded_over(view_: EqnView) -> frozenset[int]:
+    """The ids of the devices a ``jit`` equation's own shardings (``in_shardings``,
+    ``out_shardings``) place its arguments and results on; empty for other equations
+    and for shardings the jit leaves to its callers (unspecified)."""
+    if view_.primitive not in ("jit", "pjit"):
+        return frozenset()
+    ids: set[int] = set()
+    for key in ("in_shardings", "out_shardings"):
+        for sharding in view_.params.get(key, ()):
+            try:
+                ids.update(int(d.id) for d in sharding.device_set)
+            except (AttributeError, TypeError, ValueError):  # unspecified, abstract mesh
+                continue
+    return frozenset(ids)
+
+
 def concrete_mesh(mesh: Any, traced_in: Any) -> Any:
     """The concrete mesh a ``shard_map`` ran on: its own, or -- for one that named none
     (its jaxpr holds an abstract mesh) -- the mesh it was traced inside."""

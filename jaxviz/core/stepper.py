@@ -131,6 +131,7 @@ def _step_prepared(req: StepRequest, loaded: Loaded, stepped: Stepped, prepared:
         if evaluator.meshes:
             result.mesh = evaluator.meshes[0].info()
             result.devices = list(evaluator.meshes[0].devices)
+        result.whole_over = sorted(evaluator.whole_over)
     if outputs is not None:
         _keep_outputs(stepped, evaluator, recorder, leaf_names(out_shape, "out"), outputs)
 

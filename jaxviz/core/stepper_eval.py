@@ -104,6 +104,10 @@ class Evaluator:
         self.meshes: list[MeshLanes] = []
         #: Global outputs of mapped bodies -> (mesh, per-lane blocks), for the result.
         self.blocks: dict[int, tuple[Any, MeshLanes, PerLane]] = {}
+        #: The devices of the innermost enclosing ``jit`` whose shardings span several.
+        self._partitioned: list[frozenset[int]] = []
+        #: Devices a partitioned ``jit`` splits equations that ran here on whole arrays.
+        self.whole_over: set[int] = set()
 
     # -- jaxprs ------------------------------------------------------------- #
 
@@ -146,6 +150,8 @@ class Evaluator:
             outs, lane_groups = stepper_mapped.evaluate(coll, invals, frame.mesh, frame.active)
             groups = [[frame.mesh.devices[lane] for lane in g] for g in lane_groups]
         else:
+            if frame.mesh is None and self._partitioned:  # a whole array, not a block
+                self.whole_over |= self._partitioned[-1]
             outs = [[None] * frame.width for _ in eqn.outvars]
             for lane in frame.active:
                 try:
@@ -220,8 +226,15 @@ class Evaluator:
         blocks: list[PerLane] | None = None
         if nested.kind == "call":
             body = nested.bodies[0]
-            outs = self.run_jaxpr(body.jaxpr, self._const(body, frame), invals,
-                                  frame.inner(label))
+            over = ji.sharded_over(eqn) if frame.mesh is None else frozenset()
+            if len(over) > 1:
+                self._partitioned.append(over)
+            try:
+                outs = self.run_jaxpr(body.jaxpr, self._const(body, frame), invals,
+                                      frame.inner(label))
+            finally:
+                if len(over) > 1:
+                    self._partitioned.pop()
         elif nested.kind == "scan":
             outs = self._scan(nested, invals, frame, label, enter)
         elif nested.kind == "while":

@@ -274,6 +274,10 @@ class StepResult:
         recorded_from, recorded_to: the steps that carry values,
             ``recorded_from <= index < recorded_to`` (``recorded_to`` None: to the
             end); the others are listed without values (the request's window).
+        whole_over: the devices a ``jit``'s shardings split the program over, where
+            equations of that ``jit`` were stepped on whole arrays (outside any mapped
+            body): XLA's partitioner decides their per-device work when it compiles,
+            which stepping does not show. Empty when no such equation ran.
     """
 
     function: str
@@ -294,6 +298,7 @@ class StepResult:
     error: ErrorInfo | None = None
     recorded_from: int = 0
     recorded_to: int | None = None
+    whole_over: list[int] = field(default_factory=list)
 
     def has_values(self, index: int) -> bool:
         """Whether step ``index`` was recorded with its values (it is in the window)."""

@@ -45,11 +45,22 @@ VECTOR_MAX = 16
 PER_LINE_HOST, PER_LINE_DEVICE = 8, 2
 #: Digits of the numbers written in the panel (a projector: few, large).
 PANEL_DIGITS = 4
-#: What the panel says about the ``sharded`` variant (its devices are XLA's business).
-SHARDED_NOTE = ("sharded: these are the whole arrays, stepped on the host. XLA's SPMD "
-                "partitioner decides what each device computes when it compiles the program; "
-                "that per-device work is not stepped (the Devices tab shows where each block "
-                "lives).")
+
+
+def whole_note(devices: list[int]) -> str:
+    """What the panel says where equations a ``jit``'s shardings split over ``devices``
+    were stepped on whole arrays (:attr:`StepResult.whole_over`)."""
+    return (f"these are whole arrays, stepped on the host: the jit's shardings split this "
+            f"program over devices {_ranges(devices)}, and XLA's SPMD partitioner decides "
+            f"what each of them computes when it compiles it; that per-device work is not "
+            f"stepped (the Devices tab shows where each block lives).")
+
+
+def _ranges(ids: list[int]) -> str:
+    """``0-7`` for consecutive ids, else ``0, 2, 5``."""
+    if len(ids) > 2 and ids == list(range(ids[0], ids[0] + len(ids))):
+        return f"{ids[0]}-{ids[-1]}"
+    return ", ".join(map(str, ids))
 _KIND_WORDS = {"enter": "enters", "leave": "leaves"}
 #: The host's colour: the device view's colour of an array not yet split.
 HOST_COLOUR = THEMES["light"].device_view.neutral
@@ -318,8 +329,8 @@ def _notes(result: StepResult, step: EvalStep) -> list[str]:
         if idle:
             notes.append(f"device{'s' * (len(idle) > 1)} {', '.join(map(str, idle))} "
                          f"{'do' if len(idle) > 1 else 'does'} not run this step")
-    if result.variant == "sharded":
-        notes.append(SHARDED_NOTE)
+    if result.whole_over and all(lane.device is None for lane in step.lanes):
+        notes.append(whole_note(result.whole_over))
     return notes
 
 

@@ -13,7 +13,7 @@ from jaxviz.model.devices import MeshInfo
 from jaxviz.model.records import SourceSpan, VarInfo
 from jaxviz.model.stepping import EvalStep, LaneValues, StepResult, Value, ValueSummary
 from jaxviz.views.palette import DEVICE_COLOURS, device_colour_map
-from jaxviz.views.stepper.panel import SHARDED_NOTE, VECTOR_MAX, build_panel, cell
+from jaxviz.views.stepper.panel import VECTOR_MAX, build_panel, cell, whole_note
 
 
 def _value(array) -> Value:
@@ -100,7 +100,9 @@ def test_heat_maps_share_one_scale_centred_on_zero_when_signs_mix():
     panel = build_panel(StepResult("f", "f.py", "sharded", steps=[step]), 0)
     assert [c.title for c in panel.columns] == ["host"]
     assert panel.scale == (-4.0, 4.0) and panel.diverging
-    assert panel.notes == [SHARDED_NOTE]
+    assert panel.notes == []  # the variant's name says nothing: the stepping does
+    split = build_panel(StepResult("f", "f.py", "mine", steps=[step], whole_over=[0, 1, 2, 3]), 0)
+    assert split.notes == [whole_note([0, 1, 2, 3])] and "devices 0-3" in split.notes[0]
     positive = build_panel(StepResult("f", "f.py", "plain", steps=[
         EvalStep("equation", "0", 0, "neg", inputs=[_var("a", a)], outputs=[],
                  lanes=[LaneValues(None, [_value(a)], [])])]), 0)
