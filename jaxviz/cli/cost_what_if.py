@@ -13,7 +13,7 @@ from pathlib import Path
 from jaxviz.cli.common import report
 from jaxviz.cli.options import EXIT_FAILED, build_request, usage_error
 from jaxviz.model.chips import Chip
-from jaxviz.model.cost_model import quantity, seconds
+from jaxviz.model.cost_model import byte_size, quantity, seconds
 from jaxviz.model.what_if import (
     DEFAULT_COUNTS,
     MULTI_DEVICE,
@@ -116,7 +116,7 @@ def what_if_text(result: WhatIfResult, rows: list[WhatIfRow], chip: Chip) -> str
         full = hbm_exceeded_at(rows, v)
         out.append("  communication-bound (T_comm > T_compute) from N = " + str(at)
                    if at is not None else "  never communication-bound (T_comm <= T_compute)")
-        out.append(f"  stops fitting in {quantity(chip.hbm_bytes)} B HBM at N = {full}"
-                   if full is not None else f"  fits in {quantity(chip.hbm_bytes)} B HBM at "
+        out.append(f"  stops fitting in {byte_size(chip.hbm_bytes)} of HBM at N = {full}"
+                   if full is not None else f"  fits in {byte_size(chip.hbm_bytes)} of HBM at "
                                             f"every N")
     return "\n".join(out)

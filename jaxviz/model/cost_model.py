@@ -113,6 +113,15 @@ def seconds(value: float) -> str:
     return f"{value / 1e-12:.3g} ps"
 
 
+def byte_size(value: float) -> str:
+    """``8e10`` -> ``80 GB``, ``2.6e5`` -> ``260 kB``: decimal units (as chips' HBM is
+    quoted), three digits."""
+    for unit, scale in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if abs(value) >= scale:
+            return f"{value / scale:.3g} {unit}"
+    return f"{value:.3g} B"
+
+
 def quantity(value: float) -> str:
     """``34e6`` -> ``3.4e+07``: short, exact to three digits."""
     return f"{value:.3g}"

@@ -200,3 +200,11 @@ def test_a_users_chip_file_reads_the_same_fields(tmp_path):
         load_chips(path)
     with pytest.raises(ChipFileError, match="no chip 'tpu-v9'"):
         find_chip("tpu-v9")
+
+
+def test_byte_sizes_read_in_the_decimal_units_chips_are_quoted_in():
+    from jaxviz.model.cost_model import byte_size
+
+    assert byte_size(80e9) == "80 GB"  # an H100's HBM, as NVIDIA quotes it
+    assert byte_size(262_144) == "262 kB"
+    assert byte_size(512) == "512 B"

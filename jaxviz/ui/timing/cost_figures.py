@@ -20,7 +20,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QImage, QPainter, QPen
 
 from jaxviz.model.chips import Chip
-from jaxviz.model.cost_model import quantity, seconds
+from jaxviz.model.cost_model import byte_size, seconds
 from jaxviz.model.what_if import (
     WhatIfResult,
     comm_bound_at,
@@ -263,7 +263,7 @@ def paint_what_if(p: QPainter, size: tuple[int, int], result: WhatIfResult, chip
     mems = [float(r.memory_bytes) for r in ok if r.memory_bytes]
     _panel(p, left, px, cols, counts, times, "step time (projected)", seconds)
     _panel(p, right, px, cols, counts, mems + [float(chip.hbm_bytes)],
-           "memory per device (XLA's memory analysis)", lambda b: f"{quantity(b)} B")
+           "memory per device (XLA's memory analysis)", byte_size)
     for i, v in enumerate(variants):
         c = QColor(variant_colour(v))
         mine = [r for r in ok if r.variant == v]
@@ -290,7 +290,7 @@ def paint_what_if(p: QPainter, size: tuple[int, int], result: WhatIfResult, chip
     p.drawLine(QPointF(right.left(), yy), QPointF(right.right(), yy))
     p.setFont(_font(px * 0.85))
     p.drawText(QRectF(right.left(), yy + px * 0.2, right.width() - px * 0.3, px * 1.2),
-               int(Qt.AlignmentFlag.AlignRight), f"{chip.name} HBM {quantity(chip.hbm_bytes)} B")
+               int(Qt.AlignmentFlag.AlignRight), f"{chip.name} HBM {byte_size(chip.hbm_bytes)}")
     p.setPen(QColor(cols.muted))
     p.setFont(_font(px * 0.9))
     _wrap(p, foot, QRectF(m, h - m * 0.5 - foot_h, w - 2 * m, foot_h + 2))
