@@ -132,7 +132,7 @@ def test_the_projected_lanes_are_hatched_in_their_own_colours(panel_timeline, tm
 
 def test_hovering_a_bar_shows_its_formula(panel_timeline):
     canvas = panel_timeline.projection.canvas
-    panel_timeline.projection.tabs.setCurrentWidget(canvas)
+    panel_timeline.projection.tabs.setCurrentIndex(0)  # the projected timeline
     canvas.grab()  # paints, which places the bars
     assert canvas.hits
     rect, _ = canvas.hits[0]
@@ -190,3 +190,25 @@ def test_the_comm_bound_marker_is_drawn_at_the_data_s_n(qapp):
     nearest = {min(xs, key=lambda n: abs(xs[n] - c)) for c in columns}
     assert nearest == {first}
     assert not math.isnan(rows[-1].t_lower)
+
+
+def test_on_a_small_screen_the_figure_scrolls_rather_than_shrinking_its_text(panel_timeline,
+                                                                            qapp):
+    from PySide6.QtGui import QFontInfo
+
+    from jaxviz.ui.timing.cost_figures import projected_height
+
+    view = panel_timeline
+    panel = view.projection
+    panel.tabs.setCurrentIndex(0)
+    view.resize(1280, 720)  # a projector
+    qapp.processEvents()
+    canvas = panel.canvas
+    font_px = QFontInfo(canvas.font()).pixelSize()
+    # the text the window uses (not 8 px) fits: the canvas is as tall as that needs...
+    assert canvas.height() >= projected_height(len(panel.timeline.variants), font_px)
+    area = panel.tabs.currentWidget()
+    # ...and where the screen has less room, its scroll area scrolls
+    if area.viewport().height() < canvas.height():
+        assert area.verticalScrollBar().maximum() > 0
+    view.resize(1600, 950)

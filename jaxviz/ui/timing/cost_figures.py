@@ -101,14 +101,28 @@ def hatched(p: QPainter, r: QRectF, lane: str, spacing: float) -> None:
     p.drawRect(r)
 
 
+#: Text heights (in units of the figure's text size) of the projected timeline: fixed
+#: parts, and each variant's block (3 lanes, 3 label lines); of the what-if plot.
+PROJECTED_LINES = (9.0, 4.4)
+WHAT_IF_LINES = 34.0
+
+
+def projected_height(variants: int, px: float) -> int:
+    """The height the projected timeline of ``variants`` needs with text ``px`` high."""
+    fixed, each = PROJECTED_LINES
+    return math.ceil(px * (fixed + each * max(1, variants)))
+
+
 def paint_projected(p: QPainter, size: tuple[int, int], timeline: ProjectedTimeline,
-                    theme: str = "light") -> list[tuple[QRectF, str]]:
-    """Paint the projected timeline; returns each bar's rectangle and its hover text."""
+                    theme: str = "light", min_px: float = 8.0) -> list[tuple[QRectF, str]]:
+    """Paint the projected timeline; returns each bar's rectangle and its hover text.
+    ``min_px``: the smallest text (on screen, the window's own: the widget grows to it)."""
     w, h = size
     cols = theme_of(theme).plots
     count = max(1, len(timeline.variants))
-    # the text size that fits every variant's block (3 lanes, 3 label lines) and the rest
-    px = max(8.0, min(w / 75, h / (9.0 + 4.4 * count), 24.0))
+    fixed, each = PROJECTED_LINES
+    # the text size that fits every variant's block and the rest
+    px = max(min_px, min(w / 75, h / (fixed + each * count), 24.0))
     p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
     p.fillRect(QRectF(0, 0, w, h), QColor(cols.background))
     m = px
@@ -201,11 +215,12 @@ def variant_colour(variant: str) -> str:
 
 
 def paint_what_if(p: QPainter, size: tuple[int, int], result: WhatIfResult, chip: Chip,
-                  theme: str = "light") -> None:
-    """Paint the what-if plot: step time and memory per device against N."""
+                  theme: str = "light", min_px: float = 8.0) -> None:
+    """Paint the what-if plot: step time and memory per device against N (text at least
+    ``min_px`` high)."""
     w, h = size
     cols = theme_of(theme).plots
-    px = max(8.0, min(w / 80, h / 34))
+    px = max(min_px, min(w / 80, h / WHAT_IF_LINES))
     m = px
     p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
     p.fillRect(QRectF(0, 0, w, h), QColor(cols.background))
@@ -316,9 +331,15 @@ def _panel(p: QPainter, r: QRectF, px: float, cols, counts: list[int], values: l
            title: str, fmt) -> None:
     p.setPen(QPen(QColor(cols.foreground), 1))
     p.drawRect(r)
-    p.setFont(_font(px, True))
+    # a title wider than its panel shrinks (to 3/4), then ends in an ellipsis: never cut
+    font = _font(px, True)
+    need = QFontMetricsF(font).horizontalAdvance(title)
+    if need > r.width():
+        font = _font(max(px * 0.75, px * r.width() / need), True)
+    p.setFont(font)
     p.drawText(QRectF(r.left(), r.top() - px * 1.5, r.width(), px * 1.3),
-               int(Qt.AlignmentFlag.AlignLeft), title)
+               int(Qt.AlignmentFlag.AlignLeft),
+               QFontMetricsF(font).elidedText(title, Qt.TextElideMode.ElideRight, r.width()))
     p.setFont(_font(px * 0.85))
     for n in counts:
         x = _xmap(r, counts, n)

@@ -13,20 +13,23 @@ arrive as Qt signals.
 from __future__ import annotations
 
 import dataclasses
+import math
 import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, QPointF, Qt, Signal
-from PySide6.QtGui import QHelpEvent, QPainter
+from PySide6.QtGui import QFontInfo, QHelpEvent, QPainter
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
+    QScrollArea,
     QSizePolicy,
     QTabWidget,
     QToolButton,
@@ -47,7 +50,12 @@ from jaxviz.model.what_if import (
     parse_counts,
 )
 from jaxviz.ui.timing import cost_exports
-from jaxviz.ui.timing.cost_figures import paint_projected, paint_what_if
+from jaxviz.ui.timing.cost_figures import (
+    WHAT_IF_LINES,
+    paint_projected,
+    paint_what_if,
+    projected_height,
+)
 from jaxviz.views.timing.projected import TRACED, WHY_NOT, ProjectedTimeline, projected_timeline
 
 #: Seconds the engine may take to compile the variants for the projection / the what-if.
@@ -59,6 +67,20 @@ class _Relay(QObject):
     """Carries a reply from the engine client's thread to the GUI thread."""
 
     arrived = Signal(object, object)  # (the request's token, its Reply)
+
+
+def screen_px(widget: QWidget) -> float:
+    """The pixel height of ``widget``'s font: the smallest text a figure draws on screen."""
+    return float(QFontInfo(widget.font()).pixelSize())
+
+
+def _scrolled(canvas: QWidget) -> QScrollArea:
+    """``canvas`` in a frameless scroll area that gives it the width and scrolls its height."""
+    area = QScrollArea()
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setWidget(canvas)
+    return area
 
 
 class ProjectedCanvas(QWidget):
@@ -78,6 +100,10 @@ class ProjectedCanvas(QWidget):
     def set_timeline(self, timeline: ProjectedTimeline | None, message: str = "") -> None:
         self.timeline = timeline
         self.message = message
+        # on screen the figure's text is never smaller than the window's: it grows (and
+        # its scroll area scrolls) rather than shrinking to fit a small screen
+        variants = len(timeline.variants) if timeline is not None else 0
+        self.setMinimumHeight(max(160, projected_height(variants, screen_px(self))))
         self.update()
 
     def paintEvent(self, _event) -> None:  # noqa: N802 - Qt's name
@@ -89,7 +115,8 @@ class ProjectedCanvas(QWidget):
                                             Qt.TextFlag.TextWordWrap), self.message)
                 self.hits = []
                 return
-            self.hits = paint_projected(p, (self.width(), self.height()), self.timeline)
+            self.hits = paint_projected(p, (self.width(), self.height()), self.timeline,
+                                        min_px=screen_px(self))
         finally:
             p.end()
 
@@ -125,6 +152,8 @@ class WhatIfCanvas(QWidget):
     def set_result(self, result: WhatIfResult | None, chip: Chip | None,
                    message: str = "") -> None:
         self.result, self.chip, self.message = result, chip, message or self.message
+        if result is not None:
+            self.setMinimumHeight(max(160, math.ceil(screen_px(self) * WHAT_IF_LINES)))
         self.update()
 
     def paintEvent(self, _event) -> None:  # noqa: N802 - Qt's name
@@ -135,7 +164,8 @@ class WhatIfCanvas(QWidget):
                 p.drawText(self.rect(), int(Qt.AlignmentFlag.AlignCenter |
                                             Qt.TextFlag.TextWordWrap), self.message)
                 return
-            paint_what_if(p, (self.width(), self.height()), self.result, self.chip)
+            paint_what_if(p, (self.width(), self.height()), self.result, self.chip,
+                          min_px=screen_px(self))
         finally:
             p.end()
 
@@ -211,8 +241,8 @@ class ProjectionPanel(QWidget):
         self.tabs.setObjectName("projection_tabs")
         self.canvas = ProjectedCanvas()
         self.what_if_canvas = WhatIfCanvas()
-        self.tabs.addTab(self.canvas, "Projected timeline")
-        self.tabs.addTab(self.what_if_canvas, "What-if: N devices")
+        self.tabs.addTab(_scrolled(self.canvas), "Projected timeline")
+        self.tabs.addTab(_scrolled(self.what_if_canvas), "What-if: N devices")
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
         box.setSpacing(0)
@@ -341,7 +371,7 @@ class ProjectionPanel(QWidget):
         engine = self._what_if_engine(max(counts))
         self.status.setText(f"compiling for {', '.join(map(str, counts))} devices…")
         self.compute.setEnabled(False)
-        self.tabs.setCurrentWidget(self.what_if_canvas)
+        self.tabs.setCurrentIndex(1)  # the what-if (in its scroll area)
         self._what_if_pending = engine.submit(req, timeout=WHAT_IF_TIMEOUT)
         return True
 
