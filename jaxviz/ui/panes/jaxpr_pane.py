@@ -79,6 +79,10 @@ _COST_NOTE = {"pmap": "one device's program", "sharded": "one device's program",
               "shard_map": "one device's program"}
 
 
+#: The call goes beside the header's buttons only with room for this many characters.
+CALL_CHARS = 24
+
+
 class JaxprPane(QFrame):
     """The views of one variant, with a header, an error banner and detail tabs."""
 
@@ -240,6 +244,7 @@ class JaxprPane(QFrame):
     def resizeEvent(self, event) -> None:  # noqa: N802
         super().resizeEvent(event)
         self.compare_button.setText(COMPARE_TEXT[self.width() >= WIDE_PANE])
+        self._place_call()
 
     # ---------------------------------------------------------------- content
     def show_result(self, vr: VariantResult, marks: list[Mark]) -> None:
@@ -425,14 +430,27 @@ class JaxprPane(QFrame):
         self.programsFilled.emit(self.variant)
 
     def set_compact(self, compact: bool) -> None:
-        """In tabs the tab names the variant: the call moves up beside the view picker."""
+        """In tabs the tab names the variant: the call moves up beside the view picker
+        (when there is room for :data:`CALL_CHARS` of it there; else it keeps its line)."""
+        self._compact = compact
         self.title.setVisible(not compact)
-        if compact and self._top.indexOf(self.call) < 0:
+        self._place_call()
+
+    def _place_call(self) -> None:
+        buttons = sum(w.sizeHint().width() for w in (self.copy_button, self.step_button,
+                                                     self.view_picker))
+        room = self.width() - buttons - 40  # the header's margins and spacing
+        beside = getattr(self, "_compact", False) and \
+            room >= self.call.fontMetrics().averageCharWidth() * CALL_CHARS
+        if beside and self._top.indexOf(self.call) < 0:
             self._head.removeWidget(self.call)
             self._top.insertWidget(0, self.call, 1)
-        elif not compact and self._head.indexOf(self.call) < 0:
+        elif not beside and self._head.indexOf(self.call) < 0:
             self._top.removeWidget(self.call)
             self._head.insertWidget(1, self.call)
+        for i in range(self._top.count()):  # beside the buttons the call takes all the room
+            if self._top.itemAt(i).spacerItem() is not None:
+                self._top.setStretch(i, 0 if beside else 1)
 
     def set_stepping(self, on: bool) -> None:
         """Show whether this pane is in step mode (without asking for it again)."""
