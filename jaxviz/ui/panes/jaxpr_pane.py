@@ -431,7 +431,8 @@ class JaxprPane(QFrame):
 
     def set_compact(self, compact: bool) -> None:
         """In tabs the tab names the variant: the call moves up beside the view picker
-        (when there is room for :data:`CALL_CHARS` of it there; else it keeps its line)."""
+        (when there is room for :data:`CALL_CHARS` of it there, or the pane is too short
+        for another line; else it keeps its line)."""
         self._compact = compact
         self.title.setVisible(not compact)
         self._place_call()
@@ -440,8 +441,11 @@ class JaxprPane(QFrame):
         buttons = sum(w.sizeHint().width() for w in (self.copy_button, self.step_button,
                                                      self.view_picker))
         room = self.width() - buttons - 40  # the header's margins and spacing
-        beside = getattr(self, "_compact", False) and \
+        line = self.call.fontMetrics().height()
+        # a pane too short for another header line (a tiny screen) keeps the call beside
+        beside = getattr(self, "_compact", False) and (
             room >= self.call.fontMetrics().averageCharWidth() * CALL_CHARS
+            or self.height() < 12 * line)
         if beside and self._top.indexOf(self.call) < 0:
             self._head.removeWidget(self.call)
             self._top.insertWidget(0, self.call, 1)
