@@ -410,7 +410,7 @@ class ArgsPanel(QScrollArea):
         for edit in self.edits.values():
             need = edit.fontMetrics().horizontalAdvance(edit.placeholderText()) + 48
             edit.setMinimumWidth(min(need, room))
-        if layout is not None:  # what holds a field adds a little: take that off too
+        if inner is not None and layout is not None:  # a field's holder adds a little too
             layout.invalidate()
             over = inner.minimumSizeHint().width() - (self.width() - bar - 2 * self.frameWidth())
             if over > 0 and room - over >= 60:

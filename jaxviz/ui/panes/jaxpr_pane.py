@@ -453,7 +453,8 @@ class JaxprPane(QFrame):
             self._top.removeWidget(self.call)
             self._head.insertWidget(1, self.call)
         for i in range(self._top.count()):  # beside the buttons the call takes all the room
-            if self._top.itemAt(i).spacerItem() is not None:
+            item = self._top.itemAt(i)
+            if item is not None and item.spacerItem() is not None:
                 self._top.setStretch(i, 0 if beside else 1)
 
     def set_stepping(self, on: bool) -> None:
