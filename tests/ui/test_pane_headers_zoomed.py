@@ -1,6 +1,7 @@
 """Pane headers at 1280x720 from zoom -2 to +3 (issue 27, item 2): the call under a pane's
-name is never squeezed to a couple of letters ("co…") beside the header's buttons; what
-does not fit is elided, whole in the tooltip."""
+name is never squeezed to a couple of letters ("co…") beside the header's buttons, and no
+button is squeezed by the style either ("Co…de"); what does not fit is elided, whole in
+the tooltip."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from tests.helpers.window import wait_for_panes
 pytestmark = pytest.mark.slow  # traces on the shared engine
 
 
-@pytest.mark.parametrize("example", ["convolve", "tensor_parallel"])
+@pytest.mark.parametrize("example", ["convolve", "tensor_parallel", "psum_ones"])
 def test_the_call_keeps_room_to_be_read_at_every_zoom(qtbot, make_window, example):
     win = make_window(1280, 690)
     for name in ("Gallery", "Arguments"):  # a 1280x720 screen's layout: side panels away
@@ -39,6 +40,10 @@ def test_the_call_keeps_room_to_be_read_at_every_zoom(qtbot, make_window, exampl
                     or pane.call.width() >= pane.width() - 40, \
                     (zoom, variant, shown, full, pane.call.width(), pane.width())
                 assert pane.call.geometry().right() <= pane.width()
+                # no header button squeezed below its own size ("Copy as code" as "Co…de")
+                for button in (pane.copy_button, pane.step_button):
+                    assert button.width() >= button.sizeHint().width() - 1, \
+                        (zoom, variant, button.text(), button.width())
     finally:
         win.set_zoom(0)
         win.session.stop()

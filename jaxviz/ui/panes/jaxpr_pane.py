@@ -79,6 +79,8 @@ _COST_NOTE = {"pmap": "one device's program", "sharded": "one device's program",
               "shard_map": "one device's program"}
 
 
+#: The copy button's text, and its short form in a narrow header.
+COPY_TEXT = ("Copy as code", "Copy")
 #: The call goes beside the header's buttons only with room for this many characters.
 CALL_CHARS = 24
 
@@ -123,7 +125,7 @@ class JaxprPane(QFrame):
         self.call.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.copy_button = QToolButton()
         self.copy_button.setObjectName(f"copy_code_{variant}")
-        self.copy_button.setText("Copy as code")
+        self.copy_button.setText(COPY_TEXT[0])
         self.copy_button.setToolTip("Copy this variant's call as Python that runs as written: "
                                     "click for the call with its arguments and mesh; the "
                                     "arrow offers the call alone or a whole program")
@@ -244,7 +246,28 @@ class JaxprPane(QFrame):
     def resizeEvent(self, event) -> None:  # noqa: N802
         super().resizeEvent(event)
         self.compare_button.setText(COMPARE_TEXT[self.width() >= WIDE_PANE])
+        self._fit_copy_button()
         self._place_call()
+
+    def _fit_copy_button(self) -> None:
+        """"Copy as code" and "▶ Step", or "Copy" and "▶" where the header has no room for
+        them (a zoomed, narrow pane): never squeezed by the style to "Co…de". Their
+        tooltips say what they do."""
+        stepping = self.step_button.isChecked()
+        texts = [(self.copy_button, COPY_TEXT[0]),
+                 (self.step_button, "■ Stop stepping" if stepping else "▶ Step")]
+        shorts = [(self.copy_button, COPY_TEXT[1]), (self.step_button, "■" if stepping else "▶")]
+        for button, text in texts:
+            button.setText(text)
+        for button, short in [(None, ""), *shorts]:
+            if button is not None:
+                button.setText(short)
+            need = sum(w.sizeHint().width() for w in (self.copy_button, self.step_button,
+                                                       self.view_picker))
+            if self.title.isVisible():
+                need += self.title.sizeHint().width()
+            if need + 40 <= self.width():  # the header's margins and spacing
+                return
 
     # ---------------------------------------------------------------- content
     def show_result(self, vr: VariantResult, marks: list[Mark]) -> None:
@@ -463,6 +486,7 @@ class JaxprPane(QFrame):
         self.step_button.setChecked(on)
         self.step_button.setText("■ Stop stepping" if on else "▶ Step")
         self.step_button.blockSignals(False)
+        self._fit_copy_button()
         if on:
             self.show_view("jaxpr")
 
@@ -474,4 +498,5 @@ class JaxprPane(QFrame):
         for view in (self.jaxpr_view, self.stablehlo_view, self.hlo_view):
             view.set_zoom(zoom)
         self.cost_table.setFont(style.ui_font(zoom))
+        self._fit_copy_button()
 
