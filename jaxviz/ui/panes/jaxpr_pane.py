@@ -259,9 +259,9 @@ class JaxprPane(QFrame):
         shorts = [(self.copy_button, COPY_TEXT[1]), (self.step_button, "■" if stepping else "▶")]
         for button, text in texts:
             button.setText(text)
-        for button, short in [(None, ""), *shorts]:
-            if button is not None:
-                button.setText(short)
+        for n in range(len(shorts) + 1):
+            if n:
+                shorts[n - 1][0].setText(shorts[n - 1][1])
             need = sum(w.sizeHint().width() for w in (self.copy_button, self.step_button,
                                                        self.view_picker))
             if self.title.isVisible():
