@@ -17,6 +17,9 @@ from __future__ import annotations
 CLICKER_MOVES: dict[str, int] = {"Right": 1, "PgDown": 1, "Space": 1, "Left": -1, "PgUp": -1}
 #: Clicker keys a text field keeps while it has the focus (they move the cursor, type).
 TEXT_FIELD_KEYS = frozenset({"Right", "Left", "Space"})
+#: A clicker's blank-screen keys (B, period): they step nothing, and code that gives up
+#: the clicker's keys (step mode, a maximized view) does not type them either.
+BLANK_KEYS = frozenset({"B", "."})
 #: More keys that step a presentation on and back (slide programs' own).
 SLIDE_MOVES: dict[str, int] = {**CLICKER_MOVES, "Down": 1, "N": 1,
                                "Up": -1, "Backspace": -1, "P": -1}

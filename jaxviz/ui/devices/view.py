@@ -28,6 +28,7 @@ from jaxviz.ui.devices.painter import ItemPainter
 from jaxviz.ui.devices.projected import chip_preset, with_projections
 from jaxviz.ui.exporters import find, for_suffix
 from jaxviz.ui.keys import name_of
+from jaxviz.ui.text.plain import plain_tooltip
 from jaxviz.views import palette
 from jaxviz.views.devices import Phase, Scene, build_scene, empty_scene, geometry
 from jaxviz.views.devices.follow import phase_of_equation
@@ -67,7 +68,7 @@ class _Canvas(QWidget):
                self.devicePixelRatioF(), v.expanded)
         if key != self._key or self._builder is None:
             unit = geometry.default_unit(self.width(), self.height(), px, v.font_scale)
-            lay = geometry.canvas_geometry(v.scene, self.width(), self.height(), unit, v.expanded)
+            lay = geometry.fitted_geometry(v.scene, self.width(), self.height(), unit, v.expanded)
             self._builder = FrameBuilder(v.scene, lay, palette.theme(v.theme).device_view)
             self.painter.family = v.font().family()
             self._static.clear()
@@ -114,8 +115,18 @@ class _Canvas(QWidget):
             self.setToolTip(f"{group}: click to {what}")
         else:
             self.unsetCursor()
-            self.setToolTip("")
+            self.setToolTip(plain_tooltip(self.caption_tip(pos.x(), pos.y())))
         super().mouseMoveEvent(event)
+
+    def caption_tip(self, x: float, y: float) -> str:
+        """The current phase's whole title and caption when (x, y) is on the caption band
+        (a short canvas wraps, shrinks and may cut it), else ""."""
+        cx, cy, cw, ch = self.builder().lay.caption
+        phases = self.view.scene.phases
+        if not phases or not (cx <= x <= cx + cw and cy <= y <= cy + ch):
+            return ""
+        phase = phases[min(max(self.view.current_phase, 0), len(phases) - 1)]
+        return f"{phase.title}\n\n{phase.caption}"
 
 
 class DeviceView(QWidget):

@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSizePolicy,
     QSpinBox,
+    QStyle,
     QWidget,
 )
 
@@ -397,9 +398,30 @@ class ArgsPanel(QScrollArea):
         """Each field has room for its placeholder (and the clear button and the fault's
         ✖), up to ``room`` pixels: a narrow panel puts a field under its label rather than
         squeezing it to a few letters ("fr…")."""
+        self._field_room = room
+        inner = self.widget()
+        layout = inner.layout() if inner is not None else None
+        if layout is not None:  # never wider than the panel shows (no field cut at its right)
+            margins = layout.contentsMargins()
+            bar = self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+            room = min(room, self.width() - bar - margins.left() - margins.right()
+                       - 2 * self.frameWidth() - 2)
+        room = max(room, 60)
         for edit in self.edits.values():
             need = edit.fontMetrics().horizontalAdvance(edit.placeholderText()) + 48
             edit.setMinimumWidth(min(need, room))
+        if inner is not None and layout is not None:  # a field's holder adds a little too
+            layout.invalidate()
+            over = inner.minimumSizeHint().width() - (self.width() - bar - 2 * self.frameWidth())
+            if over > 0 and room - over >= 60:
+                for edit in self.edits.values():
+                    edit.setMinimumWidth(min(edit.minimumWidth(), room - over))
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        room = getattr(self, "_field_room", None)
+        if room is not None:
+            self.fit_fields(room)
 
     def set_zoom(self, zoom: int) -> None:
         """Fonts follow the application font: the message line keeps room for its lines."""

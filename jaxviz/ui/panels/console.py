@@ -27,6 +27,13 @@ class ConsolePane(QPlainTextEdit):
                                 "Run ▸ Run Once (Ctrl+R) adds what it prints when it runs.")
         self.set_zoom(0)
 
+    def start_document(self, name: str) -> None:
+        """Another document is open: what earlier documents printed is not shown under it."""
+        self.clear()
+        what = f"{name} prints" if name else "your function prints"
+        self.setPlaceholderText(f"What {what} while JAX traces it appears here; Run ▸ Run "
+                                f"Once (Ctrl+R) adds what it prints when it runs.")
+
     def set_zoom(self, zoom: int) -> None:
         self.setFont(style.code_font(zoom - 1))
 

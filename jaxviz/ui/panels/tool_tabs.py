@@ -325,8 +325,11 @@ class ToolTabs(QTabWidget):
             view.set_stale(note)
 
     def start_over(self) -> None:
-        """A new document: the device view shows its first phase when its result comes."""
+        """A new document: the device view shows its first phase when its result comes; the
+        console shows only what this document prints."""
         self._start_over = True
+        self.console.start_document(self.state.function)
+        self.setTabText(self.indexOf(self.console), "Console")
 
     # ------------------------------------------------------------ feeding
     def show_details(self, variant: str) -> None:

@@ -79,6 +79,12 @@ _COST_NOTE = {"pmap": "one device's program", "sharded": "one device's program",
               "shard_map": "one device's program"}
 
 
+#: The copy button's text, and its short form in a narrow header.
+COPY_TEXT = ("Copy as code", "Copy")
+#: The call goes beside the header's buttons only with room for this many characters.
+CALL_CHARS = 24
+
+
 class JaxprPane(QFrame):
     """The views of one variant, with a header, an error banner and detail tabs."""
 
@@ -119,7 +125,7 @@ class JaxprPane(QFrame):
         self.call.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.copy_button = QToolButton()
         self.copy_button.setObjectName(f"copy_code_{variant}")
-        self.copy_button.setText("Copy as code")
+        self.copy_button.setText(COPY_TEXT[0])
         self.copy_button.setToolTip("Copy this variant's call as Python that runs as written: "
                                     "click for the call with its arguments and mesh; the "
                                     "arrow offers the call alone or a whole program")
@@ -240,6 +246,28 @@ class JaxprPane(QFrame):
     def resizeEvent(self, event) -> None:  # noqa: N802
         super().resizeEvent(event)
         self.compare_button.setText(COMPARE_TEXT[self.width() >= WIDE_PANE])
+        self._fit_copy_button()
+        self._place_call()
+
+    def _fit_copy_button(self) -> None:
+        """"Copy as code" and "▶ Step", or "Copy" and "▶" where the header has no room for
+        them (a zoomed, narrow pane): never squeezed by the style to "Co…de". Their
+        tooltips say what they do."""
+        stepping = self.step_button.isChecked()
+        texts = [(self.copy_button, COPY_TEXT[0]),
+                 (self.step_button, "■ Stop stepping" if stepping else "▶ Step")]
+        shorts = [(self.copy_button, COPY_TEXT[1]), (self.step_button, "■" if stepping else "▶")]
+        for button, text in texts:
+            button.setText(text)
+        for n in range(len(shorts) + 1):
+            if n:
+                shorts[n - 1][0].setText(shorts[n - 1][1])
+            need = sum(w.sizeHint().width() for w in (self.copy_button, self.step_button,
+                                                       self.view_picker))
+            if self.title.isVisible():
+                need += self.title.sizeHint().width()
+            if need + 40 <= self.width():  # the header's margins and spacing
+                return
 
     # ---------------------------------------------------------------- content
     def show_result(self, vr: VariantResult, marks: list[Mark]) -> None:
@@ -427,14 +455,32 @@ class JaxprPane(QFrame):
         self.programsFilled.emit(self.variant)
 
     def set_compact(self, compact: bool) -> None:
-        """In tabs the tab names the variant: the call moves up beside the view picker."""
+        """In tabs the tab names the variant: the call moves up beside the view picker
+        (when there is room for :data:`CALL_CHARS` of it there, or the pane is too short
+        for another line; else it keeps its line)."""
+        self._compact = compact
         self.title.setVisible(not compact)
-        if compact and self._top.indexOf(self.call) < 0:
+        self._place_call()
+
+    def _place_call(self) -> None:
+        buttons = sum(w.sizeHint().width() for w in (self.copy_button, self.step_button,
+                                                     self.view_picker))
+        room = self.width() - buttons - 40  # the header's margins and spacing
+        line = self.call.fontMetrics().height()
+        # a pane too short for another header line (a tiny screen) keeps the call beside
+        beside = getattr(self, "_compact", False) and (
+            room >= self.call.fontMetrics().averageCharWidth() * CALL_CHARS
+            or self.height() < 12 * line)
+        if beside and self._top.indexOf(self.call) < 0:
             self._head.removeWidget(self.call)
             self._top.insertWidget(0, self.call, 1)
-        elif not compact and self._head.indexOf(self.call) < 0:
+        elif not beside and self._head.indexOf(self.call) < 0:
             self._top.removeWidget(self.call)
             self._head.insertWidget(1, self.call)
+        for i in range(self._top.count()):  # beside the buttons the call takes all the room
+            item = self._top.itemAt(i)
+            if item is not None and item.spacerItem() is not None:
+                self._top.setStretch(i, 0 if beside else 1)
 
     def set_stepping(self, on: bool) -> None:
         """Show whether this pane is in step mode (without asking for it again)."""
@@ -442,6 +488,7 @@ class JaxprPane(QFrame):
         self.step_button.setChecked(on)
         self.step_button.setText("■ Stop stepping" if on else "▶ Step")
         self.step_button.blockSignals(False)
+        self._fit_copy_button()
         if on:
             self.show_view("jaxpr")
 
@@ -453,4 +500,5 @@ class JaxprPane(QFrame):
         for view in (self.jaxpr_view, self.stablehlo_view, self.hlo_view):
             view.set_zoom(zoom)
         self.cost_table.setFont(style.ui_font(zoom))
+        self._fit_copy_button()
 

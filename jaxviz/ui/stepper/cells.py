@@ -35,6 +35,9 @@ HEATMAP_SIDE, DEVICE_HEATMAP_SIDE = 240, 160
 MIN_CELL_PX, MAX_CELL_PX = 4, 52
 #: A cell is at most this many times as long as it is wide (or wide as long).
 MAX_CELL_ASPECT = 4
+#: A heat map is at least this many pixels across its short side (a thin array such as
+#: f32[1,32] is a readable band, not a strip of a few pixels), within :data:`MAX_CELL_PX`.
+MIN_BAND_PX = 32
 #: Cells at least this many pixels on each side carry their numbers.
 NUMBERS_MIN_PX = 22
 _WHITE, _BLACK = QColor(palette.WHITE), QColor(palette.BLACK)
@@ -173,6 +176,10 @@ def cell_size(rows: int, cols: int, side: int) -> tuple[int, int]:
     height = max(MIN_CELL_PX, min(side // max(rows, 1), MAX_CELL_PX))
     width = min(width, MAX_CELL_ASPECT * height)
     height = min(height, MAX_CELL_ASPECT * width)
+    if rows * height < MIN_BAND_PX:  # a thin row (or a few): a band, not a strip
+        height = min(-(-MIN_BAND_PX // rows), MAX_CELL_PX)
+    if cols * width < MIN_BAND_PX:
+        width = min(-(-MIN_BAND_PX // cols), MAX_CELL_PX)
     return width, height
 
 

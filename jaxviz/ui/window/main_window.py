@@ -58,6 +58,7 @@ from jaxviz.ui.window.session import TraceSession
 from jaxviz.ui.window.settings import RememberedSettings
 from jaxviz.ui.window.stepping import StepMode
 from jaxviz.ui.window.stepping import handlers as step_handlers
+from jaxviz.ui.window.tools_title import title_after_tab
 from jaxviz.views.window.clicker_views import ClickerViews
 from jaxviz.views.window.window_state import WindowState
 
@@ -223,6 +224,7 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         self.tools.currentChanged.connect(
             lambda i: self.grow_tools() if self.tools.widget(i) is not self.tools.console else None)
         self.tools.deviceViewBuilt.connect(self._register_device_view)
+        title_after_tab(self.docks["Console · Devices · Timing"], self.tools)
         self.tools.phaseShown.connect(lambda n: setattr(self.state, "device_phase", n))
         self.tools.costWanted.connect(lambda: self.session.want_details("cost"))
         self.tools.sourceLineChosen.connect(self.linking.select_source_line)

@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from jaxviz.ui.keys import name_of
+from jaxviz.views.keys import BLANK_KEYS
 from jaxviz.views.window.clicker_views import PRESENTER_KEYS, ClickerViews, presenter_move
 
 _MODIFIERS = (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
@@ -112,6 +113,11 @@ class PresenterKeys(QObject):
             return None
         return move
 
+    def _blank_on_locked_code(self, widget: QObject, event: QKeyEvent) -> bool:
+        return (isinstance(widget, QPlainTextEdit) and not widget.isReadOnly()
+                and not event.modifiers() & _MODIFIERS and name_of(event.key()) in BLANK_KEYS
+                and self.code_locked())
+
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
         kind = event.type()
         if kind not in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress) \
@@ -119,6 +125,9 @@ class PresenterKeys(QObject):
             return False
         move = self.move_for(watched, event)
         if move is None:
+            if self._blank_on_locked_code(watched, event):
+                event.accept()
+                return True  # a clicker's blank-screen key: never typed into locked code
             return False
         event.accept()
         if kind == QEvent.Type.KeyPress:

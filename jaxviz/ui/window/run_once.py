@@ -38,7 +38,8 @@ class RunOnce(QObject):
         self.engine = engine
         self.tools = tools
         self.status = status
-        self._pending: dict[int, str] = {}
+        #: request id -> (variant, the document it ran for)
+        self._pending: dict[int, tuple[str, int]] = {}
         engine.replied.connect(self._on_reply)
 
     def run(self, request: TraceRequest | None, variant: str,
@@ -60,13 +61,17 @@ class RunOnce(QObject):
             return None
         record = dataclasses.replace(request, variants=[variant], want=["jaxpr", "value"])
         rid = self.engine.submit(record)
-        self._pending[rid] = variant
+        self._pending[rid] = (variant, self.tools.state.document)
         self.status(f"running {variant_label(variant)} once…", False)
         return rid
 
     def _on_reply(self, reply: Reply) -> None:
-        variant = self._pending.pop(reply.id, None)
-        if variant is None:
+        pending = self._pending.pop(reply.id, None)
+        if pending is None:
+            return
+        variant, document = pending
+        if document != self.tools.state.document:  # another document is open: not its output
+            self.finished.emit(variant)
             return
         label = variant_label(variant)
         result = reply.result if reply.ok else None

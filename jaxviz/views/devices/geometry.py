@@ -30,6 +30,15 @@ SHORT = 30
 NOTE_PX = 0.8
 NOTE_LINES = 3
 NOTE_LINES_SHORT = 2
+#: The caption's lines (its longest phase's, at most this many; the painter shrinks or
+#: cuts past them and the canvas shows the whole caption on hover).
+CAPTION_LINES = 4
+CAPTION_LINES_SHORT = 3
+#: A device box is at least this many text units high, or the text shrinks (see
+#: :func:`fitted_geometry`): the mesh never vanishes under a zoomed caption.
+MIN_BOX_UNITS = 1.6
+#: The smallest body text (px) :func:`fitted_geometry` shrinks to.
+MIN_UNIT = 9.0
 
 
 @dataclass
@@ -126,6 +135,31 @@ def note_band(scene: Scene, width: float, u: float, short: bool) -> float:
     return lines * 1.3 * NOTE_PX * u + 0.85 * u
 
 
+def caption_band(scene: Scene, width: float, u: float, short: bool) -> float:
+    """Height of the caption band: the title line, then as many lines as the longest
+    phase's caption needs at ``width`` (at most :data:`CAPTION_LINES`), the note's band."""
+    room = width - 5.0 * u  # the step badge and the margins
+    texts = [p.caption_without_note for p in scene.phases] or [""]
+    need = max(text_width(t, 0.92 * u) for t in texts) / max(room * 0.9, 1.0)  # word wrap
+    lines = min(max(2, -(-need // 1)), CAPTION_LINES_SHORT if short else CAPTION_LINES)
+    title = 1.75 if short else 2.05
+    return (title + lines * 1.2 * 0.92 + 0.35) * u + note_band(scene, width, u, short)
+
+
+def fitted_geometry(scene: Scene, width: float, height: float, unit: float,
+                    expanded: frozenset[str] = frozenset()) -> CanvasGeometry:
+    """:func:`canvas_geometry` at ``unit``, or at the largest smaller unit (down to
+    :data:`MIN_UNIT`) at which every device box is :data:`MIN_BOX_UNITS` units high:
+    a zoomed window's docked tab draws its text smaller rather than lose the mesh."""
+    u = unit
+    while True:
+        lay = canvas_geometry(scene, width, height, u, expanded)
+        boxes = [d.rect for d in lay.devices.values()]
+        if not boxes or u <= MIN_UNIT or min(r[3] for r in boxes) >= MIN_BOX_UNITS * u:
+            return lay
+        u = max(u * 0.92, MIN_UNIT)
+
+
 def canvas_geometry(scene: Scene, width: float, height: float, unit: float,
            expanded: frozenset[str] = frozenset()) -> CanvasGeometry:
     """Place ``scene`` on a ``width`` x ``height`` canvas with body text ``unit`` px.
@@ -143,7 +177,7 @@ def canvas_geometry(scene: Scene, width: float, height: float, unit: float,
     header = (m, m * 0.6, width - 2 * m, (1.6 if short else 2.1) * u)
     title = header
     note_h = note_band(scene, width - 2 * m, u, short)
-    cap_h = (3.9 if short else 5.1) * u + note_h
+    cap_h = caption_band(scene, width - 2 * m, u, short)
     caption = (m, height - m - cap_h, width - 2 * m, cap_h)
     top = header[1] + header[3] + 0.4 * u
     bottom = caption[1] - 0.4 * u

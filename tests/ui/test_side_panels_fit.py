@@ -1,0 +1,43 @@
+"""The Arguments panel at 1280x720 (issue 27, item 2): its fields are never wider than the
+panel shows, so no field's right end (its clear button, a spin box's arrows) is cut off
+behind a sideways scroll bar, at any zoom from -2 to +3."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QApplication
+
+from jaxviz.views.window.screen_fit import Rect, plan_window
+
+
+@pytest.mark.parametrize("zoom", [-2, 0, 3])
+def test_every_field_lies_inside_the_arguments_panel(qtbot, make_window, zoom):
+    win = make_window(1280, 690)
+    for name in ("Gallery", "Arguments"):
+        win.docks[name].show()
+    # as wide as the side panels are planned for a 1280x720 screen (Ctrl+B shows them)
+    side = plan_window(Rect(0, 0, 1280, 720)).side_width
+    win.resizeDocks([win.docks["Arguments"]], [side], Qt.Orientation.Horizontal)
+    win.set_zoom(zoom)
+    try:
+        win.open_example("tensor_parallel")  # every mesh field shown
+        for _ in range(3):
+            QApplication.processEvents()
+            win.layout().activate()
+        panel = win.args_panel
+        assert win.docks["Arguments"].width() < 320  # the narrow side panel of a small screen
+        viewport = panel.viewport()
+        assert not panel.horizontalScrollBar().isVisible()
+        inner = panel.widget()
+        for field in [*panel.edits.values(), panel.batch, panel.devices]:
+            if not field.isVisible():
+                continue
+            right = field.mapTo(inner, QPoint(field.width(), 0)).x()
+            assert right <= viewport.width(), (field.objectName(), right, viewport.width())
+            # and not squeezed to a few letters either
+            assert field.width() >= 5 * field.fontMetrics().averageCharWidth(), \
+                (field.objectName(), field.width())
+    finally:
+        win.set_zoom(0)
+        win.session.stop()
