@@ -29,6 +29,13 @@ def calibrate(req: CalibrationRequest) -> CalibrationResult:
                           "share the host's cores), not the accelerator the preset describes; "
                           "the projection uses the preset's numbers")
         return result
+    return measure(req, devices, result)
+
+
+def measure(req: CalibrationRequest, devices: list[Any],
+            result: CalibrationResult) -> CalibrationResult:
+    """Time the matmul on ``devices[0]`` and the all-gather over all ``devices`` into
+    ``result`` (whatever their platform: :func:`calibrate` keeps CPU devices out)."""
     n = req.size
     a = jax.device_put(jnp.ones((n, n), jnp.bfloat16), devices[0])
     matmul = jax.jit(lambda x: x @ x)
@@ -41,7 +48,7 @@ def calibrate(req: CalibrationRequest) -> CalibrationResult:
         per = max(1, req.collective_bytes // 2)
         x = jax.device_put(np.ones((len(devices) * per,), np.float16),
                            NamedSharding(mesh, P("x")))
-        gather = jax.jit(lambda v: v, out_shardings=NamedSharding(mesh, P()))
+        gather = all_gather(mesh)
         best = _best(lambda: gather(x), req.repeats)
         gathered = 2.0 * per * len(devices)
         result.all_gather_bytes_per_s = gathered / best
@@ -51,6 +58,11 @@ def calibrate(req: CalibrationRequest) -> CalibrationResult:
     result.measured = True
     result.message = f"measured on {len(devices)} {result.device_kind}"
     return result
+
+
+def all_gather(mesh: Any) -> Any:
+    """A program that all-gathers a vector split over ``mesh``'s one axis onto every device."""
+    return jax.jit(lambda v: v, out_shardings=NamedSharding(mesh, P()))
 
 
 def _best(run: Any, repeats: int) -> float:
