@@ -15,6 +15,17 @@ from jaxviz.views.devices.scene import Scene
 from jaxviz.views.devices.tiles import WORDS
 from jaxviz.views.palette import DeviceViewColours, text_on
 
+#: The name ``jax.pmap`` gives its axis when the user gives none (jax/_src/pmap.py,
+#: JAX 0.10): the user never wrote it, so the mesh label does not quote it.
+PMAP_UNNAMED_AXIS = "_internal_pmap_axis_name"
+
+
+def axis_words(name: str) -> str:
+    """``mesh axis 'batch'``; for an unnamed ``pmap`` axis, what it is."""
+    if name == PMAP_UNNAMED_AXIS:
+        return "pmap's axis (no axis_name given)"
+    return f"mesh axis {name!r}"
+
 
 def fitted(rect: Rect, text: str, px: float, colour: str, align: str = "left",
            bold: bool = False, mono: bool = False, floor: float = 0.75) -> list[Item]:
@@ -90,14 +101,15 @@ def mesh_labels(scene: Scene, lay: CanvasGeometry, th: DeviceViewColours) -> lis
     for rect, text in lay.col_ticks:
         items += fitted(rect, text, 0.72 * u, th.muted, "center", floor=0.5)
     if lay.row_axis is not None:
+        axis = axis_words(scene.row_label)
         if lay.col_axis is not None:
             label = f"{scene.row_label} ↓"
         elif lay.flipped:
-            label = f"mesh axis {scene.row_label!r} → ({scene.rows} devices)"
+            label = f"{axis} → ({scene.rows} devices)"
         elif scene.rows > 1:
-            label = f"mesh axis {scene.row_label!r} ↓ ({scene.rows} devices)"
+            label = f"{axis} ↓ ({scene.rows} devices)"
         else:
-            label = f"mesh axis {scene.row_label!r}"
+            label = axis
         items += fitted(lay.row_axis, label, 0.78 * u, th.fg, bold=True)
     if lay.col_axis is not None:
         items += fitted(lay.col_axis, f"{scene.col_label} →", 0.78 * u, th.fg, "center", True)

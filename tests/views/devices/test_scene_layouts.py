@@ -62,3 +62,26 @@ def test_a_3d_mesh_keeps_its_first_axis_down_and_the_others_across():
     assert scene.col_ticks == ["0,0", "0,1", "1,0", "1,1"]
     for d in scene.devices:
         assert d.coords == [d.row, *divmod(d.col, 2)]
+
+
+@pytest.mark.slow
+def test_an_unnamed_pmap_axis_is_said_to_be_one_not_quoted():
+    """``@jax.pmap`` without an axis_name: JAX names the axis itself (its compiled mesh says
+    so); the user never wrote that name, so the mesh's label says what the axis is instead.
+    (The arrays' specs keep JAX's name: ``out.sharding.spec`` prints it too.)"""
+    import jax
+    import numpy as np
+
+    source = ("import jax\nimport jax.numpy as jnp\n\n\n@jax.pmap\ndef total(x):\n"
+              "    return jnp.sin(x) * 2\n")
+    namespace: dict = {}
+    exec(compile(source, "<test>", "exec"), namespace)  # noqa: S102 - the test's own
+    jax_axis = namespace["total"].lower(np.zeros((8, 4), np.float32)).compile() \
+        .input_shardings[0][0].mesh.axis_names[0]
+    result = traced_source(source, "total", "plain", args="f32[8,4]")
+    story = result.variant("plain").storyboard
+    assert story.mesh.axis_names == [jax_axis]  # the storyboard keeps JAX's own name
+    lay, items = render(build_scene(result, "plain"), 0)
+    texts = [t.text for t in items if isinstance(t, Text)]
+    assert not any(t.startswith(f"mesh axis {jax_axis!r}") for t in texts), texts
+    assert any(t.startswith("pmap's axis (no axis_name given)") for t in texts), texts
