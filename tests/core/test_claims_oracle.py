@@ -317,6 +317,7 @@ def test_pmap_input_on_another_device_says_where_it_is(tmp_path):
     first phase says it is on device 3 (not 'in host memory'); with devices=[device 3]
     nothing moves and it is drawn already on device 3."""
     from jaxviz.views.devices.build import build_scene
+    from tests.helpers.drawn import render
 
     req, result = placed_result(tmp_path, "moved")
     ns: dict = {}
@@ -325,9 +326,21 @@ def test_pmap_input_on_another_device_says_where_it_is(tmp_path):
     ran = ns["moved"](ns["one"])
     [ran_on] = [d.id for d in ran.sharding.device_set]
     assert on != ran_on  # JAX moved it
-    first = build_scene(result, "as_written").phases[0]
+    moved_scene = build_scene(result, "as_written")
+    first = moved_scene.phases[0]
     assert "host memory" not in first.caption
     assert f"on device {on}, not where the program wants it" in first.caption
+    # drawn as it is: whole, on device `on` -- a device the program does not run on, so
+    # written on it (no colour of the program's) -- under a column not titled "host"
+    assert on not in [d.id for d in moved_scene.devices]
+    _lay, items = render(moved_scene, 0, 0.0)
+    drawn = [it for it in items if getattr(it, "tag", "").startswith(f"on device {on} input:")]
+    assert drawn, [getattr(i, "tag", "") for i in items]
+    assert not [it for it in items if getattr(it, "tag", "").startswith("host input:")]
+    texts = [it.text for it in items if hasattr(it, "text")]
+    assert f"on device {on}" in texts
+    assert "INPUTS" in texts and "INPUTS (HOST)" not in texts
+    assert "grey: on the host" not in texts  # no array of this call is on the host
     _req, kept = placed_result(tmp_path, "kept")
     scene = build_scene(kept, "as_written")
     ran_kept = ns["kept"](ns["one"])

@@ -74,11 +74,23 @@ def wrapped_size(text: str, px: float, width: float, height: float,
     return floor * px
 
 
+def inputs_on_host(scene: Scene) -> str:
+    """``all``, ``some`` or ``none``: how many inputs start on the host (from the claims:
+    a ``jax.Array`` already on a device does not); ``all`` when nothing says otherwise."""
+    claims = scene.story.claims if scene.story is not None else None
+    if claims is None:
+        return "all"
+    starts = [a.starts for a in claims.arrays if a.role == "input"]
+    host = [s in ("host", "") for s in starts]
+    return "all" if all(host) else "some" if any(host) else "none"
+
+
 def column_titles(scene: Scene, lay: CanvasGeometry, th: DeviceViewColours) -> list[Item]:
     if lay.short:
         return []
     u = lay.unit
-    titles = {"inputs": "Inputs (host)", "devices": "Devices",
+    titles = {"inputs": "Inputs (host)" if inputs_on_host(scene) == "all" else "Inputs",
+              "devices": "Devices",
               "outputs": "Output" if len(scene.outputs) == 1 else "Outputs"}
     items: list[Item] = []
     for key, text in titles.items():
@@ -160,7 +172,7 @@ def legend(scene: Scene, lay: CanvasGeometry, th: DeviceViewColours, kind: str) 
     if tiled and any(len(b.holders) == 1 and len(g.blocks) > 1 and not g.equal
                      for g in scene.arrays for b in g.blocks):
         kinds.append("split")
-    if not tiled or kind == "split":
+    if (not tiled or kind == "split") and inputs_on_host(scene) != "none":
         kinds.append("host")
     for kind in kinds:
         text = WORDS[kind]

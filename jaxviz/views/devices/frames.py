@@ -55,6 +55,10 @@ class FrameBuilder:
         #: inputs already laid out on the devices as the program wants (never on the host)
         self.placed_keys = {g.key for g in words.placed_grids(
             layout.shown_inputs, scene.story.claims if scene.story is not None else None)}
+        claims = scene.story.claims if scene.story is not None else None
+        #: inputs that start whole on one device (not the host): that device's colour
+        self.on_device = {g.key: d for g in layout.shown_inputs
+                          if (d := words.starts_on_device(g, claims)) is not None}
         self.i_outputs = last("compute", "vectorized")
         self.i_assemble = first("assemble", "result")
         self.collective_at = [k for k, kind in enumerate(kinds) if kind == "collective"]
@@ -120,8 +124,22 @@ class FrameBuilder:
         g, th = place.grid, self.th
         items: list[Item] = []
         if split <= 0.0:
-            items.append(Box(place.rect, th.neutral, th.frame, 1.0, alpha=alpha,
-                             tag=f"host {g.key}"))
+            on = self.on_device.get(g.key)
+            if on is not None and on in self.colour:  # a jax.Array whole on a device of its
+                items.append(Box(place.rect, self.colour[on], th.frame, 1.0,  # program's
+                                 alpha=alpha, tag=f"on device {on} {g.key}"))
+            elif on is not None:  # on a device the program does not run on: no colour of
+                items.append(Box(place.rect, th.neutral, th.frame, 1.5, alpha=alpha,  # its
+                                 dashed=True, tag=f"on device {on} {g.key}"))
+                x, y, w, h = place.rect
+                label = f"on device {on}"
+                size = fit_size(label, 0.8 * self.u, w * 0.9, bold=True, floor=0.5)
+                if size:
+                    items.append(Text((x, y + (h - 1.3 * size) / 2, w, 1.3 * size), label, size,
+                                      th.fg, align="center", bold=True))
+            else:
+                items.append(Box(place.rect, th.neutral, th.frame, 1.0, alpha=alpha,
+                                 tag=f"host {g.key}"))
             items += self._cells(place.rect, g)
             if len(g.blocks) > 1 and not self.scene.parallel:  # vmap: examples
                 items += [Box(r, None, th.grid, 1.0, alpha=0.8 * alpha) for r in place.blocks]

@@ -251,6 +251,19 @@ def moved_from(g: TileGrid, claims: StoryClaims | None) -> str:
     return f"a jax.Array on {where}: moved at the call"
 
 
+def starts_on_device(g: TileGrid, claims: StoryClaims | None) -> int | None:
+    """The one device an input passed as a ``jax.Array`` lies on, whole, when the call
+    starts (laid out otherwise than the program wants: JAX moves it at the call); None for
+    an array on the host, placed as the program wants, or spread over several devices."""
+    if claims is None or g.role != "input":
+        return None
+    found = [claims.array(m.name) for m in (g.members or [g])]
+    if not found or any(c is None or c.starts != "device" for c in found):
+        return None
+    on = {d for c in found if c is not None for d in c.on}
+    return next(iter(on)) if len(on) == 1 else None
+
+
 def all_placed(grids: list[TileGrid], claims: StoryClaims | None) -> bool:
     """Every input is already laid out on the devices as the program wants it."""
     if claims is None or not grids:
