@@ -8,6 +8,11 @@ jaxpr pane, a tab bar, a button -- except that a text field being typed in keeps
 Right, Left and Space (:func:`~jaxviz.views.window.clicker_views.presenter_move`).
 When no stepping view is shown, every key goes where it always went.
 
+A clicker in the code editor: Page Down/Up always step the view shown (an editor
+does not type them), and once one has, the editor gives up Right, Left, Space and
+the blank-screen keys too -- the presenter is clicking, not typing -- until a key
+that is not a clicker's is typed, the editor is clicked, or the focus moves.
+
 Qt first asks the focused widget whether it wants a key that may be a shortcut
 (``ShortcutOverride``), then delivers it (``KeyPress``). The filter answers
 both on the focused widget only -- it follows the focus -- so the keys reach no
@@ -66,6 +71,9 @@ class PresenterKeys(QObject):
         super().__init__(window)
         self.views = views
         self.code_locked = code_locked or (lambda: False)
+        #: the view a clicker's Page Down/Up stepped while the editor had the focus (the
+        #: editor gives up the clicker's keys while that view still takes them)
+        self._clicked: object | None = None
         self._windows: list[QWidget] = []
         self._watched: QWidget | None = None
         app = QApplication.instance()
@@ -86,14 +94,24 @@ class PresenterKeys(QObject):
         if isinstance(app, QApplication):
             self._focus_moved(None, app.focusWidget())
 
+    @property
+    def clicking(self) -> bool:
+        """Whether a clicker is stepping, from the editor, the view that takes the keys."""
+        return self._clicked is not None and self._clicked is self.views.current()
+
     def _focus_moved(self, _old: QWidget | None, new: QWidget | None) -> None:
+        self._clicked = None
         if self._watched is not None and self._watched not in self._windows:
             self._watched.removeEventFilter(self)
+            if isinstance(self._watched, QPlainTextEdit):
+                self._watched.viewport().removeEventFilter(self)
             self._watched.destroyed.disconnect(self._forget)
         self._watched = None
         if new is not None and new not in self._windows and new.window() in self._windows:
             self._watched = new
             new.installEventFilter(self)
+            if isinstance(new, QPlainTextEdit):  # a click in the code: typing again
+                new.viewport().installEventFilter(self)
             new.destroyed.connect(self._forget)
 
     def _forget(self) -> None:
@@ -106,20 +124,27 @@ class PresenterKeys(QObject):
         if name not in PRESENTER_KEYS or event.isAutoRepeat() and name == "Space":
             return None
         typing = edits_text(widget) and not (isinstance(widget, QPlainTextEdit)
-                                             and self.code_locked())
+                                             and self._code_gives_up())
         move = presenter_move(name, typing=typing,
                               modified=bool(event.modifiers() & _MODIFIERS))
         if move is None or self.views.current() is None:
             return None
         return move
 
+    def _code_gives_up(self) -> bool:
+        """Whether the code editor gives up the clicker's typing keys now."""
+        return self.code_locked() or self.clicking
+
     def _blank_on_locked_code(self, widget: QObject, event: QKeyEvent) -> bool:
         return (isinstance(widget, QPlainTextEdit) and not widget.isReadOnly()
                 and not event.modifiers() & _MODIFIERS and name_of(event.key()) in BLANK_KEYS
-                and self.code_locked())
+                and self._code_gives_up())
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
         kind = event.type()
+        if kind == QEvent.Type.MouseButtonPress:  # the editor's viewport: a click in the code
+            self._clicked = None
+            return False
         if kind not in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress) \
                 or not isinstance(event, QKeyEvent):
             return False
@@ -128,8 +153,12 @@ class PresenterKeys(QObject):
             if self._blank_on_locked_code(watched, event):
                 event.accept()
                 return True  # a clicker's blank-screen key: never typed into locked code
+            if kind == QEvent.Type.KeyPress and name_of(event.key()) not in BLANK_KEYS:
+                self._clicked = None  # a key no clicker sends: the presenter types again
             return False
         event.accept()
         if kind == QEvent.Type.KeyPress:
+            if isinstance(watched, QPlainTextEdit) and not watched.isReadOnly():
+                self._clicked = self.views.current()
             self.views.step(move)
         return True  # ShortcutOverride accepted: no shortcut takes it; the press comes here
