@@ -33,6 +33,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from heartbeat import Heartbeat
+
 ROOT = Path(__file__).resolve().parents[1]
 RSS_TARGET_MB = 1024
 FPS_TARGET = 30.0
@@ -74,7 +76,7 @@ def _memory_mb() -> tuple[float, float]:
 def gui(path: str, play_s: float) -> int:
     """The child: the views fed the result; prints memory, frames per second and stalls."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtCore import QEvent, QObject, QTimer
+    from PySide6.QtCore import QEvent, QObject
     from PySide6.QtWidgets import QApplication
 
     from jaxviz.model import from_plain
@@ -87,17 +89,7 @@ def gui(path: str, play_s: float) -> int:
     app = QApplication(sys.argv[:1])
     style.apply_theme(app)
     before = _memory_mb()[0]
-    gaps: list[float] = []
-    last = [time.perf_counter()]
-
-    def tick() -> None:
-        now = time.perf_counter()
-        gaps.append(now - last[0])
-        last[0] = now
-
-    timer = QTimer()
-    timer.setInterval(5)
-    timer.timeout.connect(tick)
+    beat = Heartbeat()
 
     def run_for(seconds: float, until=lambda: True) -> None:
         end = time.perf_counter() + seconds
@@ -123,8 +115,7 @@ def gui(path: str, play_s: float) -> int:
     phases = len(result.variant("sharded").storyboard.steps)
 
     # loading: what the window does when the result arrives
-    last[0] = time.perf_counter()
-    timer.start()
+    beat.start()
     for pane, vr in zip(panes, result.variants):
         pane.set_text(vr.jaxpr_text)
     view.set_result(result, "sharded")
@@ -134,8 +125,8 @@ def gui(path: str, play_s: float) -> int:
                                                       compare.columns.right.highlighter]
     run_for(0.5, until=lambda: not compare.busy and compare.diff is not None
             and not any(h.lexing for h in highlighters))
-    load_stall = max(gaps) * 1000
-    gaps.clear()
+    load_stall = beat.stop() * 1000
+    beat.start()
 
     # playing: frames the canvas paints
     class Counter(QObject):
@@ -154,9 +145,8 @@ def gui(path: str, play_s: float) -> int:
     run_for(play_s)
     played = time.perf_counter() - t0
     view.pause()
-    timer.stop()
+    play_stall = beat.stop() * 1000
     fps = Counter.frames / played
-    play_stall = max(gaps) * 1000 if gaps else 0.0
     rss, peak = _memory_mb()
     print(f"GUI process (no JAX): {phases} phases; jaxprs of "
           + " and ".join(f"{len(vr.jaxpr_text.splitlines())} lines" for vr in result.variants))

@@ -131,7 +131,7 @@ def _train_step_trace():
 
 def train_step(app, view) -> None:
     """Issue 28's figure: plain vs sharded of the 12-layer train step."""
-    from PySide6.QtCore import QTimer
+    from heartbeat import Heartbeat
 
     from jaxviz.views.compare.diff_layout import side_by_side
     from jaxviz.views.compare.jaxpr_diff import diff_variants
@@ -165,16 +165,7 @@ def train_step(app, view) -> None:
           f"({verdict} it at load {os.getloadavg()[0]:.2f})")
 
     # shown: the diff in a thread, then set_diff and the chunked colouring on the GUI thread
-    gaps, last = [0.0], [time.perf_counter()]
-
-    def tick() -> None:
-        now = time.perf_counter()
-        gaps.append(now - last[0])
-        last[0] = now
-
-    timer = QTimer()
-    timer.setInterval(5)
-    timer.timeout.connect(tick)
+    beat = Heartbeat()
     spent = [0.0]
     set_diff = view._set_diff
 
@@ -188,44 +179,27 @@ def train_step(app, view) -> None:
     view._set_diff = timed_set_diff
     view.set_pair("plain", "sharded")
     start = time.perf_counter()
-    last[0] = start
-    timer.start()
+    beat.start()
     view.show_result(result)
     highlighters = (view.columns.left.highlighter, view.columns.right.highlighter)
     while view.busy or view.diff is None or view.diff.right != "sharded" or any(
             h.lexing for h in highlighters):
         app.processEvents()
         time.sleep(0.001)
-    timer.stop()
+    stall = beat.stop()
     shown = time.perf_counter() - start
     view._set_diff = set_diff
     print(f"shown and coloured after {shown * 1000:.0f} ms; set_diff {spent[0] * 1000:.0f} ms "
-          f"of GUI-thread CPU; gui: longest event-loop gap {max(gaps) * 1000:.0f} ms "
+          f"of GUI-thread CPU; gui: longest event-loop stall {stall * 1000:.0f} ms "
           f"(target: no stall over 17 ms)")
 
 
-def main() -> int:
-    if "--train-step-only" in sys.argv:
-        from PySide6.QtWidgets import QApplication
-
-        from jaxviz.ui.compare.compare_view import CompareView
-        from jaxviz.ui.theme import style
-
-        app = QApplication(sys.argv[:1])
-        style.apply_theme(app)
-        view = CompareView()
-        view.resize(1280, 600)
-        view.show()
-        app.processEvents()
-        train_step(app, view)
-        return 0
-    traces = _traces()
+def _compare_view():
+    """``(app, view)``: the themed application and a shown 1280x600 compare view."""
     from PySide6.QtWidgets import QApplication
 
     from jaxviz.ui.compare.compare_view import CompareView
     from jaxviz.ui.theme import style
-    from jaxviz.views.compare.diff_layout import side_by_side
-    from jaxviz.views.compare.jaxpr_diff import diff_variants
 
     app = QApplication(sys.argv[:1])
     style.apply_theme(app)
@@ -233,6 +207,18 @@ def main() -> int:
     view.resize(1280, 600)
     view.show()
     app.processEvents()
+    return app, view
+
+
+def main() -> int:
+    if "--train-step-only" in sys.argv:
+        train_step(*_compare_view())
+        return 0
+    traces = _traces()
+    from jaxviz.views.compare.diff_layout import side_by_side
+    from jaxviz.views.compare.jaxpr_diff import diff_variants
+
+    app, view = _compare_view()
     print(f"load average {os.getloadavg()[0]:.2f}; median of {RUNS} runs, ms; "
           f"target < {TARGET_MS:.0f} ms for the view")
     print(f"{'program':34} {'pair':14} {'align':>8} {'diff':>8} {'layout':>8} {'view':>8} "

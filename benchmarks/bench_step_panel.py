@@ -32,6 +32,8 @@ import statistics
 import sys
 import time
 
+from heartbeat import Heartbeat
+
 from scripts.scripted import close_window, open_window, private_environment, settle
 
 _HOME = private_environment("jaxviz-bench-step-")
@@ -46,23 +48,10 @@ TARGET_STALL_MS = 17.0
 def stepping_stall(app, controller, steps: int) -> float:
     """The longest gap (ms, beyond the 5 ms interval) of a heartbeat QTimer while the
     window takes one step every 30 ms with its event loop running."""
-    from PySide6.QtCore import QTimer
-
-    gaps: list[float] = []
-    last = [time.perf_counter()]
-
-    def tick() -> None:
-        now = time.perf_counter()
-        gaps.append(now - last[0])
-        last[0] = now
-
-    beat = QTimer()
-    beat.setInterval(5)
-    beat.timeout.connect(tick)
+    beat = Heartbeat()
     controller.cursor.go(0)
     controller.stepChanged.emit(0)
     app.processEvents()
-    last[0] = time.perf_counter()
     beat.start()
     for _ in range(steps):
         controller.step_forward()
@@ -70,8 +59,7 @@ def stepping_stall(app, controller, steps: int) -> float:
         while time.perf_counter() < until:
             app.processEvents()
             time.sleep(0.001)
-    beat.stop()
-    return max((g - 0.005 for g in gaps), default=0.0) * 1000
+    return beat.stop() * 1000
 
 
 class Clock:
