@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pygments.lexer import Lexer
-from pygments.token import Text, Token, Whitespace, string_to_tokentype
+from pygments.token import Text, Whitespace, string_to_tokentype
 from PySide6.QtCore import QPointF
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter
 
@@ -67,14 +67,7 @@ def token_style(ttype, theme: str = "light") -> tuple[str, bool, bool] | None:
     from its parents): the panes' colours on light paper, :data:`DARK_TOKENS` on dark."""
     if ttype in (Text, Whitespace):
         return None
-    if theme != "dark":
-        return style.style_for(ttype)
-    while ttype is not None and ttype is not Token:
-        found = DARK_TOKENS.get(ttype)
-        if found is not None:
-            return found
-        ttype = ttype.parent
-    return None
+    return style.style_for(ttype, DARK_TOKENS if theme == "dark" else None)
 
 
 def draw_tokens(p: QPainter, at: QPointF, text: str, lexer: Lexer, font: QFont,

@@ -74,10 +74,13 @@ TOKEN_COLOURS: dict[_TokenType, tuple[str, bool, bool]] = {
     string_to_tokentype(name): value for name, value in palette.TOKEN_COLOURS.items()}
 
 
-def style_for(token: _TokenType | None) -> tuple[str, bool, bool] | None:
-    """The colour, boldness and italics of a token type (inherited from its parents)."""
+def style_for(token: _TokenType | None,
+              table: dict | None = None) -> tuple[str, bool, bool] | None:
+    """The colour, boldness and italics of a token type in ``table`` (default: the panes'
+    :data:`TOKEN_COLOURS`), inherited from its parents."""
+    table = TOKEN_COLOURS if table is None else table
     while token is not None and token is not Token:
-        found = TOKEN_COLOURS.get(token)
+        found = table.get(token)
         if found is not None:
             return found
         token = token.parent
