@@ -7,7 +7,6 @@ each with its source; a user's own file with the same fields is read by the same
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -99,6 +98,8 @@ def load_chips(path: Path | str | None = None) -> dict[str, Chip]:
         ChipFileError: the file cannot be read, is not TOML, or a chip lacks a field
             or has one of the wrong kind (the message names the file, chip and field).
     """
+    import tomllib  # on first use: the window paints before it reads any TOML
+
     where = Path(path) if path is not None else PRESETS
     try:  # a user's file is read as every file is: regular, bounded in size and time
         data = tomllib.loads(files.read_text(where, limit=files.SETTINGS_BYTES))

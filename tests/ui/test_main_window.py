@@ -40,7 +40,7 @@ def test_opening_convolve_shows_exactly_the_engines_jaxpr(qtbot, window, shared_
     expected = blocker.args[0].result.variant("plain").jaxpr_text
     assert shown == expected
     assert shown.startswith("{ lambda ; a:i32[5] b:f32[3]. let")
-    assert window.area.visible_variants == ["plain", "vmap", "pmap", "sharded"]
+    assert {"plain", "vmap", "pmap", "sharded"} <= set(window.area.visible_variants)
     assert "i32[8,5]" in window.area.panes["vmap"].jaxpr_view.toPlainText()
     assert window.engine_label.text().startswith("JAX ")
     assert "8 simulated CPU devices" in window.engine_label.text()

@@ -190,7 +190,9 @@ def test_the_vmap_panes_marks_are_what_the_diff_says(qtbot, window):
 
 def test_a_variant_no_pane_shows_is_traced_when_picked(qtbot, window):
     _open(qtbot, window)
-    assert "jit" not in window.state.visible_variants
+    # the user hides the jit pane (View > Panes)
+    window.state.visible_variants = [v for v in window.state.visible_variants if v != "jit"]
+    assert "jit" not in window.area.visible_variants
     view = _compare(qtbot, window, "plain", "vmap")
     view.pickers["right"].setCurrentText("jit")  # as the user picks it
     wait_for_panes(qtbot, window, lambda: view.diff is not None and view.diff.right == "jit")

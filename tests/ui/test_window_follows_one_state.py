@@ -520,3 +520,25 @@ def test_hlo_lines_from_the_users_file_are_linked_to_the_editor(qtbot, window):
     assert all(view.line_background("active", k) == strong for k in from_line)
     others = [k for k, v in located.items() if v != line]
     assert all(view.line_background("active", k) is None for k in others)
+
+
+@pytest.mark.parametrize("size", [(1920, 1050), (1280, 690)])
+def test_an_example_gets_a_tab_for_every_variant_it_declares_when_its_panes_are_tabs(
+        qtbot, make_window, size):
+    """convolve declares six variants and batched_matmul five: where even the panes a window
+    of this size opens with would be tabs, every declared variant gets its tab (a tab costs
+    no room); a projector-sized window keeps two panes side by side."""
+    from jaxviz.model import list_examples
+
+    declared = {ex.name: ex.variants for ex in list_examples()}
+    win = make_window(*size)
+    for name in ("convolve", "batched_matmul"):
+        win.open_example(name)
+        shown = win.state.visible_variants
+        assert win.area.visible_variants == shown
+        if win.area.effective_mode() == "tabs":
+            assert sorted(shown) == sorted(declared[name]), (name, shown)
+        else:
+            assert len(shown) == 2 and set(shown) <= set(declared[name])
+    if size[0] >= 1920:  # on a large screen the four panes it used to open with are tabs
+        assert win.area.effective_mode() == "tabs"

@@ -48,7 +48,8 @@ class Notice(QFrame):
         while self._buttons.count():
             item = self._buttons.takeAt(0)
             widget = item.widget() if item is not None else None
-            if widget is not None:
+            if widget is not None:  # gone at once, not at the next turn of the event loop
+                widget.setParent(None)
                 widget.deleteLater()
         self.label.setText(message)
         for label, action in choices:

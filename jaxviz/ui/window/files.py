@@ -62,10 +62,14 @@ class WindowFilesMixin(WindowParts):
         self.session.trace_now()
 
     def _show_panes_of(self, variants: list[str] | tuple[str, ...]) -> None:
-        """The panes of a document's variants (as many as the window has room for)."""
+        """The panes of a document's variants: as many side by side as the window has room
+        for; every one it declares when even those would be tabs (a tab costs no room)."""
         panes = panes_for(self.width(), self.height())  # two in a projector-sized window
-        wanted = [v for v in PANE_PRIORITY if v in variants][:panes]
+        declared = [v for v in PANE_PRIORITY if v in variants]
+        wanted = declared[:panes]
         self.state.visible_variants = [v for v in VARIANTS if v in wanted] or ["plain"]
+        if len(declared) > len(wanted) and self.area.effective_mode() == "tabs":
+            self.state.visible_variants = [v for v in VARIANTS if v in declared]
 
     def open_file(self, path: str, function: str = "") -> None:
         if not self.confirm_leave():
