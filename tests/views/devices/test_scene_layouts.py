@@ -69,7 +69,6 @@ def test_an_unnamed_pmap_axis_is_said_to_be_one_not_quoted():
     """``@jax.pmap`` without an axis_name: JAX names the axis itself (its compiled mesh says
     so); the user never wrote that name, so the mesh's label says what the axis is instead.
     (The arrays' specs keep JAX's name: ``out.sharding.spec`` prints it too.)"""
-    import jax
     import numpy as np
 
     source = ("import jax\nimport jax.numpy as jnp\n\n\n@jax.pmap\ndef total(x):\n"
