@@ -264,3 +264,31 @@ def test_headless_rendering_starts_behind_the_guard(run, tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=300, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
     assert out.returncode == 0 and out.stdout.split() == ["False", "ok"], out.stderr[-2000:]
+
+
+def test_the_docked_timeline_gives_every_lane_a_line_of_its_own(run, qapp):
+    """On screen, however short the timing tab (a docked view on a 1280x720 projector), the
+    timeline's lanes are at least a text line apart, so "result ready" and "device 0" never
+    run into each other: the page scrolls instead."""
+    from PySide6.QtCore import QPointF
+    from PySide6.QtGui import QFont, QFontMetricsF
+
+    from jaxviz.ui.timing.plots_panel import PlotsPanel
+
+    panel = PlotsPanel()
+    panel.resize(1000, 260)
+    panel.show()
+    panel.set_run(run)
+    panel.show_kind("timeline")
+    panel.refresh(everything=True)
+    qapp.processEvents()
+    figure = panel.figures["timeline"]
+    ticks = figure.plot.getAxis("left")._tickLevels[0]  # the lanes' labels, as drawn
+    assert len(ticks) >= 6  # the two call lanes and four devices
+    box = figure.plot.getViewBox()
+    ys = sorted(box.mapViewToDevice(QPointF(0.0, value)).y() for value, _ in ticks)
+    font = QFont(panel.font())
+    font.setPixelSize(round(panel.base_px))
+    line = QFontMetricsF(font).height()
+    assert min(b - a for a, b in zip(ys, ys[1:])) >= line, (ys, line)
+    panel.close()

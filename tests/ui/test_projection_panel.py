@@ -212,3 +212,28 @@ def test_on_a_small_screen_the_figure_scrolls_rather_than_shrinking_its_text(pan
     if area.viewport().height() < canvas.height():
         assert area.verticalScrollBar().maximum() > 0
     view.resize(1600, 950)
+
+
+def test_until_asked_the_projection_is_folded_to_its_bar(qapp, shared_engine):
+    """A timing view nobody asked to project gives the measured plots the height (a docked
+    view on a projector has little); Project unfolds the projection under its bar."""
+    from jaxviz.ui.timing import TimingView
+
+    view = TimingView()
+    view.set_engine(shared_engine)
+    view.resize(1280, 420)  # about what the dock gets on a 1280x720 screen
+    view.show()
+    view.set_target(example_request("batched_matmul"))
+    qapp.processEvents()
+    panel = view.projection
+    assert panel.folded and not panel.tabs.isVisible()
+    plots, projection = view.measured_split.sizes()
+    assert projection <= panel.project.sizeHint().height() + 16
+    assert plots >= 0.8 * (plots + projection)
+    configure(view, ["numpy", "pmap"])
+    panel.project.click()
+    spin_until(lambda: panel.timeline is not None, JAX_MS)
+    qapp.processEvents()
+    assert not panel.folded and panel.tabs.isVisible()
+    assert view.measured_split.sizes()[1] > 3 * panel.project.sizeHint().height()
+    view.close()

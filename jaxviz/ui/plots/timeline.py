@@ -20,6 +20,9 @@ from jaxviz.views.timing.stats import caption_timeline, fmt_ms
 
 #: Above this many calls the result markers are not numbered.
 MAX_NUMBERED = 16
+#: The y range beyond the lanes, in lanes: a band above the top one for "all N calls
+#: returned by ..." (never over a marker), a margin below the last.
+BAND_ABOVE, MARGIN_BELOW = 1.6, 0.6
 
 
 class TimelineFigure(TimingFigure):
@@ -134,8 +137,7 @@ class TimelineFigure(TimingFigure):
             self.done_line.label.updatePosition()
         else:
             self.done_line.setVisible(False)
-        # a band above the top lane for "all N calls returned by ..." (never over a marker)
-        self.plot.setYRange(-(len(lanes) - 1) - 0.6, 1.6, padding=0)
+        self.plot.setYRange(-(len(lanes) - 1) - MARGIN_BELOW, BAND_ABOVE, padding=0)
         how = "chained " if info and info.chained else ""
         title = (f"{n} {how}{variant_label(variant)} calls: dispatched back to back, then "
                  f"awaited in order" if variant else

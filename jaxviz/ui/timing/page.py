@@ -26,9 +26,11 @@ from jaxviz.ui.plots import TimingFigure
 from jaxviz.ui.text.plain import plain
 
 #: How short a plot may get before its page scrolls, in lines of its text: the title,
-#: legend and x axis, plus the data area (a lane per device, two lines per variant).
+#: legend and x axis, plus the data area (a lane per device, two lines per variant). A
+#: lane's label is a line of text: with less than about 1.5 lines a lane, neighbouring
+#: labels ("result ready", "device 0") run into each other.
 FRAME_LINES, DATA_LINES = 7, 10
-LINES_PER_LANE, LINES_PER_ROW = 1.1, 2.0
+LINES_PER_LANE, LINES_PER_ROW = 1.6, 2.0
 
 #: Pages at least this wide (px) put the caption beside a plot that would not fit above it.
 SIDE_CAPTION_WIDTH = 1100

@@ -21,6 +21,7 @@ from shiboken6 import isValid
 from jaxviz.model import Target, TraceRequest
 from jaxviz.model.timing import TimingRequest, TimingRun
 from jaxviz.ui.plots import FIGURES, DispatchFigure, Style, TimingFigure
+from jaxviz.ui.plots.timeline import BAND_ABOVE, MARGIN_BELOW
 from jaxviz.ui.timing.page import (
     DATA_LINES,
     FRAME_LINES,
@@ -230,7 +231,8 @@ class PlotsPanel(QTabWidget):
         if kind == "timeline":
             piped = run.calls_of(phase="pipelined")
             lanes = 2 + max(1, len({d.device for c in piped for d in c.devices}))
-            data = LINES_PER_LANE * lanes
+            # the y range spans the lanes, the band above them and the margin below
+            data = LINES_PER_LANE * (lanes + BAND_ABOVE + MARGIN_BELOW)
         elif kind == "variants":
             data = max(0.8 * DATA_LINES, LINES_PER_ROW * len(run.variant_names()))
         return round((FRAME_LINES + data) * self.base_px)

@@ -178,6 +178,8 @@ class ProjectionPanel(QWidget):
     """
 
     projected = Signal(object)
+    #: The plots under the bar were shown (the timing view gives them height).
+    unfolded = Signal()
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -248,8 +250,29 @@ class ProjectionPanel(QWidget):
         box.setSpacing(0)
         box.addLayout(bar)
         box.addWidget(self.tabs, 1)
+        # Folded to its bar until a projection is asked for: the measured plots keep the
+        # height (a docked view on a projector has little of it).
+        self.tabs.hide()
+        self.status.setText("not projected yet")
+        self.status.setToolTip("Project (or Run) compiles the ticked variants and shows what "
+                               "they would take on the chip picked here: a roofline, not a "
+                               "measurement")
+        self.setMaximumHeight(self.sizeHint().height())
         self.chip_box.currentIndexChanged.connect(self._reproject)
         self.compute.clicked.connect(self.run_what_if)
+
+    @property
+    def folded(self) -> bool:
+        """Whether only the bar shows (nothing projected or asked for yet)."""
+        return self.tabs.isHidden()
+
+    def unfold(self) -> None:
+        """Show the plots under the bar (a projection or a what-if was asked for)."""
+        if not self.folded:
+            return
+        self.tabs.show()
+        self.setMaximumHeight(16777215)  # QWIDGETSIZE_MAX
+        self.unfolded.emit()
 
     # ------------------------------------------------------------ inputs
     @property
@@ -293,6 +316,7 @@ class ProjectionPanel(QWidget):
             self._show()
             return False
         req = dataclasses.replace(self._target, variants=traced, want=["jaxpr", "cost"])
+        self.unfold()
         self.status.setText("compiling the variants for the projection…")
         token = object()
         self._pending = token
@@ -369,6 +393,7 @@ class ProjectionPanel(QWidget):
         req = WhatIfRequest(dataclasses.replace(self._target, variants=variants,
                                                 want=["jaxpr", "cost"]), counts)
         engine = self._what_if_engine(max(counts))
+        self.unfold()
         self.status.setText(f"compiling for {', '.join(map(str, counts))} devices…")
         self.compute.setEnabled(False)
         self.tabs.setCurrentIndex(1)  # the what-if (in its scroll area)
@@ -403,6 +428,7 @@ class ProjectionPanel(QWidget):
     def set_what_if(self, result: WhatIfResult) -> None:
         self.what_if = result
         self.what_if_canvas.set_result(result, self.chip)
+        self.unfold()
 
     def stop(self, wait: bool = False) -> None:
         """Stop the what-if engine, if one was started (``wait``: until it has)."""

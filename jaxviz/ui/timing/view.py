@@ -141,6 +141,8 @@ class TimingView(QWidget):
         self.measured_split.setChildrenCollapsible(True)
         self.measured_split.setSizes([560, 440])
         self.projection.tabs.currentChanged.connect(self._projection_tab)
+        self.projection.unfolded.connect(
+            lambda: self._projection_tab(self.projection.tabs.currentIndex()))
         self.projection.current_variants = lambda: self.controls.options().variants
         box.addWidget(self.measured_split, 1)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
