@@ -75,3 +75,28 @@ def test_a_deck_leaves_out_what_fails_and_says_so_and_fails_only_when_nothing_is
     assert "note: left out slide" in proc.stderr and "boom" in proc.stderr
     assert "nothing to present" in proc.stderr
     assert not (tmp_path / "deck.pdf").exists()
+
+
+def _gallery() -> list[str]:
+    from jaxviz.model import list_examples
+
+    return [ex.name for ex in list_examples()]
+
+
+@pytest.mark.parametrize("name", _gallery())
+def test_every_gallery_examples_deck_is_whole(tmp_path, name):
+    """`jaxviz present example:NAME` of every gallery example: no step left out, and no
+    slide that is an error or empty (issue 27, "Done when")."""
+    out = tmp_path / f"{name}.pdf"
+    proc = subprocess.run(
+        [sys.executable, "-m", "jaxviz", "present", f"example:{name}", "--export", str(out),
+         "--no-timing"], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert "left out" not in proc.stderr, proc.stderr
+    pages, _size = pdf_pages(out)
+    assert pages >= 3
+    for page in range(1, pages + 1):
+        text = pdftotext(out, page)
+        assert text.strip(), f"slide {page} is empty"
+        for sign in ("Error", "error:", "failed", "Traceback", "not traced", "no calls measured"):
+            assert sign not in text, (page, sign, text[:300])
