@@ -138,7 +138,8 @@ def mesh_axes_of(groups: list[list[int]], mesh: MeshInfo | None) -> list[str]:
 
 
 def vmap_batch(fn: Any, name: str, single: list[Any], batched: list[Any],
-               in_axes: list[int | None], vr: VariantResult, filename: str) -> VmapBatch:
+               in_axes: list[int | None], vr: VariantResult, filename: str,
+               out_axes: Any = 0) -> VmapBatch:
     """The batch of a ``vmap`` variant and whether a Python loop of calls could replace it.
 
     Args:
@@ -149,13 +150,34 @@ def vmap_batch(fn: Any, name: str, single: list[Any], batched: list[Any],
         in_axes: the batch axis of each argument (``None``: shared).
         vr: the vmap variant (its jaxpr equations name the collectives).
         filename: the user's file (source lines are reported in it).
+        out_axes: vmap's ``out_axes`` (an int, None, or a tree prefix of the outputs).
     """
     leaf_axes: list[int | None] = []
     for arg, axis in zip(batched, in_axes):
         leaf_axes += [axis] * len(jax.tree.leaves(arg))
     size = arguments.batch_size_of(batched, in_axes) or 1
     return VmapBatch(size=size, in_axes=leaf_axes,
-                     loop_blocker=loop_blocker(fn, name, single, vr, filename))
+                     loop_blocker=loop_blocker(fn, name, single, vr, filename),
+                     out_axes=output_axes(fn, single, out_axes))
+
+
+def output_axes(fn: Any, single: list[Any], out_axes: Any) -> list[int | None]:
+    """Where ``jax.vmap(fn, out_axes=out_axes)`` puts the batch in each output leaf:
+    ``out_axes`` broadcast over the outputs of one example (``jax.eval_shape``), a
+    negative axis counted from the batched output's end; ``[]`` if JAX cannot say."""
+    try:
+        outs = jax.eval_shape(fn, *single)
+        axes: list[int | None] = []
+
+        def place(axis: int | None, out: Any) -> None:
+            for leaf in jax.tree.leaves(out):
+                rank = len(leaf.shape) + 1  # the batched output's
+                axes.append(None if axis is None else axis % rank)
+
+        jax.tree.map(place, out_axes, outs, is_leaf=lambda x: x is None)
+        return axes
+    except Exception:  # noqa: BLE001 - vmap itself reports a mismatch
+        return []
 
 
 def loop_blocker(fn: Any, name: str, single: list[Any], vr: VariantResult,

@@ -293,7 +293,7 @@ def describe_compiled(vr: VariantResult, prepared: Prepared, closed: Any, req: T
         if vr.variant == "vmap":
             vr.storyboard.batch = storyboard.vmap_batch(
                 loaded.builder.fn, loaded.builder.name, loaded.single, list(prepared.args),
-                loaded.settings.in_axes, vr, req.target.filename)
+                loaded.settings.in_axes, vr, req.target.filename, loaded.settings.out_axes)
         claims.apply(vr.storyboard, claims.story_claims(
             vr.storyboard, vr, prepared.fn, closed, list(prepared.args), names,
             jax.tree.leaves(compiled.input_shardings[0], is_leaf=lambda s: s is None),

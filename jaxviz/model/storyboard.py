@@ -290,11 +290,17 @@ class VmapBatch:
             cannot, checked by tracing the function on one example (e.g. it
             uses a collective over the batch axis, which one call does not
             have).
+        out_axes: per output array (the flattened leaves, in the order of the
+            storyboard's outputs), the axis ``vmap`` put the batch on (``out_axes``,
+            made non-negative); ``None`` for an output every example shares. Empty
+            when not known (then an output whose first axis is the batch's size is
+            taken to carry it there).
     """
 
     size: int
     in_axes: list[int | None] = field(default_factory=list)
     loop_blocker: str = ""
+    out_axes: list[int | None] = field(default_factory=list)
 
 
 @register

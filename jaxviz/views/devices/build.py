@@ -137,12 +137,15 @@ def _grids(scene: Scene, story: Storyboard,
     inputs: list[TileGrid] = []
     outputs: list[TileGrid] = []
     b = story.batch if scene.batch is not None else None
-    leaf = 0
+    leaf = out_leaf = 0
     for a in story.arrays:
         axis: int | None = None
         if b is not None and a.role == "input":
             axis = b.in_axes[leaf] if leaf < len(b.in_axes) else None
             leaf += 1
+        elif b is not None and b.out_axes:  # vmap's out_axes, read from JAX
+            axis = b.out_axes[out_leaf] if out_leaf < len(b.out_axes) else None
+            out_leaf += 1
         elif b is not None:
             axis = 0 if a.shape and a.shape[0] == b.size else None  # vmap's out_axes=0
         if axis is not None and axis >= len(a.shape):

@@ -309,11 +309,25 @@ def _vmap_phases(scene: Scene, equations: list[Equation]) -> list[Phase]:
                 v, [equations[i] for i in step.equations if i < len(equations)]), 3.0,
                 step=step, step_index=k, devices=_acting(step, [dev])))
     phases.append(Phase("result", "One batched result",
-                        f"{_names(outs)}: one array on device {dev}, row k is example k's "
-                        f"result. To spread the batch over devices, use pmap or sharding.",
+                        f"{_names(outs)}: {_batched_where(scene, outs, dev)}. To spread the "
+                        f"batch over devices, use pmap or sharding.",
                         [_line(v, _last_line(scene.jaxpr_text))], 2.5, devices=[dev],
                         arrays=[g.name for g in scene.outputs]))
     return phases
+
+
+def _batched_where(scene: Scene, outs: list[TileGrid], dev: int) -> str:
+    """Where each output holds example k (vmap's out_axes, as JAX placed the batch)."""
+    axes = [scene.batch_axis(g) for g in outs]
+    one = f"one array on device {dev}" if len(outs) == 1 else f"arrays on device {dev}"
+    if all(a == 0 for a in axes):
+        return f"{one}, row k is example k's result"
+    parts = []
+    for g, a in zip(outs, axes):
+        parts.append(f"{g.name}: row k is example k's result" if a == 0 else
+                     f"{g.name}: slice k along axis {a} is example k's result" if a is not None else
+                     f"{g.name} is one value for every example (out_axes None)")
+    return f"{one}; {'; '.join(parts)}"
 
 
 # --------------------------------------------------------------------------- #
