@@ -81,11 +81,18 @@ class Origins:
                                      src.line if src else None,
                                      sum(not v.literal for v in eq.inputs) or 1))
         self.collective_leaves = [x for x in self.leaves if x.eq.primitive in JAXPR_COLLECTIVES]
-        body = vr.equations[0].subjaxprs[0].invars if (
-            len(vr.equations) == 1 and vr.equations[0].primitive in ("jit", "pjit")
-            and vr.equations[0].subjaxprs) else vr.invars
+        one_jit = (len(vr.equations) == 1 and vr.equations[0].primitive in ("jit", "pjit")
+                   and bool(vr.equations[0].subjaxprs))
+        body = vr.equations[0].subjaxprs[0].invars if one_jit else vr.invars
         self.arrays = ({v.name: a for v, a in zip(body, inputs)}
                        if len(body) == len(inputs) else {})
+        #: the jit's own out_shardings, by the name of the body's output variable
+        self.out_specs: dict[str, str] = {}
+        if one_jit:
+            specs = _specs(vr.equations[0].params.get("out_shardings", ""))
+            outs = vr.equations[0].subjaxprs[0].outvars
+            if len(specs) == len(outs):
+                self.out_specs = {v.name: spec for v, spec in zip(outs, specs) if spec}
 
     # -- the whole program ---------------------------------------------------- #
 
@@ -254,7 +261,7 @@ class Origins:
             shapes = f"{', '.join(step.input_shapes)} -> {', '.join(step.output_shapes)}"
             return (f"inserted by XLA's SPMD partitioner, not in the jaxpr: it {action} "
                     f"({shapes} per device)")
-        reasons = self._reasons(serving.eq)
+        reasons = self._reasons(serving.eq) or self._asked_by_out_shardings(step, serving.eq)
         lead = "; ".join(reasons) + ": so " if reasons else ""
         return (f"{lead}XLA's SPMD partitioner {action}, for {serving.eq.primitive} "
                 f"({self._where(serving)}); the jaxpr has no collective here")
@@ -280,6 +287,18 @@ class Origins:
                     f"{_split(b.split_by[d])}" for d in range(len(a.shape))
                     if a.split_by[d] != b.split_by[d]]
         return []
+
+    def _asked_by_out_shardings(self, step: Step, eq: Equation) -> list[str]:
+        """A re-tiling of an equation's result that the jit returns with out_shardings of
+        its own: those asked for the other layout."""
+        op = step.collective
+        if op is None or op.kind not in ("all-to-all", "all-gather", "collective-permute"):
+            return []
+        asked = [self.out_specs[v.name] for v in eq.outputs if v.name in self.out_specs]
+        if not asked:
+            return []
+        return [f"the jit's out_shardings ask for the {eq.primitive} result as {asked[0]}, "
+                f"not as the devices compute it"]
 
     def _where(self, leaf: _Leaf) -> str:
         return f"line {leaf.line}" if leaf.line is not None and leaf.file == self.filename \
@@ -307,6 +326,25 @@ def _pair_reasons(word: str, lhs: ArrayTiles, rhs: ArrayTiles, ldims: list[int],
                        f"both {_split(al)}: each device multiplies matching slices into a "
                        f"partial sum")
     return out
+
+
+def _specs(text: str) -> list[str]:
+    """The ``P(...)`` of each sharding in a printed ``out_shardings`` tuple ("" for one the
+    jit leaves unspecified)."""
+    text = text.strip()
+    if not text.startswith("(") or "NamedSharding" not in text:
+        return []
+    parts, depth, start = [], 0, 1
+    for k, ch in enumerate(text):
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        if (ch == "," and depth == 1) or (depth == 0 and ch == ")"):
+            parts.append(text[start:k].strip())
+            start = k + 1
+    found = [re.search(r"spec=(P\(.*?\))(?:,|\))", p) for p in parts if p]
+    return [m.group(1) if m else "" for m in found]
 
 
 def _split(axes: list[str]) -> str:
