@@ -296,9 +296,11 @@ class ProjectionPanel(QWidget):
         self._stale = True
 
     # ------------------------------------------------------------ the projection
-    def request_costs(self, ticked: bool = True) -> bool:
+    def request_costs(self, ticked: bool = True, show: bool = True) -> bool:
         """Ask the engine to compile the variants and read their costs: those ticked now
-        (``ticked``), else the ones last set (:meth:`set_target`: the run's)."""
+        (``ticked``), else the ones last set (:meth:`set_target`: the run's). ``show``:
+        unfold the panel for it (Project does; a Run's projection leaves the layout as it
+        is and says in the bar that it is ready)."""
         if ticked and self.current_variants is not None:
             self._variants = list(self.current_variants())
         if self._target is None or self.engine is None:
@@ -316,7 +318,8 @@ class ProjectionPanel(QWidget):
             self._show()
             return False
         req = dataclasses.replace(self._target, variants=traced, want=["jaxpr", "cost"])
-        self.unfold()
+        if show:
+            self.unfold()
         self.status.setText("compiling the variants for the projection…")
         token = object()
         self._pending = token
@@ -355,7 +358,8 @@ class ProjectionPanel(QWidget):
             else:
                 programs[v] = vr.program
         self._programs = programs
-        self.status.setText("")
+        self.status.setText(f"projected on {self.chip.name}: Project shows it" if self.folded
+                            else "")
         self._show()
 
     def set_programs(self, programs: dict[str, ProgramCosts | str]) -> None:

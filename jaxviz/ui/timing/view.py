@@ -298,7 +298,8 @@ class TimingView(QWidget):
         self.controls.set_running(True)
         self.plots.set_run(run)
         self.projection.set_target(run.request.trace, list(run.request.variants))
-        self.projection.request_costs(ticked=False)  # queued after the measurement
+        # queued after the measurement; the panel stays as it is (folded: the bar says so)
+        self.projection.request_costs(ticked=False, show=False)
         self._show_info(f"Measuring {describe_target(run.request.trace)} in the JAX engine…")
         self._sync_buttons()
 
