@@ -22,7 +22,7 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from jaxviz.model.gallery import resources_dir
+from jaxviz.model.resources import resources_dir
 
 INSTALL, UNINSTALL = "--install-desktop-entry", "--uninstall-desktop-entry"
 FLAGS = (INSTALL, UNINSTALL)

@@ -24,63 +24,15 @@ The public surface is re-exported here. The modules behind it:
 
 May import: nothing of jaxviz but itself (mypy strict; import-linter keeps JAX and
 Qt out).
+
+Every name above loads on first use (``lazy_loader.attach_stub``, SPEC 1): importing
+one module of this package, e.g. ``jaxviz.model.limits`` for the command line's
+flags, no longer imports all of them (the window's first paint waits for none of
+them). ``__init__.pyi`` lists what is exported, for type checkers and the loader
+alike. A record decoded before its module was imported is found all the same
+(:func:`jaxviz.model.codec.from_plain` loads the package's modules on a miss).
 """
 
-from jaxviz.model.calibration import CalibrationRequest, CalibrationResult  # noqa: F401 (registers them)
-from jaxviz.model.call_code import CallCode
-from jaxviz.model.engine import DevicesRequest, EngineEvent, EngineInfo, Reply
-from jaxviz.model.gallery import Example, GalleryError, get_example, list_examples, list_functions
-from jaxviz.model.notes import NOTE_KINDS, VariantNote
-from jaxviz.model.records import (
-    SCHEMA_VERSION,
-    VARIANTS,
-    ArrayLayout,
-    DeviceInfo,
-    Equation,
-    ErrorInfo,
-    MeshInfo,
-    SchemaMismatch,
-    ShardInfo,
-    SourceSpan,
-    SubJaxpr,
-    Target,
-    TraceRequest,
-    TraceResult,
-    TraceSettings,
-    VariantResult,
-    VarInfo,
-    from_plain,
-    register,
-    to_plain,
-    variant_label,
-)
-from jaxviz.model.specs import SpecError
-from jaxviz.model.stepping import StepRequest, StepResult  # registers the stepping records
-from jaxviz.model.storyboard import (
-    ArrayTiles,
-    CollectiveOp,
-    Enclosing,
-    Step,
-    Storyboard,
-    StoryPhase,
-    Tile,
-    VmapBatch,
-)
-from jaxviz.model.timing import TimingRequest, TimingRun  # registers the timing records
+import lazy_loader as _lazy
 
-__all__ = [
-    "SCHEMA_VERSION", "VARIANTS", "ArrayLayout", "DeviceInfo", "Equation", "ErrorInfo",
-    "Example", "GalleryError", "MeshInfo", "SchemaMismatch", "ShardInfo", "SourceSpan",
-    "SpecError", "SubJaxpr", "Target", "TraceRequest", "TraceResult", "TraceSettings",
-    "VariantResult",
-    "VarInfo", "from_plain", "get_example", "list_examples", "list_functions", "register",
-    "to_plain", "variant_label",
-]
-__all__ += ["DevicesRequest", "EngineEvent", "EngineInfo", "Reply"]
-__all__ += ["StepRequest", "StepResult"]
-__all__ += ["TimingRequest", "TimingRun"]
-__all__ += ["NOTE_KINDS", "CallCode", "VariantNote"]
-__all__ += ["ArrayTiles", "CollectiveOp", "Enclosing", "Step", "StoryPhase", "Storyboard", "Tile",
-            "VmapBatch"]
-
-from jaxviz.model.what_if import WhatIfRequest, WhatIfResult  # noqa: E402, F401 (registers them)
+__getattr__, __dir__, __all__ = _lazy.attach_stub(__name__, __file__)

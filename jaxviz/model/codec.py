@@ -48,6 +48,19 @@ def register(cls: type) -> type:
     return cls
 
 
+def _record_class(name: str) -> type | None:
+    """The record class called ``name`` when its module was not imported yet: records
+    register as their module is imported, and ``jaxviz.model`` loads its modules on first
+    use, so every module of the package is imported once, then the name looked up again."""
+    import importlib
+    import pkgutil
+
+    package = importlib.import_module(__name__.rpartition(".")[0])
+    for module in pkgutil.iter_modules(package.__path__):
+        importlib.import_module(f"{package.__name__}.{module.name}")
+    return _REGISTRY.get(name)
+
+
 def _where(cls: type) -> str:
     return f"{cls.__module__}.{cls.__qualname__}"
 
@@ -78,7 +91,7 @@ def _decode(data: Any, check: bool) -> Any:
         name = data.get("__type__")
         if name is None:
             return {k: _decode(v, check) for k, v in data.items()}
-        cls = _REGISTRY.get(name)
+        cls = _REGISTRY.get(name) or _record_class(name)
         if cls is None:
             raise SchemaMismatch(f"unknown record type {name!r}")
         names = {f.name for f in dataclasses.fields(cls)}

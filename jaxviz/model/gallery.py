@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import jaxviz
 from jaxviz.model.as_written import transformed_call
 from jaxviz.model.files import SOURCE_BYTES, read_text
 from jaxviz.model.records import TraceSettings
+from jaxviz.model.resources import ResourcesMissing, resources_dir
 
 
 class GalleryError(LookupError):
@@ -51,17 +51,11 @@ class Example(TraceSettings):
         return first
 
 
-def resources_dir() -> Path:
-    """The ``resources`` folder: inside the installed package, or at the repo top."""
-    here = Path(jaxviz.__file__).resolve().parent
-    for candidate in (here / "resources", here.parent / "resources"):
-        if (candidate / "examples").is_dir():
-            return candidate
-    raise GalleryError(f"jaxviz's resources folder is missing (looked in {here})")
-
-
 def examples_dir() -> Path:
-    return resources_dir() / "examples"
+    try:
+        return resources_dir() / "examples"
+    except ResourcesMissing as exc:
+        raise GalleryError(str(exc)) from None
 
 
 def load_example(path: Path) -> Example:

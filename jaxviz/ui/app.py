@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None,
     if problem:
         print(problem, file=sys.stderr)
         return 3
-    from PySide6.QtCore import QCoreApplication, QEvent
+    from PySide6.QtCore import QCoreApplication, QEvent, QTimer
     from PySide6.QtWidgets import QApplication
 
     from jaxviz.ui.theme import style
@@ -85,21 +85,29 @@ def main(argv: list[str] | None = None,
 
     from jaxviz.ui.window.main_window import MainWindow
 
-    window = MainWindow(devices=ns.devices)
+    # Staged: the frame paints first; the parts are imported and built right after.
+    window = MainWindow(devices=ns.devices, staged=True)
     window.show()
-    if ns.listen:  # started by jaxviz.show(): functions arrive over a private socket
-        from jaxviz.ui.window.channel import ChannelServer, open_in_window
 
-        channel = ChannelServer(ns.listen, lambda m, t: open_in_window(window, m, t), parent=window)
-        problem = channel.listen()
-        if problem:
-            print(f"jaxviz: error: {problem}", file=sys.stderr)
+    def after_painted() -> None:
+        window.build()
+        window.start_engine()  # JAX starts while the parts are laid out and the target opens
+        # The parts are laid out (and painted) in the next turn of the event loop; the
+        # target opens after that, when the panes know their room.
+        QTimer.singleShot(0, after_built)
 
-    def after_shown() -> None:
+    def after_built() -> None:
+        if ns.listen:  # started by jaxviz.show(): functions arrive over a private socket
+            from jaxviz.ui.window.channel import ChannelServer, open_in_window
+
+            channel = ChannelServer(ns.listen, lambda m, t: open_in_window(window, m, t),
+                                    parent=window)
+            problem = channel.listen()
+            if problem:
+                print(f"jaxviz: error: {problem}", file=sys.stderr)
         from jaxviz.ui.text.highlighters import warm_lexers
 
         warm_lexers()  # Pygments compiles its lexers in a thread, not on the GUI's
-        window.start_engine()
         try:
             if not ns.listen:  # else the first message says what to open
                 window.open_target(ns.target or window.last_target())
@@ -108,7 +116,7 @@ def main(argv: list[str] | None = None,
             if on_shown is not None:
                 on_shown(window)
 
-    _after_first_paint(app, window, on_painted, after_shown)
+    _after_first_paint(app, window, on_painted, after_painted)
     code = app.exec()
     # Closing the last window posts a Quit event; when the QApplication outlives this
     # call (tests, benchmarks) it must not end the caller's next event loop.

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from jaxviz.cli.desktop_entry import desktop_entry
-from jaxviz.model.gallery import resources_dir
+from jaxviz.model.resources import resources_dir
 
 VALIDATE = shutil.which("desktop-file-validate")
 

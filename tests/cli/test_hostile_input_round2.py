@@ -301,7 +301,7 @@ def test_a_lecture_that_runs_its_own_code_lists_it_and_waits_for_trust(folder):
 
 
 def test_the_shipped_lecture_runs_only_the_gallery():
-    from jaxviz.model.gallery import resources_dir
+    from jaxviz.model.resources import resources_dir
     from jaxviz.views.present.lecture import load_lecture, what_runs
 
     assert what_runs(load_lecture(resources_dir() / "lectures" / "parallel_jax.toml")) == []

@@ -17,7 +17,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QImage
 
-from jaxviz.model.gallery import resources_dir
+from jaxviz.model.resources import resources_dir
 from jaxviz.views.present.deck import build_slides, load_deck
 from jaxviz.views.present.lecture import load_lecture, parse_lecture
 

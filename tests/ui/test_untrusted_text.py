@@ -14,7 +14,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
-from jaxviz.model.gallery import resources_dir
+from jaxviz.model.resources import resources_dir
 
 IMG = "<img src='file:///nonexistent/jaxviz-hostile.png'><b>bold</b>"
 

@@ -22,7 +22,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QToolButton
 
 from jaxviz.model import VARIANTS
-from jaxviz.views.window.window_state import TWO_PANES
+from jaxviz.views.window.pane_layouts import TWO_PANES
 from tests.helpers.window import JAX_MS, devices_tab, wait_for_panes
 
 # Not in the fast tier: the window on the real engine.

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QSizePolicy, QSplitter, QStackedWidget, QTabWidget
 from jaxviz.model import VARIANTS, TraceResult, variant_label
 from jaxviz.ui.compare.compare_view import CompareView
 from jaxviz.ui.panes.jaxpr_pane import JaxprPane
-from jaxviz.views.window.window_state import PANE_LAYOUTS, TWO_PANES
+from jaxviz.views.window.pane_layouts import PANE_LAYOUTS, TWO_PANES
 
 #: Narrower panes than this many code characters switch "auto" layout to tabs.
 MIN_PANE_CHARS = 26

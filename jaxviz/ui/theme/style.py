@@ -25,7 +25,7 @@ from pygments.token import Token, _TokenType, string_to_tokentype
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QIcon, QPalette
 from PySide6.QtWidgets import QApplication, QStyleFactory, QWidget
 
-from jaxviz.model.gallery import resources_dir
+from jaxviz.model.resources import resources_dir
 from jaxviz.views import palette
 
 #: Point sizes at zoom 0: big enough to read from the back of a lecture hall.

@@ -18,7 +18,8 @@ from jaxviz.ui.binding import follow
 from jaxviz.ui.panes.area import LAYOUTS
 from jaxviz.views.keys import key_label
 from jaxviz.views.window.clicker_views import PRESENTER_KEYS
-from jaxviz.views.window.window_state import TWO_PANES, WindowState
+from jaxviz.views.window.pane_layouts import TWO_PANES
+from jaxviz.views.window.window_state import WindowState
 
 #: name -> (menu text, shortcuts, what it does)
 SHORTCUTS: dict[str, tuple[str, list[str], str]] = {

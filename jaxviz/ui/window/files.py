@@ -8,17 +8,16 @@ and ``session``), kept apart so each module stays small.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from jaxviz.model import VARIANTS, TraceRequest, TraceSettings
-from jaxviz.model.as_written import transformed_reason
-from jaxviz.model.errors import UserError
-from jaxviz.model.gallery import GalleryError
-from jaxviz.ui.window.document import Document
 from jaxviz.ui.window.parts import WindowParts
-from jaxviz.views.window.entry_points import argument_hint
 from jaxviz.views.window.screen_fit import panes_for
+
+if TYPE_CHECKING:  # the records, the gallery and the document load with the window's parts
+    from jaxviz.model import TraceRequest
+    from jaxviz.ui.window.document import Document
 
 #: Panes an example or a file opens with: its variants in this priority, at most four (two
 #: in a projector-sized window).
@@ -46,6 +45,8 @@ class WindowFilesMixin(WindowParts):
             self.open_file(path, function)
 
     def open_example(self, name: str) -> None:
+        from jaxviz.model.gallery import GalleryError
+
         if not self.confirm_leave():
             return
         self._remember_fields()
@@ -64,6 +65,8 @@ class WindowFilesMixin(WindowParts):
     def _show_panes_of(self, variants: list[str] | tuple[str, ...]) -> None:
         """The panes of a document's variants: as many side by side as the window has room
         for; every one it declares when even those would be tabs (a tab costs no room)."""
+        from jaxviz.model import VARIANTS
+
         panes = panes_for(self.width(), self.height())  # two in a projector-sized window
         declared = [v for v in PANE_PRIORITY if v in variants]
         wanted = declared[:panes]
@@ -72,6 +75,10 @@ class WindowFilesMixin(WindowParts):
             self.state.visible_variants = [v for v in VARIANTS if v in declared]
 
     def open_file(self, path: str, function: str = "") -> None:
+        from jaxviz.model import VARIANTS
+        from jaxviz.model.errors import UserError
+        from jaxviz.views.window.entry_points import argument_hint
+
         if not self.confirm_leave():
             return
         self._remember_fields()
@@ -140,6 +147,8 @@ class WindowFilesMixin(WindowParts):
         The recording holds the code that was measured, which may differ from
         any file on disk: it is put where the user can read it, not run.
         """
+        from jaxviz.model import TraceSettings
+
         if not self.confirm_leave():
             return
         origin = f"recorded in {Path(request.target.filename).name}"
@@ -202,6 +211,8 @@ class WindowFilesMixin(WindowParts):
     def _on_function_chosen(self, name: str) -> None:
         """Another function of the file: its annotations' argument spec, if they give one
         (the fields typed for the last function are kept otherwise); remembered."""
+        from jaxviz.views.window.entry_points import argument_hint
+
         self.document.set_function(name)
         hint = argument_hint(self.document.text(), name)
         self.args_panel.suggest_args(hint.placeholder)
@@ -215,6 +226,8 @@ class WindowFilesMixin(WindowParts):
     def show_as_written_if_transformed(self) -> None:
         """A function already jitted/shard_mapped (or a module that sets a mesh) opens with
         its "as written" pane: what it does as written is the first question."""
+        from jaxviz.model.as_written import transformed_reason
+
         reason = transformed_reason(self.state.source, self.state.function)
         if reason and "as_written" not in self.state.visible_variants:
             self.state.set_variant_visible("as_written", True)

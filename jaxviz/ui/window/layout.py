@@ -21,11 +21,10 @@ from PySide6.QtCore import QRect, Qt, QTimer
 from PySide6.QtGui import QAction, QFont, QFontMetrics, QGuiApplication, QShowEvent
 from PySide6.QtWidgets import QApplication, QWidget
 
-from jaxviz.model import VARIANTS
 from jaxviz.ui.theme import style
 from jaxviz.ui.window.parts import WindowParts
+from jaxviz.views.window.pane_layouts import TWO_PANES
 from jaxviz.views.window.screen_fit import Rect, WindowPlan, fit_frame, plan_window
-from jaxviz.views.window.window_state import TWO_PANES
 
 #: A window's frame beyond its content before the window manager has framed it (a title
 #: bar and thin borders; the check after it is framed corrects any difference).
@@ -144,16 +143,31 @@ class WindowStateMixin(WindowParts):
             self.session.schedule()  # a variant not traced yet is traced now
 
     # ------------------------------------------------------- save / restore
-    def restore_window_state(self) -> None:
-        """The remembered layout, or on the first run the one planned for this screen
-        (:func:`~jaxviz.views.window.screen_fit.plan_window`)."""
-        geometry, state, splitter = self.settings.window()
+    def place(self) -> None:
+        """Size and place the window: as remembered, else as planned for this screen
+        (:func:`~jaxviz.views.window.screen_fit.plan_window`). The window's first stage:
+        its frame is placed, and painted, before its parts are built; once only."""
+        if getattr(self, "_placed", False):
+            return
+        self._placed = True
+        geometry, state, _splitter = self.settings.window()
         self.plan = plan_window(_rect(self._available_geometry()))
         self._planned: WindowPlan | None = None
+        self._as_planned = geometry is None or state is None
         if geometry is None or state is None:
-            self.apply_plan(self.plan)
+            self._frame_as_planned(self.plan)
         else:
             self.restoreGeometry(geometry)
+
+    def restore_window_state(self) -> None:
+        """The remembered layout, or on the first run the one planned for this screen."""
+        from jaxviz.model import VARIANTS
+
+        self.place()
+        _geometry, state, splitter = self.settings.window()
+        if self._as_planned:
+            self._docks_as_planned(self.plan)
+        elif state is not None:
             self.restoreState(state)
         if splitter is not None:
             self.splitter.restoreState(splitter)
@@ -171,21 +185,29 @@ class WindowStateMixin(WindowParts):
             self.set_zoom(zoom)
         self.recent_files_changed(self.settings.recent_files())
         self._watch_screens()
+        if self.isVisible():  # built after the first paint: its docks are laid out now
+            self._check_screen_soon()
 
     def apply_plan(self, plan: WindowPlan) -> None:
         """Size and place the window, and lay its docks out, as ``plan`` says (again once
         the window is shown: a window manager maximizes it after it is shown)."""
+        self._frame_as_planned(plan)
+        self._docks_as_planned(plan)
+
+    def _frame_as_planned(self, plan: WindowPlan) -> None:
         self.setWindowState(self.windowState() & ~Qt.WindowState.WindowMaximized)
         self.resize(plan.frame.width - FRAME_ESTIMATE[0], plan.frame.height - FRAME_ESTIMATE[1])
         self.move(plan.frame.x, plan.frame.y)
+        if plan.maximized:
+            self.setWindowState(self.windowState() | Qt.WindowState.WindowMaximized)
+
+    def _docks_as_planned(self, plan: WindowPlan) -> None:
         for dock in (self.docks["Gallery"], self.docks["Arguments"]):
             dock.setVisible(plan.side_panels)
         self._lay_out_docks(plan)
         self._planned = plan
         if plan.projector:
             self.set_status("projector layout: Ctrl+B shows the gallery and the arguments")
-        if plan.maximized:
-            self.setWindowState(self.windowState() | Qt.WindowState.WindowMaximized)
 
     def _lay_out_docks(self, plan: WindowPlan) -> None:
         gallery, args = self.docks["Gallery"], self.docks["Arguments"]
@@ -252,14 +274,21 @@ class WindowStateMixin(WindowParts):
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
         super().showEvent(event)
         if not event.spontaneous():
-            # The window manager frames (and maximizes) the window after it is shown.
-            for n, delay in enumerate(SCREEN_CHECKS_MS, 1):
-                last = n == len(SCREEN_CHECKS_MS)
-                QTimer.singleShot(delay, self, lambda last=last: self._after_shown(last))
+            self._check_screen_soon()
+
+    def _check_screen_soon(self) -> None:
+        """The window manager frames (and maximizes) the window after it is shown: its
+        place is checked then, a few times."""
+        for n, delay in enumerate(SCREEN_CHECKS_MS, 1):
+            last = n == len(SCREEN_CHECKS_MS)
+            QTimer.singleShot(delay, self, lambda last=last: self._after_shown(last))
 
     def _after_shown(self, last: bool) -> None:
         """A first window planned maximized gets its docks laid out again at the size the
         window manager gave it (until the last check); any window is kept on screen."""
+        if not self.built:  # its frame only: the parts' checks come when they are built
+            self.keep_on_screen()
+            return
         if self._planned is not None and self._planned.maximized and self.isMaximized():
             self._lay_out_docks(self._planned)
         if last:

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QCloseEvent
+from PySide6.QtGui import QCloseEvent, QFont
 from PySide6.QtWidgets import (
     QDockWidget,
     QHBoxLayout,
@@ -31,40 +31,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from jaxviz.model import TraceRequest, TraceResult
-from jaxviz.model.engine import EngineEvent
-from jaxviz.ui.binding import follow
-from jaxviz.ui.panels.args import ArgsPanel
-from jaxviz.ui.panels.editor_panel import EditorPanel
-from jaxviz.ui.panels.gallery import GalleryPanel
-from jaxviz.ui.panels.tool_tabs import ToolTabs
-from jaxviz.ui.panes.area import JaxprArea
-from jaxviz.ui.panes.linking import LinkController
-from jaxviz.ui.qt_engine import QtEngine
 from jaxviz.ui.text.plain import plain
 from jaxviz.ui.theme import style
-from jaxviz.ui.window.actions import build_menus, shortcuts_html
-from jaxviz.ui.window.comparing import CompareMode
-from jaxviz.ui.window.comparing import handlers as compare_handlers
-from jaxviz.ui.window.document import DocumentController
 from jaxviz.ui.window.files import WindowFilesMixin
 from jaxviz.ui.window.layout import WindowStateMixin
-from jaxviz.ui.window.maximize import ViewMaximizer
-from jaxviz.ui.window.presenter_keys import PresenterKeys
-from jaxviz.ui.window.presenting import WindowPresentation
-from jaxviz.ui.window.result_router import ResultRouter
-from jaxviz.ui.window.run_once import RunOnce
-from jaxviz.ui.window.session import TraceSession
 from jaxviz.ui.window.settings import RememberedSettings
-from jaxviz.ui.window.stepping import StepMode
-from jaxviz.ui.window.stepping import handlers as step_handlers
-from jaxviz.ui.window.tools_title import title_after_tab
-from jaxviz.views.window.clicker_views import ClickerViews
-from jaxviz.views.window.window_state import WindowState
 
-if TYPE_CHECKING:  # dialogs load when first opened
+if TYPE_CHECKING:  # the parts are imported by the methods that build them (see build)
+    from jaxviz.model import TraceRequest, TraceResult
+    from jaxviz.model.engine import EngineEvent
+    from jaxviz.ui.qt_engine import QtEngine
     from jaxviz.ui.window.shortcuts_dialog import ShortcutsDialog
-
 
 class MainWindow(WindowFilesMixin, WindowStateMixin):
     """jaxviz's main window. ``engine`` defaults to a real engine process."""
@@ -75,17 +52,62 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
     detailsUpdated = Signal()
 
     def __init__(self, settings: RememberedSettings | None = None, engine: QtEngine | None = None,
-                 devices: int | None = None, parent: QWidget | None = None):
+                 devices: int | None = None, parent: QWidget | None = None,
+                 staged: bool = False):
+        """Build the window; ``staged``: only its frame now (placed, titled, saying it
+        is starting), its parts with :meth:`build` -- ``jaxviz`` paints the frame first,
+        before the parts' modules are imported."""
         super().__init__(parent)
         self.settings = settings or RememberedSettings()
-        devices = devices or self.settings.devices
+        self._devices = devices or self.settings.devices
+        self._engine_given = engine
+        #: Whether the parts are built (a staged window's frame has none yet).
+        self.built = False
+        self.setWindowTitle("jaxviz[*]")
+        self.setWindowIcon(style.app_icon())
+        if staged:
+            self._show_frame()
+        else:
+            self.build()
+
+    def _show_frame(self) -> None:
+        """The first stage: the window where it will be, in the theme, saying it starts."""
+        starting = QLabel("Starting jaxviz…")
+        starting.setObjectName("starting")
+        starting.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        font = QFont(starting.font())
+        font.setPointSizeF(font.pointSizeF() * 1.5)
+        starting.setFont(font)
+        self.setCentralWidget(starting)
+        self.place()
+
+    def build(self) -> None:
+        """Build the window's parts (once): the editor, panes, panels and tool tabs, the
+        engine client, menus and status bar, and lay them out as remembered."""
+        if self.built:
+            return
+        from jaxviz.ui.qt_engine import QtEngine
+        from jaxviz.ui.window.comparing import CompareMode
+        from jaxviz.ui.window.document import DocumentController
+        from jaxviz.ui.window.maximize import ViewMaximizer
+        from jaxviz.ui.window.presenter_keys import PresenterKeys
+        from jaxviz.ui.window.presenting import WindowPresentation
+        from jaxviz.ui.window.result_router import ResultRouter
+        from jaxviz.ui.window.run_once import RunOnce
+        from jaxviz.ui.window.session import TraceSession
+        from jaxviz.ui.window.stepping import StepMode
+        from jaxviz.views.window.clicker_views import ClickerViews
+        from jaxviz.views.window.window_state import WindowState
+
+        devices = self._devices
+        engine = self._engine_given
         self._owns_engine = engine is None
         self.engine = engine or QtEngine(devices=devices, parent=self)
         self.session = TraceSession(self.engine, self)
         self.state = WindowState(devices=devices)
-        self.setWindowTitle("jaxviz[*]")
-        self.setWindowIcon(style.app_icon())
         self._build_widgets()
+        from jaxviz.ui.panes.linking import LinkController
+
         self.linking = LinkController(self.editor, self.area, self)
         self.router = ResultRouter(self, self.state, self)
         self.document = DocumentController(self.editor_panel, parent=self, state=self.state,
@@ -111,16 +133,25 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         self.maximizer = ViewMaximizer(self, self.tools, self.docks["Console · Devices · Timing"],
                                        self.state)
         self.presentation = WindowPresentation(self, self.engine)
+        from jaxviz.ui.window.actions import build_menus
+
         self.actions_by_name, self.recent_menu = build_menus(
             self, self._handlers(), self.gallery.examples, self.state, self.docks.values())
         self._build_status_bar()
         self._wire()
         self.fit_side_panels()
+        self.built = True
         self.restore_window_state()
         self._started = False
 
     # ------------------------------------------------------------ building
     def _build_widgets(self) -> None:
+        from jaxviz.ui.panels.args import ArgsPanel
+        from jaxviz.ui.panels.editor_panel import EditorPanel
+        from jaxviz.ui.panels.gallery import GalleryPanel
+        from jaxviz.ui.panels.tool_tabs import ToolTabs
+        from jaxviz.ui.panes.area import JaxprArea
+
         self.editor_panel = EditorPanel()
         self.editor = self.editor_panel.editor
         self.area = JaxprArea()
@@ -153,6 +184,9 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
 
     def _handlers(self) -> dict[str, Callable[..., object]]:
         """What each menu action does (see :func:`~jaxviz.ui.window.actions.build_menus`)."""
+        from jaxviz.ui.window.comparing import handlers as compare_handlers
+        from jaxviz.ui.window.stepping import handlers as step_handlers
+
         return {
             "new": self.new_file, "open": self.open_file_dialog, "save": self.save,
             "save_as": self.save_as, "quit": self.close, "retrace": self.retrace,
@@ -202,6 +236,9 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         bar.addPermanentWidget(self.engine_label)
 
     def _wire(self) -> None:
+        from jaxviz.ui.binding import follow
+        from jaxviz.ui.window.tools_title import title_after_tab
+
         self.session.set_factory(self.build_request)
         self.tools.set_engine(self.engine)
         self.session.resultReady.connect(self._on_result)
@@ -326,6 +363,8 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
             self.engine_label.setText(self._starting_text(self.engine.devices))
             self.engine.start()
             if self.engine.info is not None:  # an engine that was already running
+                from jaxviz.model.engine import EngineEvent
+
                 self._on_engine_event(EngineEvent("ready", "", self.engine.info))
 
     def _starting_text(self, devices: int, verb: str = "starting") -> str:
@@ -523,6 +562,9 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
 
     # ------------------------------------------------------------- closing
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+        if not self.built:  # closed while starting: nothing to keep yet
+            event.accept()
+            return
         if not self.confirm_leave():
             event.ignore()
             return
@@ -537,6 +579,7 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
 
     def show_shortcuts(self) -> ShortcutsDialog:
         """The shortcut list (F1), scrolling within the screen."""
+        from jaxviz.ui.window.actions import shortcuts_html
         from jaxviz.ui.window.shortcuts_dialog import ShortcutsDialog
 
         dialog = ShortcutsDialog(shortcuts_html(), self)

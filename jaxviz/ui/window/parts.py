@@ -9,26 +9,32 @@ checker see) what they may rely on, instead of each guessing at the window.
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QSplitter
+from typing import TYPE_CHECKING
 
-from jaxviz.ui.panels.args import ArgsPanel
-from jaxviz.ui.panels.editor_panel import EditorPanel
-from jaxviz.ui.panels.gallery import GalleryPanel
-from jaxviz.ui.panels.tool_tabs import ToolTabs
-from jaxviz.ui.panes.area import JaxprArea
-from jaxviz.ui.panes.linking import LinkController
-from jaxviz.ui.text.editor import CodeEditor
-from jaxviz.ui.window.document import DocumentController
-from jaxviz.ui.window.result_router import ResultRouter
-from jaxviz.ui.window.session import TraceSession
-from jaxviz.ui.window.settings import RememberedSettings
-from jaxviz.views.window.window_state import WindowState
+from PySide6.QtWidgets import QMainWindow
 
+if TYPE_CHECKING:  # the parts load when the window is built (after its first paint)
+    from PySide6.QtWidgets import QDockWidget, QMenu, QSplitter
+
+    from jaxviz.ui.panels.args import ArgsPanel
+    from jaxviz.ui.panels.editor_panel import EditorPanel
+    from jaxviz.ui.panels.gallery import GalleryPanel
+    from jaxviz.ui.panels.tool_tabs import ToolTabs
+    from jaxviz.ui.panes.area import JaxprArea
+    from jaxviz.ui.panes.linking import LinkController
+    from jaxviz.ui.text.editor import CodeEditor
+    from jaxviz.ui.window.document import DocumentController
+    from jaxviz.ui.window.result_router import ResultRouter
+    from jaxviz.ui.window.session import TraceSession
+    from jaxviz.ui.window.settings import RememberedSettings
+    from jaxviz.views.window.window_state import WindowState
 
 class WindowParts(QMainWindow):
     """The main window's parts and the few calls its mixins make on one another."""
 
     settings: RememberedSettings
+    #: Whether the parts below are built (a staged window paints its frame first).
+    built: bool
     state: WindowState
     session: TraceSession
     document: DocumentController

@@ -45,14 +45,10 @@ from jaxviz.model.partition_specs import (
 from jaxviz.model.records import VARIANTS, Target, TraceRequest, TraceResult, TraceSettings
 from jaxviz.model.settings_table import DEFAULT_AXIS_NAME, TEXT_SETTINGS, settings_values
 from jaxviz.model.specs import SpecError
+from jaxviz.views.window.pane_layouts import TWO_PANES
 
 #: A field's fault: ``(message, character position or None)``.
 FieldError = tuple[str, int | None]
-#: The pane layout showing two chosen variants (:attr:`WindowState.two_panes`), wide.
-TWO_PANES = "two panes"
-#: The pane layouts: the visible panes fitted (tabs when too narrow), side by side,
-#: tabs, or two chosen variants side by side whatever the visible panes are.
-PANE_LAYOUTS = ("auto", "side by side", "tabs", TWO_PANES)
 #: The tool views that can fill the window's central area.
 MAXIMIZABLE = ("devices", "timing")
 #: Variants the device view prefers to show, most parallel first.
@@ -100,7 +96,7 @@ class WindowState:
         compared: the two variants the compare layout shows, ``(left, right)``, or
             None while the panes show.
         two_panes: the two variants the ``two panes`` layout shows, wide, side by side
-            (:data:`TWO_PANES`), ``(left, right)``.
+            (:data:`~jaxviz.views.window.pane_layouts.TWO_PANES`), ``(left, right)``.
         maximized: the tool view that fills the window's central area (``devices``,
             ``timing``; "" while none does, see :data:`MAXIMIZABLE`).
         document: which document is open: a number that grows with every example,

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from jaxviz.model.gallery import list_examples, resources_dir
+from jaxviz.model.gallery import list_examples
+from jaxviz.model.resources import resources_dir
 from jaxviz.views.present.lecture import (
     LectureError,
     load_lecture,
