@@ -225,7 +225,7 @@ class CompareView(QFrame):
             return
         # a big program: diff and lay out in a thread; the window keeps painting meanwhile
         generation = self._generation
-        self.banner.setText(f"⏳ comparing {left.variant} and {right.variant} "
+        self.banner.setText(f"comparing {left.variant} and {right.variant} "
                             f"({left.jaxpr_text.count(chr(10)) + 1} and "
                             f"{right.jaxpr_text.count(chr(10)) + 1} lines)…")
         self.banner.show()

@@ -118,7 +118,7 @@ class JaxprPane(QFrame):
         # on the title, not the pane: a pane-wide tooltip covers the equations it hovers over
         self.title.setToolTip(VARIANT_HELP.get(variant, ""))
         self.busy = plain(QLabel(""))
-        # "⏳ working…" comes and goes: it must not widen the pane (and the window) when it does
+        # "working…" comes and goes: it must not widen the pane (and the window) when it does
         self.busy.setMinimumWidth(1)  # (else a QLabel's minimum is its whole text)
         self.call = ElidedLabel()
         self.call.setProperty("role", "pane-call")

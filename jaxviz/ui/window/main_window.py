@@ -541,7 +541,7 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         self.busy_bar.setVisible(busy)
         self.stop_button.setVisible(busy)
         for pane in self.area.panes.values():
-            pane.set_busy("⏳ working…" if busy else "")
+            pane.set_busy("working…" if busy else "")
         if busy:
             self._status_before_busy = (self.status_text.text(), self._status_is_error)
             self.set_status(what)

@@ -203,7 +203,7 @@ class StepMode(QObject):
     def _busy(self, busy: bool, what: str) -> None:
         pane = self.area.panes.get(self.controller.variant)
         if pane is not None:
-            pane.set_busy("⏳ stepping…" if busy else "")
+            pane.set_busy("stepping…" if busy else "")
         panel = self.tools.values.view
         if busy:
             self.set_status(what)
