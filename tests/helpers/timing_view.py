@@ -59,6 +59,7 @@ def run_live(engine):
     view.controls.run_button.click()
     assert view.running
     spin_until(lambda: not view.running, 3 * JAX_MS)
+    spin_until(lambda: not view.plots.undrawn(), 5000)  # the tabs off screen, in turns after
     return view
 
 

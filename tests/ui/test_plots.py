@@ -292,3 +292,29 @@ def test_the_docked_timeline_gives_every_lane_a_line_of_its_own(run, qapp):
     line = QFontMetricsF(font).height()
     assert min(b - a for a, b in zip(ys, ys[1:])) >= line, (ys, line)
     panel.close()
+
+
+def test_a_new_run_draws_the_tab_on_screen_at_once_and_the_others_one_per_turn(run, qapp):
+    """A finished run redraws the tab the user looks at in the same call; the tabs off
+    screen follow, one per turn of the event loop (all of them in one call stalled the
+    window 50 ms), each drawn from that run -- and one shown before its turn is drawn then."""
+    from jaxviz.ui.timing.plots_panel import PlotsPanel
+
+    panel = PlotsPanel()
+    panel.resize(1000, 500)
+    panel.show()
+    panel.set_run(run)
+    panel.draw_the_rest_soon()
+    others = [k for k in panel.pages if k != panel.current_kind()]
+    assert panel.undrawn() == others and len(others) >= 3
+    qapp.processEvents()  # one turn: one more tab
+    assert len(panel.undrawn()) == len(others) - 1
+    last = panel.undrawn()[-1]
+    panel.show_kind(last)  # shown before its turn: drawn now
+    assert last not in panel.undrawn()
+    for _ in range(len(others)):
+        qapp.processEvents()
+    assert panel.undrawn() == []
+    assert panel.pages["variants"].caption.text() == panel.figures["variants"].caption()
+    assert len(panel.figures["variants"].markers["ready"].data) == len(run.variant_names())
+    panel.close()

@@ -207,6 +207,25 @@ class PlotsPanel(QTabWidget):
         for kind in kinds:
             self._draw(kind)
 
+    def undrawn(self) -> list[str]:
+        """The tabs not drawn from the current run yet (drawn when shown, or soon)."""
+        return [k for k in self.pages if k in self._stale]
+
+    def draw_the_rest_soon(self) -> None:
+        """Draw the tabs not on screen one per turn of the event loop (each is ready when
+        shown, and no turn draws them all: a finished run drew every tab in one 50 ms
+        call)."""
+        stale = [k for k in self.pages if k in self._stale and k != self.current_kind()]
+        if stale:
+            QTimer.singleShot(0, self, lambda: self._draw_one_stale(stale))
+
+    def _draw_one_stale(self, kinds: list[str]) -> None:
+        while kinds and kinds[0] not in self._stale:
+            kinds.pop(0)
+        if kinds:
+            self._draw(kinds.pop(0))
+            QTimer.singleShot(0, self, lambda: self._draw_one_stale(kinds))
+
     def _draw(self, kind: str) -> None:
         page = self.pages[kind]
         figure = self.figures[kind]

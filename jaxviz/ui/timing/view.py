@@ -339,8 +339,8 @@ class TimingView(QWidget):
         fraction = 1.0 if ok else (status.done / status.total if status and status.total
                                    else None)
         self.controls.show_finished(message, fraction)
-        self.plots.set_run(run)
-        self.plots.refresh(everything=True)
+        self.plots.set_run(run)  # the tab on screen now, the others in turns after
+        self.plots.draw_the_rest_soon()
         self._show_info(*where_and_when(run))
         problems = [error_banner_text(e) for e in run.errors]
         if not ok:
