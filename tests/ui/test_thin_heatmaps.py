@@ -30,3 +30,28 @@ def test_a_thin_array_is_a_band_with_its_values_colours(qtbot, side, shape):
         x, y = int((c + 0.5) * cell_w), int((r + 0.5) * cell_h)
         got = image.pixelColor(x, y)
         assert close(got, scale.colour(values[r, c]), tolerance=20), (r, c, got.name())
+
+
+def test_numbers_sit_on_their_cells_and_a_value_that_is_not_finite_is_left_unpainted(qtbot):
+    """Large cells carry their numbers (light on dark colours, dark on light ones); NaN and
+    inf get no colour of the scale, which has none for them."""
+    values = np.array([[0.0, 1.0], [np.nan, 3.0]])
+    scale = Scale(0.0, 3.0, diverging=False)
+    heat = HeatMap()
+    qtbot.addWidget(heat)
+    heat.show_matrix(values.tolist(), scale, QFont(), HEATMAP_SIDE)
+    heat.show()
+    qtbot.waitExposed(heat)
+    width, height = heat.cell_size
+    assert (width, height) == (52, 52) and heat.levels == (0.0, 3.0)
+    image = heat.grab().toImage()
+
+    def at(r: int, c: int, dx: float = 0.5, dy: float = 0.5):
+        return image.pixelColor(int((c + dx) * width), int((r + dy) * height))
+
+    assert close(at(0, 1, 0.1, 0.1), scale.colour(1.0), tolerance=20)
+    # the number "1" is drawn in the middle of its cell, in the contrasting ink
+    middle = [image.pixelColor(x, int(0.5 * height)) for x in range(width + 4, 2 * width - 4)]
+    assert any(not close(p, scale.colour(1.0), tolerance=60) for p in middle)
+    nan_cell = at(1, 0, 0.1, 0.1)
+    assert not any(close(nan_cell, scale.colour(v), tolerance=20) for v in np.linspace(0, 3, 50))

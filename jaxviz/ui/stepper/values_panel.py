@@ -18,6 +18,7 @@ from collections.abc import Sequence
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
+    QApplication,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -112,6 +113,7 @@ class ValuesPanel(QWidget):
         # Everything below the controls scrolls as one: a step's text and columns may
         # change size from step to step without relaying out the window around them.
         self._content = QWidget()
+        self._shape: tuple | None = None  # what the cells shown are (see _shape)
         self._columns_box = QHBoxLayout()
         self._columns_box.setContentsMargins(6, 4, 6, 4)
         self._columns_box.setSpacing(6)
@@ -156,6 +158,27 @@ class ValuesPanel(QWidget):
 
     def show_panel(self, panel: StepPanel, result: StepResult | None = None) -> None:
         """Draw a panel model."""
+        # Showing a widget inside a visible one lays out every visible ancestor at once
+        # (Qt activates their layouts), and a step of another shape shows and hides dozens
+        # of cells: with the content hidden meanwhile, the window is laid out once, when it
+        # is shown again (which costs a step of the same shape more than it saves).
+        # Nothing is painted in between; a value's text that had the focus keeps it.
+        shape = _shape(panel)
+        if shape == self._shape:
+            self._fill(panel, result)
+            return
+        self._shape = shape
+        focus = QApplication.focusWidget()
+        kept = focus if focus is not None and self._content.isAncestorOf(focus) else None
+        self._content.hide()
+        try:
+            self._fill(panel, result)
+        finally:
+            self._content.show()
+            if kept is not None and kept.isVisible():
+                kept.setFocus()
+
+    def _fill(self, panel: StepPanel, result: StepResult | None) -> None:
         self.model = panel
         self.banner.hide()
         self.summary_button.hide()
@@ -200,6 +223,7 @@ class ValuesPanel(QWidget):
         """No stepping: controls off ("Leave step mode" too), columns gone, ``text`` in
         the banner."""
         self.model = None
+        self._shape = None
         self.heading.setText("")
         self.equation.setText("")
         self.notes.hide()
@@ -258,3 +282,14 @@ class ValuesPanel(QWidget):
 
 def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _shape(panel: StepPanel) -> tuple:
+    """Which widgets a panel shows: its columns, and per cell whether it is a heat map,
+    a summary with a histogram or text (two panels of one shape toggle no widget)."""
+    drawn = panel.scale is not None
+    return (len(panel.columns), tuple(
+        tuple(tuple((c.kind == "heatmap" and c.matrix is not None and drawn,
+                     c.kind == "summary" and bool(c.histogram)) for c in side)
+              for side in (column.inputs, column.outputs))
+        for column in panel.columns))
