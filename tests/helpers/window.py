@@ -57,5 +57,5 @@ def devices_tab(qtbot, win, example: str, size: tuple[int, int] = (1280, 720)):
                     and bool(win.tools.devices.view.phases), timeout=JAX_MS)
     view = win.tools.devices.view
     # shown, and the dock grew for it (the canvas may be taller than the view: it scrolls)
-    qtbot.waitUntil(lambda: view.isVisible() and view.scroll.viewport().height() > 200)
+    qtbot.waitUntil(lambda: view.isVisible() and view.scroller.viewport().height() > 200)
     return view

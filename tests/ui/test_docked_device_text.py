@@ -82,12 +82,12 @@ def test_no_text_in_the_docked_device_view_is_smaller_than_the_windows(
             # what Qt was asked to draw: no font under the body size (wrapped text does
             # not shrink below it either)
             assert recording.sizes and min(recording.sizes) >= body, sorted(recording.sizes)
-            assert view.scroll.viewport().height() < 300  # the docked strip
+            assert view.scroller.viewport().height() < 300  # the docked strip
             # the picture is whole: it scrolls to the caption rather than cutting it
             x, y, w, h = builder.lay.caption
             assert y + h <= canvas.height() + 0.5
-            bar = view.scroll.verticalScrollBar()
-            assert bar.maximum() == max(canvas.height() - view.scroll.viewport().height(), 0)
+            bar = view.scroller.verticalScrollBar()
+            assert bar.maximum() == max(canvas.height() - view.scroller.viewport().height(), 0)
     finally:
         win.set_zoom(0)
         win.session.stop()
@@ -101,9 +101,9 @@ def test_the_maximized_device_view_does_not_scroll(qtbot, make_window):
         win.set_zoom(3)
         win.actions_by_name["max_devices"].trigger()
         flush_events()
-        qtbot.waitUntil(lambda: view.scroll.viewport().height() > 400)
-        assert view.canvas.height() == view.scroll.viewport().height()
-        assert view.scroll.verticalScrollBar().maximum() == 0
+        qtbot.waitUntil(lambda: view.scroller.viewport().height() > 400)
+        assert view.canvas.height() == view.scroller.viewport().height()
+        assert view.scroller.verticalScrollBar().maximum() == 0
     finally:
         win.set_zoom(0)
         if win.state.maximized:

@@ -55,7 +55,7 @@ def test_every_device_is_drawn_in_the_docked_tab_at_every_zoom(qtbot, make_windo
             QApplication.processEvents()
             canvas = view.canvas
             # the docked strip, not a big view (the canvas scrolls in it where it must)
-            assert view.scroll.viewport().height() < 400, view.scroll.viewport().height()
+            assert view.scroller.viewport().height() < 400, view.scroller.viewport().height()
             colours = {d.colour for d in view.scene.devices}
             assert len(colours) == 8
             counts = _colour_counts(canvas.grab().toImage(), colours)

@@ -74,10 +74,10 @@ class _Canvas(QWidget):
         """As tall as the view shows, or taller -- and then the view scrolls -- where the
         devices would otherwise get less than a text line of height each."""
         v = self.view
-        if getattr(v, "scroll", None) is None:  # (the view is still being built)
+        if getattr(v, "scroller", None) is None:  # (the view is still being built)
             return
-        width = max(v.scroll.viewport().width(), self.minimumWidth())
-        height = max(v.scroll.viewport().height(), 1)
+        width = max(v.scroller.viewport().width(), self.minimumWidth())
+        height = max(v.scroller.viewport().height(), 1)
         px = self.body_px()
         unit = geometry.default_unit(width, height, px, v.font_scale)
         floor = max(min(px, unit), geometry.MIN_UNIT)
@@ -196,15 +196,15 @@ class DeviceView(QWidget):
         self.strip = ProgramStrip(self)
         #: The canvas scrolls (down) where the docked tab is too short for the devices
         #: at the window's text size (:meth:`_Canvas.fit_height`).
-        self.scroll = QScrollArea(self)
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
-        self.scroll.setWidget(self.canvas)
-        self.scroll.viewport().installEventFilter(self.canvas)
+        self.scroller = QScrollArea(self)
+        self.scroller.setWidgetResizable(True)
+        self.scroller.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroller.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.scroller.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.scroller.setWidget(self.canvas)
+        self.scroller.viewport().installEventFilter(self.canvas)
         self.split = QSplitter(Qt.Orientation.Horizontal, self)
-        self.split.addWidget(self.scroll)
+        self.split.addWidget(self.scroller)
         self.split.addWidget(self.tree)
         self.split.setStretchFactor(0, 1)
         self.split.setCollapsible(0, False)
