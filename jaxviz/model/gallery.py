@@ -36,6 +36,9 @@ class Example(TraceSettings):
     function: str
     explanation: str
     variants: list[str] = field(default_factory=lambda: ["plain", "jit"])
+    #: Its most telling panes, first where few fit side by side (the last of them in
+    #: front when the panes are tabs): e.g. ``["plain", "pmap"]``; empty: by priority.
+    panes: list[str] = field(default_factory=list)
     baseline: str | None = None
     order: int = 100
     #: Defaults for timing runs (``jaxviz time``): variants, size sweep, ...
@@ -83,10 +86,15 @@ def load_example(path: Path) -> Example:
     if missing:
         raise GalleryError(f"{path}: the JAXVIZ dict lacks {', '.join(missing)}")
     try:
-        return Example(name=path.stem, path=str(path), title=title.strip(),
-                       explanation=explanation.strip(), **meta)
+        example = Example(name=path.stem, path=str(path), title=title.strip(),
+                          explanation=explanation.strip(), **meta)
     except TypeError as exc:
         raise GalleryError(f"{path}: bad JAXVIZ settings: {exc}") from None
+    stray = [v for v in example.panes if v not in example.variants]
+    if stray:
+        raise GalleryError(f"{path}: JAXVIZ 'panes' names {', '.join(map(repr, stray))}, "
+                           f"not among its variants {example.variants}")
+    return example
 
 
 def example_paths() -> dict[str, Path]:

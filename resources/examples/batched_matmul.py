@@ -32,6 +32,7 @@ JAXVIZ = {
     "function": "matmul",
     "args": "f32[512,512], f32[512,512]",
     "variants": ["plain", "jit", "vmap", "pmap", "sharded"],
+    "panes": ["plain", "pmap"],
     "baseline": "matmul_numpy",
     "order": 3,
     "timing": {"variants": ["numpy", "jit-vmap", "pmap", "sharded"]},

@@ -56,5 +56,6 @@ def devices_tab(qtbot, win, example: str, size: tuple[int, int] = (1280, 720)):
     qtbot.waitUntil(lambda: win.tools.devices.view is not None
                     and bool(win.tools.devices.view.phases), timeout=JAX_MS)
     view = win.tools.devices.view
-    qtbot.waitUntil(lambda: view.canvas.height() > 200)  # the dock grew for the view
+    # shown, and the dock grew for it (the canvas may be taller than the view: it scrolls)
+    qtbot.waitUntil(lambda: view.isVisible() and view.scroller.viewport().height() > 200)
     return view

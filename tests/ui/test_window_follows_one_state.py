@@ -109,13 +109,13 @@ def test_the_hlo_view_and_its_scroll_start_over_with_the_next_example(qtbot, win
 def test_open_shows_the_files_explanation_and_panes_and_save_as_its_title(
         qtbot, window, tmp_path, monkeypatch):
     _open(qtbot, window, "convolve")
-    assert "convolution" in window.gallery.explanation.toPlainText()
+    assert "convolution" in window.gallery.title.text()  # its title (the body: convolve)
     path = tmp_path / "scale.py"
     path.write_text('"""Scaling a vector: my own lecture file."""\nimport jax.numpy as jnp\n\n'
                     'JAXVIZ = {"function": "scale", "args": "f32[8]", '
                     '"variants": ["plain", "jit"]}\n\n\ndef scale(x):\n    return 2 * x\n')
     window.open_file(str(path))
-    text = window.gallery.explanation.toPlainText()
+    text = window.gallery.title.text() + window.gallery.explanation.toPlainText()
     assert "my own lecture file" in text and "convolution" not in text
     assert window.state.visible_variants == ["plain", "jit"]
     # Save As: the title names the new file, not the example it came from.
@@ -128,7 +128,7 @@ def test_open_shows_the_files_explanation_and_panes_and_save_as_its_title(
         window.windowTitle()
     assert window.gallery.list.currentItem() is None or not \
         window.gallery.list.currentItem().isSelected()
-    assert window.gallery.explanation.toPlainText().startswith("mine.py")
+    assert window.gallery.title.text() == "mine.py"
 
 
 def test_a_timing_run_of_another_function_is_marked(qtbot, window):

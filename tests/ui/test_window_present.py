@@ -189,10 +189,10 @@ def test_the_maximize_key_fills_the_central_area_and_gives_the_layout_back(
 
 def test_the_maximized_device_view_keeps_animating_the_windows_result(qtbot, window):
     view = devices_tab(qtbot, window, "data_parallel", (1280, 720))
-    docked = view.canvas.size()
+    docked = view.scroller.viewport().size()  # (the canvas in it may be taller: it scrolls)
     window.maximizer.toggle("devices")
-    qtbot.waitUntil(lambda: view.canvas.height() > docked.height())
-    assert view.canvas.width() >= docked.width()
+    qtbot.waitUntil(lambda: view.scroller.viewport().height() > docked.height())
+    assert view.scroller.viewport().width() >= docked.width()
     phases = len(view.phases)
     assert phases > 1
     view.step(1)

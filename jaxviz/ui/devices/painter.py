@@ -32,6 +32,8 @@ class ItemPainter:
 
     def __init__(self, family: str = ""):
         self.family = family
+        #: The smallest text (px) a wrapped text shrinks to (0: 80% of its size).
+        self.floor = 0.0
         self._colours: dict[str, QColor] = {}
         self._fonts: dict[tuple, QFont] = {}
         self._metrics: dict[tuple, QFontMetricsF] = {}
@@ -196,20 +198,22 @@ class ItemPainter:
         p.drawText(rect, int(flags), elided)
 
     def _fit(self, t: Text, w: float, h: float) -> tuple[QFont, str]:
-        """The largest font (down to 80%) at which wrapped text fits; elided if not."""
-        key = (t.text, round(w), round(h), round(t.size * 4), t.bold, t.mono)
+        """The largest font (down to 80%, never below :attr:`floor`) at which wrapped text
+        fits; cut at a word if not."""
+        key = (t.text, round(w), round(h), round(t.size * 4), t.bold, t.mono, self.floor)
         hit = self._fitted.get(key)
         if hit is not None:
             return hit
         size = t.size
+        lowest = max(t.size * 0.8, min(self.floor, t.size))
         while True:
             font = self.font(size, t.bold, t.mono)
             metrics = QFontMetricsF(font)
             bound = metrics.boundingRect(QRectF(0, 0, w, 1e6),
                                          int(Qt.TextFlag.TextWordWrap), t.text)
-            if bound.height() <= h or size <= t.size * 0.8:
+            if bound.height() <= h or size <= lowest:
                 break
-            size -= max(t.size * 0.05, 0.5)
+            size = max(size - max(t.size * 0.05, 0.5), lowest)
         text = t.text
         if bound.height() > h:  # still too long: cut words until it fits
             words = text.split()

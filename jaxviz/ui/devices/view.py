@@ -9,12 +9,13 @@ Example (docking it; the main window owns the result and the jaxpr panes):
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import cast
 
-from PySide6.QtCore import QElapsedTimer, QEvent, Qt, QTimer, Signal
+from PySide6.QtCore import QElapsedTimer, QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QKeyEvent, QMouseEvent, QPainter, QPixmap
-from PySide6.QtWidgets import QSizePolicy, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QScrollArea, QSizePolicy, QSplitter, QVBoxLayout, QWidget
 
 from jaxviz.model import TraceResult
 from jaxviz.model.chips import Chip
@@ -57,23 +58,52 @@ class _Canvas(QWidget):
     def invalidate(self) -> None:
         self._key = None
         self._static.clear()
+        self.fit_height()
         self.update()
+
+    def body_px(self) -> float:
+        """The window's body text in pixels (the view's font: the app font at the zoom),
+        the smallest text the canvas draws."""
+        font = self.view.font()
+        px: float = font.pixelSize()
+        if px <= 0:
+            px = font.pointSizeF() * self.logicalDpiY() / 72.0
+        return float(math.ceil(px - 0.01))
+
+    def fit_height(self) -> None:
+        """As tall as the view shows, or taller -- and then the view scrolls -- where the
+        devices would otherwise get less than a text line of height each."""
+        v = self.view
+        if getattr(v, "scroller", None) is None:  # (the view is still being built)
+            return
+        width = max(v.scroller.viewport().width(), self.minimumWidth())
+        height = max(v.scroller.viewport().height(), 1)
+        px = self.body_px()
+        unit = geometry.default_unit(width, height, px, v.font_scale)
+        floor = max(min(px, unit), geometry.MIN_UNIT)
+        need = geometry.needed_height(v.scene, width, floor, v.expanded, px, start=height)
+        self.setMinimumHeight(max(int(need), 200))
 
     def builder(self) -> FrameBuilder:
         v = self.view
-        px: float = v.font().pixelSize()
-        if px <= 0:
-            px = v.font().pointSizeF() * self.logicalDpiY() / 72.0
+        px = self.body_px()
         key = (self.width(), self.height(), v.theme, v.font_scale, px, id(v.scene),
                self.devicePixelRatioF(), v.expanded)
         if key != self._key or self._builder is None:
             unit = geometry.default_unit(self.width(), self.height(), px, v.font_scale)
-            lay = geometry.fitted_geometry(v.scene, self.width(), self.height(), unit, v.expanded)
+            lay = geometry.fitted_geometry(v.scene, self.width(), self.height(), unit,
+                                           v.expanded, min_text=px)
             self._builder = FrameBuilder(v.scene, lay, palette.theme(v.theme).device_view)
             self.painter.family = v.font().family()
+            self.painter.floor = px
             self._static.clear()
             self._key = key
         return self._builder
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        if event.type() == QEvent.Type.Resize:  # the scroll area's viewport
+            self.fit_height()
+        return False
 
     def paintEvent(self, event) -> None:  # noqa: N802 - Qt's name
         p = QPainter(self)
@@ -164,8 +194,17 @@ class DeviceView(QWidget):
         #: A big program's overview: the groups (folded) beside the canvas, the strip under it.
         self.tree = GroupTree(self)
         self.strip = ProgramStrip(self)
+        #: The canvas scrolls (down) where the docked tab is too short for the devices
+        #: at the window's text size (:meth:`_Canvas.fit_height`).
+        self.scroller = QScrollArea(self)
+        self.scroller.setWidgetResizable(True)
+        self.scroller.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroller.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.scroller.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.scroller.setWidget(self.canvas)
+        self.scroller.viewport().installEventFilter(self.canvas)
         self.split = QSplitter(Qt.Orientation.Horizontal, self)
-        self.split.addWidget(self.canvas)
+        self.split.addWidget(self.scroller)
         self.split.addWidget(self.tree)
         self.split.setStretchFactor(0, 1)
         self.split.setCollapsible(0, False)

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from jaxviz.model import Example, GalleryError, list_examples
+from jaxviz.ui.text.title_label import TitleLabel
 
 #: The examples the list always has room for.
 MIN_ROWS = 5
@@ -42,13 +43,24 @@ class GalleryPanel(QWidget):
         self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.list.setUniformItemSizes(True)
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        #: The example's (or file's) title: at most two lines, cut between words with "…"
+        #: (whole in its tooltip) -- a narrow, zoomed panel keeps the explanation in view.
+        self.title = TitleLabel()
+        self.title.setObjectName("gallery_title")
+        self.title.setContentsMargins(4, 4, 4, 2)
         self.explanation = QTextBrowser()
         self.explanation.setObjectName("gallery_explanation")
         self.explanation.setOpenExternalLinks(True)
         self.explanation.setWordWrapMode(QTextOption.WrapMode.WordWrap)  # never mid-word
         split = QSplitter(Qt.Orientation.Vertical)
+        below = QWidget()
+        column = QVBoxLayout(below)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addWidget(self.title)
+        column.addWidget(self.explanation, 1)
         split.addWidget(self.list)
-        split.addWidget(self.explanation)
+        split.addWidget(below)
         split.setStretchFactor(0, 2)
         split.setStretchFactor(1, 3)
         split.setChildrenCollapsible(False)
@@ -95,7 +107,8 @@ class GalleryPanel(QWidget):
         ex = self.examples.get(name)
         if ex is None:
             return
-        self.explanation.setMarkdown(f"**{ex.title}**\n\n{ex.explanation}")
+        self.title.setText(ex.title)
+        self.explanation.setMarkdown(ex.explanation)
 
     def show_document(self, name: str, source: str) -> None:
         """What is open is not an example: its own docstring, if it has one, else its name
@@ -104,8 +117,9 @@ class GalleryPanel(QWidget):
             doc = ast.get_docstring(ast.parse(source)) or ""
         except (SyntaxError, ValueError):
             doc = ""
-        self.explanation.setMarkdown(f"**{name}**\n\n" + (
-            doc or "Not an example of the gallery: pick one above to read its explanation."))
+        self.title.setText(name)
+        self.explanation.setMarkdown(
+            doc or "Not an example of the gallery: pick one above to read its explanation.")
 
     def select(self, name: str | None) -> None:
         """Mark the example that is open (None: a file is open) without re-opening it."""

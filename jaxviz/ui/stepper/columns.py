@@ -112,6 +112,10 @@ class ColumnWidget(QFrame):
         self.inputs.set_direction(direction)
         self.outputs.set_direction(direction)
         self.arrow.setText("→" if side_by_side else "↓")
-        big = QFont(numbers)
-        big.setPointSize(numbers.pointSize() + 4)
-        self.arrow.setFont(big)
+        # Beside the values, as large as they are; between stacked ones (eight device
+        # columns in a docked tab) a text line, not a line of numbers' height.
+        arrow = QFont(numbers if side_by_side else small)
+        if side_by_side:
+            arrow.setPointSize(numbers.pointSize() + 4)
+        arrow.setBold(True)
+        self.arrow.setFont(arrow)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QApplication,
     QFrame,
@@ -138,6 +138,11 @@ class ValuesPanel(QWidget):
         self.scroller.setWidgetResizable(True)
         self.scroller.setFrameShape(QFrame.Shape.NoFrame)
         self.scroller.setWidget(self._content)
+        # A step's outputs are what it made: kept in view when the tab is too short for
+        # the whole step (a docked tab at 1280x720 cut the div step's output row).
+        self.scroller.viewport().installEventFilter(self)
+        self.scroller.verticalScrollBar().rangeChanged.connect(
+            lambda *_: QTimer.singleShot(0, self.keep_outputs_in_view))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
@@ -209,6 +214,29 @@ class ValuesPanel(QWidget):
         for widget in self.columns[len(panel.columns):]:
             set_visible(widget, False)
         self._show_scale(scale)
+        QTimer.singleShot(0, self.keep_outputs_in_view)  # once the columns are laid out
+
+    def keep_outputs_in_view(self) -> None:
+        """Scroll (down, the least that does it) so that the shown columns' outputs are
+        wholly in view; their top first where they are taller than the view."""
+        if self.model is None:
+            return
+        outputs = [c.outputs for c in self.columns
+                   if c.isVisibleTo(self._content) and c.outputs.isVisibleTo(c)]
+        if not outputs:
+            return
+        top = min(o.mapTo(self._content, QPoint(0, 0)).y() for o in outputs)
+        bottom = max(o.mapTo(self._content, QPoint(0, o.height())).y() for o in outputs)
+        bar = self.scroller.verticalScrollBar()
+        view = self.scroller.viewport().height()
+        if top >= bar.value() and bottom <= bar.value() + view:
+            return
+        bar.setValue(max(0, min(top, bottom - view)))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        if event.type() == QEvent.Type.Resize and watched is self.scroller.viewport():
+            QTimer.singleShot(0, self.keep_outputs_in_view)
+        return False
 
     def show_message(self, text: str, error: bool = False, offer_summary: bool = False) -> None:
         """A message instead of values (busy, an error, nothing stepped yet)."""

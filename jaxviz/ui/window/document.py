@@ -30,7 +30,7 @@ from jaxviz.views.window.entry_points import FunctionChoice, choose_function
 from jaxviz.views.window.window_state import WindowState
 
 #: The settings a file may declare in ``JAXVIZ = {...}`` that the window uses.
-FIELDS = ("function", "variants", *TraceSettings.names())
+FIELDS = ("function", "variants", "panes", *TraceSettings.names())
 
 
 def declared_settings(source: str) -> dict[str, Any] | None:

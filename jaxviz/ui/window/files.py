@@ -13,15 +13,13 @@ from typing import TYPE_CHECKING
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from jaxviz.ui.window.parts import WindowParts
+from jaxviz.views.window.opening_panes import declared_panes, front_pane, opening_panes
 from jaxviz.views.window.screen_fit import panes_for
 
 if TYPE_CHECKING:  # the records, the gallery and the document load with the window's parts
     from jaxviz.model import TraceRequest
     from jaxviz.ui.window.document import Document
 
-#: Panes an example or a file opens with: its variants in this priority, at most four (two
-#: in a projector-sized window).
-PANE_PRIORITY = ("as_written", "plain", "vmap", "pmap", "sharded", "shard_map", "jit")
 #: The variants of a file that declares none.
 DEFAULT_VARIANTS = ("plain", "vmap", "pmap", "sharded")
 
@@ -59,20 +57,26 @@ class WindowFilesMixin(WindowParts):
         self.state.set_settings(ex.settings())
         self.args_panel.suggest_args("")
         self.args_panel.validate()  # drops markers the engine set for the last document
-        self._show_panes_of(ex.variants)
+        self._show_panes_of(ex.variants, ex.panes)
         self.session.trace_now()
 
-    def _show_panes_of(self, variants: list[str] | tuple[str, ...]) -> None:
+    def _show_panes_of(self, variants: list[str] | tuple[str, ...],
+                       telling: list[str] | tuple[str, ...] = ()) -> None:
         """The panes of a document's variants: as many side by side as the window has room
-        for; every one it declares when even those would be tabs (a tab costs no room)."""
+        for, its ``telling`` ones (its ``JAXVIZ`` ``"panes"``) first; every one it declares
+        when even those would be tabs (a tab costs no room), the last telling one in
+        front (:mod:`jaxviz.views.window.opening_panes`)."""
         from jaxviz.model import VARIANTS
 
         panes = panes_for(self.width(), self.height())  # two in a projector-sized window
-        declared = [v for v in PANE_PRIORITY if v in variants]
-        wanted = declared[:panes]
+        declared = declared_panes(variants)
+        wanted = opening_panes(variants, telling, panes)
         self.state.visible_variants = [v for v in VARIANTS if v in wanted] or ["plain"]
         if len(declared) > len(wanted) and self.area.effective_mode() == "tabs":
             self.state.visible_variants = [v for v in VARIANTS if v in declared]
+        front = front_pane(variants, telling)
+        if front is not None:
+            self.area.show_pane(front)
 
     def open_file(self, path: str, function: str = "") -> None:
         from jaxviz.model import VARIANTS
@@ -104,9 +108,12 @@ class WindowFilesMixin(WindowParts):
         self.gallery.select(None)
         self.gallery.show_document(doc.display_name, self.document.text())
         declared_variants = (declared or {}).get("variants")
+        telling = (declared or {}).get("panes")
         self._show_panes_of([v for v in declared_variants if v in VARIANTS]
                             if isinstance(declared_variants, (list, tuple)) else
-                            DEFAULT_VARIANTS)
+                            DEFAULT_VARIANTS,
+                            [v for v in telling if isinstance(v, str)]
+                            if isinstance(telling, (list, tuple)) else ())
         self.show_as_written_if_transformed()  # after the panes it declares
         self.recent_files_changed(self.settings.add_recent_file(str(doc.path)))
         self.session.trace_now()

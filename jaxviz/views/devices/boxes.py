@@ -61,7 +61,7 @@ def device_box(slot: DeviceSlot, rect: Rect, scene: Scene, ins: list[TileGrid],
         return _tall_box(DevicePlace(slot=slot, rect=rect, header=header, detail=1), body,
                          ins + outs, u)
     else:
-        hh = min(1.3 * u if detail == 2 else 0.95 * u, h * 0.4)
+        hh = min(1.3 * u if detail == 2 else 0.95 * u, h * 0.5)
         header = (x, y, w, hh)
         body = (x, y + hh, w, h - hh)
     place = DevicePlace(slot=slot, rect=rect, header=header, detail=detail)

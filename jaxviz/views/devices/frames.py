@@ -19,7 +19,7 @@ from jaxviz.model.storyboard import Step
 from jaxviz.views.devices import decor, motion, words
 from jaxviz.views.devices.boxes import DevicePlace, held_rect, map_mode, slice_text
 from jaxviz.views.devices.geometry import ArrayPlace, CanvasGeometry
-from jaxviz.views.devices.items import Box, Grid, Item, Ring, Text
+from jaxviz.views.devices.items import Box, Grid, Item, Ring, Text, at_least
 from jaxviz.views.devices.measure import MONO_W, Rect, fit_size, inset, text_width
 from jaxviz.views.devices.scene import Scene
 from jaxviz.views.devices.tiles import Block, TileGrid, holders_text
@@ -72,7 +72,15 @@ class FrameBuilder:
         return self.static(i) + self.dynamic(i, t)
 
     def static(self, i: int) -> list[Item]:
-        """What does not move during phase ``i``."""
+        """What does not move during phase ``i`` (no text smaller than the layout's
+        ``min_text``)."""
+        return at_least(self._static(i), self.lay.min_text)
+
+    def dynamic(self, i: int, t: float) -> list[Item]:
+        """What moves at time ``t`` of phase ``i``."""
+        return at_least(self._dynamic(i, t), self.lay.min_text)
+
+    def _static(self, i: int) -> list[Item]:
         items: list[Item] = [Box((0, 0, self.lay.width, self.lay.height), self.th.bg)]
         items += decor.header(self.scene, self.lay, self.th)
         if self.scene.error:
@@ -94,8 +102,7 @@ class FrameBuilder:
             items += motion.links(self, self.scene.phases[i].step)
         return items
 
-    def dynamic(self, i: int, t: float) -> list[Item]:
-        """What moves at time ``t`` of phase ``i``."""
+    def _dynamic(self, i: int, t: float) -> list[Item]:
         if self.scene.error or not 0 <= i < len(self.kinds):
             return []
         t = min(max(t, 0.0), 1.0)

@@ -39,6 +39,9 @@ CAPTION_LINES_SHORT = 3
 MIN_BOX_UNITS = 1.6
 #: The smallest body text (px) :func:`fitted_geometry` shrinks to.
 MIN_UNIT = 9.0
+#: The tallest canvas :func:`needed_height` considers (px): past it the mesh is a
+#: hopeless fit anyway, and the view scrolls that far at most.
+MAX_CANVAS_H = 4000.0
 
 
 @dataclass
@@ -83,6 +86,9 @@ class CanvasGeometry:
     #: Height of the band at the caption's foot that says the variant differs (0: none
     #: of the scene's phases has such a note).
     note_h: float = 0.0
+    #: The smallest text (px) drawn on this canvas (0: no floor): on screen, the window's
+    #: body text, so no label is smaller than the text around the view.
+    min_text: float = 0.0
 
     @property
     def shown_inputs(self) -> list[TileGrid]:
@@ -123,50 +129,86 @@ def default_unit(width: float, height: float, app_font_px: float = 0.0,
     return max(app_font_px, min(height / 34.0, width / 60.0), 9.0) * scale
 
 
-def note_band(scene: Scene, width: float, u: float, short: bool) -> float:
+def note_band(scene: Scene, width: float, u: float, short: bool,
+              min_text: float = 0.0) -> float:
     """Height of the caption's band for the longest note that the variant differs: as
-    many lines as it needs at :data:`NOTE_PX` (at most :data:`NOTE_LINES`), 0 if none."""
+    many lines as it needs at :data:`NOTE_PX` (at most :data:`NOTE_LINES`), 0 if none.
+    ``min_text``: the smallest text size (px) the canvas draws."""
     notes = [p.note for p in scene.phases if p.note]
     if not notes:
         return 0.0
+    px = max(NOTE_PX * u, min_text)
     room = width - 1.3 * u  # the band's margins and padding
-    need = max(text_width(n, NOTE_PX * u) for n in notes) / (room * 0.92)  # word wrap
+    need = max(text_width(n, px) for n in notes) / max(room * 0.92, 1.0)  # word wrap
     lines = min(max(1, -(-need // 1)), NOTE_LINES_SHORT if short else NOTE_LINES)
-    return lines * 1.3 * NOTE_PX * u + 0.85 * u
+    return lines * 1.3 * px + 0.85 * u
 
 
-def caption_band(scene: Scene, width: float, u: float, short: bool) -> float:
+def caption_band(scene: Scene, width: float, u: float, short: bool,
+                 min_text: float = 0.0) -> float:
     """Height of the caption band: the title line, then as many lines as the longest
-    phase's caption needs at ``width`` (at most :data:`CAPTION_LINES`), the note's band."""
+    phase's caption needs at ``width`` (at most :data:`CAPTION_LINES`), the note's band.
+    ``min_text``: the smallest text size (px) the canvas draws."""
+    px = max(0.92 * u, min_text)
     room = width - 5.0 * u  # the step badge and the margins
     texts = [p.caption_without_note for p in scene.phases] or [""]
-    need = max(text_width(t, 0.92 * u) for t in texts) / max(room * 0.9, 1.0)  # word wrap
+    need = max(text_width(t, px) for t in texts) / max(room * 0.9, 1.0)  # word wrap
     lines = min(max(2, -(-need // 1)), CAPTION_LINES_SHORT if short else CAPTION_LINES)
     title = 1.75 if short else 2.05
-    return (title + lines * 1.2 * 0.92 + 0.35) * u + note_band(scene, width, u, short)
+    return (title + 0.35) * u + lines * 1.2 * px + note_band(scene, width, u, short,
+                                                              min_text)
 
 
 def fitted_geometry(scene: Scene, width: float, height: float, unit: float,
-                    expanded: frozenset[str] = frozenset()) -> CanvasGeometry:
+                    expanded: frozenset[str] = frozenset(),
+                    min_text: float = 0.0) -> CanvasGeometry:
     """:func:`canvas_geometry` at ``unit``, or at the largest smaller unit (down to
-    :data:`MIN_UNIT`) at which every device box is :data:`MIN_BOX_UNITS` units high:
-    a zoomed window's docked tab draws its text smaller rather than lose the mesh."""
+    ``min_text``, the smallest text the canvas may draw, and never below
+    :data:`MIN_UNIT`) at which every device box is :data:`MIN_BOX_UNITS` units high. A
+    canvas too short even then is made taller (:func:`needed_height`) and scrolls:
+    a zoomed window's docked tab keeps its mesh and its text at the window's size."""
+    floor = max(min(min_text, unit), MIN_UNIT) if min_text else MIN_UNIT
     u = unit
     while True:
-        lay = canvas_geometry(scene, width, height, u, expanded)
-        boxes = [d.rect for d in lay.devices.values()]
-        if not boxes or u <= MIN_UNIT or min(r[3] for r in boxes) >= MIN_BOX_UNITS * u:
+        lay = canvas_geometry(scene, width, height, u, expanded, min_text)
+        if u <= floor or _boxes_fit(lay):
             return lay
-        u = max(u * 0.92, MIN_UNIT)
+        u = max(u * 0.92, floor)
+
+
+def _boxes_fit(lay: CanvasGeometry) -> bool:
+    boxes = [d.rect for d in lay.devices.values()]
+    return not boxes or min(r[3] for r in boxes) >= MIN_BOX_UNITS * lay.unit - 0.01
+
+
+def needed_height(scene: Scene, width: float, unit: float,
+                  expanded: frozenset[str] = frozenset(), min_text: float = 0.0,
+                  start: float = 1.0) -> float:
+    """The least canvas height (px, whole, from ``start`` up) at which
+    :func:`canvas_geometry` at ``unit`` gives every device box :data:`MIN_BOX_UNITS`
+    units of height (0: ``start`` does, or no height up to :data:`MAX_CANVAS_H`). A view
+    shorter than this scrolls. (Not a bisection: a 1-D strip lies across a short canvas
+    and down a tall one, so a taller canvas can fit worse.)"""
+    if not scene.devices:
+        return 0.0
+    step = max(unit / 2, 4.0)
+    h = max(start, 1.0)
+    while h <= MAX_CANVAS_H:
+        if _boxes_fit(canvas_geometry(scene, width, h, unit, expanded, min_text)):
+            return 0.0 if h <= start else float(-(-h // 1))
+        h += step
+    return 0.0
 
 
 def canvas_geometry(scene: Scene, width: float, height: float, unit: float,
-           expanded: frozenset[str] = frozenset()) -> CanvasGeometry:
+           expanded: frozenset[str] = frozenset(), min_text: float = 0.0) -> CanvasGeometry:
     """Place ``scene`` on a ``width`` x ``height`` canvas with body text ``unit`` px.
 
     Args:
         expanded: pytree groups drawn leaf by leaf (the others are folded into
             one entry each, see :meth:`Scene.folds`).
+        min_text: the smallest text (px) the canvas draws (the caption's band is
+            as tall as its lines need at that size; 0: no floor).
     """
     u = unit
     m = 0.6 * u
@@ -176,8 +218,8 @@ def canvas_geometry(scene: Scene, width: float, height: float, unit: float,
     short = height < SHORT * u
     header = (m, m * 0.6, width - 2 * m, (1.6 if short else 2.1) * u)
     title = header
-    note_h = note_band(scene, width - 2 * m, u, short)
-    cap_h = caption_band(scene, width - 2 * m, u, short)
+    note_h = note_band(scene, width - 2 * m, u, short, min_text)
+    cap_h = caption_band(scene, width - 2 * m, u, short, min_text)
     caption = (m, height - m - cap_h, width - 2 * m, cap_h)
     top = header[1] + header[3] + 0.4 * u
     bottom = caption[1] - 0.4 * u
@@ -202,7 +244,8 @@ def canvas_geometry(scene: Scene, width: float, height: float, unit: float,
                  panels={"inputs": left, "devices": middle, "outputs": right},
                  inputs=inputs, outputs=outputs, devices={}, frames=[], row_ticks=[],
                  col_ticks=[], row_axis=None, col_axis=None, grid_rect=middle,
-                 expanded=frozenset(expanded), short=short, note_h=note_h)
+                 expanded=frozenset(expanded), short=short, note_h=note_h,
+                 min_text=min_text)
     if scene.devices:
         _place_devices(scene, lay, _below(middle, col_title), u)
     return lay

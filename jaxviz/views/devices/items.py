@@ -7,7 +7,7 @@ Qt painter draw the same frame on screen, into a PNG, an SVG or a GIF.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 Rect = tuple[float, float, float, float]
 
@@ -127,3 +127,24 @@ class Path:
 
 
 Item = Box | Ring | Stripes | Grid | Text | Path
+
+#: The least height, in text sizes, of the place of one line raised to the floor by
+#: :func:`at_least` (a line in less room is left out).
+LINE_ROOM = 0.75
+
+
+def at_least(items: list[Item], px: float) -> list[Item]:
+    """``items`` with no text smaller than ``px`` (0: as they are): a label that then
+    does not fit its place across is elided (or, wrapped, cut at a word) when painted;
+    one line whose place is not :data:`LINE_ROOM` of ``px`` high is left out (it would
+    run into its neighbours) -- never drawn smaller than the text around the view."""
+    if px <= 0:
+        return items
+    out: list[Item] = []
+    for item in items:
+        if isinstance(item, Text) and item.size < px:
+            if not item.wrap and item.rect[3] < LINE_ROOM * px:
+                continue
+            item = replace(item, size=px)
+        out.append(item)
+    return out
