@@ -59,3 +59,28 @@ def devices_tab(qtbot, win, example: str, size: tuple[int, int] = (1280, 720)):
     # shown, and the dock grew for it (the canvas may be taller than the view: it scrolls)
     qtbot.waitUntil(lambda: view.isVisible() and view.scroller.viewport().height() > 200)
     return view
+
+
+def projector_window(make_window, zoom: int = 0):
+    """A window as on a 1280x720 projector with the gallery and arguments shown (Ctrl+B) as
+    wide as they are planned for that screen, at ``zoom``."""
+    from PySide6.QtCore import Qt
+
+    from jaxviz.views.window.screen_fit import Rect, plan_window
+
+    win = make_window(1280, 690)
+    for name in ("Gallery", "Arguments"):
+        win.docks[name].show()
+    side = plan_window(Rect(0, 0, 1280, 720)).side_width
+    win.resizeDocks([win.docks["Gallery"]], [side], Qt.Orientation.Horizontal)
+    win.set_zoom(zoom)
+    return win
+
+
+def start_stepping(qtbot, win, variant: str):
+    """Enter step mode on ``variant`` and wait for its steps; the step controller."""
+    win.step_mode.start(variant)
+    controller = win.step_mode.controller
+    qtbot.waitUntil(lambda: controller.result is not None and not controller.busy,
+                    timeout=JAX_MS)
+    return controller

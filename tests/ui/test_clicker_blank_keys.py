@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from tests.helpers.window import JAX_MS, wait_for_panes
+from tests.helpers.window import JAX_MS, start_stepping, wait_for_panes
 
 pytestmark = pytest.mark.slow  # traces and steps on the shared engine
 
@@ -29,10 +29,7 @@ def _press_in_editor(qtbot, window, keys) -> str:
 def test_in_step_mode_b_and_period_never_type_into_the_code(qtbot, window):
     window.open_example("psum_ones")
     wait_for_panes(qtbot, window, lambda: window.state.details is not None)
-    window.step_mode.start("pmap")
-    controller = window.step_mode.controller
-    qtbot.waitUntil(lambda: controller.result is not None and not controller.busy,
-                    timeout=JAX_MS)
+    controller = start_stepping(qtbot, window, "pmap")
     text = window.editor.toPlainText()
     assert _press_in_editor(qtbot, window, CLICKER) == text
     controller.stop()

@@ -9,13 +9,11 @@ in its tooltip.
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QFontMetrics
 
 from jaxviz.model import list_examples
 from jaxviz.ui.text.title_label import TitleLabel, wrapped_lines
-from jaxviz.views.window.screen_fit import Rect, plan_window
-from tests.helpers.window import flush_events
+from tests.helpers.window import flush_events, projector_window
 
 ELLIPSIS = "…"
 
@@ -66,12 +64,7 @@ def test_a_title_that_fits_is_shown_whole_without_a_tooltip(qtbot):
 
 @pytest.mark.slow  # the window with its engine
 def test_every_example_title_takes_at_most_two_lines_at_1280x720_zoom_3(qtbot, make_window):
-    win = make_window(1280, 690)
-    for name in ("Gallery", "Arguments"):
-        win.docks[name].show()
-    side = plan_window(Rect(0, 0, 1280, 720)).side_width  # the planned side panels
-    win.resizeDocks([win.docks["Gallery"]], [side], Qt.Orientation.Horizontal)
-    win.set_zoom(3)
+    win = projector_window(make_window, 3)  # the side panels as planned for 1280x720
     try:
         flush_events()
         gallery = win.gallery

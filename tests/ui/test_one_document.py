@@ -14,7 +14,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from tests.helpers.window import JAX_MS, devices_tab, line_of, wait_for_panes
+from tests.helpers.window import JAX_MS, devices_tab, line_of, start_stepping, wait_for_panes
 
 # Not in the fast tier: the window on the real engine.
 pytestmark = pytest.mark.slow
@@ -169,18 +169,13 @@ def test_a_typo_fixed_keeps_the_device_views_phase(qtbot, window):
 
 def test_step_mode_ends_with_its_document_and_its_panel_cannot_be_left_twice(qtbot, window):
     _open(qtbot, window, "psum_ones")
-    window.step_mode.start("pmap")
-    controller = window.step_mode.controller
-    qtbot.waitUntil(lambda: controller.result is not None and not controller.busy,
-                    timeout=JAX_MS)
+    controller = start_stepping(qtbot, window, "pmap")
     panel = window.tools.values.view
     assert panel.stop_button.isEnabled()
     controller.stop()
     assert not panel.stop_button.isEnabled()
     assert not any(b.isEnabled() for b in panel.buttons.values())
-    window.step_mode.start("pmap")
-    qtbot.waitUntil(lambda: controller.result is not None and not controller.busy,
-                    timeout=JAX_MS)
+    start_stepping(qtbot, window, "pmap")
     window.open_example("normalize")
     assert not window.step_mode.active and not panel.stop_button.isEnabled()
     assert "pmap" not in panel.banner.text() and "stepped last" not in panel.banner.text()
@@ -227,10 +222,7 @@ def test_tab_leaves_a_jaxpr_pane(qtbot, window):
 
 def test_in_step_mode_a_clickers_keys_step_and_never_edit_the_code(qtbot, window):
     _open(qtbot, window, "psum_ones")
-    window.step_mode.start("pmap")
-    controller = window.step_mode.controller
-    qtbot.waitUntil(lambda: controller.result is not None and not controller.busy,
-                    timeout=JAX_MS)
+    controller = start_stepping(qtbot, window, "pmap")
     window.activateWindow()
     window.editor.setFocus()
     qtbot.waitUntil(lambda: QApplication.focusWidget() is window.editor)

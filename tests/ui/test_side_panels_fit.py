@@ -5,21 +5,15 @@ behind a sideways scroll bar, at any zoom from -2 to +3."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QPoint
 from PySide6.QtWidgets import QApplication
 
-from jaxviz.views.window.screen_fit import Rect, plan_window
+from tests.helpers.window import projector_window
 
 
 @pytest.mark.parametrize("zoom", [-2, 0, 3])
 def test_every_field_lies_inside_the_arguments_panel(qtbot, make_window, zoom):
-    win = make_window(1280, 690)
-    for name in ("Gallery", "Arguments"):
-        win.docks[name].show()
-    # as wide as the side panels are planned for a 1280x720 screen (Ctrl+B shows them)
-    side = plan_window(Rect(0, 0, 1280, 720)).side_width
-    win.resizeDocks([win.docks["Arguments"]], [side], Qt.Orientation.Horizontal)
-    win.set_zoom(zoom)
+    win = projector_window(make_window, zoom)  # side panels as planned for 1280x720
     try:
         win.open_example("tensor_parallel")  # every mesh field shown
         for _ in range(3):

@@ -9,10 +9,15 @@ Every step's outputs are now wholly in view when the step is shown.
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtCore import QPoint, QRect
 
-from jaxviz.views.window.screen_fit import Rect, plan_window
-from tests.helpers.window import JAX_MS, flush_events, wait_for_panes
+from tests.helpers.window import (
+    JAX_MS,
+    flush_events,
+    projector_window,
+    start_stepping,
+    wait_for_panes,
+)
 
 pytestmark = pytest.mark.slow  # steps on the shared engine
 
@@ -35,19 +40,11 @@ def _outputs_in_view(panel) -> list[tuple[str, QRect, QRect]]:
 
 @pytest.mark.parametrize("zoom", [0, 1])
 def test_the_outputs_of_every_step_are_in_view_at_1280x720(qtbot, make_window, zoom):
-    win = make_window(1280, 690)
-    for name in ("Gallery", "Arguments"):
-        win.docks[name].show()
-    side = plan_window(Rect(0, 0, 1280, 720)).side_width
-    win.resizeDocks([win.docks["Gallery"]], [side], Qt.Orientation.Horizontal)
-    win.set_zoom(zoom)
+    win = projector_window(make_window, zoom)
     try:
         win.open_example("normalize")
         wait_for_panes(qtbot, win, lambda: win.router.details is not None)
-        win.step_mode.start("pmap")
-        controller = win.step_mode.controller
-        qtbot.waitUntil(lambda: controller.result is not None and not controller.busy,
-                        timeout=JAX_MS)
+        controller = start_stepping(qtbot, win, "pmap")
         panel = win.tools.values.view
         seen = []
         for _ in range(len(controller.result.steps)):
