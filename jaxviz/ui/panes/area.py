@@ -129,24 +129,27 @@ class JaxprArea(QStackedWidget):
             self._layout = mode
             self._relayout()
 
-    def effective_mode(self) -> str:
-        """``side by side`` or ``tabs``, as laid out now (two panes: side by side)."""
+    def effective_mode(self, variants: list[str] | None = None) -> str:
+        """``side by side`` or ``tabs``, as laid out now (two panes: side by side), or as
+        ``variants`` would be laid out if they were the visible ones."""
+        visible = self._visible if variants is None else \
+            [v for v in VARIANTS if v in variants] or ["plain"]
         if self._layout == TWO_PANES:
             return "side by side"
         if self._layout != "auto":
             return self._layout
-        if len(self._visible) <= 1:
+        if len(visible) <= 1:
             return "side by side"
         char = self.panes["plain"].jaxpr_view.fontMetrics().horizontalAdvance("m")
-        per_pane = self.width() / len(self._visible)
+        per_pane = self.width() / len(visible)
         if per_pane < MIN_PANE_CHARS * char:
             return "tabs"
         # Side by side, the panes' header minimums add up: more than the area can get
         # (its width, and what its splitter's siblings can give up) would widen the
         # window past the screen. Tabs before that.
-        n = len(self._visible)
+        n = len(visible)
         headers = sum(max(self.panes[v].minimumSizeHint().width(), self._side_min.get(v, 0))
-                      for v in self._visible) \
+                      for v in visible) \
             + n * (self._splitter.handleWidth() + 4)  # the handles and the frames
         return "tabs" if headers > self.width() + self._room_beside() else "side by side"
 

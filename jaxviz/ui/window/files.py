@@ -71,9 +71,9 @@ class WindowFilesMixin(WindowParts):
         panes = panes_for(self.width(), self.height())  # two in a projector-sized window
         declared = declared_panes(variants)
         wanted = opening_panes(variants, telling, panes)
+        if len(declared) > len(wanted) and self.area.effective_mode(wanted) == "tabs":
+            wanted = declared  # once: each change of the panes lays them out again
         self.state.visible_variants = [v for v in VARIANTS if v in wanted] or ["plain"]
-        if len(declared) > len(wanted) and self.area.effective_mode() == "tabs":
-            self.state.visible_variants = [v for v in VARIANTS if v in declared]
         front = front_pane(variants, telling)
         if front is not None:
             self.area.show_pane(front)
