@@ -33,7 +33,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from heartbeat import Heartbeat
+from heartbeat import Heartbeat, StallLog
 
 ROOT = Path(__file__).resolve().parents[1]
 RSS_TARGET_MB = 1024
@@ -77,7 +77,6 @@ def gui(path: str, play_s: float) -> int:
     """The child: the views fed the result; prints memory, frames per second and stalls."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QEvent, QObject
-    from PySide6.QtWidgets import QApplication
 
     from jaxviz.model import from_plain
     from jaxviz.ui.compare.compare_view import CompareView
@@ -86,7 +85,8 @@ def gui(path: str, play_s: float) -> int:
     from jaxviz.ui.text.highlighters import jaxpr_highlighter
     from jaxviz.ui.theme import style
 
-    app = QApplication(sys.argv[:1])
+    log = StallLog(STALL_TARGET_MS)
+    app = log.application(sys.argv[:1])
     style.apply_theme(app)
     before = _memory_mb()[0]
     beat = Heartbeat()
@@ -115,17 +115,20 @@ def gui(path: str, play_s: float) -> int:
     phases = len(result.variant("sharded").storyboard.steps)
 
     # loading: what the window does when the result arrives
+    log.clear()
     beat.start()
     for pane, vr in zip(panes, result.variants):
-        pane.set_text(vr.jaxpr_text)
-    view.set_result(result, "sharded")
-    compare.set_pair("plain", "sharded")
-    compare.show_result(result)
+        log.timed(f"CodeView.set_text ({vr.variant})", pane.set_text, vr.jaxpr_text)
+    log.timed("DeviceView.set_result", view.set_result, result, "sharded")
+    log.timed("CompareView.set_pair", compare.set_pair, "plain", "sharded")
+    log.timed("CompareView.show_result", compare.show_result, result)
     highlighters = [p.highlighter for p in panes] + [compare.columns.left.highlighter,
                                                       compare.columns.right.highlighter]
     run_for(0.5, until=lambda: not compare.busy and compare.diff is not None
             and not any(h.lexing for h in highlighters))
     load_stall = beat.stop() * 1000
+    load_names = log.worst()
+    log.clear()
     beat.start()
 
     # playing: frames the canvas paints
@@ -147,6 +150,18 @@ def gui(path: str, play_s: float) -> int:
     view.pause()
     play_stall = beat.stop() * 1000
     fps = Counter.frames / played
+    end_phase = view.current_phase
+    # and from the middle of the program (compute and collective phases, not the host's)
+    middle = len(view.phases) // 2
+    view.seek(middle, 0.0)
+    Counter.frames = 0
+    view.play()
+    t0 = time.perf_counter()
+    run_for(play_s)
+    played_mid = time.perf_counter() - t0
+    view.pause()
+    fps_mid = Counter.frames / played_mid
+    play_names = log.worst()
     rss, peak = _memory_mb()
     print(f"GUI process (no JAX): {phases} phases; jaxprs of "
           + " and ".join(f"{len(vr.jaxpr_text.splitlines())} lines" for vr in result.variants))
@@ -155,11 +170,18 @@ def gui(path: str, play_s: float) -> int:
           f"   (peak {peak:.0f}; {before:.0f} before the result)")
     print(f"{'device view playing (frames/s)':42} {fps:10.1f} {f'>= {FPS_TARGET:.0f}':>10}"
           f"   ({Counter.frames} frames in {played:.1f} s, phases {start_phase}"
-          f"->{view.current_phase})")
+          f"->{end_phase})")
+    print(f"{'device view playing mid-program (frames/s)':42} {fps_mid:10.1f} "
+          f"{f'>= {FPS_TARGET:.0f}':>10}   (from phase {middle})")
     print(f"{'longest event-loop gap, loading (ms)':42} {load_stall:10.0f} "
           f"{f'<= {STALL_TARGET_MS:.0f}':>10}")
     print(f"{'longest event-loop gap, playing (ms)':42} {play_stall:10.0f} "
           f"{f'<= {STALL_TARGET_MS:.0f}':>10}")
+    for title, names in (("loading", load_names), ("playing", play_names)):
+        print(f"GUI-thread calls over {STALL_TARGET_MS:.0f} ms while {title}, longest first:"
+              + ("" if names else " none"))
+        for ms, name in names:
+            print(f"  {ms:8.0f} ms  {name}")
     print(f"load average {os.getloadavg()[0]:.2f} (2-core machine: the gaps grow with it)")
     return 0
 

@@ -37,7 +37,7 @@ class CodeView(LinkedTextEdit):
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
                                      | Qt.TextInteractionFlag.TextSelectableByKeyboard)
         self.highlighter: PygmentsHighlighter = make_highlighter(self.document())
-        self.highlighter.chunked = True  # read-only: long texts lexed off the GUI thread
+        self.highlighter.chunked = True  # read-only: long texts lexed in steps
         self._marks_column = marks_column
         self._marks: list[Mark] = []
         self._folds: dict[int, int] = {}   # first line -> last line
@@ -56,7 +56,7 @@ class CodeView(LinkedTextEdit):
             return
         bar = self.verticalScrollBar().value()
         self._folded.clear()
-        self.highlighter.prepare_for(text)  # a long text: lexed off the GUI thread
+        self.highlighter.prepare_for(text)  # a long text: lexed in steps
         self.setPlainText(text)
         self.verticalScrollBar().setValue(bar)
 

@@ -106,7 +106,7 @@ def _device_phases(scene: Scene, equations: list[Equation]) -> list[Phase]:
     for k, step in enumerate(story.steps):
         marks = _eq_ranges(v, [equations[i] for i in step.equations if i < len(equations)])
         if step.collective is not None:
-            title, caption = _collective_words(scene, step)
+            title, caption = _collective_words(scene, step, k)
             phases.append(Phase("collective", title, caption, marks, 3.5, step=step,
                                 step_index=k, devices=_acting(step, everyone)))
             previous = step
@@ -198,13 +198,14 @@ def _compute_words(scene: Scene, step: Step, after: Step | None,
     return title + suffix, f"{text}{loop}{eqs}"
 
 
-def _collective_words(scene: Scene, step: Step) -> tuple[str, str]:
+def _collective_words(scene: Scene, step: Step, index: int) -> tuple[str, str]:
+    """A collective step's title and caption; ``index``: its place in the storyboard's
+    steps (looking it up compared whole steps field by field: seconds on a train step)."""
     n = len(scene.devices)
     suffix, loop = words.loop_words(step)
     assert step.collective is not None  # a collective step
     across = words.processes_text(step.collective, {d.id: d.process for d in scene.devices})
     claims = scene.story.claims if scene.story is not None else None
-    index = scene.story.steps.index(step) if scene.story is not None else -1
     claim = claims.collective(index) if claims is not None else None
     origin = words.collective_origin(step, scene.function, claim)
     return (words.collective_title(step, n, claim) + suffix,
@@ -304,7 +305,7 @@ def _vmap_phases(scene: Scene, equations: list[Equation]) -> list[Phase]:
                         devices=[dev], arrays=names))
     for k, step in enumerate(story.steps):
         if step.collective is not None:
-            t, c = _collective_words(scene, step)
+            t, c = _collective_words(scene, step, k)
             phases.append(Phase("collective", t, c, _eq_ranges(
                 v, [equations[i] for i in step.equations if i < len(equations)]), 3.0,
                 step=step, step_index=k, devices=_acting(step, [dev])))
