@@ -28,15 +28,21 @@ from jaxviz.ui.devices.painter import ItemPainter
 from jaxviz.ui.devices.projected import chip_preset, with_projections
 from jaxviz.ui.exporters import find, for_suffix
 from jaxviz.ui.keys import name_of
+from jaxviz.ui.sliced import SlicedJob
 from jaxviz.ui.text.plain import plain_tooltip
 from jaxviz.views import palette
 from jaxviz.views.devices import Phase, Scene, build_scene, empty_scene, geometry
 from jaxviz.views.devices.follow import phase_of_equation
 from jaxviz.views.devices.frames import FrameBuilder
 from jaxviz.views.devices.overview import OVERVIEW_PHASES, build_overview
+from jaxviz.views.incremental import Steps, run_to_end
 from jaxviz.views.keys import CLICKER_MOVES, END, HOME
 
 FRAME_MS = 16
+#: Static layers kept (one is 3.7 MB at 1280x720; a train step has hundreds of phases).
+KEPT_LAYERS = 6
+#: Items of a static layer drawn per step while it is prepared ahead of its phase.
+LAYER_ITEMS = 150
 
 
 class _Canvas(QWidget):
@@ -51,12 +57,17 @@ class _Canvas(QWidget):
         self.setMouseTracking(True)
         self._key: tuple | None = None
         self._builder: FrameBuilder | None = None
+        #: The static layers of the phases shown last (at most KEPT_LAYERS), oldest first.
         self._static: dict[int, QPixmap] = {}
+        #: The phase whose layer is being drawn in steps (-1: none), and that job.
+        self._prefetching = -1
+        self._job: SlicedJob | None = None
         self.painter = ItemPainter()
 
     def invalidate(self) -> None:
         self._key = None
         self._static.clear()
+        self._cancel_prefetch()
         self.update()
 
     def builder(self) -> FrameBuilder:
@@ -72,6 +83,7 @@ class _Canvas(QWidget):
             self._builder = FrameBuilder(v.scene, lay, palette.theme(v.theme).device_view)
             self.painter.family = v.font().family()
             self._static.clear()
+            self._cancel_prefetch()
             self._key = key
         return self._builder
 
@@ -80,21 +92,62 @@ class _Canvas(QWidget):
         try:
             fb = self.builder()
             phase = self.view.current_phase
-            pix = self._static.get(phase)
+            pix = self._static.pop(phase, None)
             if pix is None:
-                dpr = self.devicePixelRatioF()
-                pix = QPixmap(int(self.width() * dpr), int(self.height() * dpr))
-                pix.setDevicePixelRatio(dpr)
-                q = QPainter(pix)
-                try:
-                    self.painter.draw(q, fb.static(phase))
-                finally:
-                    q.end()
-                self._static[phase] = pix
+                if self._prefetching == phase:  # not ready in time: drawn here and now
+                    self._cancel_prefetch()
+                pix = run_to_end(self._layer_steps(fb, phase))
+            self._static[phase] = pix  # the most recently used last
+            while len(self._static) > KEPT_LAYERS:
+                del self._static[next(iter(self._static))]
             p.drawPixmap(0, 0, pix)
             self.painter.draw(p, fb.dynamic(phase, self.view.current_time))
         finally:
             p.end()
+        if self.view.playing:
+            self._prefetch(fb, phase + 1)
+
+    def _layer_steps(self, fb: FrameBuilder, phase: int) -> Steps[QPixmap]:
+        """A phase's static layer drawn into a pixmap, in steps (its items, then
+        :data:`LAYER_ITEMS` of them drawn per step)."""
+        items = yield from fb.static_steps(phase)
+        dpr = self.devicePixelRatioF()
+        pix = QPixmap(int(self.width() * dpr), int(self.height() * dpr))
+        pix.setDevicePixelRatio(dpr)
+        for start in range(0, len(items), LAYER_ITEMS):
+            q = QPainter(pix)
+            try:
+                self.painter.draw(q, items[start:start + LAYER_ITEMS])
+            finally:
+                q.end()
+            yield
+        return pix
+
+    def _prefetch(self, fb: FrameBuilder, phase: int) -> None:
+        """While playing, draw the next phase's static layer in steps (a few ms per turn of
+        the event loop), so that the frame which starts that phase does not build it: on a
+        train step that was 50-100 ms, a stall at every phase."""
+        if phase >= len(self.view.phases) or phase in self._static \
+                or self._prefetching == phase:
+            return
+        self._cancel_prefetch()
+        key = self._key
+
+        def store(pix: object) -> None:
+            if self._key == key and self._prefetching == phase:
+                self._static[phase] = cast(QPixmap, pix)
+            self._prefetching = -1
+
+        self._prefetching = phase
+        self._job = SlicedJob(self._layer_steps(fb, phase), parent=self)
+        self._job.finished.connect(store)
+        self._job.start()
+
+    def _cancel_prefetch(self) -> None:
+        if self._job is not None:
+            self._job.cancel()
+            self._job = None
+        self._prefetching = -1
 
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt's name
         pos = event.position()
