@@ -112,7 +112,6 @@ def gui(path: str, play_s: float) -> int:
     compare.resize(1280, 720)
     compare.show()
     app.processEvents()
-    phases = len(result.variant("sharded").storyboard.steps)
 
     # loading: what the window does when the result arrives
     log.clear()
@@ -125,6 +124,7 @@ def gui(path: str, play_s: float) -> int:
     highlighters = [p.highlighter for p in panes] + [compare.columns.left.highlighter,
                                                       compare.columns.right.highlighter]
     run_for(0.5, until=lambda: not compare.busy and compare.diff is not None
+            and not view.busy and bool(view.phases)
             and not any(h.lexing for h in highlighters))
     load_stall = beat.stop() * 1000
     load_names = log.worst()
@@ -169,7 +169,7 @@ def gui(path: str, play_s: float) -> int:
     fps_mid = Counter.frames / played_mid
     play_names = sorted(first_names + log.worst(), reverse=True)[:8]
     rss, peak = _memory_mb()
-    print(f"GUI process (no JAX): {phases} phases; jaxprs of "
+    print(f"GUI process (no JAX): {len(view.phases)} phases; jaxprs of "
           + " and ".join(f"{len(vr.jaxpr_text.splitlines())} lines" for vr in result.variants))
     print(f"{'figure':42} {'measured':>10} {'target':>10}")
     print(f"{'resident memory, views open (MB)':42} {rss:10.0f} {f'< {RSS_TARGET_MB}':>10}"

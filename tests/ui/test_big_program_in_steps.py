@@ -132,3 +132,97 @@ def test_a_train_step_jaxpr_goes_into_a_pane_whole_and_is_coloured_in_steps(qtbo
     for n in (0, last // 3, last // 2, last):
         assert formats(chunked, n) == formats(plain, n)
     assert any(formats(chunked, n) for n in range(last // 2, last // 2 + 20))
+
+
+@pytest.fixture(scope="module")
+def train_step_story():
+    from jaxviz import core
+    from tests.programs import gpt_mesh, gpt_source, gpt_specs
+
+    core.configure_devices(8)
+    result = core.trace_request(TraceRequest(
+        target=Target(gpt_source(1), "<editor:gpt_train.py>", "train_step"),
+        variants=["sharded"], want=["jaxpr", "story"], args="params, tokens, targets",
+        in_axes="None, None, None", mesh=gpt_mesh(), specs=gpt_specs(1)))
+    vr = result.variant("sharded")
+    assert vr.error is None and vr.storyboard is not None
+    return result
+
+
+def test_a_big_storyboard_becomes_the_device_view_in_steps(qtbot, train_step_story,
+                                                            monkeypatch):
+    from jaxviz.ui.devices import view as view_module
+    from jaxviz.views.devices import build_scene
+
+    steps = train_step_story.variant("sharded").storyboard.steps
+    monkeypatch.setattr(view_module, "STEPPED_SCENE", 20)  # a 1-layer step is big enough
+    assert len(steps) >= 20
+    view = view_module.DeviceView()
+    qtbot.addWidget(view)
+    view.resize(1280, 720)
+    view.show()
+    ticks = _turns(qtbot)
+    view.set_result(train_step_story, "sharded")
+    assert view.busy and not view.phases  # set_result returned before the scene was built
+    assert "Preparing the" in view.scene.error
+    job = view._scene_job
+    qtbot.waitUntil(lambda: not view.busy and bool(view.phases), timeout=60000)
+    assert job is not None and job.turns > 1 and len(ticks) >= job.turns - 1
+    # the scene shown is the one built at once: a phase per storyboard step, in its order
+    whole = build_scene(train_step_story, "sharded")
+    assert [(p.kind, p.title, p.caption) for p in view.phases] == \
+        [(p.kind, p.title, p.caption) for p in whole.phases]
+    assert [p.step_index for p in view.phases if p.step_index is not None] == \
+        list(range(len(steps)))
+    assert sum(p.kind == "collective" for p in view.phases) == \
+        sum(s.collective is not None for s in steps)
+
+
+def test_the_next_phase_drawn_ahead_while_playing_is_the_phase_drawn_at_once(
+        qtbot, train_step_story):
+    from jaxviz.ui.devices.view import DeviceView
+    from jaxviz.views.incremental import run_to_end
+
+    view = DeviceView()
+    qtbot.addWidget(view)
+    view.resize(1280, 720)
+    view.show()
+    view.set_result(train_step_story, "sharded")
+    qtbot.waitUntil(lambda: bool(view.phases), timeout=60000)
+    k = next(n for n, p in enumerate(view.phases) if p.kind == "collective")
+    view.set_speed(0.05)  # slow: the next phase is drawn ahead long before it starts
+    view.seek(k, 0.0)
+    view.play()
+    canvas = view.canvas
+    qtbot.waitUntil(lambda: k + 1 in canvas._static and canvas._prefetching == -1,
+                    timeout=30000)
+    assert view.current_phase == k  # drawn ahead, not when shown
+    ahead = canvas._static[k + 1].toImage()
+    at_once = run_to_end(canvas._layer_steps(canvas.builder(), k + 1)).toImage()
+    view.pause()
+    assert ahead.size() == at_once.size() and ahead == at_once
+    # and the layer is the phase's own: its caption's first words are drawn in it
+    assert ahead != canvas._static[k].toImage()
+
+
+def test_a_caption_too_long_for_its_band_keeps_as_many_words_as_fit(qapp):
+    from PySide6.QtCore import QRectF, Qt
+    from PySide6.QtGui import QFontMetricsF
+
+    from jaxviz.ui.devices.painter import ItemPainter
+    from jaxviz.views.devices.items import Text
+
+    words = [f"word{n}" for n in range(400)]
+    text = Text((0, 0, 300, 60), " ".join(words), 14.0, "#000000", wrap=True)
+    painter = ItemPainter()
+    font, shown = painter._fit(text, 300, 60)
+    metrics = QFontMetricsF(font)
+
+    def height(s: str) -> float:
+        return metrics.boundingRect(QRectF(0, 0, 300, 1e6), int(Qt.TextFlag.TextWordWrap),
+                                    s).height()
+
+    kept = shown.removesuffix(" …").split()
+    assert shown.endswith(" …") and kept == words[:len(kept)] and len(kept) > 5
+    assert height(shown) <= 60  # Qt's own measure: it fits
+    assert height(" ".join(words[:len(kept) + 1]) + " …") > 60  # and one more word does not

@@ -32,6 +32,7 @@ from jaxviz.ui.sliced import SlicedJob
 from jaxviz.ui.text.plain import plain_tooltip
 from jaxviz.views import palette
 from jaxviz.views.devices import Phase, Scene, build_scene, empty_scene, geometry
+from jaxviz.views.devices.build import scene_steps
 from jaxviz.views.devices.follow import phase_of_equation
 from jaxviz.views.devices.frames import FrameBuilder
 from jaxviz.views.devices.overview import OVERVIEW_PHASES, build_overview
@@ -43,6 +44,15 @@ FRAME_MS = 16
 KEPT_LAYERS = 6
 #: Items of a static layer drawn per step while it is prepared ahead of its phase.
 LAYER_ITEMS = 150
+#: Storyboards of this many steps on have their scene built in steps (see set_result).
+STEPPED_SCENE = 200
+
+
+def _story_steps(result: TraceResult, variant: str) -> list:
+    """The storyboard steps of a variant (empty without one)."""
+    vr = next((v for v in result.variants if v.variant == variant), None)
+    story = vr.storyboard if vr is not None else None
+    return story.steps if story is not None else []
 
 
 class _Canvas(QWidget):
@@ -249,6 +259,8 @@ class DeviceView(QWidget):
         self.runs = MultiprocessRuns(self)
         self.runs.done.connect(self._multiprocess_done)
         self._waiting: object = None
+        #: A big program's scene being built in steps (see set_result).
+        self._scene_job: SlicedJob | None = None
         self.overview: list = []
         #: The chip the captions project onto (None: they do not).
         self.chip: Chip | None = None
@@ -293,7 +305,34 @@ class DeviceView(QWidget):
                     variant, "", result.function, result.simulated))
                 return
             result = cached
-        self._show(result, build_scene(result, variant))
+        self._cancel_scene()
+        if len(_story_steps(result, variant)) < STEPPED_SCENE:
+            self._show(result, build_scene(result, variant))
+            return
+        # a big program (a train step: 600 phases, 0.1-0.3 s to build): its scene is built
+        # in steps, a few ms per turn of the event loop; the last scene stays meanwhile
+        # (the same program, usually, traced again), or a line says what is coming
+        self._scene_job = SlicedJob(scene_steps(result, variant), parent=self)
+        self._scene_job.finished.connect(lambda scene: self._scene_built(result, scene))
+        self._scene_job.start()
+        if not self.scene.phases:
+            self._show(result, empty_scene(
+                f"Preparing the {len(_story_steps(result, variant))} steps of the {variant} "
+                f"program…", variant, "", result.function, result.simulated))
+
+    @property
+    def busy(self) -> bool:
+        """A big program's scene is being built (in steps)."""
+        return self._scene_job is not None and self._scene_job.busy
+
+    def _scene_built(self, result: TraceResult, scene: object) -> None:
+        self._scene_job = None
+        self._show(result, cast(Scene, scene))
+
+    def _cancel_scene(self) -> None:
+        if self._scene_job is not None:
+            self._scene_job.cancel()
+            self._scene_job = None
 
     def _multiprocess_done(self, key: object, result: object, message: str) -> None:
         run = cast(tuple[str, int], key)
@@ -339,6 +378,7 @@ class DeviceView(QWidget):
     def clear(self, message: str) -> None:
         """Show no result, only ``message`` (a new document, not traced yet)."""
         self.pause()
+        self._cancel_scene()
         self.result = None
         self._waiting = None  # a multi-process run still going belongs to the last document
         self.scene = empty_scene(message)
