@@ -14,7 +14,7 @@ The program is the GPT-style train step of ``tests/programs`` (FSDP x tensor par
 core in this process (the compile takes minutes on two cores) or read from a JSON file
 (``--result``, the model codec's form, as the engine sends it). The GUI part runs in a
 child process that never imports JAX, as the window's process does, and shows what the
-window shows for it: the two jaxpr panes (``CodeView``), the device view
+window shows for it: the two jaxpr panes (``JaxprPane``: text, folds), the device view
 (``DeviceView``) and the compare layout (``CompareView``). It is the views, not the whole
 ``MainWindow`` with its engine: the figure leaves out the editor and side panels.
 
@@ -81,8 +81,7 @@ def gui(path: str, play_s: float) -> int:
     from jaxviz.model import from_plain
     from jaxviz.ui.compare.compare_view import CompareView
     from jaxviz.ui.devices.view import DeviceView
-    from jaxviz.ui.text.code_view import CodeView
-    from jaxviz.ui.text.highlighters import jaxpr_highlighter
+    from jaxviz.ui.panes.jaxpr_pane import JaxprPane
     from jaxviz.ui.theme import style
 
     log = StallLog(STALL_TARGET_MS)
@@ -100,8 +99,8 @@ def gui(path: str, play_s: float) -> int:
     result = from_plain(json.loads(Path(path).read_text()))
     assert "jax" not in sys.modules, "the GUI process imported JAX"
     panes = []
-    for _vr in result.variants:
-        pane = CodeView(jaxpr_highlighter)
+    for vr in result.variants:
+        pane = JaxprPane(vr.variant)
         pane.resize(700, 900)
         pane.show()
         panes.append(pane)
@@ -117,12 +116,12 @@ def gui(path: str, play_s: float) -> int:
     log.clear()
     beat.start()
     for pane, vr in zip(panes, result.variants):
-        log.timed(f"CodeView.set_text ({vr.variant})", pane.set_text, vr.jaxpr_text)
+        log.timed(f"JaxprPane.show_result ({vr.variant})", pane.show_result, vr, [])
     log.timed("DeviceView.set_result", view.set_result, result, "sharded")
     log.timed("CompareView.set_pair", compare.set_pair, "plain", "sharded")
     log.timed("CompareView.show_result", compare.show_result, result)
-    highlighters = [p.highlighter for p in panes] + [compare.columns.left.highlighter,
-                                                      compare.columns.right.highlighter]
+    highlighters = [p.jaxpr_view.highlighter for p in panes] + [
+        compare.columns.left.highlighter, compare.columns.right.highlighter]
     run_for(0.5, until=lambda: not compare.busy and compare.diff is not None
             and not view.busy and bool(view.phases)
             and not any(h.lexing for h in highlighters))

@@ -94,10 +94,12 @@ class CodeView(LinkedTextEdit):
         else:
             self._folded.discard(first)
         doc = self.document()
-        for n in range(first + 1, last):
-            block = doc.findBlockByNumber(n)
-            hidden_by_outer = any(f != first and f < n < self._folds[f] for f in self._folded)
+        others = [(f, self._folds[f]) for f in self._folded if f != first]
+        block = doc.findBlockByNumber(first + 1)
+        for n in range(first + 1, last):  # block by block (not looked up by number: O(n))
+            hidden_by_outer = any(f < n < end for f, end in others)
             block.setVisible(not fold and not hidden_by_outer)
+            block = block.next()
         start = doc.findBlockByNumber(first).position()
         end = doc.findBlockByNumber(last).position()
         doc.markContentsDirty(start, end - start)
