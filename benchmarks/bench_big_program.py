@@ -123,7 +123,7 @@ def gui(path: str, play_s: float) -> int:
     highlighters = [p.jaxpr_view.highlighter for p in panes] + [
         compare.columns.left.highlighter, compare.columns.right.highlighter]
     run_for(0.5, until=lambda: not compare.busy and compare.diff is not None
-            and not view.busy and bool(view.phases)
+            and not getattr(view, "busy", False) and bool(view.phases)
             and not any(h.lexing for h in highlighters))
     load_stall = beat.stop() * 1000
     load_names = log.worst()
