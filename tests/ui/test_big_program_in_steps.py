@@ -233,3 +233,31 @@ def test_a_caption_too_long_for_its_band_keeps_as_many_words_as_fit(qapp):
     assert shown.endswith(" …") and kept == words[:len(kept)] and len(kept) > 5
     assert height(shown) <= 60  # Qt's own measure: it fits
     assert height(" ".join(words[:len(kept) + 1]) + " …") > 60  # and one more word does not
+
+
+def test_the_gutter_of_a_folded_train_step_pane_lists_the_lines_qt_shows(qtbot, train_step):
+    """The gutter skips folded regions whole (not block by block); the lines it lists are
+    still every shown block Qt lays out in the viewport, from the top, at Qt's heights."""
+    from jaxviz.ui.panes.jaxpr_pane import JaxprPane
+
+    vr = train_step.variant("sharded")
+    pane = JaxprPane("sharded")
+    qtbot.addWidget(pane)
+    pane.resize(700, 900)
+    pane.show()
+    pane.show_result(vr, [])
+    view = pane.jaxpr_view
+    assert view._folded  # a big jaxpr opens folded
+    for value in (0, view.verticalScrollBar().maximum() // 2, view.verticalScrollBar().maximum()):
+        view.verticalScrollBar().setValue(value)
+        qtbot.wait(10)
+        brute = []
+        block, offset = view.firstVisibleBlock(), view.contentOffset()
+        while block.isValid():
+            geo = view.blockBoundingGeometry(block).translated(offset)
+            if block.isVisible():
+                if geo.top() > view.viewport().height():
+                    break
+                brute.append((block.blockNumber(), int(geo.top()), int(geo.bottom())))
+            block = block.next()
+        assert list(view.visible_lines()) == brute and brute

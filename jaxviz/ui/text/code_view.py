@@ -6,7 +6,7 @@ import re
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPoint, QRect, Qt
-from PySide6.QtGui import QFont, QPainter, QPolygon
+from PySide6.QtGui import QFont, QPainter, QPolygon, QTextBlock
 from PySide6.QtWidgets import QWidget
 
 from jaxviz.ui.text.highlighters import PygmentsHighlighter
@@ -105,6 +105,12 @@ class CodeView(LinkedTextEdit):
         doc.markContentsDirty(start, end - start)
         self.viewport().update()
         self.refresh_gutter()
+
+    def after_hidden(self, block: QTextBlock) -> QTextBlock:
+        """Past the folded region hiding ``block``: its last line (shown), not line by line."""
+        n = block.blockNumber()
+        ends = [self._folds[f] for f in self._folded if f < n < self._folds.get(f, f)]
+        return self.document().findBlockByNumber(max(ends)) if ends else block.next()
 
     # ----------------------------------------------------------------- gutter
     def reveal_line(self, line: int) -> None:
