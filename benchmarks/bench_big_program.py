@@ -14,7 +14,8 @@ The program is the GPT-style train step of ``tests/programs`` (FSDP x tensor par
 core in this process (the compile takes minutes on two cores) or read from a JSON file
 (``--result``, the model codec's form, as the engine sends it). The GUI part runs in a
 child process that never imports JAX, as the window's process does, and shows what the
-window shows for it: the two jaxpr panes (``JaxprPane``: text, folds), the device view
+window shows for it: the two jaxpr panes (``JaxprPane``: text, folds) with the editor and
+the source links between them (``LinkController``), the device view
 (``DeviceView``) and the compare layout (``CompareView``). It is the views, not the whole
 ``MainWindow`` with its engine: the figure leaves out the editor and side panels.
 
@@ -73,7 +74,7 @@ def _memory_mb() -> tuple[float, float]:
     return found["VmRSS"], found["VmHWM"]
 
 
-def gui(path: str, play_s: float) -> int:
+def gui(path: str, play_s: float, layers: int) -> int:
     """The child: the views fed the result; prints memory, frames per second and stalls."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QEvent, QObject
@@ -81,8 +82,11 @@ def gui(path: str, play_s: float) -> int:
     from jaxviz.model import from_plain
     from jaxviz.ui.compare.compare_view import CompareView
     from jaxviz.ui.devices.view import DeviceView
-    from jaxviz.ui.panes.jaxpr_pane import JaxprPane
+    from jaxviz.ui.panes.area import JaxprArea
+    from jaxviz.ui.panes.linking import LinkController
+    from jaxviz.ui.text.editor import CodeEditor
     from jaxviz.ui.theme import style
+    from tests.programs import gpt_source
 
     log = StallLog(STALL_TARGET_MS)
     app = log.application(sys.argv[:1])
@@ -98,12 +102,17 @@ def gui(path: str, play_s: float) -> int:
 
     result = from_plain(json.loads(Path(path).read_text()))
     assert "jax" not in sys.modules, "the GUI process imported JAX"
-    panes = []
-    for vr in result.variants:
-        pane = JaxprPane(vr.variant)
-        pane.resize(700, 900)
-        pane.show()
-        panes.append(pane)
+    # the panes, the editor and the links between them, as in the window
+    area = JaxprArea()
+    area.set_visible_variants([vr.variant for vr in result.variants])
+    area.resize(1400, 900)
+    area.show()
+    panes = [area.panes[vr.variant] for vr in result.variants]
+    editor = CodeEditor()
+    editor.setPlainText(gpt_source(layers))
+    editor.resize(700, 900)
+    editor.show()
+    links = LinkController(editor, area)
     view = DeviceView()
     view.resize(1280, 720)
     view.show()
@@ -117,6 +126,7 @@ def gui(path: str, play_s: float) -> int:
     beat.start()
     for pane, vr in zip(panes, result.variants):
         log.timed(f"JaxprPane.show_result ({vr.variant})", pane.show_result, vr, [])
+    log.timed("LinkController.set_result", links.set_result, result)
     log.timed("DeviceView.set_result", view.set_result, result, "sharded")
     log.timed("CompareView.set_pair", compare.set_pair, "plain", "sharded")
     log.timed("CompareView.show_result", compare.show_result, result)
@@ -200,15 +210,15 @@ def main() -> int:
     parser.add_argument("--gui", help=argparse.SUPPRESS)  # the child's side
     ns = parser.parse_args()
     if ns.gui:
-        return gui(ns.gui, ns.play)
+        return gui(ns.gui, ns.play, ns.layers)
     path = ns.result
     if path is None:
         path = ns.keep or os.path.join(tempfile.mkdtemp(prefix="jaxviz-bench-big-"),
                                        "result.json")
         Path(path).write_text(json.dumps(trace(ns.layers)))
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.call([sys.executable, __file__, "--gui", path, "--play", str(ns.play)],
-                           env=env)
+    return subprocess.call([sys.executable, __file__, "--gui", path, "--play", str(ns.play),
+                            "--layers", str(ns.layers)], env=env)
 
 
 if __name__ == "__main__":

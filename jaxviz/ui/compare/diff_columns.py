@@ -86,6 +86,7 @@ class DiffSideView(CodeView):
         self.highlighter.prepare_for(text)  # a long diff: lexed in steps, coloured in chunks
         for layer in self.LAYERS:  # the old text's ranges: Qt would move each through the edit
             self.set_selections(layer, [])
+        self.flush_selections()
         self.setPlainText(text)
         self.horizontalScrollBar().setValue(bar[0])
         self.verticalScrollBar().setValue(bar[1])
