@@ -14,7 +14,8 @@ The program is the GPT-style train step of ``tests/programs`` (FSDP x tensor par
 core in this process (the compile takes minutes on two cores) or read from a JSON file
 (``--result``, the model codec's form, as the engine sends it). The GUI part runs in a
 child process that never imports JAX, as the window's process does, and shows what the
-window shows for it: the two jaxpr panes (``CodeView``), the device view
+window shows for it: the two jaxpr panes (``JaxprPane``: text, folds) with the editor and
+the source links between them (``LinkController``), the device view
 (``DeviceView``) and the compare layout (``CompareView``). It is the views, not the whole
 ``MainWindow`` with its engine: the figure leaves out the editor and side panels.
 
@@ -33,7 +34,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from heartbeat import Heartbeat
+from heartbeat import Heartbeat, StallLog
 
 ROOT = Path(__file__).resolve().parents[1]
 RSS_TARGET_MB = 1024
@@ -73,20 +74,22 @@ def _memory_mb() -> tuple[float, float]:
     return found["VmRSS"], found["VmHWM"]
 
 
-def gui(path: str, play_s: float) -> int:
+def gui(path: str, play_s: float, layers: int) -> int:
     """The child: the views fed the result; prints memory, frames per second and stalls."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QEvent, QObject
-    from PySide6.QtWidgets import QApplication
 
     from jaxviz.model import from_plain
     from jaxviz.ui.compare.compare_view import CompareView
     from jaxviz.ui.devices.view import DeviceView
-    from jaxviz.ui.text.code_view import CodeView
-    from jaxviz.ui.text.highlighters import jaxpr_highlighter
+    from jaxviz.ui.panes.area import JaxprArea
+    from jaxviz.ui.panes.linking import LinkController
+    from jaxviz.ui.text.editor import CodeEditor
     from jaxviz.ui.theme import style
+    from tests.programs import gpt_source
 
-    app = QApplication(sys.argv[:1])
+    log = StallLog(STALL_TARGET_MS)
+    app = log.application(sys.argv[:1])
     style.apply_theme(app)
     before = _memory_mb()[0]
     beat = Heartbeat()
@@ -99,12 +102,17 @@ def gui(path: str, play_s: float) -> int:
 
     result = from_plain(json.loads(Path(path).read_text()))
     assert "jax" not in sys.modules, "the GUI process imported JAX"
-    panes = []
-    for _vr in result.variants:
-        pane = CodeView(jaxpr_highlighter)
-        pane.resize(700, 900)
-        pane.show()
-        panes.append(pane)
+    # the panes, the editor and the links between them, as in the window
+    area = JaxprArea()
+    area.set_visible_variants([vr.variant for vr in result.variants])
+    area.resize(1400, 900)
+    area.show()
+    panes = [area.panes[vr.variant] for vr in result.variants]
+    editor = CodeEditor()
+    editor.setPlainText(gpt_source(layers))
+    editor.resize(700, 900)
+    editor.show()
+    links = LinkController(editor, area)
     view = DeviceView()
     view.resize(1280, 720)
     view.show()
@@ -112,20 +120,24 @@ def gui(path: str, play_s: float) -> int:
     compare.resize(1280, 720)
     compare.show()
     app.processEvents()
-    phases = len(result.variant("sharded").storyboard.steps)
 
     # loading: what the window does when the result arrives
+    log.clear()
     beat.start()
     for pane, vr in zip(panes, result.variants):
-        pane.set_text(vr.jaxpr_text)
-    view.set_result(result, "sharded")
-    compare.set_pair("plain", "sharded")
-    compare.show_result(result)
-    highlighters = [p.highlighter for p in panes] + [compare.columns.left.highlighter,
-                                                      compare.columns.right.highlighter]
+        log.timed(f"JaxprPane.show_result ({vr.variant})", pane.show_result, vr, [])
+    log.timed("LinkController.set_result", links.set_result, result)
+    log.timed("DeviceView.set_result", view.set_result, result, "sharded")
+    log.timed("CompareView.set_pair", compare.set_pair, "plain", "sharded")
+    log.timed("CompareView.show_result", compare.show_result, result)
+    highlighters = [p.jaxpr_view.highlighter for p in panes] + [
+        compare.columns.left.highlighter, compare.columns.right.highlighter]
     run_for(0.5, until=lambda: not compare.busy and compare.diff is not None
+            and not getattr(view, "busy", False) and bool(view.phases)
             and not any(h.lexing for h in highlighters))
     load_stall = beat.stop() * 1000
+    load_names = log.worst()
+    log.clear()
     beat.start()
 
     # playing: frames the canvas paints
@@ -147,19 +159,44 @@ def gui(path: str, play_s: float) -> int:
     view.pause()
     play_stall = beat.stop() * 1000
     fps = Counter.frames / played
+    end_phase = view.current_phase
+    # and from the middle of the program (compute and collective phases, not the host's);
+    # the jump there draws its phase at once (not playing: left out of the figures)
+    first_names = log.worst()
+    middle = len(view.phases) // 2
+    view.seek(middle, 0.0)
+    run_for(0.3)
+    log.clear()
+    beat.start()
+    Counter.frames = 0
+    view.play()
+    t0 = time.perf_counter()
+    run_for(play_s)
+    played_mid = time.perf_counter() - t0
+    view.pause()
+    play_stall = max(play_stall, beat.stop() * 1000)
+    fps_mid = Counter.frames / played_mid
+    play_names = sorted(first_names + log.worst(), reverse=True)[:8]
     rss, peak = _memory_mb()
-    print(f"GUI process (no JAX): {phases} phases; jaxprs of "
+    print(f"GUI process (no JAX): {len(view.phases)} phases; jaxprs of "
           + " and ".join(f"{len(vr.jaxpr_text.splitlines())} lines" for vr in result.variants))
     print(f"{'figure':42} {'measured':>10} {'target':>10}")
     print(f"{'resident memory, views open (MB)':42} {rss:10.0f} {f'< {RSS_TARGET_MB}':>10}"
           f"   (peak {peak:.0f}; {before:.0f} before the result)")
     print(f"{'device view playing (frames/s)':42} {fps:10.1f} {f'>= {FPS_TARGET:.0f}':>10}"
           f"   ({Counter.frames} frames in {played:.1f} s, phases {start_phase}"
-          f"->{view.current_phase})")
+          f"->{end_phase})")
+    print(f"{'device view playing mid-program (frames/s)':42} {fps_mid:10.1f} "
+          f"{f'>= {FPS_TARGET:.0f}':>10}   (from phase {middle})")
     print(f"{'longest event-loop gap, loading (ms)':42} {load_stall:10.0f} "
           f"{f'<= {STALL_TARGET_MS:.0f}':>10}")
     print(f"{'longest event-loop gap, playing (ms)':42} {play_stall:10.0f} "
           f"{f'<= {STALL_TARGET_MS:.0f}':>10}")
+    for title, names in (("loading", load_names), ("playing", play_names)):
+        print(f"GUI-thread calls over {STALL_TARGET_MS:.0f} ms while {title}, longest first "
+              f"(wall ms, the GUI thread's CPU ms):" + ("" if names else " none"))
+        for ms, name, cpu in names:
+            print(f"  {ms:8.0f} {cpu:6.0f}  {name}")
     print(f"load average {os.getloadavg()[0]:.2f} (2-core machine: the gaps grow with it)")
     return 0
 
@@ -173,15 +210,15 @@ def main() -> int:
     parser.add_argument("--gui", help=argparse.SUPPRESS)  # the child's side
     ns = parser.parse_args()
     if ns.gui:
-        return gui(ns.gui, ns.play)
+        return gui(ns.gui, ns.play, ns.layers)
     path = ns.result
     if path is None:
         path = ns.keep or os.path.join(tempfile.mkdtemp(prefix="jaxviz-bench-big-"),
                                        "result.json")
         Path(path).write_text(json.dumps(trace(ns.layers)))
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.call([sys.executable, __file__, "--gui", path, "--play", str(ns.play)],
-                           env=env)
+    return subprocess.call([sys.executable, __file__, "--gui", path, "--play", str(ns.play),
+                            "--layers", str(ns.layers)], env=env)
 
 
 if __name__ == "__main__":

@@ -54,3 +54,104 @@ class Heartbeat:
         """The 99th percentile of every stall measured so far (seconds)."""
         gaps = sorted(g - 0.005 for g in self.all_gaps)
         return gaps[int(0.99 * (len(gaps) - 1))] if gaps else 0.0
+
+
+class StallLog:
+    """What the GUI thread was doing during each stall, by name.
+
+    :meth:`application` makes the ``QApplication`` with its ``notify`` timed: every
+    event the event loop hands to an object (a paint, a timer, a queued call) that takes
+    longer than ``over_ms`` is logged with the object it went to -- the widget's class
+    and name for a paint, the steps a :class:`jaxviz.ui.sliced.SlicedJob` ran for its
+    timer -- and every full collection of Python's cyclic garbage collector (which walks
+    every object of the process) is logged with its duration. :meth:`timed` names a
+    direct call (the benchmark's own ``set_result``...).
+    """
+
+    def __init__(self, over_ms: float = 17.0) -> None:
+        self.over = over_ms / 1000.0
+        #: (milliseconds, name, the GUI thread's CPU milliseconds) of each stall, in order
+        #: (on a loaded machine the wall clock stretches; the CPU time is the call's own).
+        self.stalls: list[tuple[float, str, float]] = []
+        self._gc_start = self._gc_cpu = 0.0
+        import gc
+
+        gc.callbacks.append(self._gc)
+
+    def _gc(self, phase: str, info: dict) -> None:
+        if info.get("generation") != 2:
+            return
+        if phase == "start":
+            self._gc_start = time.perf_counter()
+            self._gc_cpu = time.thread_time()
+        elif self._gc_start:
+            took = time.perf_counter() - self._gc_start
+            if took > self.over:
+                self.stalls.append((took * 1000, "gc: full collection",
+                                    (time.thread_time() - self._gc_cpu) * 1000))
+
+    def timed(self, name: str, call, *args):
+        """Call ``call(*args)`` and log it under ``name`` if it took longer than the limit."""
+        start, cpu = time.perf_counter(), time.thread_time()
+        try:
+            return call(*args)
+        finally:
+            took = time.perf_counter() - start
+            if took > self.over:
+                self.stalls.append((took * 1000, name, (time.thread_time() - cpu) * 1000))
+
+    def application(self, argv: list[str]):
+        """A ``QApplication`` whose events are timed into this log."""
+        from PySide6.QtWidgets import QApplication
+
+        log = self
+
+        class TimedApplication(QApplication):
+            depth = 0
+
+            def notify(self, receiver, event):  # noqa: N802 - Qt's name
+                if TimedApplication.depth:  # nested: its time is the outer event's
+                    return super().notify(receiver, event)
+                TimedApplication.depth += 1
+                name = _name_of(receiver, event)
+                start, cpu = time.perf_counter(), time.thread_time()
+                try:
+                    return super().notify(receiver, event)
+                finally:
+                    TimedApplication.depth -= 1
+                    took = time.perf_counter() - start
+                    if took > log.over:
+                        log.stalls.append((took * 1000, name,
+                                           (time.thread_time() - cpu) * 1000))
+
+        return TimedApplication(argv)
+
+    def worst(self, count: int = 8) -> list[tuple[float, str, float]]:
+        """The longest stalls logged, longest first: (wall ms, name and how many times it
+        stalled, its CPU ms), each name once."""
+        by_name: dict[str, list[tuple[float, float]]] = {}
+        for ms, name, cpu in self.stalls:
+            by_name.setdefault(name, []).append((ms, cpu))
+        ranked = sorted(by_name.items(), key=lambda kv: -max(kv[1])[0])
+        return [(max(times)[0], f"{name} (x{len(times)})" if len(times) > 1 else name,
+                 max(times)[1]) for name, times in ranked[:count]]
+
+    def clear(self) -> None:
+        self.stalls.clear()
+
+
+def _name_of(receiver, event) -> str:
+    """An event's receiver in words: ``paint DeviceView``, ``steps CompareView._compare_steps``."""
+    kind = getattr(event.type(), "name", str(event.type()))
+    parent = receiver.parent() if hasattr(receiver, "parent") else None
+    steps = getattr(parent, "_steps", None)  # a SlicedJob's timer: the steps it runs
+    if steps is not None:
+        return f"steps {getattr(steps, '__qualname__', type(steps).__name__)}"
+    who = type(receiver).__name__
+    if receiver.objectName() and not receiver.objectName().startswith("qt_"):
+        who += f" '{receiver.objectName()}'"
+    if who in ("QWidget", "QWindow") or receiver.objectName().startswith("qt_"):
+        who += f" in {type(parent).__name__}" if parent is not None else ""
+    words = {"UpdateRequest": "paint", "Paint": "paint", "MetaCall": "queued call to",
+             "Timer": "timer of"}
+    return f"{words.get(kind, kind)} {who}"

@@ -326,8 +326,9 @@ def test_highlighting_arrives_from_the_lexer_thread_without_asking(qtbot):
 
 
 def test_a_long_jaxpr_is_lexed_off_the_gui_thread_and_coloured_as_a_short_one_is(qtbot):
-    """A 2000-line text (an HLO program's length) goes into a pane without the GUI thread
-    lexing it or visiting every line (issue 31); once coloured, every line carries the
+    """A 2000-line text (an HLO program's length) goes into a pane without set_text lexing
+    it or visiting every line (issue 31: it is lexed in steps over later turns of the event
+    loop, see jaxviz.ui.sliced); once coloured, every line carries the
     formats Qt's own per-line highlighting gives the same text, at Pygments' tokens."""
     from pygments.token import Name
 

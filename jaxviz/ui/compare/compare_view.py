@@ -17,7 +17,6 @@ lines through :meth:`set_links` / :meth:`set_active_line` and the
 
 from __future__ import annotations
 
-import threading
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
@@ -36,8 +35,10 @@ from PySide6.QtWidgets import (
 
 from jaxviz.model import VARIANTS, ErrorInfo, TraceResult
 from jaxviz.ui.compare.diff_columns import DiffColumns, diff_colour
+from jaxviz.ui.sliced import SlicedJob
 from jaxviz.ui.text.elided import ElidedLabel
 from jaxviz.ui.text.plain import plain
+from jaxviz.views.incremental import Steps, run_to_end
 
 if TYPE_CHECKING:  # the diff's modules load with the first comparison, not with the window
     from jaxviz.views.compare.diff_layout import SideBySide
@@ -57,7 +58,8 @@ _PRINTED_NOTE = ("the same primitive, types and parameters; the printed lines di
                  "shard_map axis i")
 
 
-#: Jaxprs from this many characters on (a few hundred equations) are compared in a thread.
+#: Jaxprs from this many characters on (a few hundred equations) are compared in steps,
+#: a few milliseconds per event-loop turn (:class:`~jaxviz.ui.sliced.SlicedJob`).
 BACKGROUND_CHARS = 20_000
 
 
@@ -74,8 +76,6 @@ class CompareView(QFrame):
 
     pairChosen = Signal(str, str)
     closeRequested = Signal()
-    #: A diff computed in the background arrived: ``(generation, diff, layout)``.
-    _diffReady = Signal(int, object, object)
     sourceLineHovered = Signal(int)
     sourceLineClicked = Signal(int)
 
@@ -85,10 +85,9 @@ class CompareView(QFrame):
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.diff: JaxprDiff | None = None
         self.layout_: SideBySide | None = None
-        #: Bumped by every diff asked for: a background diff that is not the latest is dropped.
+        #: Bumped by every diff asked for: a diff in steps that is not the latest is dropped.
         self._generation = 0
-        self._worker: threading.Thread | None = None
-        self._diffReady.connect(self._diff_arrived, Qt.ConnectionType.QueuedConnection)
+        self._job: SlicedJob | None = None
         self.result: TraceResult | None = None
         self._pair: tuple[str, str] | None = None
         self._lines: dict[str, dict[int, int]] | None = None  # variant -> order -> source line
@@ -215,45 +214,51 @@ class CompareView(QFrame):
         left, right = (variants[name] for name in self._pair)
         self.calls["left"].setText(left.call)
         self.calls["right"].setText(right.call)
-        from jaxviz.views.compare.diff_layout import side_by_side
         from jaxviz.views.compare.jaxpr_diff import diff_variants
 
         self._generation += 1
+        if self._job is not None:
+            self._job.cancel()
+            self._job = None
         size = max(len(left.jaxpr_text), len(right.jaxpr_text))
         if size < BACKGROUND_CHARS:
             self.set_diff(diff_variants(left, right))
             return
-        # a big program: diff and lay out in a thread; the window keeps painting meanwhile
+        # a big program: diffed and laid out in steps, a few ms per event-loop turn (a
+        # thread would hold the GIL the GUI thread needs for every Qt call: see
+        # jaxviz.views.incremental); the window keeps painting meanwhile
         generation = self._generation
         self.banner.setText(f"comparing {left.variant} and {right.variant} "
                             f"({left.jaxpr_text.count(chr(10)) + 1} and "
                             f"{right.jaxpr_text.count(chr(10)) + 1} lines)…")
         self.banner.show()
+        self._job = SlicedJob(self._compare_steps(left, right, generation), parent=self)
+        self._job.start()
 
-        def work() -> None:
-            diff = diff_variants(left, right)
-            self._diffReady.emit(generation, diff, side_by_side(diff))
+    def _compare_steps(self, left, right, generation: int) -> Steps[None]:
+        """The diff of two variants, its side-by-side layout, and putting it on screen, in
+        steps (each a few milliseconds of the GUI thread)."""
+        from jaxviz.views.compare.diff_layout import side_by_side_steps
+        from jaxviz.views.compare.jaxpr_diff import diff_steps
 
-        self._worker = threading.Thread(target=work, name="jaxviz-compare", daemon=True)
-        self._worker.start()
+        diff = yield from diff_steps(left, right)
+        layout = yield from side_by_side_steps(diff)
+        if generation == self._generation:
+            yield from self._show_steps(diff, layout)
 
     @property
     def busy(self) -> bool:
-        """A diff is being computed in the background."""
-        return self._worker is not None and self._worker.is_alive()
-
-    def _diff_arrived(self, generation: int, diff: JaxprDiff, layout: SideBySide) -> None:
-        if generation == self._generation:
-            self.set_diff(diff, layout)
+        """A big diff is being computed or put on screen (in steps)."""
+        return self._job is not None and self._job.busy
 
     def set_diff(self, diff: JaxprDiff, layout: SideBySide | None = None) -> None:
         """Show a diff: its rows aligned, its summary and legend (the standalone entry)."""
         from jaxviz.views.compare.gc_pause import paused_gc
 
         with paused_gc():  # thousands of Qt selections, none of them in a cycle
-            self._set_diff(diff, layout)
+            run_to_end(self._show_steps(diff, layout))
 
-    def _set_diff(self, diff: JaxprDiff, layout: SideBySide | None) -> None:
+    def _show_steps(self, diff: JaxprDiff, layout: SideBySide | None) -> Steps[None]:
         self.diff = diff
         from jaxviz.views.compare.diff_layout import side_by_side
 
@@ -265,8 +270,8 @@ class CompareView(QFrame):
         self.columns.left.set_dimmed(False)
         self.columns.right.set_dimmed(False)
         self._selected_row = self._hovered_row = -1
-        self.columns.set_layout(self.layout_)
-        self._refresh_links()
+        yield from self.columns.layout_steps(self.layout_)
+        yield from self._links_steps()
         self._show_note()
 
     def show_error(self, error: ErrorInfo) -> None:
@@ -333,6 +338,9 @@ class CompareView(QFrame):
                 if line in (self.source_line(r, "left"), self.source_line(r, "right"))]
 
     def _refresh_links(self) -> None:
+        run_to_end(self._links_steps())
+
+    def _links_steps(self) -> Steps[None]:
         if self.layout_ is None:
             return
         chips: dict[str, dict[int, int]] = {"left": {}, "right": {}}
@@ -342,6 +350,8 @@ class CompareView(QFrame):
                 number = self.source_line(r, which)
                 if lines and number:
                     chips[which][lines[0]] = number
+            if r % 500 == 499:
+                yield
         self.columns.set_chips(chips, self._colours)
         self.set_active_line(self._active, self._active_colour if self._active else None)
 
@@ -425,3 +435,4 @@ class CompareView(QFrame):
 
     def _fit_spacer(self) -> None:
         self._gutter_spacer.setFixedWidth(self.columns.gutter.width())
+

@@ -34,9 +34,13 @@ from jaxviz.ui.text.code_view import CodeView
 from jaxviz.ui.text.highlighters import jaxpr_highlighter
 from jaxviz.ui.theme import style
 from jaxviz.views import palette
+from jaxviz.views.incremental import Steps, run_to_end
 
 if TYPE_CHECKING:  # the diff's modules load with the first comparison, not with the window
     from jaxviz.views.compare.diff_layout import ShownLine, SideBySide
+
+#: Lines of a side whose formats are made per step (see :meth:`DiffSideView.lines_steps`).
+STEP_LINES = 250
 
 #: Width of the band gutter, in multiples of the code font's line height.
 GUTTER_LINES = 2.4
@@ -70,26 +74,37 @@ class DiffSideView(CodeView):
 
     def set_lines(self, lines: list[ShownLine], tints: dict[int, QColor]) -> None:
         """Show ``lines``; tint whole lines, hatch the fillers, highlight changed spans."""
+        run_to_end(self.lines_steps(lines, tints))
+
+    def lines_steps(self, lines: list[ShownLine], tints: dict[int, QColor]) -> Steps[None]:
+        """:meth:`set_lines` in steps: the text, then its formats :data:`STEP_LINES` lines
+        at a time (a big diff's thousands of formatted ranges are made over several turns
+        of the event loop; the window paints between them)."""
         self.lines = list(lines)
         bar = self.horizontalScrollBar().value(), self.verticalScrollBar().value()
         text = "\n".join(line.text for line in lines)
-        self.highlighter.prepare_for(text)  # a long diff: lexed off the GUI thread, in chunks
+        self.highlighter.prepare_for(text)  # a long diff: lexed in steps, coloured in chunks
         for layer in self.LAYERS:  # the old text's ranges: Qt would move each through the edit
             self.set_selections(layer, [])
+        self.flush_selections()
         self.setPlainText(text)
         self.horizontalScrollBar().setValue(bar[0])
         self.verticalScrollBar().setValue(bar[1])
+        yield
         self.set_line_backgrounds("tint", tints)
         filler = QBrush(style.qcolor(palette.DIFF_FILLER), Qt.BrushStyle.BDiagPattern)
-        self.set_selections("filler", [self._whole_line(n, filler)
-                                       for n, line in enumerate(lines) if line.row < 0])
-        tokens = []
+        fillers, tokens = [], []
         for n, line in enumerate(lines):
+            if line.row < 0:
+                fillers.append(self._whole_line(n, filler))
             for span in line.spans:
                 fmt = QTextCharFormat()
                 fmt.setBackground(diff_colour(span.kind, palette.DIFF_TOKEN_MIX))
                 fmt.setFontWeight(QFont.Weight.Bold)
                 tokens.append(self._range(n, span.start, span.end, fmt))
+            if n % STEP_LINES == STEP_LINES - 1:
+                yield
+        self.set_selections("filler", fillers)
         self.set_selections("tokens", tokens)
         self.refresh_gutter()
 
@@ -329,6 +344,10 @@ class DiffColumns(QWidget):
 
     def set_layout(self, layout: SideBySide) -> None:
         """Show a layout: both sides' lines, tints and highlights, and the bands."""
+        run_to_end(self.layout_steps(layout))
+
+    def layout_steps(self, layout: SideBySide) -> Steps[None]:
+        """:meth:`set_layout` in steps (see :meth:`DiffSideView.lines_steps`)."""
         self.diff_layout = layout
         # rows only one side has are tinted; a pair's changes are its tokens and band
         one_sided = {r: diff_colour(self.row_category(r), palette.DIFF_TINT_MIX)
@@ -338,7 +357,7 @@ class DiffColumns(QWidget):
             lines = layout.side(which)
             tints = {n: one_sided[line.row] for n, line in enumerate(lines)
                      if line.row in one_sided}  # a filler's row is -1: never one of them
-            view.set_lines(lines, tints)
+            yield from view.lines_steps(lines, tints)
         self.gutter.update()
 
     def set_chips(self, chips: dict[str, dict[int, int]], colours: dict[int, QColor]) -> None:

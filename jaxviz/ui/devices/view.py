@@ -29,15 +29,31 @@ from jaxviz.ui.devices.painter import ItemPainter
 from jaxviz.ui.devices.projected import chip_preset, with_projections
 from jaxviz.ui.exporters import find, for_suffix
 from jaxviz.ui.keys import name_of
+from jaxviz.ui.sliced import SlicedJob
 from jaxviz.ui.text.plain import plain_tooltip
 from jaxviz.views import palette
 from jaxviz.views.devices import Phase, Scene, build_scene, empty_scene, geometry
+from jaxviz.views.devices.build import scene_steps
 from jaxviz.views.devices.follow import phase_of_equation
 from jaxviz.views.devices.frames import FrameBuilder
 from jaxviz.views.devices.overview import OVERVIEW_PHASES, build_overview
+from jaxviz.views.incremental import Steps, run_to_end
 from jaxviz.views.keys import CLICKER_MOVES, END, HOME
 
 FRAME_MS = 16
+#: Static layers kept (one is 3.7 MB at 1280x720; a train step has hundreds of phases).
+KEPT_LAYERS = 6
+#: Items of a static layer drawn per step while it is prepared ahead of its phase.
+LAYER_ITEMS = 150
+#: Storyboards of this many steps on have their scene built in steps (see set_result).
+STEPPED_SCENE = 200
+
+
+def _story_steps(result: TraceResult, variant: str) -> list:
+    """The storyboard steps of a variant (empty without one)."""
+    vr = next((v for v in result.variants if v.variant == variant), None)
+    story = vr.storyboard if vr is not None else None
+    return story.steps if story is not None else []
 
 
 class _Canvas(QWidget):
@@ -52,12 +68,17 @@ class _Canvas(QWidget):
         self.setMouseTracking(True)
         self._key: tuple | None = None
         self._builder: FrameBuilder | None = None
+        #: The static layers of the phases shown last (at most KEPT_LAYERS), oldest first.
         self._static: dict[int, QPixmap] = {}
+        #: The phase whose layer is being drawn in steps (-1: none), and that job.
+        self._prefetching = -1
+        self._job: SlicedJob | None = None
         self.painter = ItemPainter()
 
     def invalidate(self) -> None:
         self._key = None
         self._static.clear()
+        self._cancel_prefetch()
         self.fit_height()
         self.update()
 
@@ -97,6 +118,7 @@ class _Canvas(QWidget):
             self.painter.family = v.font().family()
             self.painter.floor = px
             self._static.clear()
+            self._cancel_prefetch()
             self._key = key
         return self._builder
 
@@ -110,21 +132,62 @@ class _Canvas(QWidget):
         try:
             fb = self.builder()
             phase = self.view.current_phase
-            pix = self._static.get(phase)
+            pix = self._static.pop(phase, None)
             if pix is None:
-                dpr = self.devicePixelRatioF()
-                pix = QPixmap(int(self.width() * dpr), int(self.height() * dpr))
-                pix.setDevicePixelRatio(dpr)
-                q = QPainter(pix)
-                try:
-                    self.painter.draw(q, fb.static(phase))
-                finally:
-                    q.end()
-                self._static[phase] = pix
+                if self._prefetching == phase:  # not ready in time: drawn here and now
+                    self._cancel_prefetch()
+                pix = run_to_end(self._layer_steps(fb, phase))
+            self._static[phase] = pix  # the most recently used last
+            while len(self._static) > KEPT_LAYERS:
+                del self._static[next(iter(self._static))]
             p.drawPixmap(0, 0, pix)
             self.painter.draw(p, fb.dynamic(phase, self.view.current_time))
         finally:
             p.end()
+        if self.view.playing:
+            self._prefetch(fb, phase + 1)
+
+    def _layer_steps(self, fb: FrameBuilder, phase: int) -> Steps[QPixmap]:
+        """A phase's static layer drawn into a pixmap, in steps (its items, then
+        :data:`LAYER_ITEMS` of them drawn per step)."""
+        items = yield from fb.static_steps(phase)
+        dpr = self.devicePixelRatioF()
+        pix = QPixmap(int(self.width() * dpr), int(self.height() * dpr))
+        pix.setDevicePixelRatio(dpr)
+        for start in range(0, len(items), LAYER_ITEMS):
+            q = QPainter(pix)
+            try:
+                self.painter.draw(q, items[start:start + LAYER_ITEMS])
+            finally:
+                q.end()
+            yield
+        return pix
+
+    def _prefetch(self, fb: FrameBuilder, phase: int) -> None:
+        """While playing, draw the next phase's static layer in steps (a few ms per turn of
+        the event loop), so that the frame which starts that phase does not build it: on a
+        train step that was 50-100 ms, a stall at every phase."""
+        if phase >= len(self.view.phases) or phase in self._static \
+                or self._prefetching == phase:
+            return
+        self._cancel_prefetch()
+        key = self._key
+
+        def store(pix: object) -> None:
+            if self._key == key and self._prefetching == phase:
+                self._static[phase] = cast(QPixmap, pix)
+            self._prefetching = -1
+
+        self._prefetching = phase
+        self._job = SlicedJob(self._layer_steps(fb, phase), parent=self)
+        self._job.finished.connect(store)
+        self._job.start()
+
+    def _cancel_prefetch(self) -> None:
+        if self._job is not None:
+            self._job.cancel()
+            self._job = None
+        self._prefetching = -1
 
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt's name
         pos = event.position()
@@ -235,6 +298,8 @@ class DeviceView(QWidget):
         self.runs = MultiprocessRuns(self)
         self.runs.done.connect(self._multiprocess_done)
         self._waiting: object = None
+        #: A big program's scene being built in steps (see set_result).
+        self._scene_job: SlicedJob | None = None
         self.overview: list = []
         #: The chip the captions project onto (None: they do not).
         self.chip: Chip | None = None
@@ -279,7 +344,34 @@ class DeviceView(QWidget):
                     variant, "", result.function, result.simulated))
                 return
             result = cached
-        self._show(result, build_scene(result, variant))
+        self._cancel_scene()
+        if len(_story_steps(result, variant)) < STEPPED_SCENE:
+            self._show(result, build_scene(result, variant))
+            return
+        # a big program (a train step: 600 phases, 0.1-0.3 s to build): its scene is built
+        # in steps, a few ms per turn of the event loop; the last scene stays meanwhile
+        # (the same program, usually, traced again), or a line says what is coming
+        self._scene_job = SlicedJob(scene_steps(result, variant), parent=self)
+        self._scene_job.finished.connect(lambda scene: self._scene_built(result, scene))
+        self._scene_job.start()
+        if not self.scene.phases:
+            self._show(result, empty_scene(
+                f"Preparing the {len(_story_steps(result, variant))} steps of the {variant} "
+                f"program…", variant, "", result.function, result.simulated))
+
+    @property
+    def busy(self) -> bool:
+        """A big program's scene is being built (in steps)."""
+        return self._scene_job is not None and self._scene_job.busy
+
+    def _scene_built(self, result: TraceResult, scene: object) -> None:
+        self._scene_job = None
+        self._show(result, cast(Scene, scene))
+
+    def _cancel_scene(self) -> None:
+        if self._scene_job is not None:
+            self._scene_job.cancel()
+            self._scene_job = None
 
     def _multiprocess_done(self, key: object, result: object, message: str) -> None:
         run = cast(tuple[str, int], key)
@@ -325,6 +417,7 @@ class DeviceView(QWidget):
     def clear(self, message: str) -> None:
         """Show no result, only ``message`` (a new document, not traced yet)."""
         self.pause()
+        self._cancel_scene()
         self.result = None
         self._waiting = None  # a multi-process run still going belongs to the last document
         self.scene = empty_scene(message)

@@ -6,7 +6,7 @@ import re
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPoint, QRect, Qt
-from PySide6.QtGui import QFont, QPainter, QPolygon
+from PySide6.QtGui import QFont, QPainter, QPolygon, QTextBlock
 from PySide6.QtWidgets import QWidget
 
 from jaxviz.ui.text.highlighters import PygmentsHighlighter
@@ -37,7 +37,7 @@ class CodeView(LinkedTextEdit):
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
                                      | Qt.TextInteractionFlag.TextSelectableByKeyboard)
         self.highlighter: PygmentsHighlighter = make_highlighter(self.document())
-        self.highlighter.chunked = True  # read-only: long texts lexed off the GUI thread
+        self.highlighter.chunked = True  # read-only: long texts lexed in steps
         self._marks_column = marks_column
         self._marks: list[Mark] = []
         self._folds: dict[int, int] = {}   # first line -> last line
@@ -56,7 +56,7 @@ class CodeView(LinkedTextEdit):
             return
         bar = self.verticalScrollBar().value()
         self._folded.clear()
-        self.highlighter.prepare_for(text)  # a long text: lexed off the GUI thread
+        self.highlighter.prepare_for(text)  # a long text: lexed in steps
         self.setPlainText(text)
         self.verticalScrollBar().setValue(bar)
 
@@ -94,15 +94,23 @@ class CodeView(LinkedTextEdit):
         else:
             self._folded.discard(first)
         doc = self.document()
-        for n in range(first + 1, last):
-            block = doc.findBlockByNumber(n)
-            hidden_by_outer = any(f != first and f < n < self._folds[f] for f in self._folded)
+        others = [(f, self._folds[f]) for f in self._folded if f != first]
+        block = doc.findBlockByNumber(first + 1)
+        for n in range(first + 1, last):  # block by block (not looked up by number: O(n))
+            hidden_by_outer = any(f < n < end for f, end in others)
             block.setVisible(not fold and not hidden_by_outer)
+            block = block.next()
         start = doc.findBlockByNumber(first).position()
         end = doc.findBlockByNumber(last).position()
         doc.markContentsDirty(start, end - start)
         self.viewport().update()
         self.refresh_gutter()
+
+    def after_hidden(self, block: QTextBlock) -> QTextBlock:
+        """Past the folded region hiding ``block``: its last line (shown), not line by line."""
+        n = block.blockNumber()
+        ends = [self._folds[f] for f in self._folded if f < n < self._folds.get(f, f)]
+        return self.document().findBlockByNumber(max(ends)) if ends else block.next()
 
     # ----------------------------------------------------------------- gutter
     def reveal_line(self, line: int) -> None:

@@ -39,14 +39,16 @@ from PySide6.QtGui import (
     QTextLayout,
 )
 
+from jaxviz.ui.sliced import SlicedJob
 from jaxviz.ui.theme import style
+from jaxviz.views.incremental import Steps, run_to_end
 
 if TYPE_CHECKING:
     from pygments.lexer import Lexer
 
 Span = tuple[int, int, _TokenType]
 
-#: Read-only texts longer than this are lexed off the GUI thread and coloured in chunks
+#: Read-only texts longer than this are lexed in steps and coloured in chunks
 #: (a 5000-line HLO text lexed and coloured at once is about a second of the GUI
 #: thread's time).
 LONG_LINES = 300
@@ -125,15 +127,16 @@ class PygmentsHighlighter(QSyntaxHighlighter):
     A read-only view (``chunked``) that calls :meth:`prepare_for` before it puts a long
     text (over :data:`LONG_LINES` lines) into its document gets it coloured off the
     GUI thread's critical path: the highlighter steps off the document (so Qt does not
-    call :meth:`highlightBlock` on every line at once), the text is lexed in a thread,
-    and its formats are set :data:`CHUNK_LINES` lines per event-loop turn.
+    call :meth:`highlightBlock` on every line at once), the text is lexed in steps of a
+    few milliseconds per event-loop turn (:class:`~jaxviz.ui.sliced.SlicedJob`; a
+    thread would hold the GIL the GUI thread needs), and its formats are set
+    :data:`CHUNK_LINES` lines per event-loop turn.
 
     Signals:
         coloured(): a long text's last chunk was coloured.
     """
 
     coloured = Signal()
-    _lexed = Signal(int, object)  # (generation, (lines, ends)) from the lexing thread
 
     def __init__(self, document: QTextDocument, lexer: Lexer | str):
         super().__init__(None)  # type: ignore[call-overload]  # the document is set below
@@ -154,7 +157,7 @@ class PygmentsHighlighter(QSyntaxHighlighter):
         self._generation = 0
         self._applying = False
         self._recheck_pending = False
-        self._lexed.connect(self._on_lexed)
+        self._job: SlicedJob | None = None  # a long text's lexing, in steps
         # Connected before the highlighter's own slot, so the cache is invalid
         # by the time Qt asks for the changed lines.
         document.contentsChange.connect(self._invalidate)
@@ -165,10 +168,10 @@ class PygmentsHighlighter(QSyntaxHighlighter):
         if self._applying:  # the formats of our own chunks
             return
         self._dirty = True
-        self._generation += 1  # a lexing thread or chunk still under way is out of date
+        self._generation += 1  # a lexing or chunk still under way is out of date
         if self._long and not self._recheck_pending:
             self._recheck_pending = True
-            QTimer.singleShot(0, self._recheck)
+            QTimer.singleShot(0, self, self._recheck)
 
     def _lexer_made(self, kind: str) -> None:
         with contextlib.suppress(RuntimeError):  # its document was deleted meanwhile
@@ -204,7 +207,7 @@ class PygmentsHighlighter(QSyntaxHighlighter):
     # ------------------------------------------------- long texts, in chunks
     def prepare_for(self, text: str) -> None:
         """Call before the document's text becomes ``text``: a long text in a ``chunked``
-        highlighter is lexed in a thread and coloured in chunks."""
+        highlighter is lexed in steps and coloured in chunks."""
         if self.chunked and text.count("\n") >= LONG_LINES and not self._long:
             self._long = True
             self.lexing = True
@@ -229,15 +232,16 @@ class PygmentsHighlighter(QSyntaxHighlighter):
         if lexer is None:
             return  # its arrival (_lexer_made) comes back here
         self.lexing = True
-
-        def lex() -> None:
-            found = lex_spans(lexer, text)
-            with contextlib.suppress(RuntimeError):  # the view was closed meanwhile
-                self._lexed.emit(generation, found)
-
-        threading.Thread(target=lex, name="jaxviz-lex", daemon=True).start()
+        if self._job is not None:
+            self._job.cancel()
+        # in steps on the GUI thread, a few ms per turn: a lexing thread would hold the GIL
+        # the GUI thread needs for each Qt call (see jaxviz.views.incremental)
+        self._job = SlicedJob(lex_steps(lexer, text), parent=self)
+        self._job.finished.connect(lambda found: self._on_lexed(generation, found))
+        self._job.start()
 
     def _on_lexed(self, generation: int, found: tuple) -> None:
+        self._job = None
         if generation != self._generation or not self._long:
             return  # the text changed since: its own lexing is on its way
         self._lines, self._ends = found
@@ -269,7 +273,7 @@ class PygmentsHighlighter(QSyntaxHighlighter):
         finally:
             self._applying = False
         if block.isValid():
-            QTimer.singleShot(0, lambda: self._apply_from(first + CHUNK_LINES, generation))
+            QTimer.singleShot(0, self, lambda: self._apply_from(first + CHUNK_LINES, generation))
         else:
             self.lexing = False
             self.coloured.emit()
@@ -322,12 +326,22 @@ def _format_range(start: int, length: int, fmt: QTextCharFormat) -> QTextLayout.
 def lex_spans(lexer: Lexer | None, text: str) -> tuple[list[list[Span]], list[_TokenType]]:
     """Each line's coloured spans ``(column, length, token type)`` and the token each line
     ends in (plain Python: runs in any thread)."""
+    return run_to_end(lex_steps(lexer, text))
+
+
+#: Tokens lexed per step of :func:`lex_steps`.
+STEP_TOKENS = 200
+
+
+def lex_steps(lexer: Lexer | None, text: str
+              ) -> Steps[tuple[list[list[Span]], list[_TokenType]]]:
+    """:func:`lex_spans` in steps of :data:`STEP_TOKENS` tokens (Pygments lexes lazily)."""
     lines: list[list[Span]] = [[]]
     ends: list[_TokenType] = []
     col = 0
     last: _TokenType = Text
     tokens = lexer.get_tokens_unprocessed(text) if lexer is not None else ()
-    for _index, ttype, value in tokens:
+    for count, (_index, ttype, value) in enumerate(tokens, 1):
         parts = value.split("\n")
         for n, part in enumerate(parts):
             if n:
@@ -338,6 +352,8 @@ def lex_spans(lexer: Lexer | None, text: str) -> tuple[list[list[Span]], list[_T
                 lines[-1].append((col, len(part), ttype))
             col += len(part)
         last = ttype
+        if count % STEP_TOKENS == 0:
+            yield
     ends.append(last)
     return lines, ends
 

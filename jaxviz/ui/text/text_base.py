@@ -15,10 +15,24 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QPoint, QRect, QSize, Signal
-from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen, QTextCursor, QTextFormat
+from PySide6.QtGui import (
+    QColor,
+    QPainter,
+    QPaintEvent,
+    QPen,
+    QTextBlock,
+    QTextCursor,
+    QTextFormat,
+)
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QToolTip, QWidget
 
 from jaxviz.ui.theme import style
+
+#: A view hands Qt all its layers' ranges up to this many (see
+#: :meth:`LinkedTextEdit.flush_selections`), else those near the lines in view.
+SELECTIONS_AT_ONCE = 600
+#: Lines above and below the view whose ranges Qt gets.
+WINDOW_LINES = 200
 
 
 class _Gutter(QWidget):
@@ -68,6 +82,10 @@ class LinkedTextEdit(QPlainTextEdit):
         self._gutter = _Gutter(self)
         self._layers: dict[str, list[QTextEdit.ExtraSelection]] = {}
         self._layer_keys: dict[str, tuple] = {}
+        self._selections_stale = False  # the layers changed since Qt last got them
+        #: The lines whose ranges Qt holds (None: all of them), and each layer's line spans.
+        self._window: tuple[int, int] | None = None
+        self._spans: dict[str, tuple[int, list[tuple[int, int]]]] = {}
         self._generation = 0  # bumped on every text change: old selections are void then
         self.textChanged.connect(self._bump_generation)
         self._outlined: list[tuple[int, int]] = []
@@ -122,12 +140,19 @@ class LinkedTextEdit(QPlainTextEdit):
         offset = self.contentOffset()
         height = self.viewport().height()
         while block.isValid():
+            if not block.isVisible():  # folded away: no geometry to ask Qt for (a folded
+                block = self.after_hidden(block)  # big jaxpr's gutter asked for thousands)
+                continue
             geo = self.blockBoundingGeometry(block).translated(offset)
             if geo.top() > height:
                 break
-            if block.isVisible():
-                yield block.blockNumber(), int(geo.top()), int(geo.bottom())
+            yield block.blockNumber(), int(geo.top()), int(geo.bottom())
             block = block.next()
+
+    def after_hidden(self, block: QTextBlock) -> QTextBlock:
+        """The block to look at after a hidden one (a subclass that folds skips the rest
+        of the fold)."""
+        return block.next()
 
     def line_at_y(self, y: float) -> int:
         """The 0-based line at a viewport height, or -1 below the last line."""
@@ -151,7 +176,7 @@ class LinkedTextEdit(QPlainTextEdit):
         if self._layer_keys.get(layer) == (self._generation, key):
             return  # unchanged: no repaint
         doc = self.document()
-        selections = []
+        selections, lines = [], []
         for line, colour in sorted(colours.items()):
             block = doc.findBlockByNumber(line)
             if not block.isValid():
@@ -161,23 +186,108 @@ class LinkedTextEdit(QPlainTextEdit):
             sel.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
             sel.cursor = QTextCursor(block)
             selections.append(sel)
-        self.set_selections(layer, selections, key)
+            lines.append((line, line))
+        if self.set_selections(layer, selections, key):
+            self._spans[layer] = (self._generation, lines)
 
     def set_selections(self, layer: str, selections: list[QTextEdit.ExtraSelection],
-                       key: tuple | None = None) -> None:
+                       key: tuple | None = None) -> bool:
         """Put formatted ranges (Qt's extra selections) in one named layer of :attr:`LAYERS`.
 
-        ``key`` identifies the content: the same key again (for the same text) repaints nothing.
+        ``key`` identifies the content: the same key again (for the same text) repaints
+        nothing. Returns whether the layer changed.
         """
         if key is not None:
             key = (self._generation, key)
             if self._layer_keys.get(layer) == key:
-                return
+                return False
             self._layer_keys[layer] = key
         else:
             self._layer_keys.pop(layer, None)
         self._layers[layer] = selections
-        self.setExtraSelections([s for name in self.LAYERS for s in self._layers.get(name, [])])
+        self._spans.pop(layer, None)
+        # Qt gets the merged layers once, when the view next paints: each call hands it every
+        # layer's ranges again, and a new result sets several layers of several views (a
+        # train step's link colours: 44 calls of ~4,000 ranges, 0.7 s, were one stall)
+        self._selections_stale = True
+        self.viewport().update()
+        return True
+
+    def flush_selections(self) -> None:
+        """Hand Qt the layers' ranges now if they changed (painting does it too).
+
+        Past :data:`SELECTIONS_AT_ONCE` ranges, Qt gets only those within
+        :data:`WINDOW_LINES` lines of the lines in view, again when the view scrolls out of
+        them: Qt's paint visits every extra selection for every line it paints, and a train
+        step's link colours (4,000 ranges a pane) made one paint of two panes 0.7 s.
+        """
+        merged = [(name, k) for name in self.LAYERS
+                  for k in range(len(self._layers.get(name, [])))]
+        if len(merged) <= SELECTIONS_AT_ONCE:
+            if self._selections_stale:
+                self._selections_stale = False
+                self._window = None
+                self.setExtraSelections([self._layers[name][k] for name, k in merged])
+            return
+        first, last = self._lines_in_view()
+        window = self._window
+        if not self._selections_stale and window is not None \
+                and window[0] <= first and last <= window[1]:
+            return
+        lo, hi = self._shown_around(first, last)
+        doc = self.document()
+        chosen = []
+        for name in self.LAYERS:
+            selections = self._layers.get(name, [])
+            for sel, (a, b) in zip(selections, self._layer_spans(name)):
+                # near the view, and not folded away (Qt lays out every range it holds)
+                if b >= lo and a <= hi and (a != b or doc.findBlockByNumber(a).isVisible()):
+                    chosen.append(sel)
+        self._selections_stale = False
+        self._window = (lo, hi)
+        self.setExtraSelections(chosen)
+
+    def _layer_spans(self, layer: str) -> list[tuple[int, int]]:
+        """The first and last line of each of a layer's ranges (remembered per text)."""
+        found = self._spans.get(layer)
+        if found is not None and found[0] == self._generation:
+            return found[1]
+        doc = self.document()
+        spans = []
+        for sel in self._layers.get(layer, []):
+            cursor = sel.cursor
+            spans.append((doc.findBlock(cursor.selectionStart()).blockNumber(),
+                          doc.findBlock(cursor.selectionEnd()).blockNumber()))
+        self._spans[layer] = (self._generation, spans)
+        return spans
+
+    def _shown_around(self, first: int, last: int) -> tuple[int, int]:
+        """The lines from :data:`WINDOW_LINES` shown lines above ``first`` to as many below
+        ``last`` (folded lines do not count)."""
+        doc = self.document()
+        block, count = doc.findBlockByNumber(first), 0
+        while block.isValid() and count < WINDOW_LINES:
+            count += block.isVisible()
+            block = block.previous()
+        lo = block.blockNumber() + 1 if block.isValid() else 0
+        block, count = doc.findBlockByNumber(last), 0
+        hi = last
+        while block.isValid() and count < WINDOW_LINES:
+            hi = block.blockNumber()
+            if block.isVisible():
+                count += 1
+                block = block.next()
+            else:
+                block = self.after_hidden(block)
+        return lo, (hi if block.isValid() else doc.blockCount())
+
+    def _lines_in_view(self) -> tuple[int, int]:
+        """The first and last line (block number) in view."""
+        first = self.firstVisibleBlock().blockNumber()
+        last = first
+        for line, _top, _bottom in self.visible_lines():
+            last = line
+        return first, last
 
     def line_background(self, layer: str, line: int) -> QColor | None:
         """The background a layer gives a 0-based line, if any."""
@@ -205,6 +315,7 @@ class LinkedTextEdit(QPlainTextEdit):
         return self._dimmed
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
+        self.flush_selections()
         super().paintEvent(event)
         painter = QPainter(self.viewport())
         if self._outlined:

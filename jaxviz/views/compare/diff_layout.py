@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from jaxviz.views.compare.gc_pause import paused_gc
 from jaxviz.views.compare.jaxpr_diff import DiffRow, DiffSide, JaxprDiff
 from jaxviz.views.compare.jaxpr_shapes import headline_category
+from jaxviz.views.incremental import Steps, run_to_end
 
 #: What a changed range of a line means: a type gained or lost the batch axis, a
 #: type changed otherwise, a parameter (or literal operand) changed, or the line
@@ -235,10 +236,15 @@ def _block_category(rows: Sequence[DiffRow]) -> str:
 def side_by_side(diff: JaxprDiff) -> SideBySide:
     """Lay both sides of ``diff`` out in aligned blocks (see the module's description)."""
     with paused_gc():  # thousands of acyclic lines (see jaxviz.views.compare.gc_pause)
-        return _side_by_side(diff)
+        return run_to_end(_side_by_side(diff))
 
 
-def _side_by_side(diff: JaxprDiff) -> SideBySide:
+def side_by_side_steps(diff: JaxprDiff) -> Steps[SideBySide]:
+    """:func:`side_by_side` in steps (one per block; see :mod:`jaxviz.views.incremental`)."""
+    return _side_by_side(diff)
+
+
+def _side_by_side(diff: JaxprDiff) -> Steps[SideBySide]:
     layout = SideBySide(diff, row_lines=[(None, None)] * len(diff.rows))
     rows = diff.rows
     i = 0
@@ -270,6 +276,7 @@ def _side_by_side(diff: JaxprDiff) -> SideBySide:
             shown = sides[which]
             layout.side(which).extend(shown + [ShownLine("")] * (height - len(shown)))
         i = j
+        yield
     return layout
 
 

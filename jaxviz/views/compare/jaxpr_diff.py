@@ -49,6 +49,7 @@ from jaxviz.views.compare.jaxpr_shapes import (
     describe_param,
     headline_category,
 )
+from jaxviz.views.incremental import Steps, run_to_end
 
 #: Row kinds, in the order the summary counts them.
 KINDS = ("same", "shapes", "params", "only_left", "only_right")
@@ -198,14 +199,16 @@ class _Item:
         return (file or "", line or 0, primitive, list(self.outputs), list(self.inputs))
 
 
-def _items(vr: VariantResult) -> list[_Item]:
-    """The variant's equations in pre-order, each knowing whether a per-device body holds it."""
+def _items(vr: VariantResult) -> Steps[list[_Item]]:
+    """The variant's equations in pre-order, each knowing whether a per-device body holds it
+    (in steps: one per equation)."""
     inside: dict[tuple[int, ...], bool] = {(): False}  # path -> its nested equations run per device
     items = []
     for n, (path, eqn) in enumerate(walk_paths(vr.equations)):
         per_device = inside[path[:-1]]  # the parent was walked first
         inside[path] = per_device or eqn.primitive in PER_DEVICE_WRAPPERS
         items.append(_Item(n, path, eqn, per_device))
+        yield
     return items
 
 
@@ -251,20 +254,37 @@ def diff_variants(left: VariantResult, right: VariantResult) -> JaxprDiff:
     Raises:
         ValueError: a variant failed to trace (it has no jaxpr).
     """
+    _check(left, right)
+    with paused_gc():  # its objects are acyclic; the collector's passes cost more than it
+        return run_to_end(_diff(left, right))
+
+
+def diff_steps(left: VariantResult, right: VariantResult) -> Steps[JaxprDiff]:
+    """:func:`diff_variants` in steps (one per equation and per row; see
+    :mod:`jaxviz.views.incremental`): the window runs them a few milliseconds per
+    event-loop turn.
+
+    Raises:
+        ValueError: a variant failed to trace (at once, not at the first step).
+    """
+    _check(left, right)
+    return _diff(left, right)
+
+
+def _check(left: VariantResult, right: VariantResult) -> None:
     for vr in (left, right):
         if vr.error is not None:
             raise ValueError(f"the {vr.variant} variant failed to trace: {vr.error.message}")
-    with paused_gc():  # its objects are acyclic; the collector's passes cost more than it
-        return _diff(left, right)
 
 
-def _diff(left: VariantResult, right: VariantResult) -> JaxprDiff:
+def _diff(left: VariantResult, right: VariantResult) -> Steps[JaxprDiff]:
     inputs = compare_vars(left.invars, right.invars, "input", False, False, None)
     batch = _batch_size(inputs)
     if batch is not None:  # now that the batch is known, say which changes are the batch axis
         inputs = compare_vars(left.invars, right.invars, "input", False, False, batch)
     outputs = compare_vars(left.outvars, right.outvars, "output", False, False, batch)
-    a, b = _items(left), _items(right)
+    a = yield from _items(left)
+    b = yield from _items(right)
     pairs = _openers_first(align(a, b, key=lambda it: it.key, affinity=_signature_affinity(),
                                  order=_Item.describe), a, b)
     left_lines = left.jaxpr_text.split("\n") if left.jaxpr_text else []
@@ -280,6 +300,7 @@ def _diff(left: VariantResult, right: VariantResult) -> JaxprDiff:
         else:
             assert ls is not None and rs is not None
             rows.append(_pair_row(a[i], b[j], ls, rs, batch))
+        yield
     result = JaxprDiff(left.variant, right.variant, rows, inputs, outputs, batch)
     result.counts, result.summary = _summary(rows)
     return result

@@ -20,9 +20,10 @@ from jaxviz.model import TraceResult, VariantResult
 from jaxviz.model.devices import MeshInfo
 from jaxviz.model.records import walk_equations
 from jaxviz.model.storyboard import Storyboard
-from jaxviz.views.devices.phases import build_phases
+from jaxviz.views.devices.phases import phases_steps
 from jaxviz.views.devices.scene import Batch, DeviceSlot, Scene, empty_scene
 from jaxviz.views.devices.tiles import TileGrid, tile_grid
+from jaxviz.views.incremental import Steps, run_to_end
 from jaxviz.views.palette import device_colours, device_grid
 
 #: Most loop iterations drawn one by one in the vmap contrast.
@@ -41,6 +42,13 @@ def build_scene(result: TraceResult, variant: str) -> Scene:
     A variant that failed, or has no storyboard, gives a scene with ``error``
     set and no phases; the view shows the message.
     """
+    return run_to_end(scene_steps(result, variant))
+
+
+def scene_steps(result: TraceResult, variant: str) -> Steps[Scene]:
+    """:func:`build_scene` in steps (one per storyboard step; see
+    :mod:`jaxviz.views.incremental`): the device view builds a big program's scene a few
+    milliseconds per turn of the event loop."""
     try:
         vr = result.variant(variant)
     except KeyError:
@@ -85,7 +93,8 @@ def build_scene(result: TraceResult, variant: str) -> Scene:
     scene.global_program = scene.parallel and not any(
         eq.primitive in ("shard_map", "xla_pmap") for eq in walk_equations(vr.equations))
     scene.inputs, scene.outputs = _grids(scene, story, order)
-    scene.phases = build_phases(scene, vr)
+    yield
+    scene.phases = yield from phases_steps(scene, vr)
     return scene
 
 

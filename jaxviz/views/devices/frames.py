@@ -23,6 +23,7 @@ from jaxviz.views.devices.items import Box, Grid, Item, Ring, Text, at_least
 from jaxviz.views.devices.measure import MONO_W, Rect, fit_size, inset, text_width
 from jaxviz.views.devices.scene import Scene
 from jaxviz.views.devices.tiles import Block, TileGrid, holders_text
+from jaxviz.views.incremental import Steps, run_to_end
 from jaxviz.views.palette import DeviceViewColours, mix, text_on
 
 #: Most holders' colours around one shared tile (its label names them all).
@@ -74,13 +75,16 @@ class FrameBuilder:
     def static(self, i: int) -> list[Item]:
         """What does not move during phase ``i`` (no text smaller than the layout's
         ``min_text``)."""
-        return at_least(self._static(i), self.lay.min_text)
+        return run_to_end(self.static_steps(i))
 
-    def dynamic(self, i: int, t: float) -> list[Item]:
-        """What moves at time ``t`` of phase ``i``."""
-        return at_least(self._dynamic(i, t), self.lay.min_text)
+    def static_steps(self, i: int) -> Steps[list[Item]]:
+        """:meth:`static` in steps (one per part and per device; see
+        :mod:`jaxviz.views.incremental`): the device view prepares the next phase's layer
+        while this one plays."""
+        items = yield from self._static_steps(i)
+        return at_least(items, self.lay.min_text)
 
-    def _static(self, i: int) -> list[Item]:
+    def _static_steps(self, i: int) -> Steps[list[Item]]:
         items: list[Item] = [Box((0, 0, self.lay.width, self.lay.height), self.th.bg)]
         items += decor.header(self.scene, self.lay, self.th)
         if self.scene.error:
@@ -93,14 +97,23 @@ class FrameBuilder:
             split = 1.0 if self.scene.parallel and i > self.i_split >= 0 else 0.0
             fade = 1.0 if self.scene.parallel and i > self.i_transfer >= 0 else 0.0
             items += self.host_inputs(split, fade)
+            yield
+        elif kind == "split":  # the names and types stay put while the tiles move apart
+            items += self.host_labels()
+            yield
         items += decor.mesh_labels(self.scene, self.lay, self.th)
-        items += self._devices(i, kind)
+        items += yield from self._devices_steps(i, kind)
         items += self._host_outputs(i)
         items += decor.legend(self.scene, self.lay, self.th, kind)
+        yield
         items += decor.caption(self.scene, self.lay, self.th, i)
         if kind == "collective":
             items += motion.links(self, self.scene.phases[i].step)
         return items
+
+    def dynamic(self, i: int, t: float) -> list[Item]:
+        """What moves at time ``t`` of phase ``i`` (no text smaller than ``min_text``)."""
+        return at_least(self._dynamic(i, t), self.lay.min_text)
 
     def _dynamic(self, i: int, t: float) -> list[Item]:
         if self.scene.error or not 0 <= i < len(self.kinds):
@@ -116,15 +129,23 @@ class FrameBuilder:
     # host arrays
     # ------------------------------------------------------------------ #
 
-    def host_inputs(self, split: float, fade: float) -> list[Item]:
-        """The input arrays on the host, ``split`` (0..1) apart and ``fade`` (0..1) sent."""
+    def host_inputs(self, split: float, fade: float, labels: bool = True) -> list[Item]:
+        """The input arrays on the host, ``split`` (0..1) apart and ``fade`` (0..1) sent
+        (``labels``: with their names and types; the split phase draws those once, in
+        its static layer, not in each of its frames: a train step has a hundred arrays)."""
         items: list[Item] = []
         for place in self.lay.inputs:
             if place.grid.key in self.placed_keys:
                 continue  # already on its devices when the call starts
-            items += self._array_labels(place)
+            if labels:
+                items += self._array_labels(place)
             items += self.tiles(place, split, 1.0 - 0.4 * fade)
         return items
+
+    def host_labels(self) -> list[Item]:
+        """The names and types of the input arrays on the host (:meth:`host_inputs`'s)."""
+        return [item for place in self.lay.inputs if place.grid.key not in self.placed_keys
+                for item in self._array_labels(place)]
 
     def tiles(self, place: ArrayPlace, split: float, alpha: float = 1.0) -> list[Item]:
         """An array's tiles: grey and whole at ``split`` 0, in their holders' look at 1."""
@@ -277,7 +298,7 @@ class FrameBuilder:
     # devices
     # ------------------------------------------------------------------ #
 
-    def _devices(self, i: int, kind: str) -> list[Item]:
+    def _devices_steps(self, i: int, kind: str) -> Steps[list[Item]]:
         items: list[Item] = []
         inputs_in = self.placed or (self.i_transfer >= 0 and i > self.i_transfer)
         if kind in ("loop", "no_loop", "vectorized"):
@@ -314,6 +335,7 @@ class FrameBuilder:
             # or the next collective draws its own.
             if badge_from is not None and kind in ("compute", "assemble") and not labelled:
                 items += motion.badge(self, place, self._step(badge_from))
+            yield
         return items
 
     def _step(self, i: int) -> Step | None:

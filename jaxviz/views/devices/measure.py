@@ -7,6 +7,8 @@ paints it (a test measures every label with Qt's own metrics).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from jaxviz.views.devices.tiles import Block
 
 Rect = tuple[float, float, float, float]  # x, y, width, height
@@ -51,7 +53,20 @@ def text_width(text: str, px: float, bold: bool = False, mono: bool = False) -> 
     """
     if mono:
         return len(text) * px * MONO_W
-    return sum(_char_w(ch) for ch in text) * px * (1.1 if bold else 1.0)
+    return _ems(text) * px * (1.1 if bold else 1.0)
+
+
+#: Each ASCII character's width (a fraction of the font's pixel size).
+_ASCII = {chr(c): _char_w(chr(c)) for c in range(128)}
+
+
+@lru_cache(maxsize=16384)
+def _ems(text: str) -> float:
+    """``text``'s width in units of the font's pixel size (remembered: every frame of the
+    device view measures the same labels, and a big program's layout measures hundreds
+    of captions each time the canvas is resized)."""
+    table = _ASCII
+    return sum(table[ch] if ch in table else _char_w(ch) for ch in text)
 
 
 def fit_size(text: str, px: float, width: float, bold: bool = False, mono: bool = False,

@@ -45,7 +45,7 @@ class FrameParts(Protocol):
     i_outputs: int
     placed_keys: set[str]
 
-    def host_inputs(self, split: float, fade: float) -> list[Item]: ...
+    def host_inputs(self, split: float, fade: float, labels: bool = True) -> list[Item]: ...
 
     def block_fill(self, rect: Rect, block: Block, g: TileGrid, strength: float = 1.0,
                    alpha: float = 1.0, tag: str = "") -> list[Item]: ...
@@ -84,7 +84,7 @@ def moving(fb: FrameParts, i: int, t: float) -> list[Item]:
     """Every moving item of phase ``i`` at time ``t``."""
     kind = fb.kinds[i]
     if kind == "split":
-        return fb.host_inputs(ease(t), 0.0)
+        return fb.host_inputs(ease(t), 0.0, labels=False)  # (the labels: static)
     if kind == "transfer":
         return _in_flights(fb, t)
     if kind == "compute":

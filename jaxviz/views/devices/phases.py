@@ -22,6 +22,7 @@ from jaxviz.model.storyboard import Step
 from jaxviz.views.devices import words
 from jaxviz.views.devices.scene import Highlight, Phase, Scene
 from jaxviz.views.devices.tiles import TileGrid
+from jaxviz.views.incremental import Steps, run_to_end
 
 #: jaxpr primitives that name a mapped axis (a collective, or asking for the device index).
 AXIS_PRIMITIVES = frozenset({
@@ -36,12 +37,20 @@ NOTE_PHASES = ("collective", "assemble", "result")
 
 def build_phases(scene: Scene, vr: VariantResult) -> list[Phase]:
     """The phases of a scene, in order."""
+    return run_to_end(phases_steps(scene, vr))
+
+
+def phases_steps(scene: Scene, vr: VariantResult) -> Steps[list[Phase]]:
+    """:func:`build_phases` in steps (one per storyboard step; see
+    :mod:`jaxviz.views.incremental`)."""
     if scene.error or scene.story is None:
         return []
     equations = list(walk_equations(vr.equations))
+    yield
     if scene.variant == "vmap" and scene.batch is not None:
         return _with_notes(scene, _vmap_phases(scene, equations))
-    return _with_notes(scene, _device_phases(scene, equations))
+    phases = yield from _device_phases(scene, equations)
+    return _with_notes(scene, phases)
 
 
 def _with_notes(scene: Scene, phases: list[Phase]) -> list[Phase]:
@@ -60,7 +69,7 @@ def _with_notes(scene: Scene, phases: list[Phase]) -> list[Phase]:
 # --------------------------------------------------------------------------- #
 
 
-def _device_phases(scene: Scene, equations: list[Equation]) -> list[Phase]:
+def _device_phases(scene: Scene, equations: list[Equation]) -> Steps[list[Phase]]:
     v, story = scene.variant, scene.story
     assert story is not None  # checked by build_phases
     everyone = [d.id for d in scene.devices]
@@ -106,7 +115,7 @@ def _device_phases(scene: Scene, equations: list[Equation]) -> list[Phase]:
     for k, step in enumerate(story.steps):
         marks = _eq_ranges(v, [equations[i] for i in step.equations if i < len(equations)])
         if step.collective is not None:
-            title, caption = _collective_words(scene, step)
+            title, caption = _collective_words(scene, step, k)
             phases.append(Phase("collective", title, caption, marks, 3.5, step=step,
                                 step_index=k, devices=_acting(step, everyone)))
             previous = step
@@ -115,6 +124,7 @@ def _device_phases(scene: Scene, equations: list[Equation]) -> list[Phase]:
             phases.append(Phase("compute", title, caption, marks, 2.5,
                                 compute_label=words.compute_label(step), step=step,
                                 step_index=k, devices=everyone))
+        yield
     out_lines = (_container_lines(scene, equations, "out_specs=")
                  + [_line(v, _last_line(scene.jaxpr_text))])
     phases.append(Phase("assemble", "The result, with its output sharding",
@@ -198,13 +208,14 @@ def _compute_words(scene: Scene, step: Step, after: Step | None,
     return title + suffix, f"{text}{loop}{eqs}"
 
 
-def _collective_words(scene: Scene, step: Step) -> tuple[str, str]:
+def _collective_words(scene: Scene, step: Step, index: int) -> tuple[str, str]:
+    """A collective step's title and caption; ``index``: its place in the storyboard's
+    steps (looking it up compared whole steps field by field: seconds on a train step)."""
     n = len(scene.devices)
     suffix, loop = words.loop_words(step)
     assert step.collective is not None  # a collective step
     across = words.processes_text(step.collective, {d.id: d.process for d in scene.devices})
     claims = scene.story.claims if scene.story is not None else None
-    index = scene.story.steps.index(step) if scene.story is not None else -1
     claim = claims.collective(index) if claims is not None else None
     origin = words.collective_origin(step, scene.function, claim)
     return (words.collective_title(step, n, claim) + suffix,
@@ -304,7 +315,7 @@ def _vmap_phases(scene: Scene, equations: list[Equation]) -> list[Phase]:
                         devices=[dev], arrays=names))
     for k, step in enumerate(story.steps):
         if step.collective is not None:
-            t, c = _collective_words(scene, step)
+            t, c = _collective_words(scene, step, k)
             phases.append(Phase("collective", t, c, _eq_ranges(
                 v, [equations[i] for i in step.equations if i < len(equations)]), 3.0,
                 step=step, step_index=k, devices=_acting(step, [dev])))

@@ -1,0 +1,125 @@
+"""Work in steps run on the GUI thread, a few milliseconds per event-loop turn.
+
+:class:`SlicedJob` drives the steps of a computation (a generator, see
+:mod:`jaxviz.views.incremental`) from a zero-interval timer: each turn of the event loop
+it runs steps until :data:`SLICE_MS` have passed, then lets Qt paint and handle input,
+and when the steps return it emits :attr:`SlicedJob.finished` with their result. Why
+not a thread: a Python thread in this process holds the GIL while it computes, and the
+GUI thread waits for the GIL after nearly every Qt call it makes, so a thread stalls the
+window more than the work itself would (see :mod:`jaxviz.views.incremental`).
+
+Example:
+    >>> job = SlicedJob(diff_steps(left, right))            # doctest: +SKIP
+    >>> job.finished.connect(show)                           # doctest: +SKIP
+    >>> job.start()                                          # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from jaxviz.views.incremental import Steps
+
+#: The GUI thread's time given to the steps per event-loop turn (one 60 Hz frame is 16.7).
+SLICE_MS = 6.0
+
+#: The jobs under way, while Python's cyclic collector is paused for them (see
+#: :func:`_pause_gc`), and whether it was on before the first of them began.
+_PAUSING: set[int] = set()
+_GC_WAS_ENABLED = [False]
+
+
+def _pause_gc(job: int) -> None:
+    """Pause the cyclic collector while any job runs. The steps make hundreds of thousands of
+    objects, and each time enough of them are made the collector runs; every few runs it
+    walks every object of the process (a 12-layer train step's result and its views: 400 ms
+    on the GUI thread). When the last job ends, what is alive then -- the results the jobs
+    made, which the views keep -- is moved out of the collector's sight (``gc.freeze``), and
+    it resumes: its full passes then walk only what was made since, not the whole program
+    again (reference counting still frees what is dropped; only a reference cycle among
+    those objects would outlive them, and the results and diffs hold none)."""
+    if not _PAUSING:
+        _GC_WAS_ENABLED[0] = gc.isenabled()
+        gc.disable()
+    _PAUSING.add(job)
+
+
+def _resume_gc(job: int) -> None:
+    if job in _PAUSING:
+        _PAUSING.discard(job)
+        if not _PAUSING and _GC_WAS_ENABLED[0]:
+            gc.freeze()
+            gc.enable()
+
+
+class SlicedJob(QObject):
+    """Runs ``steps`` on the GUI thread in slices of :data:`SLICE_MS`.
+
+    Signals:
+        finished(object): the steps returned this result (not emitted when cancelled or
+            when a step raised: :attr:`error` holds the exception then, and
+            :attr:`failed` is emitted).
+        failed(object): a step raised this exception.
+    """
+
+    finished = Signal(object)
+    failed = Signal(object)
+
+    def __init__(self, steps: Steps[object], slice_ms: float = SLICE_MS,
+                 parent: QObject | None = None):
+        super().__init__(parent)
+        self._steps: Steps[object] | None = steps
+        self._slice_s = slice_ms / 1000.0
+        self.error: BaseException | None = None
+        #: How many turns of the event loop the job took (for benchmarks and tests).
+        self.turns = 0
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self._turn)
+
+    @property
+    def busy(self) -> bool:
+        """Started (or not yet started) and neither finished, failed nor cancelled."""
+        return self._steps is not None
+
+    def start(self) -> SlicedJob:
+        """Run the first slice on the next turn of the event loop."""
+        if self._steps is not None:
+            _pause_gc(id(self))
+            self._timer.start()
+        return self
+
+    def cancel(self) -> None:
+        """Stop: no more steps run, nothing is emitted."""
+        self._timer.stop()
+        if self._steps is not None:
+            self._steps.close()
+        self._end()
+
+    def _end(self) -> None:
+        self._steps = None
+        _resume_gc(id(self))
+
+    def _turn(self) -> None:
+        steps = self._steps
+        if steps is None:
+            return
+        self.turns += 1
+        end = time.perf_counter() + self._slice_s
+        try:
+            while time.perf_counter() < end:
+                next(steps)
+        except StopIteration as done:
+            self._end()
+            self.finished.emit(done.value)
+            return
+        except Exception as error:  # noqa: BLE001 - handed to whoever started the job
+            self._end()
+            self.error = error
+            self.failed.emit(error)
+            return
+        self._timer.start()

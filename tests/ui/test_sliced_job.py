@@ -1,0 +1,103 @@
+"""Work in steps on the GUI thread (:class:`jaxviz.ui.sliced.SlicedJob`): the event loop
+turns between slices, the result arrives once, a cancelled job says nothing, a failing one
+says why, and Python's collector is on again afterwards."""
+
+from __future__ import annotations
+
+import gc
+
+from PySide6.QtCore import QTimer
+
+
+def _counting(n: int, seen: list[int], raise_at: int = -1):
+    total = 0
+    for k in range(n):
+        if k == raise_at:
+            raise ValueError(f"bad step {k}")
+        seen.append(k)
+        total += k
+        yield
+    return total
+
+
+def _ticks(qtbot) -> list[int]:
+    """A 0 ms timer: how many times the event loop got a turn."""
+    ticks: list[int] = []
+    timer = QTimer()
+    timer.setInterval(0)
+    timer.timeout.connect(lambda: ticks.append(1))
+    timer.start()
+    qtbot.timer = timer  # kept alive for the test
+    return ticks
+
+
+def test_steps_run_over_many_turns_of_the_event_loop_and_return_once(qtbot):
+    from jaxviz.ui.sliced import SlicedJob
+
+    def slow(n: int, seen: list[int]):
+        for k in range(n):
+            t = __import__("time").perf_counter()
+            while __import__("time").perf_counter() - t < 0.001:  # 1 ms of work per step
+                pass
+            seen.append(k)
+            yield
+        return sum(seen)
+
+    seen: list[int] = []
+    results: list[object] = []
+    job = SlicedJob(slow(40, seen), slice_ms=4.0)
+    job.finished.connect(results.append)
+    ticks = _ticks(qtbot)
+    assert gc.isenabled()
+    job.start()
+    assert job.busy and not seen  # nothing runs inside start()
+    assert not gc.isenabled()  # paused while the job runs
+    qtbot.waitUntil(lambda: not job.busy, timeout=10000)
+    assert results == [sum(range(40))] and seen == list(range(40))
+    assert job.turns >= 5  # 40 ms of steps in slices of 4 ms
+    assert len(ticks) >= job.turns - 1  # the event loop turned between the slices
+    assert gc.isenabled()
+
+
+def test_a_cancelled_job_stops_and_emits_nothing(qtbot):
+    from jaxviz.ui.sliced import SlicedJob
+
+    seen: list[int] = []
+    results: list[object] = []
+    job = SlicedJob(_counting(10**7, seen), slice_ms=1.0)
+    job.finished.connect(results.append)
+    job.start()
+    qtbot.waitUntil(lambda: len(seen) > 0, timeout=5000)
+    job.cancel()
+    count = len(seen)
+    qtbot.wait(50)
+    assert not job.busy and results == [] and len(seen) == count < 10**7
+    assert gc.isenabled()
+
+
+def test_a_failing_step_is_reported_with_its_exception(qtbot):
+    from jaxviz.ui.sliced import SlicedJob
+
+    seen: list[int] = []
+    failures: list[object] = []
+    results: list[object] = []
+    job = SlicedJob(_counting(10, seen, raise_at=3))
+    job.failed.connect(failures.append)
+    job.finished.connect(results.append)
+    job.start()
+    qtbot.waitUntil(lambda: not job.busy, timeout=5000)
+    assert seen == [0, 1, 2] and results == []
+    assert isinstance(job.error, ValueError) and str(job.error) == "bad step 3"
+    assert failures == [job.error]
+    assert gc.isenabled()
+
+
+def test_overlapping_jobs_keep_the_collector_paused_until_the_last_ends(qtbot):
+    from jaxviz.ui.sliced import SlicedJob
+
+    long = SlicedJob(_counting(10**7, []), slice_ms=1.0).start()
+    short = SlicedJob(_counting(3, [])).start()
+    qtbot.waitUntil(lambda: not short.busy, timeout=5000)
+    assert long.busy and not gc.isenabled()
+    long.cancel()
+    assert gc.isenabled()

@@ -1,0 +1,66 @@
+"""A text view's background layers reach Qt once per paint (issue 28: a train step's link
+colours were 44 hand-overs of ~4,000 ranges each, 0.7 s on the GUI thread)."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QColor
+
+
+def test_layers_set_one_after_another_are_handed_to_qt_once_and_painted(qtbot):
+    from jaxviz.ui.text.code_view import CodeView
+    from jaxviz.ui.text.highlighters import jaxpr_highlighter
+
+    view = CodeView(jaxpr_highlighter)
+    qtbot.addWidget(view)
+    view.resize(500, 300)
+    view.show()
+    view.set_text("\n".join(f"  a{n}:f32[] = sin b{n}" for n in range(40)))
+    qtbot.wait(20)
+    handed: list[int] = []
+    original = view.setExtraSelections
+
+    def counting(selections):
+        handed.append(len(selections))
+        original(selections)
+
+    view.setExtraSelections = counting  # type: ignore[method-assign]
+    red, blue = QColor("#ff0000"), QColor("#0000ff")
+    view.set_line_backgrounds("link", {n: red for n in range(0, 40, 2)})
+    view.set_line_backgrounds("active", {1: blue})
+    assert handed == []  # nothing handed over yet
+    assert view.line_background("link", 2) == red and view.line_background("active", 1) == blue
+    image = view.viewport().grab().toImage()  # a paint hands them over, once
+    assert handed == [21]
+    top = view.line_rect(1).center().y()
+    assert image.pixelColor(view.viewport().width() - 5, top) == blue
+    assert image.pixelColor(view.viewport().width() - 5, view.line_rect(2).center().y()) == red
+    assert image.pixelColor(view.viewport().width() - 5, view.line_rect(3).center().y()) != red
+    view.viewport().grab()
+    assert handed == [21]  # unchanged layers are not handed over again
+
+
+def test_thousands_of_line_colours_show_wherever_the_view_is_scrolled(qtbot):
+    from jaxviz.ui.text import text_base
+    from jaxviz.ui.text.code_view import CodeView
+    from jaxviz.ui.text.highlighters import jaxpr_highlighter
+
+    view = CodeView(jaxpr_highlighter)
+    qtbot.addWidget(view)
+    view.resize(500, 300)
+    view.show()
+    lines = 3000
+    view.set_text("\n".join(f"  a{n}:f32[] = sin b{n}" for n in range(lines)))
+    colours = [QColor("#ff0000"), QColor("#00aa00"), QColor("#0000ff")]
+    view.set_line_backgrounds("link", {n: colours[n % 3] for n in range(lines)})
+    assert lines > text_base.SELECTIONS_AT_ONCE
+    bar = view.verticalScrollBar()
+    for value in (0, bar.maximum() // 3, bar.maximum()):
+        bar.setValue(value)
+        image = view.viewport().grab().toImage()
+        shown = list(view.visible_lines())
+        assert len(shown) > 5
+        held = len(view.extraSelections())
+        assert held < lines  # Qt holds the ranges near the view, not all 3,000
+        for line, top, bottom in shown[1:-1]:
+            got = image.pixelColor(view.viewport().width() - 5, (top + bottom) // 2)
+            assert got == colours[line % 3], (value, line)
