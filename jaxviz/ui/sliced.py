@@ -80,6 +80,9 @@ class SlicedJob(QObject):
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
         self._timer.timeout.connect(self._turn)
+        # deleted under way (with the view that owns it): the collector is not left paused
+        job = id(self)
+        self.destroyed.connect(lambda *_args: _resume_gc(job))
 
     @property
     def busy(self) -> bool:

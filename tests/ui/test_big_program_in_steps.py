@@ -65,6 +65,7 @@ def test_the_compare_layout_of_a_train_step_is_put_on_screen_in_steps(qtbot, tra
     view.show_result(train_step)
     assert view.busy and view.diff is None  # show_result returned before the work was done
     assert "comparing plain and sharded" in view.error_text
+    assert view.banner.property("severity") == "info"  # work under way, not a fault
     qtbot.waitUntil(lambda: not view.busy, timeout=120000)
     assert view._job is not None and view._job.turns > 10 and len(ticks) > 5
     assert view.error_text == ""

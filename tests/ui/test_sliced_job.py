@@ -101,3 +101,20 @@ def test_overlapping_jobs_keep_the_collector_paused_until_the_last_ends(qtbot):
     assert long.busy and not gc.isenabled()
     long.cancel()
     assert gc.isenabled()
+
+
+def test_a_job_deleted_with_its_owner_while_under_way_gives_the_collector_back(qtbot):
+    """A view closed while its job runs (the compare view of a window that closes) must not
+    leave Python's cyclic collector paused for the rest of the session."""
+    from PySide6.QtCore import QObject
+
+    from jaxviz.ui.sliced import SlicedJob
+
+    assert gc.isenabled()
+    owner = QObject()
+    seen: list[int] = []
+    job = SlicedJob(_counting(10**9, seen), slice_ms=1.0, parent=owner).start()
+    qtbot.waitUntil(lambda: len(seen) > 10)
+    assert job.busy and not gc.isenabled()
+    owner.deleteLater()
+    qtbot.waitUntil(lambda: gc.isenabled(), timeout=5000)

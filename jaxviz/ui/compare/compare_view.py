@@ -228,10 +228,9 @@ class CompareView(QFrame):
         # thread would hold the GIL the GUI thread needs for every Qt call: see
         # jaxviz.views.incremental); the window keeps painting meanwhile
         generation = self._generation
-        self.banner.setText(f"comparing {left.variant} and {right.variant} "
-                            f"({left.jaxpr_text.count(chr(10)) + 1} and "
-                            f"{right.jaxpr_text.count(chr(10)) + 1} lines)…")
-        self.banner.show()
+        self._say(f"comparing {left.variant} and {right.variant} "
+                  f"({left.jaxpr_text.count(chr(10)) + 1} and "
+                  f"{right.jaxpr_text.count(chr(10)) + 1} lines)…", "info")
         self._job = SlicedJob(self._compare_steps(left, right, generation), parent=self)
         self._job.start()
 
@@ -276,10 +275,18 @@ class CompareView(QFrame):
 
     def show_error(self, error: ErrorInfo) -> None:
         """A banner over the last good diff, which stays, dimmed."""
-        self.banner.setText(f"⚠ {error.message}")
-        self.banner.show()
+        self._say(f"⚠ {error.message}", "error")
         self.columns.left.set_dimmed(True)
         self.columns.right.set_dimmed(True)
+
+    def _say(self, text: str, severity: str) -> None:
+        """The banner, in the style of its severity (``info``: work under way, ``error``)."""
+        self.banner.setText(text)
+        if self.banner.property("severity") != severity:
+            self.banner.setProperty("severity", severity)
+            self.banner.style().unpolish(self.banner)
+            self.banner.style().polish(self.banner)
+        self.banner.show()
 
     @property
     def error_text(self) -> str:
