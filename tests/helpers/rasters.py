@@ -113,16 +113,20 @@ def near(rgb: np.ndarray, xy: tuple[float, float], colour: str, tolerance: int =
 def visible_at(rgb: np.ndarray, xy: tuple[float, float], colour: str,
                reach: int) -> tuple[int, int] | None:
     """The pixel nearest ``xy``, within ``reach``, that has ``colour`` exactly (to 12
-    levels); None if none has (a later marker covers this one)."""
+    levels) and so do its eight neighbours -- inside the shape, not on an edge that a
+    marker drawn over it antialiases, which renderers blend differently; None if there is
+    none (a later marker covers this one)."""
     x, y = int(round(xy[0])), int(round(xy[1]))
     h, w = rgb.shape[:2]
+    hit = np.abs(rgb.astype(int) - hex_rgb(colour)).max(axis=-1) <= 12
     for r in range(reach + 1):
         for dy in range(-r, r + 1):
             for dx in range(-r, r + 1):
-                if max(abs(dx), abs(dy)) != r or not (0 <= x + dx < w and 0 <= y + dy < h):
+                cx, cy = x + dx, y + dy
+                if max(abs(dx), abs(dy)) != r or not (1 <= cx < w - 1 and 1 <= cy < h - 1):
                     continue
-                if np.abs(rgb[y + dy, x + dx].astype(int) - hex_rgb(colour)).max() <= 12:
-                    return x + dx, y + dy
+                if hit[cy - 1:cy + 2, cx - 1:cx + 2].all():
+                    return cx, cy
     return None
 
 
