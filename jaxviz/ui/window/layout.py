@@ -17,7 +17,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QRect, Qt, QTimer
+from PySide6.QtCore import QByteArray, QRect, Qt, QTimer
 from PySide6.QtGui import QAction, QFont, QFontMetrics, QGuiApplication, QShowEvent
 from PySide6.QtWidgets import QApplication, QWidget
 
@@ -165,14 +165,11 @@ class WindowStateMixin(WindowParts):
 
         self.place()
         _geometry, state, splitter = self.settings.window()
-        if self._as_planned:
-            self._docks_as_planned(self.plan)
-        elif state is not None:
-            self.restoreState(state)
-        if splitter is not None:
-            self.splitter.restoreState(splitter)
-        elif self._planned is None:
-            self._split_editor(self.plan.editor_share)
+        self._arrange(state, splitter)
+        if self.isVisible():
+            # built into a shown frame: the new docks' first layout, on the next turn, sizes
+            # them from their contents (a gallery half the screen wide), so again after it
+            QTimer.singleShot(0, self, lambda: self._arrange(state, splitter))
         variants = self.settings.visible_variants
         if variants:
             self.state.visible_variants = [v for v in VARIANTS if v in variants] or ["plain"]
@@ -187,6 +184,17 @@ class WindowStateMixin(WindowParts):
         self._watch_screens()
         if self.isVisible():  # built after the first paint: its docks are laid out now
             self._check_screen_soon()
+
+    def _arrange(self, state: QByteArray | None, splitter: QByteArray | None) -> None:
+        """The docks and the editor's share: as remembered, else as planned."""
+        if self._as_planned:
+            self._docks_as_planned(self.plan)
+        elif state is not None:
+            self.restoreState(state)
+        if splitter is not None:
+            self.splitter.restoreState(splitter)
+        elif self._planned is None:
+            self._split_editor(self.plan.editor_share)
 
     def apply_plan(self, plan: WindowPlan) -> None:
         """Size and place the window, and lay its docks out, as ``plan`` says (again once
