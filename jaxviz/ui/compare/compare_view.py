@@ -38,6 +38,7 @@ from jaxviz.ui.compare.diff_columns import DiffColumns, diff_colour
 from jaxviz.ui.sliced import SlicedJob
 from jaxviz.ui.text.elided import ElidedLabel
 from jaxviz.ui.text.plain import plain
+from jaxviz.ui.theme import style
 from jaxviz.views.incremental import Steps, run_to_end
 
 if TYPE_CHECKING:  # the diff's modules load with the first comparison, not with the window
@@ -282,10 +283,7 @@ class CompareView(QFrame):
     def _say(self, text: str, severity: str) -> None:
         """The banner, in the style of its severity (``info``: work under way, ``error``)."""
         self.banner.setText(text)
-        if self.banner.property("severity") != severity:
-            self.banner.setProperty("severity", severity)
-            self.banner.style().unpolish(self.banner)
-            self.banner.style().polish(self.banner)
+        style.set_style_property(self.banner, "severity", severity)
         self.banner.show()
 
     @property

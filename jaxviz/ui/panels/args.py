@@ -111,12 +111,8 @@ class _Field:
         return out
 
     def _mark(self, error: bool) -> None:
-        if self.editor.property("error") == error:
-            return
-        self.editor.setProperty("error", error)
-        self.editor.style().unpolish(self.editor)
-        self.editor.style().polish(self.editor)
-        self.editor.update()
+        if style.set_style_property(self.editor, "error", error):
+            self.editor.update()
 
 
 def caret_excerpt(text: str, position: int, columns: int) -> tuple[str, int]:

@@ -241,9 +241,7 @@ class ValuesPanel(QWidget):
     def show_message(self, text: str, error: bool = False, offer_summary: bool = False) -> None:
         """A message instead of values (busy, an error, nothing stepped yet)."""
         self.banner.setText(text)
-        self.banner.setProperty("severity", "error" if error else "info")
-        self.banner.style().unpolish(self.banner)
-        self.banner.style().polish(self.banner)
+        style.set_style_property(self.banner, "severity", "error" if error else "info")
         self.banner.show()
         self.summary_button.setVisible(offer_summary)
 

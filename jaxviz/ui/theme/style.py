@@ -163,6 +163,17 @@ def apply_theme(app: QApplication, zoom: int = 0) -> None:
     app.setStyleSheet(STYLE_SHEET)
 
 
+def set_style_property(widget: QWidget, name: str, value: object) -> bool:
+    """Set a property the style sheet selects on (``QLabel[severity="error"]``) and restyle
+    the widget by it; nothing when the widget has that value already. True if it changed."""
+    if widget.property(name) == value:
+        return False
+    widget.setProperty(name, value)
+    widget.style().unpolish(widget)
+    widget.style().polish(widget)
+    return True
+
+
 def banner_css(severity: str) -> str:
     """Style sheet declarations of a banner or bar of ``severity`` (``info``, ``warning``,
     ``error``: :data:`~jaxviz.views.palette.BANNERS`)."""

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 from jaxviz.model.limits import PIPELINE, RUNS, WARMUP, Limit
 from jaxviz.model.timing import TimingStatus, variant_label
 from jaxviz.ui.text.plain import plain, plain_tooltip
+from jaxviz.ui.theme import style
 from jaxviz.views import palette
 from jaxviz.views.timing.options import VARIANT_HELP, RunOptions
 
@@ -257,11 +258,8 @@ class RunControls(QWidget):
 
     def _mark(self, name: str, bad: bool) -> None:
         widget = self._field(name)
-        if widget is None or bool(widget.property("error")) == bad:
-            return
-        widget.setProperty("error", bad)
-        widget.style().unpolish(widget)
-        widget.style().polish(widget)
+        if widget is not None:
+            style.set_style_property(widget, "error", bad)
 
     def mark_errors(self, fields: list[str]) -> None:
         """Frame the fields at fault in red (until they are edited)."""
