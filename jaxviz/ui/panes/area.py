@@ -19,6 +19,7 @@ from jaxviz.model import VARIANTS, TraceResult, variant_label
 from jaxviz.ui.compare.compare_view import CompareView
 from jaxviz.ui.panes.jaxpr_pane import JaxprPane
 from jaxviz.views.window.pane_layouts import PANE_LAYOUTS, TWO_PANES
+from jaxviz.views.window.window_state import pane_order
 
 #: Narrower panes than this many code characters switch "auto" layout to tabs.
 MIN_PANE_CHARS = 26
@@ -62,7 +63,7 @@ class JaxprArea(QStackedWidget):
         return list(self._visible)
 
     def set_visible_variants(self, variants: list[str]) -> None:
-        chosen = [v for v in VARIANTS if v in variants] or ["plain"]
+        chosen = pane_order(variants)
         if chosen != self._visible:
             self._visible = chosen
             self._relayout()
@@ -132,8 +133,7 @@ class JaxprArea(QStackedWidget):
     def effective_mode(self, variants: list[str] | None = None) -> str:
         """``side by side`` or ``tabs``, as laid out now (two panes: side by side), or as
         ``variants`` would be laid out if they were the visible ones."""
-        visible = self._visible if variants is None else \
-            [v for v in VARIANTS if v in variants] or ["plain"]
+        visible = self._visible if variants is None else pane_order(variants)
         if self._layout == TWO_PANES:
             return "side by side"
         if self._layout != "auto":

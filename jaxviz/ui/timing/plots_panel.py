@@ -215,16 +215,13 @@ class PlotsPanel(QTabWidget):
         """Draw the tabs not on screen one per turn of the event loop (each is ready when
         shown, and no turn draws them all: a finished run drew every tab in one 50 ms
         call)."""
-        stale = [k for k in self.pages if k in self._stale and k != self.current_kind()]
-        if stale:
-            QTimer.singleShot(0, self, lambda: self._draw_one_stale(stale))
+        QTimer.singleShot(0, self, self._draw_one_undrawn)
 
-    def _draw_one_stale(self, kinds: list[str]) -> None:
-        while kinds and kinds[0] not in self._stale:
-            kinds.pop(0)
-        if kinds:
-            self._draw(kinds.pop(0))
-            QTimer.singleShot(0, self, lambda: self._draw_one_stale(kinds))
+    def _draw_one_undrawn(self) -> None:
+        rest = [k for k in self.undrawn() if k != self.current_kind()]
+        if rest:
+            self._draw(rest[0])
+            QTimer.singleShot(0, self, self._draw_one_undrawn)
 
     def _draw(self, kind: str) -> None:
         page = self.pages[kind]

@@ -66,14 +66,14 @@ class WindowFilesMixin(WindowParts):
         for, its ``telling`` ones (its ``JAXVIZ`` ``"panes"``) first; every one it declares
         when even those would be tabs (a tab costs no room), the last telling one in
         front (:mod:`jaxviz.views.window.opening_panes`)."""
-        from jaxviz.model import VARIANTS
+        from jaxviz.views.window.window_state import pane_order
 
         panes = panes_for(self.width(), self.height())  # two in a projector-sized window
         declared = declared_panes(variants)
         wanted = opening_panes(variants, telling, panes)
         if len(declared) > len(wanted) and self.area.effective_mode(wanted) == "tabs":
             wanted = declared  # once: each change of the panes lays them out again
-        self.state.visible_variants = [v for v in VARIANTS if v in wanted] or ["plain"]
+        self.state.visible_variants = pane_order(wanted)
         front = front_pane(variants, telling)
         if front is not None:
             self.area.show_pane(front)

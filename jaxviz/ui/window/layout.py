@@ -46,6 +46,8 @@ class WindowStateMixin(WindowParts):
     """Zoom, full screen, window layout, pane choice, recent files and crash recovery."""
 
     zoom = 0
+    #: Whether the window's frame is sized and placed (:meth:`place`, once).
+    _placed = False
     #: The layout planned for the screen the window opened on.
     plan: WindowPlan
 
@@ -147,21 +149,22 @@ class WindowStateMixin(WindowParts):
         """Size and place the window: as remembered, else as planned for this screen
         (:func:`~jaxviz.views.window.screen_fit.plan_window`). The window's first stage:
         its frame is placed, and painted, before its parts are built; once only."""
-        if getattr(self, "_placed", False):
+        if self._placed:
             return
         self._placed = True
         geometry, state, _splitter = self.settings.window()
         self.plan = plan_window(_rect(self._available_geometry()))
         self._planned: WindowPlan | None = None
         self._as_planned = geometry is None or state is None
-        if geometry is None or state is None:
-            self._frame_as_planned(self.plan)
-        else:
+        if geometry is not None and state is not None:
             self.restoreGeometry(geometry)
+        else:
+            self._frame_as_planned(self.plan)
 
     def restore_window_state(self) -> None:
         """The remembered layout, or on the first run the one planned for this screen."""
         from jaxviz.model import VARIANTS
+        from jaxviz.views.window.window_state import pane_order
 
         self.place()
         _geometry, state, splitter = self.settings.window()
@@ -172,7 +175,7 @@ class WindowStateMixin(WindowParts):
             QTimer.singleShot(0, self, lambda: self._arrange(state, splitter))
         variants = self.settings.visible_variants
         if variants:
-            self.state.visible_variants = [v for v in VARIANTS if v in variants] or ["plain"]
+            self.state.visible_variants = pane_order(variants)
         two = self.settings.two_panes
         if two is not None and all(v in VARIANTS for v in two) and two[0] != two[1]:
             self.state.two_panes = two

@@ -43,6 +43,7 @@ if TYPE_CHECKING:  # the parts are imported by the methods that build them (see 
     from jaxviz.ui.qt_engine import QtEngine
     from jaxviz.ui.window.shortcuts_dialog import ShortcutsDialog
 
+
 class MainWindow(WindowFilesMixin, WindowStateMixin):
     """jaxviz's main window. ``engine`` defaults to a real engine process."""
 
@@ -86,7 +87,9 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         engine client, menus and status bar, and lay them out as remembered."""
         if self.built:
             return
+        from jaxviz.ui.panes.linking import LinkController
         from jaxviz.ui.qt_engine import QtEngine
+        from jaxviz.ui.window.actions import build_menus
         from jaxviz.ui.window.comparing import CompareMode
         from jaxviz.ui.window.document import DocumentController
         from jaxviz.ui.window.maximize import ViewMaximizer
@@ -106,8 +109,6 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         self.session = TraceSession(self.engine, self)
         self.state = WindowState(devices=devices)
         self._build_widgets()
-        from jaxviz.ui.panes.linking import LinkController
-
         self.linking = LinkController(self.editor, self.area, self)
         self.router = ResultRouter(self, self.state, self)
         self.document = DocumentController(self.editor_panel, parent=self, state=self.state,
@@ -133,8 +134,6 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         self.maximizer = ViewMaximizer(self, self.tools, self.docks["Console · Devices · Timing"],
                                        self.state)
         self.presentation = WindowPresentation(self, self.engine)
-        from jaxviz.ui.window.actions import build_menus
-
         self.actions_by_name, self.recent_menu = build_menus(
             self, self._handlers(), self.gallery.examples, self.state, self.docks.values())
         self._build_status_bar()

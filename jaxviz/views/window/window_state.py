@@ -55,6 +55,12 @@ MAXIMIZABLE = ("devices", "timing")
 DEVICE_PREFERENCE = ("as_written", "pmap", "sharded", "shard_map", "vmap", "jit", "plain")
 
 
+def pane_order(variants: Collection[str]) -> list[str]:
+    """The panes of ``variants``, in the window's order (:data:`VARIANTS`); the plain one
+    when none of them has a pane."""
+    return [v for v in VARIANTS if v in variants] or ["plain"]
+
+
 def _fields_by_identity(*names: str) -> dict[str, Callable[[Any, Any], bool]]:
     """psygnal equality operators comparing ``names`` by identity (a new result is news
     even when it equals the last)."""
@@ -206,7 +212,7 @@ class WindowState:
             wanted.add(variant)
         else:
             wanted.discard(variant)
-        self.visible_variants = [v for v in VARIANTS if v in wanted] or ["plain"]
+        self.visible_variants = pane_order(wanted)
 
     def set_two_panes(self, left: str | None = None, right: str | None = None) -> None:
         """Choose the variants of the ``two panes`` layout (None keeps a side's variant);
