@@ -22,7 +22,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from scripts.scripted import report_from_screen, shoot_after_stages
+from scripts.scripted import failed, report_from_screen, shoot_after_stages
 
 #: (file name, screen size, side panels put away, example, left, right, the jaxpr text of
 #: the row to click).
@@ -76,8 +76,7 @@ def main(out_dir: Path) -> int:
         command = [sys.executable, __file__, "--shoot", str(path),
                    "yes" if put_away else "no", example, left, right, needle]
         report, stderr = report_from_screen(command, width, height)
-        if "error" in report:
-            print(f"{name}: failed: {report.get('error')}\n{stderr[-2000:]}", file=sys.stderr)
+        if failed(name, report, stderr):
             return 1
         print(f"{path}: {width}x{height} screen, maximized {report['maximized']}; "
               f"{report['summary']}; {report['status']}")

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from scripts.scripted import report_from_screen
+from scripts.scripted import failed, report_from_screen
 
 SIZES = ((1280, 720), (1920, 1080))
 FILE_A = '''import jax
@@ -183,9 +183,7 @@ def main(out_dir: Path) -> int:
         report, stderr = report_from_screen(
             [sys.executable, "-m", "scripts.document_walk", "--walk", str(out_dir),
              f"{width}x{height}", folder], width, height, timeout=900)
-        if "error" in report:
-            print(f"{width}x{height}: failed: {report['error']}\n{stderr[-3000:]}",
-                  file=sys.stderr)
+        if failed(f"{width}x{height}", report, stderr):
             return 1
         (out_dir / f"walk_{width}x{height}.json").write_text(json.dumps(report, indent=1))
         for r in report["records"]:

@@ -214,6 +214,15 @@ def report_from_screen(command: list[str], width: int, height: int,
     return report, out.stderr
 
 
+def failed(what: str, report: dict[str, Any], stderr: str) -> bool:
+    """Say on stderr why ``what`` failed when :func:`report_from_screen`'s report is an
+    error (with the end of its stderr); True then."""
+    if "error" not in report:
+        return False
+    print(f"{what}: failed: {report['error']}\n{stderr[-3000:]}", file=sys.stderr)
+    return True
+
+
 def _read_line(fd: int, timeout: float, what: str) -> str:
     data = b""
     deadline = time.monotonic() + timeout

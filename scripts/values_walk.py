@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from scripts.scripted import report_from_screen
+from scripts.scripted import failed, report_from_screen
 
 
 def walk(out_dir: str, size: str) -> int:
@@ -82,8 +82,7 @@ def main(out_dir: Path, size: str) -> int:
     report, stderr = report_from_screen(
         [sys.executable, "-m", "scripts.values_walk", "--walk", str(out_dir), size],
         width, height, timeout=600)
-    if "error" in report:
-        print(f"{size}: failed: {report['error']}\n{stderr[-3000:]}", file=sys.stderr)
+    if failed(size, report, stderr):
         return 1
     for r in report["records"]:
         print(f"{size} {r['status']:<45} view {r['view']} columns {r['content']} "

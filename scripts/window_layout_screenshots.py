@@ -19,7 +19,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from scripts.scripted import report_from_screen, shoot_after_stages
+from scripts.scripted import failed, report_from_screen, shoot_after_stages
 
 SIZES = ((1280, 720), (1920, 1080))
 #: (file name stem, example, what to do).
@@ -70,9 +70,7 @@ def main(out_dir: Path) -> int:
             path = out_dir / f"{stem}_{width}x{height}.png"
             report, stderr = report_from_screen(
                 [sys.executable, __file__, "--shoot", str(path), example, what], width, height)
-            if "error" in report:
-                print(f"{path.name}: failed: {report['error']}\n{stderr[-2000:]}",
-                      file=sys.stderr)
+            if failed(path.name, report, stderr):
                 return 1
             print(f"{path}: {report}")
     return 0
