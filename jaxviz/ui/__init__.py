@@ -21,8 +21,11 @@ May import: :mod:`jaxviz.model`, :mod:`jaxviz.views.devices`, the engine's clien
 Qt. Never JAX or :mod:`jaxviz.core` (import-linter contracts).
 
 Importing this package first makes PySide6's per-import check cheap
-(:mod:`jaxviz.ui.feature_check`): without it every module imported after Qt
-stays in :mod:`linecache`, 17 MB in the window.
+(:mod:`jaxviz.ui.feature_check`: without it every module imported after Qt
+stays in :mod:`linecache`, 17 MB in the window) and lets pyqtgraph's copies of
+the Qt modules fill on use (:mod:`jaxviz.ui.pyqtgraph_mirror`: without it the
+first ``import pyqtgraph`` creates every Qt class: 8 MB, about 170 ms).
 """
 
 from jaxviz.ui import feature_check as _feature_check  # noqa: F401  (before any other import)
+from jaxviz.ui import pyqtgraph_mirror as _pyqtgraph_mirror  # noqa: F401
