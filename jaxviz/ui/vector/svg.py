@@ -35,9 +35,9 @@ Example:
 from __future__ import annotations
 
 import base64
+import html
 import math
 from pathlib import Path
-from xml.sax.saxutils import escape, quoteattr
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPoint, QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import (
@@ -252,7 +252,7 @@ class _SvgEngine(QPaintEngine):
         clip = self._clip()
         if clip and self._clip_shape is not None and self._clip_shape.contains(t.mapRect(box)):
             clip = ""
-        self.device._add(clip, "text", attrs, escape(text))
+        self.device._add(clip, "text", attrs, html.escape(text, quote=False))
 
     # -- writing ---------------------------------------------------------- #
 
@@ -421,7 +421,7 @@ class SvgDevice(QPaintDevice):
             if clip:
                 self._body.append(f'<g clip-path="url(#{clip})">')
             self._open_clip = clip
-        text = " ".join(f"{k}={quoteattr(v)}" for k, v in attrs.items())
+        text = " ".join(f'{k}="{html.escape(v)}"' for k, v in attrs.items())
         if tag == "text":
             self._body.append(f'<text xml:space="preserve" {text}>{content}</text>')
         else:
@@ -438,9 +438,9 @@ class SvgDevice(QPaintDevice):
             f' version="1.1" width="{w}px" height="{h}px" viewBox="0 0 {w} {h}">',
         ]
         if self.title:
-            head.append(f"<title>{escape(self.title)}</title>")
+            head.append(f"<title>{html.escape(self.title, quote=False)}</title>")
         if self.description:
-            head.append(f"<desc>{escape(self.description)}</desc>")
+            head.append(f"<desc>{html.escape(self.description, quote=False)}</desc>")
         if self._clips:
             head.append("<defs>")
             head += [f'<clipPath id="{cid}" clipPathUnits="userSpaceOnUse"><path d="{d}"/>'
