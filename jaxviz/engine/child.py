@@ -60,9 +60,15 @@ class Channel:
         self._token = token
 
     def send(self, message: dict[str, Any]) -> None:
-        """Write one message to the parent, signed with the token."""
+        """Write one message to the parent, signed with the token; a long one in pieces
+        (:func:`jaxviz.engine.protocol.split`), written together."""
+        line = protocol.encode({**message, "token": self._token})
+        parts = [message] if len(line) <= protocol.PIECE_CHARS else protocol.split(message)
         with self._lock:
-            protocol.send(self.outgoing, {**message, "token": self._token})
+            for part in parts:
+                self.outgoing.write(line if part is message else
+                                    protocol.encode({**part, "token": self._token}))
+            self.outgoing.flush()
 
     def receive(self) -> dict[str, Any] | None:
         """The parent's next message; None at the end of its input."""

@@ -28,7 +28,14 @@ from jaxviz import __version__
 from jaxviz.engine import faults, protocol
 from jaxviz.engine.pool import EnginePool, shut_down
 from jaxviz.engine.process import EngineProcess
-from jaxviz.engine.requests import CallbackThread, EngineError, PendingRequest, RequestHandle
+from jaxviz.engine.requests import (
+    CallbackThread,
+    EngineError,
+    PendingRequest,
+    RequestHandle,
+    UndecodedReply,
+    decode_reply,
+)
 from jaxviz.model import SCHEMA_VERSION, ErrorInfo, SchemaMismatch, from_plain, to_plain
 from jaxviz.model.engine import EngineEvent, EngineInfo, Reply
 from jaxviz.model.limits import DEFAULT_DEVICES, DEFAULT_TIMEOUT
@@ -129,7 +136,8 @@ class EngineClient:
 
     def submit(self, record: Any, callback: Callable[[Reply], None] | None = None, *,
                timeout: float | None = None,
-               on_progress: Callable[[Any], None] | None = None) -> RequestHandle:
+               on_progress: Callable[[Any], None] | None = None,
+               undecoded: bool = False) -> RequestHandle:
         """Queue a request record (starting the engine if needed).
 
         Args:
@@ -137,6 +145,10 @@ class EngineClient:
             callback: called with the :class:`Reply` on the callback thread.
             timeout: seconds it may run (default: the client's timeout).
             on_progress: called with each partial record the handler streams.
+            undecoded: hand the engine's reply to ``callback`` (and the handle) as an
+                :class:`~jaxviz.engine.requests.UndecodedReply`, for the caller to decode
+                (a window, in steps on its own thread); errors of the client's own
+                (a timeout, a crash) still come as a :class:`Reply`.
 
         Returns:
             A handle with the request's id (ids increase with each submit).
@@ -152,7 +164,8 @@ class EngineClient:
             data = protocol.encode({"op": protocol.REQUEST, "id": rid,
                                     "record": to_plain(record)})
             handle = RequestHandle(rid, self.cancel)
-            request = PendingRequest(rid, record, data, limit, callback, on_progress, handle)
+            request = PendingRequest(rid, record, data, limit, callback, on_progress, handle,
+                                     undecoded=undecoded)
             self._requests[rid] = request
             self._queue.append(request)
             self._ensure_running()
@@ -294,11 +307,11 @@ class EngineClient:
                     _log.warning("engine request %d: unreadable progress record: %s",
                                  request.id, exc)
             elif op == protocol.REPLY:
-                try:
-                    reply = from_plain(message["reply"])
-                except SchemaMismatch as exc:
-                    reply = Reply(id=request.id, ok=False, error=ErrorInfo(
-                        kind="engine", message=f"cannot read the engine's reply: {exc}"))
+                reply: Reply | UndecodedReply
+                if request.undecoded:
+                    reply = UndecodedReply(request.id, message.get("reply"))
+                else:
+                    reply = decode_reply(request.id, message.get("reply"))
                 self._inflight = None
                 self._finish(request, reply)
                 self._cond.notify_all()
@@ -403,8 +416,8 @@ class EngineClient:
         self._replace_engine(error, f"restarting the engine: request {request.id} timed out")
         return True
 
-    def _finish(self, request: PendingRequest, outcome: Reply | ErrorInfo, stdout: str = "",
-                stderr: str = "") -> None:
+    def _finish(self, request: PendingRequest, outcome: Reply | UndecodedReply | ErrorInfo,
+                stdout: str = "", stderr: str = "") -> None:
         """End a request (holding the lock): resolve its handle, queue its callback."""
         if isinstance(outcome, ErrorInfo):
             # A dying engine's stack dump is in the error's details, not in what was printed.

@@ -236,7 +236,7 @@ def _reply(index: int, stdout: bytes, token: str) -> dict[str, Any] | None:
         while (message := protocol.receive_signed(stream, token)) is not None:
             if message.get("op") == protocol.REPLY:
                 return message
-    except protocol.ForgedMessage as exc:
+    except protocol.ProtocolError as exc:  # a forged line, or pieces that do not fit
         raise UserError(ErrorInfo(kind="forgery", message=f"process {index}: {exc}")) from None
     return None
 

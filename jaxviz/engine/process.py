@@ -186,23 +186,12 @@ class EngineProcess:
 
 
     def _receive(self, stream: IO[bytes]) -> dict[str, Any] | None:
-        """The engine's next message, checked against its token.
+        """The engine's next message, checked against its token (a long one read whole).
 
         An engine of a jaxviz without tokens says ``ready`` unsigned: that
         message goes through, for the client to refuse as another version.
         """
-        line = stream.readline()
-        if not line:
-            return None
-        try:
-            message = protocol.decode(line)
-        except protocol.ProtocolError:
-            raise protocol.forged(line) from None
-        if protocol.signed(message, self.token):
-            return message
-        if message.get("op") == protocol.READY and "token" not in message and not self.ready:
-            return message
-        raise protocol.forged(line)
+        return protocol.receive_signed(stream, self.token, unsigned_ready=not self.ready)
 
 
 def kill_group(pid: int) -> None:

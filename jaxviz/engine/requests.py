@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from jaxviz.engine.process import EngineProcess
-from jaxviz.model import ErrorInfo
+from jaxviz.model import ErrorInfo, SchemaMismatch, from_plain
 from jaxviz.model.engine import Reply
 
 _log = logging.getLogger("jaxviz.engine")
@@ -45,7 +45,7 @@ class RequestHandle:
         self.id = request_id
         self._cancel = cancel
         self._done = threading.Event()
-        self._reply: Reply | None = None
+        self._reply: Reply | UndecodedReply | None = None
 
     def result(self, timeout: float | None = None) -> Reply:
         """The reply (which may say the request failed: check ``reply.ok``).
@@ -56,6 +56,8 @@ class RequestHandle:
         if not self._done.wait(timeout):
             raise TimeoutError(f"engine request {self.id} has no reply after {timeout} s")
         assert self._reply is not None
+        if isinstance(self._reply, UndecodedReply):  # decoded for whoever waits
+            self._reply = decode_reply(self.id, self._reply.plain, self._reply.elapsed_s)
         return self._reply
 
     def done(self) -> bool:
@@ -66,7 +68,7 @@ class RequestHandle:
         """Cancel this request (see :meth:`jaxviz.engine.EngineClient.cancel`)."""
         self._cancel(self.id)
 
-    def finish(self, reply: Reply) -> None:
+    def finish(self, reply: Reply | UndecodedReply) -> None:
         """Resolve the handle (the client does this, once)."""
         self._reply = reply
         self._done.set()
@@ -89,6 +91,19 @@ class PendingRequest:
     engine: EngineProcess | None = None
     #: When the engine was asked for its stack because the request timed out.
     stack_asked: float | None = None
+    #: Hand the reply over undecoded (:class:`UndecodedReply`): the submitter decodes it.
+    undecoded: bool = False
+
+
+@dataclass
+class UndecodedReply:
+    """A reply as the engine sent it, still plain data: for a window that decodes it in steps
+    on its own thread (:func:`jaxviz.model.codec.from_plain_steps`) rather than here, where
+    decoding a 12-layer train step's reply holds the GIL (and so the window) for 0.4 s."""
+
+    id: int
+    plain: Any  # what to_plain made of the Reply
+    elapsed_s: float = 0.0
 
 
 class CallbackThread:
@@ -117,3 +132,23 @@ class CallbackThread:
                 fn(arg)
             except Exception:  # noqa: BLE001 - a failing callback must not stop the others
                 _log.exception("jaxviz engine callback %r failed", fn)
+
+
+def decode_reply(request_id: int, plain: Any, elapsed_s: float | None = None) -> Reply:
+    """The :class:`Reply` in an engine's ``reply`` message (its plain form); a reply saying
+    so when it cannot be read."""
+    try:
+        reply = from_plain(plain)
+    except SchemaMismatch as exc:
+        reply = unreadable_reply(request_id, exc)
+    if not isinstance(reply, Reply):
+        reply = unreadable_reply(request_id, f"a {type(reply).__name__}, not a reply")
+    if elapsed_s is not None:
+        reply.elapsed_s = elapsed_s
+    return reply
+
+
+def unreadable_reply(request_id: int, why: object) -> Reply:
+    """The reply for a request whose reply could not be read (saying why)."""
+    return Reply(id=request_id, ok=False, error=ErrorInfo(
+        kind="engine", message=f"cannot read the engine's reply: {why}"))

@@ -13,6 +13,7 @@ import dataclasses
 import functools
 import types
 import typing
+from collections.abc import Generator
 from typing import Any
 
 #: Bumped whenever a record gains, loses or changes a field, or a record type comes or
@@ -48,7 +49,7 @@ def register(cls: type) -> type:
     return cls
 
 
-def _record_class(name: str) -> type | None:
+def _find_record_class(name: str) -> type | None:
     """The record class called ``name`` when its module was not imported yet: records
     register as their module is imported, and ``jaxviz.model`` loads its modules on first
     use, so every module of the package is imported once, then the name looked up again."""
@@ -86,25 +87,79 @@ def _encode(obj: Any) -> Any:
     raise TypeError(f"cannot encode {type(obj).__name__} as plain data")
 
 
+def _record_class(name: str) -> tuple[type, set[str]]:
+    """The record class tagged ``name`` and its field names."""
+    cls = _REGISTRY.get(name) or _find_record_class(name)
+    if cls is None:
+        raise SchemaMismatch(f"unknown record type {name!r}")
+    return cls, {f.name for f in dataclasses.fields(cls)}
+
+
+def _make_record(cls: type, name: str, kwargs: dict[str, Any], check: bool) -> Any:
+    if check:
+        hints = _hints(cls)
+        for key, value in kwargs.items():
+            if not _fits(value, hints[key]):
+                raise SchemaMismatch(f"a malformed jaxviz record: {name}.{key} should be "
+                                     f"{_hint_text(hints[key])}, not {_short(value)}")
+    return cls(**kwargs)
+
+
 def _decode(data: Any, check: bool) -> Any:
     if isinstance(data, dict):
         name = data.get("__type__")
         if name is None:
             return {k: _decode(v, check) for k, v in data.items()}
-        cls = _REGISTRY.get(name) or _record_class(name)
-        if cls is None:
-            raise SchemaMismatch(f"unknown record type {name!r}")
-        names = {f.name for f in dataclasses.fields(cls)}
+        cls, names = _record_class(name)
         kwargs = {k: _decode(v, check) for k, v in data.items() if k in names}
-        if check:
-            hints = _hints(cls)
-            for key, value in kwargs.items():
-                if not _fits(value, hints[key]):
-                    raise SchemaMismatch(f"a malformed jaxviz record: {name}.{key} should be "
-                                         f"{_hint_text(hints[key])}, not {_short(value)}")
-        return cls(**kwargs)
+        return _make_record(cls, name, kwargs, check)
     if isinstance(data, list):
         return [_decode(x, check) for x in data]
+    return data
+
+
+#: Data of more values than this is decoded in steps, one item of a list per step
+#: (:func:`from_plain_steps`); less is decoded in one go (well under a millisecond).
+STEP_VALUES = 1000
+
+
+def _is_big(data: Any) -> bool:
+    """Whether ``data`` holds more than :data:`STEP_VALUES` values (counted up to there)."""
+    if not isinstance(data, (dict, list)):
+        return False
+    todo = [data]
+    seen = 0
+    while todo:
+        item = todo.pop()
+        values = item.values() if isinstance(item, dict) else item
+        seen += len(values)
+        if seen > STEP_VALUES:
+            return True
+        todo.extend(v for v in values if isinstance(v, (dict, list)))
+    return False
+
+
+def _decode_steps(data: Any, check: bool) -> Generator[None, None, Any]:
+    """:func:`_decode` in steps: yields after each item of a big list (:func:`_is_big`)."""
+    if isinstance(data, dict):
+        name = data.get("__type__")
+        names = None if name is None else _record_class(name)[1]
+        out = {}
+        for key, value in data.items():
+            if names is None or key in names:
+                out[key] = ((yield from _decode_steps(value, check)) if _is_big(value)
+                            else _decode(value, check))
+                yield
+        if name is None:
+            return out
+        return _make_record(_record_class(name)[0], name, out, check)
+    if isinstance(data, list):
+        items = []
+        for value in data:
+            items.append((yield from _decode_steps(value, check)) if _is_big(value)
+                         else _decode(value, check))
+            yield
+        return items
     return data
 
 
@@ -169,6 +224,27 @@ def from_plain(data: dict[str, Any], check_types: bool = False) -> Any:
         SchemaMismatch: the data was not written by :func:`to_plain` (it says so:
             not jaxviz data at all, another jaxviz version, or a malformed record).
     """
+    _check_envelope(data)
+    try:
+        return _decode(data["record"], check_types)
+    except (TypeError, ValueError, AttributeError) as exc:  # fields missing or of a wrong kind
+        raise SchemaMismatch(f"a malformed jaxviz record: {exc}") from None
+
+
+def from_plain_steps(data: dict[str, Any], check_types: bool = False
+                     ) -> Generator[None, None, Any]:
+    """:func:`from_plain` in steps (see :mod:`jaxviz.views.incremental`): yields after each
+    item of a list holding more than :data:`STEP_VALUES` values (an equation, a phase), so a window
+    can decode a 12-layer train step's reply a few milliseconds per event-loop turn. The
+    result and the errors are :func:`from_plain`'s."""
+    _check_envelope(data)
+    try:
+        return (yield from _decode_steps(data["record"], check_types))
+    except (TypeError, ValueError, AttributeError) as exc:
+        raise SchemaMismatch(f"a malformed jaxviz record: {exc}") from None
+
+
+def _check_envelope(data: Any) -> None:
     if not isinstance(data, dict) or "record" not in data or not isinstance(
             data.get("schema"), int) or isinstance(data.get("schema"), bool):
         raise SchemaMismatch("this is not jaxviz data (jaxviz writes an object with a "
@@ -178,7 +254,3 @@ def from_plain(data: dict[str, Any], check_types: bool = False) -> Any:
         raise SchemaMismatch(
             f"record schema {version!r} does not match this jaxviz's schema "
             f"{SCHEMA_VERSION}: it was written by another jaxviz version")
-    try:
-        return _decode(data["record"], check_types)
-    except (TypeError, ValueError, AttributeError) as exc:  # fields missing or of a wrong kind
-        raise SchemaMismatch(f"a malformed jaxviz record: {exc}") from None

@@ -113,6 +113,9 @@ def main(argv: list[str] | None = None,
                 window.open_target(ns.target or window.last_target())
         finally:  # whatever the target did, unsaved work from a crash is offered back
             window.offer_recovery()
+            from jaxviz.ui import gc_policy
+
+            gc_policy.install(app)  # full cycle collections wait until the window is idle
             if on_shown is not None:
                 on_shown(window)
 

@@ -17,6 +17,7 @@ Example:
 
 from __future__ import annotations
 
+import collections
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -58,7 +59,10 @@ class QtEngine(QObject):
                  parent: QObject | None = None):
         super().__init__(parent)
         self._relay = _Relay(self)
-        self._relay.reply.connect(self.replied)
+        self._relay.reply.connect(self._on_reply)
+        #: Replies in the order they came, the first one being decoded (see _on_reply).
+        self._arrived: collections.deque[Any] = collections.deque()
+        self._decoding: Any = None  # the SlicedJob decoding the first of them
         self._relay.progress.connect(
             lambda holder, partial: self.progressed.emit(holder.get("id", -1), partial))
         self._relay.event.connect(self._on_event)
@@ -105,6 +109,52 @@ class QtEngine(QObject):
             self._info = None
         self.event.emit(event)
 
+    def _on_reply(self, reply: Any) -> None:
+        """A reply came: emit it, in the order they came. One the client left undecoded (a
+        big program's reply is 4.3 MB of plain data) is decoded in steps on this thread,
+        a few milliseconds per event-loop turn, rather than on the client's thread, where
+        it would hold the GIL -- and so the window -- for 0.4 s."""
+        self._arrived.append(reply)
+        if len(self._arrived) == 1:
+            self._next_reply()
+
+    def _next_reply(self) -> None:
+        from jaxviz.engine.requests import UndecodedReply, decode_reply, unreadable_reply
+        from jaxviz.model.codec import from_plain_steps
+        from jaxviz.model.engine import Reply
+        from jaxviz.ui.sliced import SlicedJob
+
+        while self._arrived:
+            first = self._arrived[0]
+            if not isinstance(first, UndecodedReply):  # a Reply already (the client's own)
+                self._arrived.popleft()
+                self.replied.emit(first)
+                continue
+            if not (isinstance(first.plain, dict) and "record" in first.plain):
+                self._arrived.popleft()
+                self._emit_decoded(first, decode_reply(first.id, first.plain))
+                continue
+            job = SlicedJob(from_plain_steps(first.plain), parent=self)
+            job.finished.connect(lambda reply, first=first: self._decoded(
+                first, reply if isinstance(reply, Reply) else unreadable_reply(
+                    first.id, f"a {type(reply).__name__}, not a reply")))
+            job.failed.connect(lambda exc, first=first: self._decoded(
+                first, unreadable_reply(first.id, exc)))
+            self._decoding = job
+            job.start()
+            return
+
+    def _decoded(self, undecoded: Any, reply: Any) -> None:
+        self._decoding = None
+        if self._arrived and self._arrived[0] is undecoded:
+            self._arrived.popleft()
+        self._emit_decoded(undecoded, reply)
+        self._next_reply()
+
+    def _emit_decoded(self, undecoded: Any, reply: Any) -> None:
+        reply.elapsed_s = undecoded.elapsed_s
+        self.replied.emit(reply)
+
     # ------------------------------------------------------------ actions
     def start(self) -> None:
         """Spawn the engine in the background."""
@@ -118,7 +168,7 @@ class QtEngine(QObject):
         holder: dict[str, int] = {}
         handle = self._client.submit(
             record, relay.reply.emit, timeout=timeout,
-            on_progress=lambda partial: relay.progress.emit(holder, partial))
+            on_progress=lambda partial: relay.progress.emit(holder, partial), undecoded=True)
         holder["id"] = handle.id
         return handle.id
 

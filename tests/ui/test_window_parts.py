@@ -133,7 +133,7 @@ class _FakeClient:
         threading.Thread(target=lambda: self.on_event(EngineEvent(
             "ready", "ok", EngineInfo(devices=[], platform="cpu", pid=1)))).start()
 
-    def submit(self, record, callback, timeout=None, on_progress=None):
+    def submit(self, record, callback, timeout=None, on_progress=None, undecoded=False):
         class Handle:
             id = 7
 

@@ -1,0 +1,112 @@
+"""When the window's process walks all its objects for reference cycles: when it is idle.
+
+CPython's cyclic collector runs each time enough objects were made. Most of its runs
+look only at the young objects (a few thousand: well under a millisecond), but every so
+often a *full* pass walks every object the process holds. With a 12-layer train step
+open that is 120-230 ms in one go -- on the GUI thread, or on the engine client's reader
+thread, which holds the GIL meanwhile -- a frozen window in the middle of loading or
+playing (``benchmarks/bench_big_program.py`` and ``bench_reply.py`` name it).
+
+:func:`install` changes two things, in the window's process only (``jaxviz.ui.app``
+installs it; tests and scripts that build windows keep Python's own rhythm):
+
+* full passes no longer start by themselves (the oldest generation's threshold is
+  out of reach); the young generations are collected as before;
+* a full pass runs when the window is idle: no keyboard or mouse input for
+  :data:`IDLE_S` seconds, no stepped work running (:mod:`jaxviz.ui.sliced`), nothing
+  animating (views add a check to :data:`busy_checks`), and young objects were kept
+  since the last pass. What survives is then moved out of the collector's sight
+  (``gc.freeze``), so the next pass walks only what was made since: a few
+  milliseconds. Once the window has been idle for :data:`DEEP_IDLE_S` seconds (at
+  most once per :data:`DEEP_EVERY_S`) a deep pass first puts the frozen objects back,
+  so cycles among older objects (the views of a document since closed) are freed too.
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+from collections.abc import Callable
+
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtWidgets import QApplication
+
+#: Seconds without input before a pass may run.
+IDLE_S = 2.0
+#: Seconds without input before a deep pass (frozen objects included) may run.
+DEEP_IDLE_S = 30.0
+#: The least time between two deep passes.
+DEEP_EVERY_S = 300.0
+#: How often the window is looked at for idleness (ms).
+CHECK_MS = 500
+#: The oldest generation's threshold while installed: full passes never start by themselves.
+OUT_OF_REACH = 1 << 30
+#: Views say they are animating (or otherwise must not be paused) here.
+busy_checks: list[Callable[[], bool]] = []
+
+_INPUT = frozenset({QEvent.Type.KeyPress, QEvent.Type.KeyRelease, QEvent.Type.MouseButtonPress,
+                    QEvent.Type.MouseButtonRelease, QEvent.Type.MouseMove, QEvent.Type.Wheel,
+                    QEvent.Type.TouchBegin, QEvent.Type.TouchUpdate})
+
+
+class IdleCollector(QObject):
+    """Runs the full passes when the window is idle (see the module's docstring)."""
+
+    def __init__(self, app: QApplication, clock: Callable[[], float] = time.monotonic):
+        super().__init__(app)
+        self._clock = clock
+        self.last_input = clock()
+        self.last_deep = clock()
+        #: Passes run so far, and how many of them were deep (for tests and benchmarks).
+        self.passes = 0
+        self.deep_passes = 0
+        app.installEventFilter(self)
+        self.timer = QTimer(self)
+        self.timer.setInterval(CHECK_MS)
+        self.timer.timeout.connect(self.check)
+        self.timer.start()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        if event.type() in _INPUT:
+            self.last_input = self._clock()
+        return False
+
+    def busy(self) -> bool:
+        from jaxviz.ui import sliced
+
+        return sliced.running() or any(check() for check in busy_checks)
+
+    def check(self) -> bool:
+        """Run a pass if the window is idle; True if one ran."""
+        now = self._clock()
+        quiet = now - self.last_input
+        if quiet < IDLE_S or self.busy():
+            return False
+        deep = quiet >= DEEP_IDLE_S and now - self.last_deep >= DEEP_EVERY_S
+        if not deep and gc.get_count()[2] == 0:  # nothing kept since the last pass
+            return False
+        if deep:
+            gc.unfreeze()
+            self.last_deep = now
+            self.deep_passes += 1
+        gc.collect()
+        gc.freeze()
+        self.passes += 1
+        return True
+
+
+_installed: list[IdleCollector] = []
+
+
+def install(app: QApplication) -> IdleCollector:
+    """Collect cycles only when the window is idle (once per process; returns the collector)."""
+    if not _installed:
+        from jaxviz.ui import sliced
+
+        sliced.freeze_when_done = False  # the idle passes collect first, then freeze
+        gc.collect()
+        gc.freeze()  # what start-up made stays: no pass needs to walk it again
+        young, middle, _oldest = gc.get_threshold()
+        gc.set_threshold(young, middle, OUT_OF_REACH)
+        _installed.append(IdleCollector(app))
+    return _installed[0]

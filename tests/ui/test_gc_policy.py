@@ -1,0 +1,117 @@
+"""The window's process walks all its objects for reference cycles only when it is idle.
+
+What a user would check: an unreachable cycle is freed once the window is idle,
+not while they type, while stepped work runs or while a view animates; a cycle
+among objects frozen long ago is freed by the deep pass. The collector is tried
+with a stand-in clock; the thresholds and the frozen objects of this test
+process are put back afterwards.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import subprocess
+import sys
+import weakref
+
+import pytest
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import QApplication, QWidget
+
+from jaxviz.ui import gc_policy, sliced
+from jaxviz.ui.sliced import SlicedJob
+
+
+class _Node:
+    pass
+
+
+def _forever():
+    while True:
+        yield
+
+
+def _garbage_cycle_in_the_oldest_generation() -> weakref.ref:
+    node = _Node()
+    node.me = node
+    ref = weakref.ref(node)
+    gc.collect(1)
+    gc.collect(1)  # reachable: moved to the oldest generation
+    del node
+    gc.collect(1)  # unreachable now, and kept (young passes do not look there)
+    assert ref() is not None
+    return ref
+
+
+@pytest.fixture
+def collector(qapp):
+    thresholds = gc.get_threshold()
+    gc.set_threshold(thresholds[0], thresholds[1], gc_policy.OUT_OF_REACH)
+    sliced.freeze_when_done = False  # as install() leaves it
+    now = [1000.0]
+    made = gc_policy.IdleCollector(qapp, clock=lambda: now[0])
+    made.timer.stop()  # the test calls check() itself
+    made.now = now
+    yield made
+    qapp.removeEventFilter(made)
+    made.deleteLater()
+    gc_policy.busy_checks.clear()
+    gc.set_threshold(*thresholds)
+    sliced.freeze_when_done = True
+    gc.unfreeze()
+
+
+def test_a_cycle_is_freed_when_the_window_is_idle_and_not_before(collector, qapp):
+    ref = _garbage_cycle_in_the_oldest_generation()
+    collector.now[0] += 1.0  # typed a second ago
+    assert not collector.check() and ref() is not None
+
+    collector.now[0] += 5.0
+    job = SlicedJob(_forever()).start()  # stepped work under way
+    assert not collector.check() and ref() is not None
+    job.cancel()
+
+    gc_policy.busy_checks.append(lambda: True)  # a view animating
+    assert not collector.check() and ref() is not None
+    gc_policy.busy_checks.clear()
+
+    assert collector.check() and ref() is None
+    assert not collector.check()  # nothing kept since: no pass
+
+
+def test_input_makes_the_window_busy_again(collector, qapp):
+    collector.now[0] += 10.0
+    widget = QWidget()
+    QApplication.sendEvent(widget, QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_A,
+                                             Qt.KeyboardModifier.NoModifier, "a"))
+    assert collector.last_input == collector.now[0]
+    _garbage_cycle_in_the_oldest_generation()
+    assert not collector.check()
+
+
+def test_the_deep_pass_frees_cycles_among_frozen_objects(collector):
+    node = _Node()
+    node.me = node
+    ref = weakref.ref(node)
+    gc.freeze()
+    del node
+    collector.now[0] += gc_policy.IDLE_S + 1
+    _garbage_cycle_in_the_oldest_generation()
+    assert collector.check() and ref() is not None  # a pass, not a deep one
+    collector.now[0] += gc_policy.DEEP_EVERY_S
+    assert collector.check() and ref() is None
+    assert collector.deep_passes == 1
+
+
+def test_install_leaves_full_passes_to_the_idle_collector():
+    script = ("import gc\nfrom PySide6.QtWidgets import QApplication\n"
+              "from jaxviz.ui import gc_policy\napp = QApplication([])\n"
+              "first = gc_policy.install(app)\nassert gc_policy.install(app) is first\n"
+              "from jaxviz.ui import sliced\n"
+              "print(gc.get_threshold()[2], gc.get_freeze_count() > 0, sliced.freeze_when_done)\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=60, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == [str(gc_policy.OUT_OF_REACH), "True", "False"]
