@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import gc
 import time
+import weakref
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, QTimer
@@ -43,6 +44,24 @@ CHECK_MS = 500
 OUT_OF_REACH = 1 << 30
 #: Views say they are animating (or otherwise must not be paused) here.
 busy_checks: list[Callable[[], bool]] = []
+
+
+def busy_while(owner: object, attribute: str) -> None:
+    """No pass while ``owner.<attribute>`` is true (a view's ``playing``); forgotten when
+    ``owner`` is (the check holds it weakly)."""
+    ref = weakref.ref(owner)
+
+    def check() -> bool:
+        alive = ref()
+        if alive is None:
+            busy_checks.remove(check)
+            return False
+        try:
+            return bool(getattr(alive, attribute))
+        except RuntimeError:  # its Qt object was deleted first
+            return False
+
+    busy_checks.append(check)
 
 _INPUT = frozenset({QEvent.Type.KeyPress, QEvent.Type.KeyRelease, QEvent.Type.MouseButtonPress,
                     QEvent.Type.MouseButtonRelease, QEvent.Type.MouseMove, QEvent.Type.Wheel,
@@ -74,7 +93,7 @@ class IdleCollector(QObject):
     def busy(self) -> bool:
         from jaxviz.ui import sliced
 
-        return sliced.running() or any(check() for check in busy_checks)
+        return sliced.running() or any(check() for check in list(busy_checks))
 
     def check(self) -> bool:
         """Run a pass if the window is idle; True if one ran."""

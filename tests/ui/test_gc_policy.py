@@ -81,6 +81,23 @@ def test_a_cycle_is_freed_when_the_window_is_idle_and_not_before(collector, qapp
     assert not collector.check()  # nothing kept since: no pass
 
 
+def test_a_view_playing_holds_the_pass_back_until_it_stops_or_is_gone(collector):
+    class View:
+        playing = True
+
+    view = View()
+    gc_policy.busy_while(view, "playing")
+    collector.now[0] += 10.0
+    ref = _garbage_cycle_in_the_oldest_generation()
+    assert not collector.check() and ref() is not None
+    view.playing = False
+    assert collector.check() and ref() is None
+    view.playing = True
+    del view  # gone: it no longer holds anything back
+    _garbage_cycle_in_the_oldest_generation()
+    assert collector.check() and gc_policy.busy_checks == []
+
+
 def test_input_makes_the_window_busy_again(collector, qapp):
     collector.now[0] += 10.0
     widget = QWidget()
