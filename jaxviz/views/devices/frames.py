@@ -63,6 +63,8 @@ class FrameBuilder:
         self.i_outputs = last("compute", "vectorized")
         self.i_assemble = first("assemble", "result")
         self.collective_at = [k for k, kind in enumerate(kinds) if kind == "collective"]
+        #: What the frames of a phase share, worked out by the first (see motion).
+        self.memo: dict[str, object] = {}
 
     # ------------------------------------------------------------------ #
     # public
