@@ -11,8 +11,6 @@ whose pixels are each device's colour where JAX put that device's shard.
 
 from __future__ import annotations
 
-import functools
-
 import pytest
 from PySide6.QtGui import QImage
 
@@ -42,10 +40,9 @@ def _canvas(view) -> QImage:
 def stepped(monkeypatch):
     """Every scene with phases counts as big, its layers drawn in slices of 0.5 ms."""
     from jaxviz.ui.devices import view as view_module
-    from jaxviz.ui.sliced import SlicedJob
 
     monkeypatch.setattr(view_module, "STEPPED_SCENE", 1)
-    monkeypatch.setattr(view_module, "SlicedJob", functools.partial(SlicedJob, slice_ms=0.5))
+    monkeypatch.setattr(view_module, "LAYER_SLICE_MS", 0.5)
     return view_module
 
 

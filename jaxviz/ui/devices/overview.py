@@ -22,6 +22,7 @@ from jaxviz.views import palette
 from jaxviz.views.devices.overview import OverviewRow, innermost_row, row_path
 from jaxviz.views.devices.scene import Scene
 from jaxviz.views.devices.strip import Strip, moved_bytes, strip_layout
+from jaxviz.views.incremental import Steps
 
 MARKS_HEIGHT = 30
 BAND_HEIGHT = 17
@@ -67,12 +68,13 @@ class ProgramStrip(QWidget):
             self._strip, self._marks = ready[2], ready[3]
         self.update()
 
-    def prepare(self, scene: Scene, rows: list[OverviewRow], width: int) -> None:
-        """Lay out and draw the marks of ``scene`` now, for a strip ``width`` px wide (the
-        view's, before the strip is shown), for :meth:`set_scene` of the same scene and
-        rows to use: its first paint then only copies them (a train step's 600 marks
-        are 8 ms to lay out and draw; the view prepares them on a turn of their own)."""
+    def prepare(self, scene: Scene, rows: list[OverviewRow], width: int) -> Steps[None]:
+        """Lay out, then draw, the marks of ``scene`` (two steps), for a strip ``width`` px
+        wide (the view's, before the strip is shown), for :meth:`set_scene` of the same
+        scene and rows to use: its first paint then only copies them (a train step's 600
+        marks are 3 ms to lay out and 5 to draw; the view prepares them in its steps)."""
         strip = strip_layout(scene, rows, max(width - 2 * PAD, 1))
+        yield
         self._prepared = (scene, rows, strip,
                           (self._marks_key(width), self._marks_pixmap(strip, width)))
 

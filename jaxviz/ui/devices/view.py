@@ -45,8 +45,12 @@ FRAME_MS = 16
 KEPT_LAYERS = 6
 #: Items of a static layer drawn per step while it is prepared ahead of its phase.
 LAYER_ITEMS = 150
-#: Storyboards of this many steps on have their scene built in steps (see set_result).
+#: Storyboards of this many steps on have their scene built in steps (see set_result),
+#: and their layers drawn in steps (see _Canvas.in_steps).
 STEPPED_SCENE = 200
+#: The GUI thread's time given to drawing a layer ahead per turn of the event loop (ms):
+#: a turn is this plus the step that crosses it (a new layout, up to 8 ms on a train step).
+LAYER_SLICE_MS = 3.0
 
 
 def _story_steps(result: TraceResult, variant: str) -> list:
@@ -78,6 +82,9 @@ class _Canvas(QWidget):
         #: and time. A big program's frame whose layer is still being drawn in steps shows
         #: this one meanwhile (see :meth:`in_steps`).
         self._last: tuple[QPixmap, FrameBuilder, int, float] | None = None
+        #: The view is arranging itself (the overview coming or going): the viewport's
+        #: resizes meanwhile do not fit the height, the invalidate() that follows does.
+        self.holding = False
         self.painter = ItemPainter()
 
     def invalidate(self) -> None:
@@ -138,7 +145,7 @@ class _Canvas(QWidget):
         self._key = key
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
-        if event.type() == QEvent.Type.Resize:  # the scroll area's viewport
+        if event.type() == QEvent.Type.Resize and not self.holding:  # the viewport's
             self.fit_height()
         return False
 
@@ -236,7 +243,7 @@ class _Canvas(QWidget):
             job.deleteLater()
 
         self._prefetching, self._job_key = phase, key
-        job = self._job = SlicedJob(steps(), parent=self)
+        job = self._job = SlicedJob(steps(), slice_ms=LAYER_SLICE_MS, parent=self)
         job.finished.connect(store)
         job.start()
 
@@ -435,7 +442,7 @@ class DeviceView(QWidget):
         yield
         if len(scene.phases) >= OVERVIEW_PHASES:
             self.strip.theme = self.theme
-            self.strip.prepare(scene, rows, self.width())
+            yield from self.strip.prepare(scene, rows, self.width())
             yield
         return scene, rows
 
@@ -685,6 +692,13 @@ class DeviceView(QWidget):
         """The strip and the group tree, for a program of many phases only (``rows``: the
         scene's overview, if built already)."""
         self.overview = rows if rows is not None else build_overview(self.scene)
+        self.canvas.holding = True  # (the caller's invalidate() fits the height, once)
+        try:
+            self._arrange_overview()
+        finally:
+            self.canvas.holding = False
+
+    def _arrange_overview(self) -> None:
         big = len(self.scene.phases) >= OVERVIEW_PHASES
         self.strip.setVisible(big)
         self.tree.setVisible(big)
