@@ -184,8 +184,10 @@ def fitted_geometry(scene: Scene, width: float, height: float, unit: float,
     a zoomed window's docked tab keeps its mesh and its text at the window's size."""
     floor = max(min(min_text, unit), MIN_UNIT) if min_text else MIN_UNIT
     u = unit
+    memo: dict = {}
     while True:  # (the boxes alone tell whether they fit: the rest is placed once)
-        lay = canvas_geometry(scene, width, height, u, expanded, min_text, boxes_only=True)
+        lay = canvas_geometry(scene, width, height, u, expanded, min_text, boxes_only=True,
+                              memo=memo)
         if u <= floor or _boxes_fit(lay):
             return canvas_geometry(scene, width, height, u, expanded, min_text)
         u = max(u * 0.92, floor)
@@ -208,9 +210,10 @@ def needed_height(scene: Scene, width: float, unit: float,
         return 0.0
     step = max(unit / 2, 4.0)
     h = max(start, 1.0)
+    memo: dict = {}
     while h <= MAX_CANVAS_H:
         if _boxes_fit(canvas_geometry(scene, width, h, unit, expanded, min_text,
-                                      boxes_only=True)):
+                                      boxes_only=True, memo=memo)):
             return 0.0 if h <= start else float(-(-h // 1))
         h += step
     return 0.0
@@ -218,7 +221,7 @@ def needed_height(scene: Scene, width: float, unit: float,
 
 def canvas_geometry(scene: Scene, width: float, height: float, unit: float,
            expanded: frozenset[str] = frozenset(), min_text: float = 0.0,
-           boxes_only: bool = False) -> CanvasGeometry:
+           boxes_only: bool = False, memo: dict | None = None) -> CanvasGeometry:
     """Place ``scene`` on a ``width`` x ``height`` canvas with body text ``unit`` px.
 
     Args:
@@ -229,6 +232,8 @@ def canvas_geometry(scene: Scene, width: float, height: float, unit: float,
         boxes_only: place the device boxes only (their rects, nothing inside them, no
             arrays on the host): enough to tell whether they fit (:func:`needed_height`),
             and a train step's hundred arrays are not placed for every height tried.
+        memo: what does not depend on the height (the caption's and the note's bands,
+            the arrays shown), kept across the calls of a search that share it.
     """
     u = unit
     m = 0.6 * u
@@ -238,8 +243,12 @@ def canvas_geometry(scene: Scene, width: float, height: float, unit: float,
     short = height < SHORT * u
     header = (m, m * 0.6, width - 2 * m, (1.6 if short else 2.1) * u)
     title = header
-    note_h = note_band(scene, width - 2 * m, u, short, min_text)
-    cap_h = caption_band(scene, width - 2 * m, u, short, min_text)
+    memo = {} if memo is None else memo
+    bands = ("bands", width, u, short, min_text)
+    if bands not in memo:
+        memo[bands] = (note_band(scene, width - 2 * m, u, short, min_text),
+                       caption_band(scene, width - 2 * m, u, short, min_text))
+    note_h, cap_h = memo[bands]
     caption = (m, height - m - cap_h, width - 2 * m, cap_h)
     top = header[1] + header[3] + 0.4 * u
     bottom = caption[1] - 0.4 * u
@@ -253,10 +262,11 @@ def canvas_geometry(scene: Scene, width: float, height: float, unit: float,
     right = (width - side, top, side - m, main_h)
     middle = (left[0] + left[2] + gap, top, right[0] - gap - (left[0] + left[2] + gap), main_h)
     col_title = 0.0 if short else 1.3 * u
-    shown_in = scene.shown("input", expanded)
-    shown_out = scene.shown("output", expanded)
+    if "shown" not in memo:
+        memo["shown"] = (scene.shown("input", expanded), scene.shown("output", expanded),
+                         set(scene.folds("input")) | set(scene.folds("output")))
+    shown_in, shown_out, groups = memo["shown"]
     slots = max(len(shown_in), len(shown_out), 2)
-    groups = set(scene.folds("input")) | set(scene.folds("output"))
     inputs = [] if boxes_only else _place_arrays(shown_in, _below(left, col_title), u,
                                                  slots, groups)
     outputs = [] if boxes_only else _place_arrays(shown_out, _below(right, col_title), u,
