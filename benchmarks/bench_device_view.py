@@ -181,6 +181,7 @@ def widget(path: str, variant: str, width: int, height: int, play_s: float) -> N
     start, cpu = time.perf_counter(), time.thread_time()
     log.timed("DeviceView.set_result", view.set_result, result, variant)
     run_for(0.3, until=lambda: not view.busy and bool(view.phases))
+    run_for(0.2)  # (and the paints that follow)
     print(f"DeviceView at {width}x{height} (canvas {view.canvas.width()}x"
           f"{view.canvas.height()}), {len(view.phases)} phases of {variant}: loaded in "
           f"{time.perf_counter() - start:.2f} s ({(time.thread_time() - cpu):.2f} s of CPU)")

@@ -43,11 +43,22 @@ def stepped(monkeypatch):
 
     monkeypatch.setattr(view_module, "STEPPED_SCENE", 1)
     monkeypatch.setattr(view_module, "LAYER_SLICE_MS", 0.5)
+    monkeypatch.setattr(view_module, "OVERVIEW_PHASES", 1)  # the strip and the group tree
     return view_module
 
 
 def test_a_big_programs_new_phase_is_drawn_in_steps_and_ends_as_drawn_at_once(
-        qtbot, stepped):
+        qtbot, stepped, monkeypatch):
+    from jaxviz.ui.devices.overview import ProgramStrip
+
+    prepared: list[int] = []
+    prepare = ProgramStrip.prepare
+
+    def spy(strip, scene, rows, width):  # the strip's marks drawn in the loading steps
+        prepared.append(width)
+        return (yield from prepare(strip, scene, rows, width))
+
+    monkeypatch.setattr(ProgramStrip, "prepare", spy)
     result = traced("data_parallel", "pmap")
     view = _view(qtbot, result, "pmap")
     qtbot.waitUntil(lambda: not view.busy and bool(view.phases), timeout=30000)
@@ -70,7 +81,11 @@ def test_a_big_programs_new_phase_is_drawn_in_steps_and_ends_as_drawn_at_once(
     at_once = _view(qtbot, result, "pmap")
     at_once.seek(compute, 1.0)
     assert not at_once.busy
+    qtbot.waitUntil(lambda: at_once.canvas.size() == view.canvas.size(), timeout=5000)
     assert _canvas(at_once) == stepped_image
+    # the strip's marks, drawn in the steps that built the scene, are those drawn at once
+    assert prepared and view.strip.isVisible() and view.strip._prepared is None  # taken up
+    assert view.strip.grab().toImage() == at_once.strip.grab().toImage()
 
     # and it shows what JAX did: each device's mini-map of x holds its shard, in its colour
     scene, lay = view.scene, view.canvas.builder().lay
