@@ -16,7 +16,7 @@ labels are sized or left out here, never cut by the painter.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from jaxviz.views.devices.boxes import DevicePlace, device_box, held_rect, longest_label
 from jaxviz.views.devices.measure import Rect, sub_rect, text_width
@@ -124,6 +124,17 @@ class CanvasGeometry:
         return held_rect(tile, grid, device, block) if tile else None
 
 
+@dataclass
+class LayoutMemo:
+    """What the tries of one search for a fitting height or unit share (see
+    :func:`canvas_geometry`'s ``memo``): the bands by (width, unit, short, min_text), and
+    the arrays shown with the foldable groups."""
+
+    bands: dict[tuple[float, float, bool, float], tuple[float, float]] = field(
+        default_factory=dict)
+    shown: tuple[list[TileGrid], list[TileGrid], set[str]] | None = None
+
+
 def default_unit(width: float, height: float, app_font_px: float = 0.0,
                  scale: float = 1.0) -> float:
     """Body-text size: the app font, but never smaller than a projector needs."""
@@ -184,7 +195,7 @@ def fitted_geometry(scene: Scene, width: float, height: float, unit: float,
     a zoomed window's docked tab keeps its mesh and its text at the window's size."""
     floor = max(min(min_text, unit), MIN_UNIT) if min_text else MIN_UNIT
     u = unit
-    memo: dict = {}
+    memo = LayoutMemo()
     while True:  # (the boxes alone tell whether they fit: the rest is placed once)
         lay = canvas_geometry(scene, width, height, u, expanded, min_text, boxes_only=True,
                               memo=memo)
@@ -210,7 +221,7 @@ def needed_height(scene: Scene, width: float, unit: float,
         return 0.0
     step = max(unit / 2, 4.0)
     h = max(start, 1.0)
-    memo: dict = {}
+    memo = LayoutMemo()
     while h <= MAX_CANVAS_H:
         if _boxes_fit(canvas_geometry(scene, width, h, unit, expanded, min_text,
                                       boxes_only=True, memo=memo)):
@@ -221,7 +232,7 @@ def needed_height(scene: Scene, width: float, unit: float,
 
 def canvas_geometry(scene: Scene, width: float, height: float, unit: float,
            expanded: frozenset[str] = frozenset(), min_text: float = 0.0,
-           boxes_only: bool = False, memo: dict | None = None) -> CanvasGeometry:
+           boxes_only: bool = False, memo: LayoutMemo | None = None) -> CanvasGeometry:
     """Place ``scene`` on a ``width`` x ``height`` canvas with body text ``unit`` px.
 
     Args:
@@ -243,12 +254,12 @@ def canvas_geometry(scene: Scene, width: float, height: float, unit: float,
     short = height < SHORT * u
     header = (m, m * 0.6, width - 2 * m, (1.6 if short else 2.1) * u)
     title = header
-    memo = {} if memo is None else memo
-    bands = ("bands", width, u, short, min_text)
-    if bands not in memo:
-        memo[bands] = (note_band(scene, width - 2 * m, u, short, min_text),
-                       caption_band(scene, width - 2 * m, u, short, min_text))
-    note_h, cap_h = memo[bands]
+    memo = LayoutMemo() if memo is None else memo
+    bands = (width, u, short, min_text)
+    if bands not in memo.bands:
+        memo.bands[bands] = (note_band(scene, width - 2 * m, u, short, min_text),
+                             caption_band(scene, width - 2 * m, u, short, min_text))
+    note_h, cap_h = memo.bands[bands]
     caption = (m, height - m - cap_h, width - 2 * m, cap_h)
     top = header[1] + header[3] + 0.4 * u
     bottom = caption[1] - 0.4 * u
@@ -262,10 +273,10 @@ def canvas_geometry(scene: Scene, width: float, height: float, unit: float,
     right = (width - side, top, side - m, main_h)
     middle = (left[0] + left[2] + gap, top, right[0] - gap - (left[0] + left[2] + gap), main_h)
     col_title = 0.0 if short else 1.3 * u
-    if "shown" not in memo:
-        memo["shown"] = (scene.shown("input", expanded), scene.shown("output", expanded),
+    if memo.shown is None:
+        memo.shown = (scene.shown("input", expanded), scene.shown("output", expanded),
                          set(scene.folds("input")) | set(scene.folds("output")))
-    shown_in, shown_out, groups = memo["shown"]
+    shown_in, shown_out, groups = memo.shown
     slots = max(len(shown_in), len(shown_out), 2)
     inputs = [] if boxes_only else _place_arrays(shown_in, _below(left, col_title), u,
                                                  slots, groups)
