@@ -140,10 +140,11 @@ class ItemPainter:
         if w <= 0 or h <= 0:
             return
         self._set(p, self._pen(b.stroke, b.width, b.dashed), self.brush(b.fill), b.alpha)
-        rect = QRectF(x, y, w, h)
-        if b.stroke is not None:  # keep the outline inside the rect, crisp
-            half = b.width / 2
-            rect = rect.adjusted(half, half, -half, -half)
+        if b.stroke is not None:  # keep the outline inside the rect, crisp (as Qt's
+            half = b.width / 2  # QRectF.adjusted(half, half, -half, -half) computes it)
+            rect = QRectF(x + half, y + half, w + -half - half, h + -half - half)
+        else:
+            rect = QRectF(x, y, w, h)
         if b.radius > 0:
             p.drawRoundedRect(rect, b.radius, b.radius)
         else:
