@@ -10,6 +10,16 @@ valid records without starting JAX, so the 256-device case costs no
 256-device backend.
 
 Run: python benchmarks/bench_device_view.py [--size 1280x720] [--steps 24]
+
+With ``--result result.json`` (a traced result in the model codec's form, such as
+``bench_big_program.py --keep`` writes: a 12-layer train step) it measures the widget
+itself instead, offscreen: ``DeviceView.set_result`` of the result's ``--variant``
+until the view is no longer busy (its scene built and its first layer drawn, in steps),
+then playing from the first phase and from the middle, ``--play`` seconds each. It
+prints the frames per second the canvas painted, and the GUI thread's CPU time of the
+most expensive event of each kind (a paint, the turn of a job in steps, a timer) --
+the time the event loop could not turn, whatever the load on the machine -- against one
+frame (17 ms); and the load average.
 """
 
 from __future__ import annotations
@@ -123,12 +133,98 @@ def measure(result: TraceResult, width: int, height: int, steps: int) -> tuple[f
     return cached, uncached, phases
 
 
+FRAME_MS = 17.0
+
+
+def widget(path: str, variant: str, width: int, height: int, play_s: float) -> None:
+    """The ``DeviceView`` widget on a traced result: its loading and playing, event by
+    event (see the module's docstring)."""
+    import json
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from heartbeat import StallLog
+
+    from jaxviz.model import from_plain
+    from jaxviz.ui.devices.view import DeviceView
+    from jaxviz.ui.theme import style
+
+    log = StallLog(0.0)  # every event, with its CPU time
+    app = log.application(sys.argv[:1])
+    style.apply_theme(app)
+    result = from_plain(json.loads(Path(path).read_text()))
+    view = DeviceView()
+    view.resize(width, height)
+    view.show()
+    app.processEvents()
+
+    def run_for(seconds: float, until=lambda: True) -> None:
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end or not until():
+            app.processEvents()
+            time.sleep(0.001)
+
+    def worst(title: str) -> None:
+        by_name: dict[str, list[float]] = {}
+        for _ms, name, cpu in log.stalls:
+            by_name.setdefault(name, []).append(cpu)
+        ranked = sorted(by_name.items(), key=lambda kv: -max(kv[1]))[:5]
+        print(f"  {title}: the GUI thread's CPU ms of the most expensive events "
+              f"(target <= {FRAME_MS:.0f} each)")
+        for name, cpus in ranked:
+            flag = "" if max(cpus) <= FRAME_MS else "  OVER"
+            print(f"    {max(cpus):7.1f}  {name} (x{len(cpus)}){flag}")
+        log.clear()
+
+    log.clear()
+    start, cpu = time.perf_counter(), time.thread_time()
+    log.timed("DeviceView.set_result", view.set_result, result, variant)
+    run_for(0.3, until=lambda: not view.busy and bool(view.phases))
+    run_for(0.2)  # (and the paints that follow)
+    print(f"DeviceView at {width}x{height} (canvas {view.canvas.width()}x"
+          f"{view.canvas.height()}), {len(view.phases)} phases of {variant}: loaded in "
+          f"{time.perf_counter() - start:.2f} s ({(time.thread_time() - cpu):.2f} s of CPU)")
+    worst("loading")
+    frames = [0]
+    painted = view.canvas.paintEvent
+
+    def counted(event) -> None:
+        frames[0] += 1
+        painted(event)
+
+    view.canvas.paintEvent = counted  # type: ignore[method-assign]
+    for first in (0, len(view.phases) // 2):
+        view.seek(first, 0.0)
+        run_for(0.3, until=lambda: not view.busy)  # (the jump there: not playing)
+        log.clear()
+        frames[0] = 0
+        view.play()
+        t0 = time.perf_counter()
+        run_for(play_s)
+        played = time.perf_counter() - t0
+        view.pause()
+        print(f"playing from phase {first}: {frames[0] / played:.1f} frames/s (target >= 30),"
+              f" phases {first}->{view.current_phase}")
+        worst("playing")
+    import os
+
+    print(f"load average {os.getloadavg()[0]:.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--size", default="1280x720")
     parser.add_argument("--steps", type=int, default=24, help="frames per phase")
+    parser.add_argument("--result", help="a traced result (JSON): measure the widget on it")
+    parser.add_argument("--variant", default="sharded", help="with --result: the variant")
+    parser.add_argument("--play", type=float, default=4.0,
+                        help="with --result: seconds of playing, from the start and the middle")
     ns = parser.parse_args()
     width, height = (int(v) for v in ns.size.split("x"))
+    if ns.result:
+        widget(ns.result, ns.variant, width, height, ns.play)
+        return
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication([])  # noqa: F841 - fonts need it

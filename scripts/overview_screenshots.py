@@ -57,7 +57,8 @@ def main(argv: list[str]) -> int:
         view.show()
         app.processEvents()
         view.set_result(result, "sharded")
-        app.processEvents()
+        while view.busy or not view.phases:  # (a big program's scene is built in steps)
+            app.processEvents()
         # the forward pass's layers: the biggest repeated 'block' group
         block = max(find_rows(view.overview, "block"), key=lambda k: view.overview[k].repeat)
         row = view.overview[block]
@@ -70,6 +71,8 @@ def main(argv: list[str]) -> int:
         view.seek(seventh.first + 5, 1.0)
         view.tree.show_phase(view.current_phase)
         for _ in range(5):
+            app.processEvents()
+        while view.busy:  # (and its pictures drawn in steps: the last stays meanwhile)
             app.processEvents()
         path = out / f"overview_train_step_{w}x{h}.png"
         view.grab().save(str(path))

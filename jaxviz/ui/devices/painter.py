@@ -47,6 +47,9 @@ class ItemPainter:
         # setBrush/setPen call trips a reference-count bug in PySide6 6.12.
         self._no_brush = QBrush(Qt.BrushStyle.NoBrush)
         self._no_pen = QPen(Qt.PenStyle.NoPen)
+        #: What draw() set on its QPainter last: pen, brush, opacity, font.
+        self._on: tuple[QPen | None, QBrush | None, float, QFont | None] = (
+            None, None, -1.0, None)
 
     def brush(self, name: str | None) -> QBrush:
         if name is None:
@@ -82,6 +85,9 @@ class ItemPainter:
         """Draw ``items`` in order."""
         p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         p.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+        # the pen, brush, opacity and font last set on ``p``: each is set again only when
+        # an item needs another (a train step's layer is a thousand boxes, most alike)
+        self._on = (None, None, -1.0, None)
         for item in items:
             if isinstance(item, Box):
                 self._box(p, item)
@@ -96,6 +102,25 @@ class ItemPainter:
             elif isinstance(item, Grid):
                 self._grid(p, item)
         p.setOpacity(1.0)
+
+    def _set(self, p: QPainter, pen: QPen | None = None, brush: QBrush | None = None,
+             opacity: float | None = None, font: QFont | None = None) -> None:
+        """Set what is given on ``p``, where it is not what :meth:`draw` set last (the
+        pens, brushes and fonts are this painter's cached objects: compared by identity)."""
+        on_pen, on_brush, on_opacity, on_font = self._on
+        if pen is not None and pen is not on_pen:
+            p.setPen(pen)
+            on_pen = pen
+        if brush is not None and brush is not on_brush:
+            p.setBrush(brush)
+            on_brush = brush
+        if opacity is not None and opacity != on_opacity:
+            p.setOpacity(opacity)
+            on_opacity = opacity
+        if font is not None and font is not on_font:
+            p.setFont(font)
+            on_font = font
+        self._on = (on_pen, on_brush, on_opacity, on_font)
 
     def _pen(self, colour: str | None, width: float, dashed: bool = False) -> QPen:
         if colour is None:
@@ -114,13 +139,12 @@ class ItemPainter:
         x, y, w, h = b.rect
         if w <= 0 or h <= 0:
             return
-        p.setOpacity(b.alpha)
-        p.setPen(self._pen(b.stroke, b.width, b.dashed))
-        p.setBrush(self.brush(b.fill))
-        rect = QRectF(x, y, w, h)
-        if b.stroke is not None:  # keep the outline inside the rect, crisp
-            half = b.width / 2
-            rect = rect.adjusted(half, half, -half, -half)
+        self._set(p, self._pen(b.stroke, b.width, b.dashed), self.brush(b.fill), b.alpha)
+        if b.stroke is not None:  # keep the outline inside the rect, crisp (as Qt's
+            half = b.width / 2  # QRectF.adjusted(half, half, -half, -half) computes it)
+            rect = QRectF(x + half, y + half, w + -half - half, h + -half - half)
+        else:
+            rect = QRectF(x, y, w, h)
         if b.radius > 0:
             p.drawRoundedRect(rect, b.radius, b.radius)
         else:
@@ -130,8 +154,7 @@ class ItemPainter:
         x, y, w, h = s.rect
         if w <= 0 or h <= 0 or not s.colours:
             return
-        p.setOpacity(s.alpha)
-        p.setPen(self._no_pen)
+        self._set(p, self._no_pen, opacity=s.alpha)
         n = len(s.colours)
         across = s.horizontal if s.horizontal is not None else h > w
         for k, colour in enumerate(s.colours):
@@ -142,20 +165,17 @@ class ItemPainter:
                 x0, x1 = x + w * k / n, x + w * (k + 1) / n
                 p.fillRect(QRectF(x0, y, x1 - x0, h), self.brush(colour))
         if s.stroke is not None:
-            p.setPen(self._pen(s.stroke, 1.0))
-            p.setBrush(self._no_brush)
+            self._set(p, self._pen(s.stroke, 1.0), self._no_brush)
             p.drawRect(QRectF(x + 0.5, y + 0.5, w - 1, h - 1))
 
     def _ring(self, p: QPainter, r: Ring) -> None:
-        p.setOpacity(r.alpha)
-        p.setPen(self._no_pen)
+        self._set(p, self._no_pen, opacity=r.alpha)
         for (x, y, w, h), colour in ring_segments(r):
             p.fillRect(QRectF(x, y, w, h), self.brush(colour))
 
     def _grid(self, p: QPainter, g: Grid) -> None:
         x, y, w, h = g.rect
-        p.setOpacity(g.alpha)
-        p.setPen(self._pen(g.colour, 1.0))
+        self._set(p, self._pen(g.colour, 1.0), opacity=g.alpha)
         for r in range(1, g.rows):
             yy = y + h * r / g.rows
             p.drawLine(QPointF(x, yy), QPointF(x + w, yy))
@@ -166,27 +186,24 @@ class ItemPainter:
     def _path(self, p: QPainter, path: Path) -> None:
         if len(path.points) < 2:
             return
-        p.setOpacity(path.alpha)
-        p.setPen(self._pen(path.colour, path.width))
-        p.setBrush(self._no_brush)
+        self._set(p, self._pen(path.colour, path.width), self._no_brush, path.alpha)
         p.drawPolyline(QPolygonF([QPointF(x, y) for x, y in path.points]))
 
     def _text(self, p: QPainter, t: Text) -> None:
         x, y, w, h = t.rect
         if w <= 2 or h <= 2 or not t.text:
             return
-        p.setOpacity(1.0)
-        p.setPen(self._pen(t.colour, 1.0))
+        self._set(p, self._pen(t.colour, 1.0), opacity=1.0)
         flags = _ALIGN.get(t.align, Qt.AlignmentFlag.AlignLeft) | _VALIGN.get(
             t.valign, Qt.AlignmentFlag.AlignVCenter)
         rect = QRectF(x, y, w, h)
         if t.wrap:
             font, text = self._fit(t, w, h)
-            p.setFont(font)
+            self._set(p, font=font)
             p.drawText(rect, int(flags | Qt.TextFlag.TextWordWrap), text)
             return
         font = self.font(t.size, t.bold, t.mono)
-        p.setFont(font)
+        self._set(p, font=font)
         key = (t.text, round(w), round(t.size * 4), t.bold, t.mono)
         elided = self._elided.get(key)
         if elided is None:

@@ -45,8 +45,12 @@ FRAME_MS = 16
 KEPT_LAYERS = 6
 #: Items of a static layer drawn per step while it is prepared ahead of its phase.
 LAYER_ITEMS = 150
-#: Storyboards of this many steps on have their scene built in steps (see set_result).
+#: Storyboards of this many steps on have their scene built in steps (see set_result),
+#: and their layers drawn in steps (see _Canvas.in_steps).
 STEPPED_SCENE = 200
+#: The GUI thread's time given to drawing a layer ahead per turn of the event loop (ms):
+#: a turn is this plus the step that crosses it (a new layout, up to 8 ms on a train step).
+LAYER_SLICE_MS = 3.0
 
 
 def _story_steps(result: TraceResult, variant: str) -> list:
@@ -73,6 +77,14 @@ class _Canvas(QWidget):
         #: The phase whose layer is being drawn in steps (-1: none), and that job.
         self._prefetching = -1
         self._job: SlicedJob | None = None
+        self._job_key: tuple | None = None
+        #: The frame painted last: its static layer, the builder it was drawn by, its phase
+        #: and time. A big program's frame whose layer is still being drawn in steps shows
+        #: this one meanwhile (see :meth:`in_steps`).
+        self._last: tuple[QPixmap, FrameBuilder, int, float] | None = None
+        #: The view is arranging itself (the overview coming or going): the viewport's
+        #: resizes meanwhile do not fit the height, the invalidate() that follows does.
+        self.holding = False
         self.painter = ItemPainter()
 
     def invalidate(self) -> None:
@@ -105,33 +117,61 @@ class _Canvas(QWidget):
         need = geometry.needed_height(v.scene, width, floor, v.expanded, px, start=height)
         self.setMinimumHeight(max(int(need), 200))
 
-    def builder(self) -> FrameBuilder:
+    def _key_now(self) -> tuple:
+        """What the builder and the layers drawn depend on, as they are now."""
         v = self.view
-        px = self.body_px()
-        key = (self.width(), self.height(), v.theme, v.font_scale, px, id(v.scene),
-               self.devicePixelRatioF(), v.expanded)
+        return (self.width(), self.height(), v.theme, v.font_scale, self.body_px(),
+                id(v.scene), self.devicePixelRatioF(), v.expanded)
+
+    def builder(self) -> FrameBuilder:
+        key = self._key_now()
         if key != self._key or self._builder is None:
-            unit = geometry.default_unit(self.width(), self.height(), px, v.font_scale)
-            lay = geometry.fitted_geometry(v.scene, self.width(), self.height(), unit,
-                                           v.expanded, min_text=px)
-            self._builder = FrameBuilder(v.scene, lay, palette.theme(v.theme).device_view)
-            self.painter.family = v.font().family()
-            self.painter.floor = px
-            self._static.clear()
             self._cancel_prefetch()
-            self._key = key
+            self._rebuild(key)
+        assert self._builder is not None
         return self._builder
 
+    def _rebuild(self, key: tuple) -> None:
+        """A new builder (the layout at the canvas's size) for ``key``; no layer kept."""
+        v = self.view
+        px = self.body_px()
+        unit = geometry.default_unit(self.width(), self.height(), px, v.font_scale)
+        lay = geometry.fitted_geometry(v.scene, self.width(), self.height(), unit,
+                                       v.expanded, min_text=px)
+        self._builder = FrameBuilder(v.scene, lay, palette.theme(v.theme).device_view)
+        self.painter.family = v.font().family()
+        self.painter.floor = px
+        self._static.clear()
+        self._key = key
+
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
-        if event.type() == QEvent.Type.Resize:  # the scroll area's viewport
+        if event.type() == QEvent.Type.Resize and not self.holding:  # the viewport's
             self.fit_height()
         return False
+
+    def in_steps(self) -> bool:
+        """A big program's frames: a layer not drawn yet is drawn in steps, a few ms per
+        turn of the event loop, and the frame shown last stays on screen meanwhile (a
+        train step's layer alone is 20-50 ms of drawing, its first paint was 55-100 ms)."""
+        return len(self.view.phases) >= STEPPED_SCENE
+
+    @property
+    def preparing(self) -> bool:
+        """A big program's current phase has no layer yet: it is being drawn in steps, or
+        will be from the next paint (the last frame is shown meanwhile)."""
+        return self.in_steps() and self.isVisible() and (
+            self._key_now() != self._key or self.view.current_phase not in self._static)
 
     def paintEvent(self, event) -> None:  # noqa: N802 - Qt's name
         p = QPainter(self)
         try:
+            phase, t = self.view.current_phase, self.view.current_time
+            if self._last is not None and self.in_steps() and (
+                    self._key_now() != self._key or phase not in self._static):
+                self._draw_ahead(phase)  # (shown when drawn: see _draw_ahead)
+                self._paint_last(p)
+                return
             fb = self.builder()
-            phase = self.view.current_phase
             pix = self._static.pop(phase, None)
             if pix is None:
                 if self._prefetching == phase:  # not ready in time: drawn here and now
@@ -141,11 +181,22 @@ class _Canvas(QWidget):
             while len(self._static) > KEPT_LAYERS:
                 del self._static[next(iter(self._static))]
             p.drawPixmap(0, 0, pix)
-            self.painter.draw(p, fb.dynamic(phase, self.view.current_time))
+            self.painter.draw(p, fb.dynamic(phase, t))
+            self._last = (pix, fb, phase, t)
         finally:
             p.end()
         if self.view.playing:
-            self._prefetch(fb, phase + 1)
+            self._draw_ahead(phase + 1)
+
+    def _paint_last(self, p: QPainter) -> None:
+        """The frame painted last, again (on a canvas of another size: at its top left)."""
+        assert self._last is not None
+        pix, fb, phase, t = self._last
+        dpr = pix.devicePixelRatio()
+        if pix.width() / dpr < self.width() or pix.height() / dpr < self.height():
+            p.fillRect(self.rect(), self.painter.colour(fb.th.bg))
+        p.drawPixmap(0, 0, pix)
+        self.painter.draw(p, fb.dynamic(phase, t))
 
     def _layer_steps(self, fb: FrameBuilder, phase: int) -> Steps[QPixmap]:
         """A phase's static layer drawn into a pixmap, in steps (its items, then
@@ -163,29 +214,43 @@ class _Canvas(QWidget):
             yield
         return pix
 
-    def _prefetch(self, fb: FrameBuilder, phase: int) -> None:
-        """While playing, draw the next phase's static layer in steps (a few ms per turn of
-        the event loop), so that the frame which starts that phase does not build it: on a
-        train step that was 50-100 ms, a stall at every phase."""
-        if phase >= len(self.view.phases) or phase in self._static \
-                or self._prefetching == phase:
+    def _draw_ahead(self, phase: int) -> None:
+        """Draw a phase's static layer in steps (a few ms per turn of the event loop): while
+        playing, the next phase's, so that the frame which starts that phase does not build
+        it (on a train step that was 50-100 ms, a stall at every phase); a big program's
+        current phase, while its last frame stays on screen (:meth:`in_steps`) -- after a
+        new layout first where the canvas changed (its size, the scene, the theme)."""
+        key = self._key_now()
+        if phase >= len(self.view.phases) or (key == self._key and phase in self._static) \
+                or (self._prefetching == phase and self._job_key == key):
             return
         self._cancel_prefetch()
-        key = self._key
+
+        def steps() -> Steps[QPixmap]:
+            if key != self._key or self._builder is None:
+                self._rebuild(key)
+                yield
+            assert self._builder is not None
+            return (yield from self._layer_steps(self._builder, phase))
 
         def store(pix: object) -> None:
-            if self._key == key and self._prefetching == phase:
-                self._static[phase] = cast(QPixmap, pix)
-            self._prefetching = -1
+            if self._job is job:
+                self._job, self._prefetching = None, -1
+                if self._key == key:
+                    self._static[phase] = cast(QPixmap, pix)
+                    if phase == self.view.current_phase:  # (the last frame was shown)
+                        self.update()
+            job.deleteLater()
 
-        self._prefetching = phase
-        self._job = SlicedJob(self._layer_steps(fb, phase), parent=self)
-        self._job.finished.connect(store)
-        self._job.start()
+        self._prefetching, self._job_key = phase, key
+        job = self._job = SlicedJob(steps(), slice_ms=LAYER_SLICE_MS, parent=self)
+        job.finished.connect(store)
+        job.start()
 
     def _cancel_prefetch(self) -> None:
         if self._job is not None:
             self._job.cancel()
+            self._job.deleteLater()
             self._job = None
         self._prefetching = -1
 
@@ -351,9 +416,11 @@ class DeviceView(QWidget):
         # a big program (a train step: 600 phases, 0.1-0.3 s to build): its scene is built
         # in steps, a few ms per turn of the event loop; the last scene stays meanwhile
         # (the same program, usually, traced again), or a line says what is coming
-        self._scene_job = SlicedJob(scene_steps(result, variant), parent=self)
-        self._scene_job.finished.connect(lambda scene: self._scene_built(result, scene))
-        self._scene_job.start()
+        job = self._scene_job = SlicedJob(self._big_scene_steps(result, variant), parent=self)
+        # shown on a turn of its own (its last steps took the one it finished on)
+        job.finished.connect(lambda built: QTimer.singleShot(
+            0, self, lambda: self._scene_built(job, result, built)))
+        job.start()
         if not self.scene.phases:
             self._show(result, empty_scene(
                 f"Preparing the {len(_story_steps(result, variant))} steps of the {variant} "
@@ -361,16 +428,36 @@ class DeviceView(QWidget):
 
     @property
     def busy(self) -> bool:
-        """A big program's scene is being built (in steps)."""
-        return self._scene_job is not None and self._scene_job.busy
+        """A big program's scene is being built, or the layer of the phase shown drawn, in
+        steps (the last frame stays on screen meanwhile)."""
+        return self._scene_job is not None or self.canvas.preparing
 
-    def _scene_built(self, result: TraceResult, scene: object) -> None:
+    def _big_scene_steps(self, result: TraceResult,
+                         variant: str) -> Steps[tuple[Scene, list]]:
+        """A big program's scene, its overview and its strip's marks, in steps."""
+        scene = yield from scene_steps(result, variant)
+        yield
+        yield from geometry.measure_captions(scene)
+        rows = build_overview(scene)
+        yield
+        if len(scene.phases) >= OVERVIEW_PHASES:
+            self.strip.theme = self.theme
+            yield from self.strip.prepare(scene, rows, self.width())
+            yield
+        return scene, rows
+
+    def _scene_built(self, job: SlicedJob, result: TraceResult, built: object) -> None:
+        if job is not self._scene_job:  # (cancelled by a newer result meanwhile)
+            return
         self._scene_job = None
-        self._show(result, cast(Scene, scene))
+        job.deleteLater()
+        scene, rows = cast(tuple[Scene, list], built)
+        self._show(result, scene, rows)
 
     def _cancel_scene(self) -> None:
         if self._scene_job is not None:
             self._scene_job.cancel()
+            self._scene_job.deleteLater()
             self._scene_job = None
 
     def _multiprocess_done(self, key: object, result: object, message: str) -> None:
@@ -397,12 +484,12 @@ class DeviceView(QWidget):
         if self.result is not None and self.scene.phases:
             self.set_result(self.result, self.scene.variant)
 
-    def _show(self, result: TraceResult, scene: Scene) -> None:
+    def _show(self, result: TraceResult, scene: Scene, overview: list | None = None) -> None:
         self.result = result
         self.scene = scene
         if self.chip is not None:
             with_projections(scene, result, self.chip)
-        self._show_overview()
+        self._show_overview(overview)
         new = [p.kind for p in self.scene.phases]
         if not new:  # an error (a typo being fixed): the phase is kept for the fix
             self.pause()
@@ -601,9 +688,17 @@ class DeviceView(QWidget):
             return parse_size(size, ANIMATION_SIZES)
         return int(size[0]), int(size[1])
 
-    def _show_overview(self) -> None:
-        """The strip and the group tree, for a program of many phases only."""
-        self.overview = build_overview(self.scene)
+    def _show_overview(self, rows: list | None = None) -> None:
+        """The strip and the group tree, for a program of many phases only (``rows``: the
+        scene's overview, if built already)."""
+        self.overview = rows if rows is not None else build_overview(self.scene)
+        self.canvas.holding = True  # (the caller's invalidate() fits the height, once)
+        try:
+            self._arrange_overview()
+        finally:
+            self.canvas.holding = False
+
+    def _arrange_overview(self) -> None:
         big = len(self.scene.phases) >= OVERVIEW_PHASES
         self.strip.setVisible(big)
         self.tree.setVisible(big)

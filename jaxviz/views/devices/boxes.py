@@ -37,8 +37,11 @@ class DevicePlace:
 
 
 def device_box(slot: DeviceSlot, rect: Rect, scene: Scene, ins: list[TileGrid],
-               outs: list[TileGrid], u: float) -> DevicePlace:
-    """Where the header, tiles, label and badge of a device's box go (``ins``, ``outs`` drawn)."""
+               outs: list[TileGrid], u: float, label_chars: int | None = None) -> DevicePlace:
+    """Where the header, tiles, label and badge of a device's box go (``ins``, ``outs`` drawn).
+
+    ``label_chars``: the longest compute label of the scene's phases (measured here when
+    not given; a layout of many boxes measures it once, see :func:`longest_label`)."""
     x, y, w, h = rect
     wide = w > 4.5 * h  # a 1-D strip: header band on the left, contents in a row
     if h >= 1.9 * u and w >= 8 * u:
@@ -73,7 +76,7 @@ def device_box(slot: DeviceSlot, rect: Rect, scene: Scene, ins: list[TileGrid],
         bh -= bar_h + p * 0.7
     label_w = 0.0
     if detail == 2:
-        longest = max((len(ph.compute_label) for ph in scene.phases), default=0)
+        longest = longest_label(scene) if label_chars is None else label_chars
         want = longest * 0.7 * u * MONO_W + 1.2 * u
         if wide and bw - want > 3 * u * (len(ins) + len(outs)):
             label_w = want
@@ -119,6 +122,11 @@ def device_box(slot: DeviceSlot, rect: Rect, scene: Scene, ins: list[TileGrid],
     return place
 
 
+def longest_label(scene: Scene) -> int:
+    """Characters of the longest compute label of ``scene``'s phases (0 if none)."""
+    return max((len(ph.compute_label) for ph in scene.phases), default=0)
+
+
 def _tall_box(place: DevicePlace, body: Rect, grids: list[TileGrid], u: float) -> DevicePlace:
     """A device box taller than wide (a strip lying across): its tiles stacked down."""
     bx, by, bw, bh = body
@@ -147,7 +155,10 @@ def label_room(g: TileGrid, u: float) -> float:
     """Width that the longest index label of ``g`` needs (0 for map-mode tiles)."""
     if map_mode(g) or not g.by_device:
         return 0.0
-    longest = max(len(slice_text(g, d)) for d in list(g.by_device)[:4])
+    longest = g.memo.get("longest_slice")
+    if longest is None:
+        longest = g.memo["longest_slice"] = max(
+            len(slice_text(g, d)) for d in list(g.by_device)[:4])
     return longest * 0.72 * u * MONO_W + 0.6 * u
 
 
@@ -158,6 +169,13 @@ def map_mode(g: TileGrid) -> bool:
     least a quarter of the array along every drawn axis (a 2-D mesh's blocks,
     vmap's whole batch), so the held part stays big enough to see.
     """
+    hit = g.memo.get("map_mode")
+    if hit is None:
+        hit = g.memo["map_mode"] = _map_mode(g)
+    return bool(hit)
+
+
+def _map_mode(g: TileGrid) -> bool:
     held = next(iter(g.by_device.values()), [])
     if not held:
         return True
@@ -168,6 +186,13 @@ def map_mode(g: TileGrid) -> bool:
 
 def local_aspect(g: TileGrid) -> float:
     """Width / height of one device's tile of ``g``, clamped for drawing."""
+    hit = g.memo.get("local_aspect")
+    if hit is None:
+        hit = g.memo["local_aspect"] = _local_aspect(g)
+    return hit
+
+
+def _local_aspect(g: TileGrid) -> float:
     if map_mode(g):
         return min(max(g.aspect, 0.4), 5.0)
     shape = g.shard_shape

@@ -92,7 +92,7 @@ def scene_steps(result: TraceResult, variant: str) -> Steps[Scene]:
         notes=list(vr.notes), code=vr.code)
     scene.global_program = scene.parallel and not any(
         eq.primitive in ("shard_map", "xla_pmap") for eq in walk_equations(vr.equations))
-    scene.inputs, scene.outputs = _grids(scene, story, order)
+    scene.inputs, scene.outputs = yield from _grids(scene, story, order)
     yield
     scene.phases = yield from phases_steps(scene, vr)
     return scene
@@ -141,8 +141,9 @@ def _grid(mesh: MeshInfo | None, n: int) -> tuple[int, int, str, str, list[str],
 
 
 def _grids(scene: Scene, story: Storyboard,
-           order: list[int]) -> tuple[list[TileGrid], list[TileGrid]]:
-    """Every input and output as tiles; a vmap batch is cut into its examples."""
+           order: list[int]) -> Steps[tuple[list[TileGrid], list[TileGrid]]]:
+    """Every input and output as tiles; a vmap batch is cut into its examples (in steps:
+    one per array)."""
     inputs: list[TileGrid] = []
     outputs: list[TileGrid] = []
     b = story.batch if scene.batch is not None else None
@@ -165,4 +166,5 @@ def _grids(scene: Scene, story: Storyboard,
         grid.equal = claim is not None and claim.holding == "equal_pieces"
         scene.batch_axes[grid.key] = axis
         (inputs if a.role == "input" else outputs).append(grid)
+        yield
     return inputs, outputs

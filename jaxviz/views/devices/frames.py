@@ -15,6 +15,8 @@ by its holders' colours and labelled with them (``0,1``, ``replicated on all
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from jaxviz.model.storyboard import Step
 from jaxviz.views.devices import decor, motion, words
 from jaxviz.views.devices.boxes import DevicePlace, held_rect, map_mode, slice_text
@@ -24,10 +26,18 @@ from jaxviz.views.devices.measure import MONO_W, Rect, fit_size, inset, text_wid
 from jaxviz.views.devices.scene import Scene
 from jaxviz.views.devices.tiles import Block, TileGrid, holders_text
 from jaxviz.views.incremental import Steps, run_to_end
-from jaxviz.views.palette import DeviceViewColours, mix, text_on
+from jaxviz.views.palette import DeviceViewColours, text_on
+from jaxviz.views.palette import mix as _mix
 
 #: Most holders' colours around one shared tile (its label names them all).
 MAX_RING = 8
+
+
+@lru_cache(maxsize=4096)
+def mix(a: str, b: str, t: float) -> str:
+    """:func:`jaxviz.views.palette.mix`, remembered: every tile of a frame of the split
+    blends the same few colours (a train step's hundred arrays, each frame)."""
+    return _mix(a, b, t)
 
 
 class FrameBuilder:
@@ -63,6 +73,8 @@ class FrameBuilder:
         self.i_outputs = last("compute", "vectorized")
         self.i_assemble = first("assemble", "result")
         self.collective_at = [k for k, kind in enumerate(kinds) if kind == "collective"]
+        #: What the frames of a phase share, worked out by the first (see motion).
+        self.memo: dict[str, object] = {}
 
     # ------------------------------------------------------------------ #
     # public

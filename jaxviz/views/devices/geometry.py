@@ -16,12 +16,13 @@ labels are sized or left out here, never cut by the painter.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from jaxviz.views.devices.boxes import DevicePlace, device_box, held_rect
+from jaxviz.views.devices.boxes import DevicePlace, device_box, held_rect, longest_label
 from jaxviz.views.devices.measure import Rect, sub_rect, text_width
 from jaxviz.views.devices.scene import Scene
 from jaxviz.views.devices.tiles import Block, TileGrid, group_name
+from jaxviz.views.incremental import Steps
 
 #: Canvases less than this many text units high are laid out short (see :func:`canvas_geometry`).
 SHORT = 30
@@ -123,6 +124,17 @@ class CanvasGeometry:
         return held_rect(tile, grid, device, block) if tile else None
 
 
+@dataclass
+class LayoutMemo:
+    """What the tries of one search for a fitting height or unit share (see
+    :func:`canvas_geometry`'s ``memo``): the bands by (width, unit, short, min_text), and
+    the arrays shown with the foldable groups."""
+
+    bands: dict[tuple[float, float, bool, float], tuple[float, float]] = field(
+        default_factory=dict)
+    shown: tuple[list[TileGrid], list[TileGrid], set[str]] | None = None
+
+
 def default_unit(width: float, height: float, app_font_px: float = 0.0,
                  scale: float = 1.0) -> float:
     """Body-text size: the app font, but never smaller than a projector needs."""
@@ -142,6 +154,20 @@ def note_band(scene: Scene, width: float, u: float, short: bool,
     need = max(text_width(n, px) for n in notes) / max(room * 0.92, 1.0)  # word wrap
     lines = min(max(1, -(-need // 1)), NOTE_LINES_SHORT if short else NOTE_LINES)
     return lines * 1.3 * px + 0.85 * u
+
+
+def measure_captions(scene: Scene, per_step: int = 100) -> Steps[None]:
+    """Measure every phase's caption and note ahead, in steps of ``per_step`` phases: the
+    widths are remembered (:func:`~jaxviz.views.devices.measure.text_width`), so the
+    first layout of a big program's scene (:func:`caption_band`, :func:`note_band`) does
+    not measure its hundreds of captions at once."""
+    phases = scene.phases
+    for start in range(0, len(phases), per_step):
+        for p in phases[start:start + per_step]:
+            text_width(p.caption_without_note, 1.0)
+            if p.note:
+                text_width(p.note, 1.0)
+        yield
 
 
 def caption_band(scene: Scene, width: float, u: float, short: bool,
@@ -169,10 +195,12 @@ def fitted_geometry(scene: Scene, width: float, height: float, unit: float,
     a zoomed window's docked tab keeps its mesh and its text at the window's size."""
     floor = max(min(min_text, unit), MIN_UNIT) if min_text else MIN_UNIT
     u = unit
-    while True:
-        lay = canvas_geometry(scene, width, height, u, expanded, min_text)
+    memo = LayoutMemo()
+    while True:  # (the boxes alone tell whether they fit: the rest is placed once)
+        lay = canvas_geometry(scene, width, height, u, expanded, min_text, boxes_only=True,
+                              memo=memo)
         if u <= floor or _boxes_fit(lay):
-            return lay
+            return canvas_geometry(scene, width, height, u, expanded, min_text)
         u = max(u * 0.92, floor)
 
 
@@ -193,15 +221,18 @@ def needed_height(scene: Scene, width: float, unit: float,
         return 0.0
     step = max(unit / 2, 4.0)
     h = max(start, 1.0)
+    memo = LayoutMemo()
     while h <= MAX_CANVAS_H:
-        if _boxes_fit(canvas_geometry(scene, width, h, unit, expanded, min_text)):
+        if _boxes_fit(canvas_geometry(scene, width, h, unit, expanded, min_text,
+                                      boxes_only=True, memo=memo)):
             return 0.0 if h <= start else float(-(-h // 1))
         h += step
     return 0.0
 
 
 def canvas_geometry(scene: Scene, width: float, height: float, unit: float,
-           expanded: frozenset[str] = frozenset(), min_text: float = 0.0) -> CanvasGeometry:
+           expanded: frozenset[str] = frozenset(), min_text: float = 0.0,
+           boxes_only: bool = False, memo: LayoutMemo | None = None) -> CanvasGeometry:
     """Place ``scene`` on a ``width`` x ``height`` canvas with body text ``unit`` px.
 
     Args:
@@ -209,6 +240,11 @@ def canvas_geometry(scene: Scene, width: float, height: float, unit: float,
             one entry each, see :meth:`Scene.folds`).
         min_text: the smallest text (px) the canvas draws (the caption's band is
             as tall as its lines need at that size; 0: no floor).
+        boxes_only: place the device boxes only (their rects, nothing inside them, no
+            arrays on the host): enough to tell whether they fit (:func:`needed_height`),
+            and a train step's hundred arrays are not placed for every height tried.
+        memo: what does not depend on the height (the caption's and the note's bands,
+            the arrays shown), kept across the calls of a search that share it.
     """
     u = unit
     m = 0.6 * u
@@ -218,8 +254,12 @@ def canvas_geometry(scene: Scene, width: float, height: float, unit: float,
     short = height < SHORT * u
     header = (m, m * 0.6, width - 2 * m, (1.6 if short else 2.1) * u)
     title = header
-    note_h = note_band(scene, width - 2 * m, u, short, min_text)
-    cap_h = caption_band(scene, width - 2 * m, u, short, min_text)
+    memo = LayoutMemo() if memo is None else memo
+    bands = (width, u, short, min_text)
+    if bands not in memo.bands:
+        memo.bands[bands] = (note_band(scene, width - 2 * m, u, short, min_text),
+                             caption_band(scene, width - 2 * m, u, short, min_text))
+    note_h, cap_h = memo.bands[bands]
     caption = (m, height - m - cap_h, width - 2 * m, cap_h)
     top = header[1] + header[3] + 0.4 * u
     bottom = caption[1] - 0.4 * u
@@ -233,12 +273,15 @@ def canvas_geometry(scene: Scene, width: float, height: float, unit: float,
     right = (width - side, top, side - m, main_h)
     middle = (left[0] + left[2] + gap, top, right[0] - gap - (left[0] + left[2] + gap), main_h)
     col_title = 0.0 if short else 1.3 * u
-    shown_in = scene.shown("input", expanded)
-    shown_out = scene.shown("output", expanded)
+    if memo.shown is None:
+        memo.shown = (scene.shown("input", expanded), scene.shown("output", expanded),
+                         set(scene.folds("input")) | set(scene.folds("output")))
+    shown_in, shown_out, groups = memo.shown
     slots = max(len(shown_in), len(shown_out), 2)
-    groups = set(scene.folds("input")) | set(scene.folds("output"))
-    inputs = _place_arrays(shown_in, _below(left, col_title), u, slots, groups)
-    outputs = _place_arrays(shown_out, _below(right, col_title), u, slots, groups)
+    inputs = [] if boxes_only else _place_arrays(shown_in, _below(left, col_title), u,
+                                                 slots, groups)
+    outputs = [] if boxes_only else _place_arrays(shown_out, _below(right, col_title), u,
+                                                  slots, groups)
     lay = CanvasGeometry(width=width, height=height, unit=u, header=header, title=title,
                  caption=caption, legend=legend,
                  panels={"inputs": left, "devices": middle, "outputs": right},
@@ -247,7 +290,7 @@ def canvas_geometry(scene: Scene, width: float, height: float, unit: float,
                  expanded=frozenset(expanded), short=short, note_h=note_h,
                  min_text=min_text)
     if scene.devices:
-        _place_devices(scene, lay, _below(middle, col_title), u)
+        _place_devices(scene, lay, _below(middle, col_title), u, boxes_only)
     return lay
 
 
@@ -310,7 +353,8 @@ def _cells(scene: Scene, area: Rect, u: float) -> tuple[int, int, dict[int, tupl
     return rows, cols, cells
 
 
-def _place_devices(scene: Scene, lay: CanvasGeometry, area: Rect, u: float) -> None:
+def _place_devices(scene: Scene, lay: CanvasGeometry, area: Rect, u: float,
+                   boxes_only: bool = False) -> None:
     x, y, w, h = area
     rows, cols, cells = _cells(scene, area, u)
     lay.flipped = rows != scene.rows
@@ -355,11 +399,14 @@ def _place_devices(scene: Scene, lay: CanvasGeometry, area: Rect, u: float) -> N
     def col_x(c: int) -> float:
         return gx + c * (bw + gap) + col_extra[c]
 
+    chars = longest_label(scene)
+    ins, outs = lay.shown_inputs, lay.shown_outputs
     for slot in scene.devices:
         r, c = cells[slot.id]
         rect = (col_x(c), row_y(r), bw, bh)
-        lay.devices[slot.id] = device_box(slot, rect, scene, lay.shown_inputs,
-                                          lay.shown_outputs, u)
+        lay.devices[slot.id] = (DevicePlace(slot=slot, rect=rect, header=rect, detail=0)
+                                if boxes_only else
+                                device_box(slot, rect, scene, ins, outs, u, chars))
     if show_rows:
         for r, text in enumerate(scene.row_ticks[:rows]):
             lay.row_ticks.append(((gx - left_w - pad, row_y(r), left_w, bh), text))

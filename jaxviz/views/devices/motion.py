@@ -44,6 +44,8 @@ class FrameParts(Protocol):
     n: int
     i_outputs: int
     placed_keys: set[str]
+    #: What the frames of a phase share, worked out by its first frame (see _in_paths).
+    memo: dict[str, object]
 
     def host_inputs(self, split: float, fade: float, labels: bool = True) -> list[Item]: ...
 
@@ -123,10 +125,19 @@ def _flight(rect: Rect, colour: str, fb: FrameParts, alpha: float = 1.0) -> Box:
     return Box(rect, colour, None if small else fb.th.fg, 0.8, alpha=alpha)
 
 
-def _in_flights(fb: FrameParts, t: float) -> list[Item]:
-    items: list[Item] = []
+#: A tile's flight: from, to, its device's colour, the device and its start (0..1 of the
+#: phase's time).
+Flight = tuple[Rect, Rect, str, int, float]
+
+
+def _in_paths(fb: FrameParts) -> list[Flight]:
+    """Every input tile's flight from the host to a device that holds it, in drawing order
+    (worked out once per layout: a train step's transfer moves hundreds of tiles a frame)."""
+    hit = fb.memo.get("in_paths")
+    if hit is not None:
+        return hit  # type: ignore[return-value]
+    paths: list[Flight] = []
     n = max(fb.n - 1, 1)
-    landed: set[int] = set()
     for place in fb.lay.inputs:
         g = place.grid
         if g.key in fb.placed_keys:
@@ -136,36 +147,63 @@ def _in_flights(fb: FrameParts, t: float) -> list[Item]:
             src = inset(rect, gap / 2)
             for d in block.holders:
                 dst = _target(fb, d, g, block)
-                if dst is None:
-                    continue
-                p = window(t, 0.45 * fb.order.get(d, 0) / n, 0.55)
-                if p <= 0:
-                    continue
-                if p >= 1 and fb.lay.devices[d].detail == 0:
-                    landed.add(d)
-                    continue
-                items.append(_flight(lerp_rect(src, dst, ease(p)), fb.colour[d], fb))
+                if dst is not None:
+                    paths.append((src, dst, fb.colour[d], d, 0.45 * fb.order.get(d, 0) / n))
+    fb.memo["in_paths"] = paths
+    return paths
+
+
+def _in_flights(fb: FrameParts, t: float) -> list[Item]:
+    items: list[Item] = []
+    landed: set[int] = set()
+    for src, dst, colour, d, start in _in_paths(fb):
+        p = window(t, start, 0.55)
+        if p <= 0:
+            continue
+        if p >= 1 and fb.lay.devices[d].detail == 0:
+            landed.add(d)
+            continue
+        items.append(_flight(lerp_rect(src, dst, ease(p)), colour, fb))
     for d in landed:
         items += fb.device_box(fb.lay.devices[d], filled=True)
     return items
 
 
-def _out_flights(fb: FrameParts, t: float) -> list[Item]:
-    items: list[Item] = []
+#: An output tile on its way back: where it lands, what it looks like there, and each
+#: holder's flight to it (the device, its start, where it leaves from if the device
+#: shows the tile).
+OutTile = tuple[Rect, list[Item], list[tuple[int, float, Rect | None]]]
+
+
+def _out_paths(fb: FrameParts) -> list[OutTile]:
+    """Every output tile's flights from its holders, in drawing order (once per layout)."""
+    hit = fb.memo.get("out_paths")
+    if hit is not None:
+        return hit  # type: ignore[return-value]
+    tiles: list[OutTile] = []
     n = max(fb.n - 1, 1)
     for place in fb.lay.outputs:
         g = place.grid
         gap = fb.tile_gap(place) if fb.scene.parallel else 0.0
         for k, (block, rect) in enumerate(zip(g.blocks, place.blocks)):
             dst = inset(rect, gap / 2)
-            ps = [(d, window(t, 0.4 * fb.order.get(d, 0) / n, 0.6)) for d in block.holders]
-            if ps and all(p >= 1 for _, p in ps):
-                items += fb.block_fill(dst, block, g, tag=f"tile {g.key} {k}")
-                continue
-            for d, p in ps:
-                src = _target(fb, d, g, block)
-                if src is not None and p < 1:
-                    items.append(_flight(lerp_rect(src, dst, ease(p)), fb.colour[d], fb))
+            landed = fb.block_fill(dst, block, g, tag=f"tile {g.key} {k}")
+            tiles.append((dst, landed, [(d, 0.4 * fb.order.get(d, 0) / n,
+                                         _target(fb, d, g, block)) for d in block.holders]))
+    fb.memo["out_paths"] = tiles
+    return tiles
+
+
+def _out_flights(fb: FrameParts, t: float) -> list[Item]:
+    items: list[Item] = []
+    for dst, landed, holders in _out_paths(fb):
+        ps = [(d, window(t, start, 0.6), src) for d, start, src in holders]
+        if ps and all(p >= 1 for _, p, _ in ps):
+            items += landed
+            continue
+        for d, p, src in ps:
+            if src is not None and p < 1:
+                items.append(_flight(lerp_rect(src, dst, ease(p)), fb.colour[d], fb))
     return items
 
 

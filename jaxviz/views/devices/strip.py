@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from jaxviz.model.storyboard import Step
 from jaxviz.views.devices.overview import OverviewRow
@@ -38,8 +39,10 @@ COMPUTE_HEIGHT = 0.22
 LEAST_COLLECTIVE_HEIGHT = 0.4
 
 
+@lru_cache(maxsize=4096)
 def type_bytes(type_str: str) -> int:
-    """``f32[4,16]`` -> 256 (0 for a type it cannot read, such as a token)."""
+    """``f32[4,16]`` -> 256 (0 for a type it cannot read, such as a token). Remembered: a
+    train step's 600 phases name a few dozen types, read again at every width of the strip."""
     m = _TYPE.match(type_str.strip())
     if m is None or m.group(1) not in DTYPE_BYTES:
         return 0
@@ -134,10 +137,10 @@ def strip_layout(scene: Scene, rows: list[OverviewRow], width: float,
     sizes = [b for b in moved if b > 0]
     low, high = (min(sizes), max(sizes)) if sizes else (1, 1)
     strip = Strip(width, slot)
+    span = math.log(high) - math.log(low) if high > low else 0.0
     for k, phase in enumerate(phases):
         kind = mark_kind(phase)
         if moved[k] > 0:
-            span = math.log(high) - math.log(low) if high > low else 0.0
             frac = (math.log(moved[k]) - math.log(low)) / span if span else 1.0
             height = LEAST_COLLECTIVE_HEIGHT + (1 - LEAST_COLLECTIVE_HEIGHT) * frac
         elif kind in STRIP_COLLECTIVES:

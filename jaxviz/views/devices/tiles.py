@@ -74,6 +74,10 @@ class TileGrid:
     #: The real run found every device's block holding the same values (identical
     #: copies in distinct blocks, e.g. parameters after a pmean): drawn alike.
     equal: bool = False
+    #: Drawing figures derived from the fields above once they are complete (see
+    #: :func:`jaxviz.views.devices.boxes.map_mode`): a train step's hundred arrays are
+    #: measured once, not again for every device box of every layout.
+    memo: dict[str, float] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def key(self) -> str:
