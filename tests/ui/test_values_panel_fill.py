@@ -14,10 +14,11 @@ import re
 
 import numpy as np
 import pytest
+from PySide6.QtCore import QPoint, QRect
 
 from jaxviz.model.stepping import Value
 from jaxviz.ui.stepper.columns import ColumnWidget
-from tests.helpers.window import JAX_MS, start_stepping, wait_for_panes
+from tests.helpers.window import JAX_MS, flush_events, start_stepping, wait_for_panes
 
 pytestmark = pytest.mark.slow  # steps on the shared engine
 
@@ -70,6 +71,19 @@ def _assert_step_shown(panel, result, index: int) -> int:
     lanes = {lane.device: lane for lane in step.lanes}
     shown = [c for c in panel.columns if not c.isHidden()]
     assert len(shown) == len(model.columns)
+    # Laid out: below the step's equation, side by side left to right, each wide enough
+    # for its header, every cell inside its column.
+    flush_events()
+    top = panel.equation.geometry().bottom()
+    for left, right in zip(shown, shown[1:]):
+        assert left.geometry().right() < right.geometry().left(), index
+    for column in shown:
+        assert column.geometry().top() > top, (index, column.geometry())
+        assert column.width() >= column.header.sizeHint().width(), index
+        for cell in column.inputs.widgets + column.outputs.widgets:
+            if not cell.isHidden():
+                where = cell.mapTo(column, QPoint(0, 0))
+                assert column.rect().contains(QRect(where, cell.size())), index
     checked = 0
     for widget, column in zip(shown, model.columns):
         assert widget.header.text() == column.title

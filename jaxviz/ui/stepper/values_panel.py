@@ -17,7 +17,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from PySide6.QtCore import QEvent, QObject, QPoint, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QFrame,
@@ -181,6 +181,7 @@ class ValuesPanel(QWidget):
         took that step tens of milliseconds)."""
         if self._pool_job is not None:
             self._pool_job.cancel()
+            self._pool_job.deleteLater()
         self._prepared = result
         self._pool_job = SlicedJob(self._prepare_steps(result), parent=self).start()
         return self._pool_job
@@ -222,6 +223,7 @@ class ValuesPanel(QWidget):
         self._set_enabled(True, panel)
         if self._fill_job is not None:  # a fill under way: this step refills every column
             self._fill_job.cancel()
+            self._fill_job.deleteLater()
         scale = Scale(*panel.scale, panel.diverging) if panel.scale is not None else None
         fill = _Fill(panel, scale, numbers_font(self.zoom, panel.per_device),
                      style.ui_font(self.zoom), len(panel.columns) == 1)
@@ -250,11 +252,10 @@ class ValuesPanel(QWidget):
         """No more columns filled (a fill left half done: the next step refills them all)."""
         if self._fill_job is not None:
             self._fill_job.cancel()
+            self._fill_job.deleteLater()
         self._filling = self._fill_job = None
-        content = self._content.layout()
-        if not content.isEnabled():
-            content.setEnabled(True)
-            content.invalidate()
+        if not self._content.layout().isEnabled():
+            _release(self._content.layout())
 
     def _fill_steps(self, fill: _Fill) -> Iterator[None]:
         while len(self.columns) < len(fill.panel.columns):
@@ -269,8 +270,7 @@ class ValuesPanel(QWidget):
         for widget in self.columns[len(fill.panel.columns):]:
             set_visible(widget, False)
         self._show_scale(fill.scale)
-        self._content.layout().setEnabled(True)
-        self._content.layout().invalidate()
+        _release(self._content.layout())
         QTimer.singleShot(0, self.keep_outputs_in_view)  # once the columns are laid out
 
     def _fill_column(self, widget: ColumnWidget, column: Column, fill: _Fill) -> None:
@@ -406,8 +406,18 @@ def _layouts_held(layouts: list[QLayout]) -> Iterator[None]:
         yield
     finally:
         for layout in layouts:
-            layout.setEnabled(True)
-            layout.invalidate()
+            _release(layout)
+
+
+def _release(layout: QLayout) -> None:
+    """A layout held off on again, laid out in the next turn of the event loop (before Qt
+    paints). Asked for by an event: a layout that was off when asked to lay out was never
+    laid out since, and :meth:`QLayout.invalidate` only asks again of one that was."""
+    layout.setEnabled(True)
+    layout.invalidate()
+    widget = layout.parentWidget()
+    if widget is not None:
+        QCoreApplication.postEvent(widget, QEvent(QEvent.Type.LayoutRequest))
 
 
 def _escape(text: str) -> str:
