@@ -282,9 +282,10 @@ class CellWidget(QFrame):
         """Make the heat map and histogram (hidden) and polish every part now, so that the
         first step that shows this cell only fills it (made on demand, they cost a step
         of eight devices tens of milliseconds)."""
-        self._heatmap().hide()  # explicitly: shown with the cell only when filled so
-        self._histogram().hide()
-        for widget in (self, self.title, self.text, self.heatmap, self.histogram):
+        heatmap, histogram = self._heatmap(), self._histogram()
+        heatmap.hide()  # explicitly: shown with the cell only when filled so
+        histogram.hide()
+        for widget in (self, self.title, self.text, heatmap, histogram):
             widget.ensurePolished()
 
     def _heatmap(self) -> HeatMap:

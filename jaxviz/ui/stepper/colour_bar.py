@@ -13,8 +13,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter, QPen
+from PySide6.QtCore import QEvent, QRectF, Qt
+from PySide6.QtGui import QColor, QFontMetrics, QImage, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from jaxviz.ui.stepper.cells import Scale
@@ -73,9 +73,10 @@ class ColourBar(QWidget):
         """The values at the bottom and the top of the bar."""
         return float(self._levels[0]), float(self._levels[1])
 
-    def setFont(self, font: QFont) -> None:  # noqa: N802 - Qt's name
-        super().setFont(font)
-        self.update()
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt's name
+        if event.type() == QEvent.Type.FontChange:  # the labels, and the bar's margins
+            self.update()
+        super().changeEvent(event)
 
     def bar_rect(self) -> QRectF:
         """Where the bar is drawn, in widget pixels (half a line of text above and below,

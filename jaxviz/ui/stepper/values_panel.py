@@ -13,7 +13,7 @@ whatever step it is given. :attr:`ValuesPanel.model` is what it shows now.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -126,7 +126,7 @@ class ValuesPanel(QWidget):
         self._content = QWidget()
         self._prepared: StepResult | None = None  # the stepping the widgets are made for
         self._pool_job: SlicedJob | None = None
-        self._filling: Iterator[None] | None = None  # the columns still to fill
+        self._filling: Generator[None, None, None] | None = None  # the columns still to fill
         self._fill_job: SlicedJob | None = None
         self._columns_box = QHBoxLayout()
         self._columns_box.setContentsMargins(6, 4, 6, 4)
@@ -138,7 +138,7 @@ class ValuesPanel(QWidget):
         self.colour_bar.hide()
         self._columns_box.addWidget(self.colour_bar, 0, Qt.AlignmentFlag.AlignTop)
         self._columns_box.addStretch(1)
-        content = QVBoxLayout(self._content)
+        content = self._content_box = QVBoxLayout(self._content)
         content.setContentsMargins(8, 2, 8, 0)
         content.setSpacing(2)
         for widget in (self.heading, self.equation, self.notes, self.banner):
@@ -186,7 +186,7 @@ class ValuesPanel(QWidget):
         self._pool_job = SlicedJob(self._prepare_steps(result), parent=self).start()
         return self._pool_job
 
-    def _prepare_steps(self, result: StepResult) -> Iterator[None]:
+    def _prepare_steps(self, result: StepResult) -> Generator[None, None, None]:
         lanes = min(max((len(s.lanes) for s in result.steps), default=0), PREPARED_COLUMNS)
         ins = min(max((len(s.inputs) for s in result.steps), default=0), PREPARED_CELLS)
         outs = min(max((len(s.outputs) for s in result.steps), default=0), PREPARED_CELLS)
@@ -231,7 +231,7 @@ class ValuesPanel(QWidget):
         # laid out again, once, after the last), so that each turn lays out and paints one
         # column, not all of them. Columns a step adds are filled hidden and shown with
         # the last; those it drops are hidden then.
-        self._content.layout().setEnabled(False)
+        self._content_box.setEnabled(False)
         self._filling = self._fill_steps(fill)
         self._fill_job = SlicedJob(self._filling, slice_ms=FILL_SLICE_MS, parent=self)
         self._fill_job.start()
@@ -254,10 +254,10 @@ class ValuesPanel(QWidget):
             self._fill_job.cancel()
             self._fill_job.deleteLater()
         self._filling = self._fill_job = None
-        if not self._content.layout().isEnabled():
-            _release(self._content.layout())
+        if not self._content_box.isEnabled():
+            _release(self._content_box)
 
-    def _fill_steps(self, fill: _Fill) -> Iterator[None]:
+    def _fill_steps(self, fill: _Fill) -> Generator[None, None, None]:
         while len(self.columns) < len(fill.panel.columns):
             self._add_column().hide()  # explicitly: shown with the last column
             yield
@@ -270,7 +270,7 @@ class ValuesPanel(QWidget):
         for widget in self.columns[len(fill.panel.columns):]:
             set_visible(widget, False)
         self._show_scale(fill.scale)
-        _release(self._content.layout())
+        _release(self._content_box)
         QTimer.singleShot(0, self.keep_outputs_in_view)  # once the columns are laid out
 
     def _fill_column(self, widget: ColumnWidget, column: Column, fill: _Fill) -> None:
