@@ -6,6 +6,12 @@ its jaxpr line and source line, notes, and one column per lane side by side
 (one per device, in the device view's colours), with a colour bar for the
 scale all heat maps of the step share. Above them, the stepping controls.
 
+A step is shown in short turns of the event loop, not in one long one: its heading,
+notes and controls change at once, and its columns are refilled one per turn (each
+laid out and painted in its own turn; :attr:`ValuesPanel.filling` says whether some
+are still to come, :meth:`ValuesPanel.finish` fills them at once), from columns and
+cells made ahead in idle turns when a stepping arrives (:meth:`ValuesPanel.prepare`).
+
 The panel holds no stepping state: its buttons emit what the user asked for
 (:attr:`ValuesPanel.moveRequested`), and :meth:`ValuesPanel.show_step` shows
 whatever step it is given. :attr:`ValuesPanel.model` is what it shows now.
