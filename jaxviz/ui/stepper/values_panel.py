@@ -19,6 +19,7 @@ whatever step it is given. :attr:`ValuesPanel.model` is what it shows now.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Generator, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -240,6 +241,7 @@ class ValuesPanel(QWidget):
         self._content_box.setEnabled(False)
         self._filling = self._fill_steps(fill)
         self._fill_job = SlicedJob(self._filling, slice_ms=FILL_SLICE_MS, parent=self)
+        self._fill_job.failed.connect(self._fill_failed)
         self._fill_job.start()
 
     @property
@@ -253,6 +255,12 @@ class ValuesPanel(QWidget):
             for _ in self._filling:
                 pass
         self._stop_filling()
+
+    def _fill_failed(self, error: BaseException) -> None:
+        """A fill raised: the panel is laid out again (not left held), and the error is
+        reported as any other error on the GUI thread is."""
+        self._stop_filling()
+        sys.excepthook(type(error), error, error.__traceback__)
 
     def _stop_filling(self) -> None:
         """No more columns filled (a fill left half done: the next step refills them all)."""
