@@ -60,6 +60,7 @@ def _module_value(example: str, name: str) -> np.ndarray:
 
 
 def _column_widgets(win):
+    _panel(win).finish()  # the columns still being filled (a few per turn), filled now
     return [c for c in _panel(win).columns if not c.isHidden()]
 
 

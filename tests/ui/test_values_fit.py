@@ -48,8 +48,8 @@ def test_the_outputs_of_every_step_are_in_view_at_1280x720(qtbot, make_window, z
         panel = win.tools.values.view
         seen = []
         for _ in range(len(controller.result.steps)):
+            qtbot.waitUntil(lambda: panel.model is not None and not panel.filling)
             flush_events()
-            qtbot.waitUntil(lambda: panel.model is not None)
             seen.append(panel.model.heading)
             assert _outputs_in_view(panel) == [], (panel.model.heading, zoom)
             index = panel.model.index

@@ -2,10 +2,13 @@
 
 Modules:
     values_panel: :class:`ValuesPanel`, the Values tab (controls, the step's
-        heading and notes, one column of values per lane, the colour bar).
+        heading and notes, one column of values per lane, the colour bar); the
+        columns are refilled one per turn of the event loop, from widgets made
+        ahead in idle turns.
     columns: one lane (host or device) as a column of values.
-    cells: one value as numbers, a heat map (pyqtgraph ImageItem) or a summary
+    cells: one value as numbers, a heat map (a painted image) or a summary
         with its histogram.
+    colour_bar: the step's shared colour scale beside its heat maps, painted.
     controller: :class:`StepController`, step mode itself: the engine request
         off the GUI thread, the cursor, and the "current step" it announces.
 

@@ -35,12 +35,21 @@ class _CellList(QWidget):
         self.box.setSpacing(6)
         self.widgets: list[CellWidget] = []
 
+    def grow(self) -> CellWidget:
+        """One more (hidden) cell, polished, with its heat map and histogram made: ready
+        to be filled (see :meth:`ValuesPanel.prepare <jaxviz.ui.stepper.values_panel.
+        ValuesPanel.prepare>`)."""
+        widget = CellWidget(self)
+        widget.hide()  # explicitly: a list shown later does not show its spare cells
+        widget.prepare()
+        self.box.insertWidget(len(self.widgets), widget, 0)
+        self.widgets.append(widget)
+        return widget
+
     def show_cells(self, cells: list[Cell], scale: Scale | None, numbers: QFont,
                    small: QFont, side: int) -> None:
         while len(self.widgets) < len(cells):
-            widget = CellWidget(self)
-            self.box.insertWidget(len(self.widgets), widget, 0)
-            self.widgets.append(widget)
+            self.grow()
         for widget, cell in zip(self.widgets, cells):
             widget.set_fonts(numbers, small)
             widget.show_cell(cell, scale, side)

@@ -6,6 +6,12 @@ its jaxpr line and source line, notes, and one column per lane side by side
 (one per device, in the device view's colours), with a colour bar for the
 scale all heat maps of the step share. Above them, the stepping controls.
 
+A step is shown in short turns of the event loop, not in one long one: its heading,
+notes and controls change at once, and its columns are refilled one per turn (each
+laid out and painted in its own turn; :attr:`ValuesPanel.filling` says whether some
+are still to come, :meth:`ValuesPanel.finish` fills them at once), from columns and
+cells made ahead in idle turns when a stepping arrives (:meth:`ValuesPanel.prepare`).
+
 The panel holds no stepping state: its buttons emit what the user asked for
 (:attr:`ValuesPanel.moveRequested`), and :meth:`ValuesPanel.show_step` shows
 whatever step it is given. :attr:`ValuesPanel.model` is what it shows now.
@@ -13,15 +19,18 @@ whatever step it is given. :attr:`ValuesPanel.model` is what it shows now.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import sys
+from collections.abc import Generator, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 
-import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QObject, QPoint, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
-    QApplication,
     QFrame,
     QHBoxLayout,
     QLabel,
+    QLayout,
     QPushButton,
     QScrollArea,
     QSizePolicy,
@@ -31,12 +40,21 @@ from PySide6.QtWidgets import (
 )
 
 from jaxviz.model.stepping import StepResult
+from jaxviz.ui.sliced import SlicedJob
 from jaxviz.ui.stepper.cells import HEATMAP_SIDE, Scale, numbers_font, set_visible
+from jaxviz.ui.stepper.colour_bar import ColourBar
 from jaxviz.ui.stepper.columns import ColumnWidget
 from jaxviz.ui.text.plain import plain
 from jaxviz.ui.theme import style
 from jaxviz.views import palette
-from jaxviz.views.stepper.panel import StepPanel, build_panel
+from jaxviz.views.stepper.panel import Column, StepPanel, build_panel
+
+#: The most cells per side (inputs or outputs) of a column, and columns, made ahead of
+#: the steps that show them (:meth:`ValuesPanel.prepare`); more are made when shown.
+PREPARED_CELLS, PREPARED_COLUMNS = 6, 16
+#: The GUI thread's milliseconds of filling columns per turn of the event loop (laying
+#: them out and painting them in the next turn costs about twice as much again).
+FILL_SLICE_MS = 3.0
 
 #: The moves the buttons ask for: name -> (text, tooltip).
 MOVES = {
@@ -113,21 +131,21 @@ class ValuesPanel(QWidget):
         # Everything below the controls scrolls as one: a step's text and columns may
         # change size from step to step without relaying out the window around them.
         self._content = QWidget()
-        self._shape: tuple | None = None  # what the cells shown are (see _shape)
+        self._prepared: StepResult | None = None  # the stepping the widgets are made for
+        self._pool_job: SlicedJob | None = None
+        self._filling: Generator[None, None, None] | None = None  # the columns still to fill
+        self._fill_job: SlicedJob | None = None
         self._columns_box = QHBoxLayout()
         self._columns_box.setContentsMargins(6, 4, 6, 4)
         self._columns_box.setSpacing(6)
         self.columns: list[ColumnWidget] = []
-        self.colour_bar_view = pg.GraphicsLayoutWidget()
-        self.colour_bar_view.setBackground(None)
-        self.colour_bar_view.setFixedSize(110, HEATMAP_SIDE + 48)
-        self.colour_bar = pg.ColorBarItem(values=(0, 1), width=18, interactive=False,
-                                          colorMap="viridis")
-        self.colour_bar_view.addItem(self.colour_bar)
-        self.colour_bar_view.hide()
-        self._columns_box.addWidget(self.colour_bar_view, 0, Qt.AlignmentFlag.AlignTop)
+        self.colour_bar = ColourBar()
+        self.colour_bar.setObjectName("colour_bar")
+        self.colour_bar.setFixedSize(110, HEATMAP_SIDE + 48)
+        self.colour_bar.hide()
+        self._columns_box.addWidget(self.colour_bar, 0, Qt.AlignmentFlag.AlignTop)
         self._columns_box.addStretch(1)
-        content = QVBoxLayout(self._content)
+        content = self._content_box = QVBoxLayout(self._content)
         content.setContentsMargins(8, 2, 8, 0)
         content.setSpacing(2)
         for widget in (self.heading, self.equation, self.notes, self.banner):
@@ -159,31 +177,42 @@ class ValuesPanel(QWidget):
         """Show step ``index`` of ``result``; returns the model drawn."""
         panel = build_panel(result, index, source_lines)
         self.show_panel(panel, result)
+        if self._prepared is not result:
+            self.prepare(result)
         return panel
 
-    def show_panel(self, panel: StepPanel, result: StepResult | None = None) -> None:
-        """Draw a panel model."""
-        # Showing a widget inside a visible one lays out every visible ancestor at once
-        # (Qt activates their layouts), and a step of another shape shows and hides dozens
-        # of cells: with the content hidden meanwhile, the window is laid out once, when it
-        # is shown again (which costs a step of the same shape more than it saves).
-        # Nothing is painted in between; a value's text that had the focus keeps it.
-        shape = _shape(panel)
-        if shape == self._shape:
-            self._fill(panel, result)
-            return
-        self._shape = shape
-        focus = QApplication.focusWidget()
-        kept = focus if focus is not None and self._content.isAncestorOf(focus) else None
-        self._content.hide()
-        try:
-            self._fill(panel, result)
-        finally:
-            self._content.show()
-            if kept is not None and kept.isVisible():
-                kept.setFocus()
+    def prepare(self, result: StepResult) -> SlicedJob:
+        """Make, in idle turns of the event loop (a few milliseconds each), the columns and
+        cells the steps of ``result`` will show, hidden and polished: a step then only
+        fills widgets (making eight devices' cells in the step that first shows them
+        took that step tens of milliseconds)."""
+        if self._pool_job is not None:
+            self._pool_job.cancel()
+            self._pool_job.deleteLater()
+        self._prepared = result
+        self._pool_job = SlicedJob(self._prepare_steps(result), parent=self).start()
+        return self._pool_job
 
-    def _fill(self, panel: StepPanel, result: StepResult | None) -> None:
+    def _prepare_steps(self, result: StepResult) -> Generator[None, None, None]:
+        lanes = min(max((len(s.lanes) for s in result.steps), default=0), PREPARED_COLUMNS)
+        ins = min(max((len(s.inputs) for s in result.steps), default=0), PREPARED_CELLS)
+        outs = min(max((len(s.outputs) for s in result.steps), default=0), PREPARED_CELLS)
+        while len(self.columns) < lanes:
+            self._add_column().hide()  # explicitly: shown when a step fills it
+            yield
+        for column in self.columns[:lanes]:
+            for side, count in ((column.inputs, ins), (column.outputs, outs)):
+                while len(side.widgets) < count:
+                    side.grow()
+                    yield
+
+    def show_panel(self, panel: StepPanel, result: StepResult | None = None) -> None:
+        """Draw a panel model: the heading, notes and controls now, the columns of values
+        a few per turn of the event loop (:meth:`finish` draws the rest at once).
+
+        Eight devices' columns filled, laid out and painted in one turn took 25-60 ms, so
+        the window dropped frames on every step; a few columns a turn keep each turn
+        within a frame, and the step settles within a few frames."""
         self.model = panel
         self.banner.hide()
         self.summary_button.hide()
@@ -196,25 +225,89 @@ class ValuesPanel(QWidget):
         self.equation.setText(panel.equation)
         self.equation.setToolTip(panel.equation)
         self.notes.setText("\n".join(panel.notes))
-        self.notes.setVisible(bool(panel.notes))
+        set_visible(self.notes, bool(panel.notes))
         self.counter.setText(f"step {panel.index + 1} of {panel.count}")
         self._set_enabled(True, panel)
+        if self._fill_job is not None:  # a fill under way: this step refills every column
+            self._fill_job.cancel()
+            self._fill_job.deleteLater()
         scale = Scale(*panel.scale, panel.diverging) if panel.scale is not None else None
-        numbers = numbers_font(self.zoom, panel.per_device)
-        small = style.ui_font(self.zoom)
-        side_by_side = len(panel.columns) == 1
-        while len(self.columns) < len(panel.columns):
-            added = ColumnWidget(self._content)
-            self._columns_box.insertWidget(len(self.columns), added, 1)
-            self.columns.append(added)
-        for widget, column in zip(self.columns, panel.columns):
-            widget.show_column(column, scale, numbers, small, side_by_side)
+        fill = _Fill(panel, scale, numbers_font(self.zoom, panel.per_device),
+                     style.ui_font(self.zoom), len(panel.columns) == 1)
+        # Filled one column per turn of the event loop where the columns are (the content
+        # laid out again, once, after the last), so that each turn lays out and paints one
+        # column, not all of them. Columns a step adds are filled hidden and shown with
+        # the last; those it drops are hidden then.
+        self._content_box.setEnabled(False)
+        self._filling = self._fill_steps(fill)
+        self._fill_job = SlicedJob(self._filling, slice_ms=FILL_SLICE_MS, parent=self)
+        self._fill_job.failed.connect(self._fill_failed)
+        self._fill_job.start()
+
+    @property
+    def filling(self) -> bool:
+        """Whether columns of the step shown are still being filled (see :meth:`finish`)."""
+        return self._fill_job is not None and self._fill_job.busy
+
+    def finish(self) -> None:
+        """Fill the columns still to fill now (before a grab, or a test reading them)."""
+        if self._filling is not None:
+            for _ in self._filling:
+                pass
+        self._stop_filling()
+
+    def _fill_failed(self, error: BaseException) -> None:
+        """A fill raised: the panel is laid out again (not left held), and the error is
+        reported as any other error on the GUI thread is."""
+        self._stop_filling()
+        sys.excepthook(type(error), error, error.__traceback__)
+
+    def _stop_filling(self) -> None:
+        """No more columns filled (a fill left half done: the next step refills them all)."""
+        if self._fill_job is not None:
+            self._fill_job.cancel()
+            self._fill_job.deleteLater()
+        self._filling = self._fill_job = None
+        if not self._content_box.isEnabled():
+            _release(self._content_box)
+
+    def _fill_steps(self, fill: _Fill) -> Generator[None, None, None]:
+        while len(self.columns) < len(fill.panel.columns):
+            self._add_column().hide()  # explicitly: shown with the last column
+            yield
+        for widget, column in zip(self.columns, fill.panel.columns):
+            self._fill_column(widget, column, fill)
+            yield
+        for widget in self.columns[:len(fill.panel.columns)]:
             set_visible(widget, True)
-            self._columns_box.setStretchFactor(widget, 0 if side_by_side else 1)
-        for widget in self.columns[len(panel.columns):]:
+            self._columns_box.setStretchFactor(widget, 0 if fill.side_by_side else 1)
+        for widget in self.columns[len(fill.panel.columns):]:
             set_visible(widget, False)
-        self._show_scale(scale)
+        self._show_scale(fill.scale)
+        _release(self._content_box)
         QTimer.singleShot(0, self.keep_outputs_in_view)  # once the columns are laid out
+
+    def _fill_column(self, widget: ColumnWidget, column: Column, fill: _Fill) -> None:
+        """Show one column's values. Showing a widget inside a visible one activates the
+        layout of every visible ancestor, at once and each time, and a step of another
+        shape shows and hides dozens of cells: the column's layouts are off while it
+        changes, and laid out once after (in the next turn of the event loop, before Qt
+        paints)."""
+        with _layouts_held(self._layouts(widget)):
+            widget.show_column(column, fill.scale, fill.numbers, fill.small, fill.side_by_side)
+
+    def _layouts(self, column: ColumnWidget) -> list[QLayout]:
+        """The layouts a column's fill changes: the column's and its cells'."""
+        found = [column.layout(), column.inputs.box, column.outputs.box]
+        found += [cell.layout() for cell in column.inputs.widgets + column.outputs.widgets]
+        return [layout for layout in found if layout is not None]
+
+    def _add_column(self) -> ColumnWidget:
+        added = ColumnWidget(self._content)
+        added.ensurePolished()
+        self._columns_box.insertWidget(len(self.columns), added, 1)
+        self.columns.append(added)
+        return added
 
     def keep_outputs_in_view(self) -> None:
         """Scroll (down, the least that does it) so that the shown columns' outputs are
@@ -249,14 +342,17 @@ class ValuesPanel(QWidget):
         """No stepping: controls off ("Leave step mode" too), columns gone, ``text`` in
         the banner."""
         self.model = None
-        self._shape = None
+        self._stop_filling()
+        if self._pool_job is not None:
+            self._pool_job.cancel()
+        self._prepared = self._pool_job = None
         self.heading.setText("")
         self.equation.setText("")
         self.notes.hide()
         self.counter.setText("")
         for widget in self.columns:
             widget.hide()
-        self.colour_bar_view.hide()
+        self.colour_bar.hide()
         self._set_enabled(False, None)
         self.show_message(text)
 
@@ -267,9 +363,7 @@ class ValuesPanel(QWidget):
         self.heading.setFont(heading)
         self.equation.setFont(style.code_font(zoom))
         self.notes.setFont(style.ui_font(zoom))
-        self.colour_bar.axis.setStyle(tickFont=style.ui_font(zoom))
-        self.colour_bar.axis.setTextPen(palette.INK)
-        self.colour_bar.axis.setWidth(60)
+        self.colour_bar.setFont(style.ui_font(zoom))
         for button in (*self.buttons.values(), self.stop_button):
             button.setFont(style.ui_font(zoom + 1))
         self.counter.setFont(style.ui_font(zoom + 1))
@@ -293,11 +387,10 @@ class ValuesPanel(QWidget):
 
     def _show_scale(self, scale: Scale | None) -> None:
         if scale is None:
-            self.colour_bar_view.hide()
+            set_visible(self.colour_bar, False)
             return
-        self.colour_bar.setColorMap(scale.colour_map)
-        self.colour_bar.setLevels(scale.levels)
-        self.colour_bar_view.show()
+        self.colour_bar.set_scale(scale)
+        set_visible(self.colour_bar, True)
 
     @property
     def levels(self) -> tuple[float, float]:
@@ -306,16 +399,40 @@ class ValuesPanel(QWidget):
         return float(low), float(high)
 
 
+@dataclass(frozen=True)
+class _Fill:
+    """What every column of one step is filled with."""
+
+    panel: StepPanel
+    scale: Scale | None
+    numbers: QFont
+    small: QFont
+    side_by_side: bool
+
+
+@contextmanager
+def _layouts_held(layouts: list[QLayout]) -> Iterator[None]:
+    """Layouts off while widgets in them are shown, hidden and filled; then each is laid
+    out once (:meth:`QLayout.invalidate` asks for it in the next turn of the event loop)."""
+    for layout in layouts:
+        layout.setEnabled(False)
+    try:
+        yield
+    finally:
+        for layout in layouts:
+            _release(layout)
+
+
+def _release(layout: QLayout) -> None:
+    """A layout held off on again, laid out in the next turn of the event loop (before Qt
+    paints). Asked for by an event: a layout that was off when asked to lay out was never
+    laid out since, and :meth:`QLayout.invalidate` only asks again of one that was."""
+    layout.setEnabled(True)
+    layout.invalidate()
+    widget = layout.parentWidget()
+    if widget is not None:
+        QCoreApplication.postEvent(widget, QEvent(QEvent.Type.LayoutRequest))
+
+
 def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def _shape(panel: StepPanel) -> tuple:
-    """Which widgets a panel shows: its columns, and per cell whether it is a heat map,
-    a summary with a histogram or text (two panels of one shape toggle no widget)."""
-    drawn = panel.scale is not None
-    return (len(panel.columns), tuple(
-        tuple(tuple((c.kind == "heatmap" and c.matrix is not None and drawn,
-                     c.kind == "summary" and bool(c.histogram)) for c in side)
-              for side in (column.inputs, column.outputs))
-        for column in panel.columns))

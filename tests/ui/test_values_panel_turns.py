@@ -1,0 +1,79 @@
+"""The Values panel fills a step's columns in turns of the event loop (fast tier, no engine).
+
+Two hand-made steps of a two-device stepping: the second refills the same two columns
+one per turn (``filling`` meanwhile), ends laid out showing its own values, and a fill
+that raises leaves the panel laid out (not held) and reports the error.
+"""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtWidgets import QApplication
+
+from jaxviz.model.records import VarInfo
+from jaxviz.model.stepping import EvalStep, LaneValues, StepResult, Value
+from jaxviz.ui.stepper.columns import ColumnWidget
+from jaxviz.ui.stepper.values_panel import ValuesPanel
+
+
+def _stepping() -> StepResult:
+    """Two steps on devices 0 and 1: ``b = sin a`` then ``c = cos b`` (made-up values)."""
+    def step(n: int, primitive: str, inp: str, out: str, values: list[tuple[float, float]]):
+        return EvalStep("equation", str(n), 0, primitive,
+                        inputs=[VarInfo(inp, [], "f32")], outputs=[VarInfo(out, [], "f32")],
+                        lanes=[LaneValues(d, [Value([], "f32", x)], [Value([], "f32", y)])
+                               for d, (x, y) in enumerate(values)])
+    return StepResult("f", "f.py", "pmap", devices=[0, 1], steps=[
+        step(0, "sin", "a", "b", [(0.5, 0.25), (1.5, 0.75)]),
+        step(1, "cos", "b", "c", [(0.25, 2.0), (0.75, 3.0)])])
+
+
+def _shown(panel: ValuesPanel) -> list[tuple[str, list[str]]]:
+    return [(c.header.text(), [w.text.text() for w in c.inputs.widgets + c.outputs.widgets
+                               if not w.isHidden()])
+            for c in panel.columns if not c.isHidden()]
+
+
+@pytest.fixture
+def panel(qtbot):
+    widget = ValuesPanel()
+    qtbot.addWidget(widget)
+    widget.resize(1200, 420)
+    widget.show()
+    return widget
+
+
+def test_a_steps_columns_are_refilled_one_per_turn_and_end_laid_out(qtbot, panel):
+    result = _stepping()
+    panel.show_step(result, 0)
+    qtbot.waitUntil(lambda: not panel.filling)
+    assert _shown(panel) == [("device 0", ["0.5", "0.25"]), ("device 1", ["1.5", "0.75"])]
+    panel.show_step(result, 1)
+    assert panel.model.heading == "cos" and panel.filling  # the columns: still to come
+    QApplication.processEvents()  # one turn: the first column
+    qtbot.waitUntil(lambda: not panel.filling)
+    QApplication.processEvents()
+    assert _shown(panel) == [("device 0", ["0.25", "2"]), ("device 1", ["0.75", "3"])]
+    left, right = [c for c in panel.columns if not c.isHidden()]
+    assert left.geometry().right() < right.geometry().left()
+    assert left.geometry().top() > panel.equation.geometry().bottom()
+
+
+def test_a_fill_that_raises_leaves_the_panel_laid_out_and_says_so(qtbot, panel, monkeypatch):
+    result = _stepping()
+    panel.show_step(result, 0)
+    panel.finish()
+    reported: list[BaseException] = []
+    monkeypatch.setattr("sys.excepthook", lambda kind, error, tb: reported.append(error))
+    original = ColumnWidget.show_column
+
+    def broken(self, column, *args):
+        if column.device == 1:
+            raise RuntimeError("a column that cannot be shown")
+        return original(self, column, *args)
+
+    monkeypatch.setattr(ColumnWidget, "show_column", broken)
+    panel.show_step(result, 1)
+    qtbot.waitUntil(lambda: not panel.filling)
+    assert [str(e) for e in reported] == ["a column that cannot be shown"]
+    assert panel._content_box.isEnabled()  # not held off for good
