@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QFrame, QScrollArea, QSizePolicy, QSplitter, QVBox
 from jaxviz.model import TraceResult
 from jaxviz.model.chips import Chip
 from jaxviz.model.sizes import ANIMATION_SIZES, parse_size
+from jaxviz.ui import gc_policy
 from jaxviz.ui.devices.controls import ControlBar
 from jaxviz.ui.devices.export import Renderer
 from jaxviz.ui.devices.exporting import ViewExports
@@ -317,6 +318,7 @@ class DeviceView(QWidget):
         self._kinds: list[str] = []
         self._playing = False
         self._hold_at_end = False  # stepping: play this phase once, then stop
+        gc_policy.busy_while(self, "playing")  # no full collection in the middle of playing
         self.canvas = _Canvas(self)
         self.controls = ControlBar(self)
         #: A big program's overview: the groups (folded) beside the canvas, the strip under it.
