@@ -98,12 +98,18 @@ def _assert_step_shown(panel, result, index: int) -> int:
     return checked
 
 
-def test_every_step_refills_the_widgets_made_ahead_with_the_engines_values(qtbot, window):
+def _stepping_data_parallel(qtbot, window):
+    """Step mode on data_parallel's pmap: its controller, the Values panel, the stepping."""
     window.open_example("data_parallel")
     wait_for_panes(qtbot, window, lambda: window.router.details is not None)
     controller = start_stepping(qtbot, window, "pmap")
     panel = window.tools.values.view
     result = controller.result
+    return controller, panel, result
+
+
+def test_every_step_refills_the_widgets_made_ahead_with_the_engines_values(qtbot, window):
+    controller, panel, result = _stepping_data_parallel(qtbot, window)
     # Made ahead, in idle turns: a column per device, and each column's cells.
     qtbot.waitUntil(lambda: panel._pool_job is not None and not panel._pool_job.busy,
                     timeout=JAX_MS)
@@ -125,11 +131,7 @@ def test_every_step_refills_the_widgets_made_ahead_with_the_engines_values(qtbot
 
 
 def test_a_step_taken_while_the_last_one_fills_shows_only_its_own_values(qtbot, window):
-    window.open_example("data_parallel")
-    wait_for_panes(qtbot, window, lambda: window.router.details is not None)
-    controller = start_stepping(qtbot, window, "pmap")
-    panel = window.tools.values.view
-    result = controller.result
+    controller, panel, result = _stepping_data_parallel(qtbot, window)
     # Four steps in a row on the same eight devices.
     lanes = [len(s.lanes) for s in result.steps]
     first = next(i for i in range(len(lanes) - 3) if lanes[i:i + 4] == [8] * 4)
