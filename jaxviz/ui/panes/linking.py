@@ -28,7 +28,6 @@ from jaxviz.ui.text.editor import CodeEditor
 from jaxviz.ui.theme import style
 from jaxviz.views.panes.link_index import LinkIndex, program_source_lines
 
-
 #: Results with more jaxpr lines than this (all variants) get their link index in steps.
 BIG_LINES = 2000
 

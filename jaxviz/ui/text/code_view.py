@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
-
 import time
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPoint, QRect, Qt, QTimer
 from PySide6.QtGui import QFont, QPainter, QPaintEvent, QPolygon, QTextBlock
@@ -56,6 +55,8 @@ class CodeView(LinkedTextEdit):
 
     def set_zoom(self, zoom: int) -> None:
         font = style.code_font(zoom + style.PANE_CODE_DELTA)
+        if font == self.font() and font == self.document().defaultFont():
+            return  # unchanged: Qt would lay out the whole text again
         self.setFont(font)
         self.document().setDefaultFont(font)
         self._unlaid = bool(self._folded)  # every line is laid out again at the new size

@@ -416,15 +416,20 @@ class _Colouring(QObject):
             self.job.start()
         highlighter._job = self.job
 
-    def _next(self) -> tuple[int, str]:
-        for key, (highlighter, _steps) in self._work.items():
-            if highlighter.on_screen():
-                return key
-        return next(iter(self._work))
+    def _next(self) -> tuple[int, str] | None:
+        for key, (highlighter, _steps) in list(self._work.items()):
+            try:
+                if highlighter.on_screen():
+                    return key
+            except RuntimeError:  # its view (or document) was deleted meanwhile
+                self._work.pop(key)[1].close()
+        return next(iter(self._work), None)
 
     def _steps(self) -> Steps[None]:
         while self._work:
             key = self._next()
+            if key is None:
+                break
             steps = self._work[key][1]
             try:
                 next(steps)
