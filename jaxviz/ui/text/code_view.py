@@ -120,6 +120,7 @@ class CodeView(LinkedTextEdit):
         end = doc.findBlockByNumber(last).position()
         doc.markContentsDirty(start, end - start)  # (Qt drops the lines' layouts)
         self._unlaid = True
+        self._selections_stale = True  # the background ranges of lines now shown (or not)
         if not fold:
             self.highlighter.colour_unfolded()
         self.viewport().update()
@@ -137,7 +138,7 @@ class CodeView(LinkedTextEdit):
             painter = QPainter(self.viewport())
             painter.fillRect(event.rect(), self.palette().base())
             painter.end()
-            QTimer.singleShot(0, self.viewport().update)
+            QTimer.singleShot(0, self, self.viewport().update)
             return
         super().paintEvent(event)
 
