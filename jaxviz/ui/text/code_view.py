@@ -59,7 +59,7 @@ class CodeView(LinkedTextEdit):
             return  # unchanged: Qt would lay out the whole text again
         self.setFont(font)
         self.document().setDefaultFont(font)
-        self._unlaid = bool(self._folded)  # every line is laid out again at the new size
+        self._unlaid, self._unlaid_at = bool(self._folded), (-1, 0)  # all laid out anew
         self.refresh_gutter()
 
     def set_text(self, text: str) -> None:
@@ -119,7 +119,7 @@ class CodeView(LinkedTextEdit):
         start = doc.findBlockByNumber(first).position()
         end = doc.findBlockByNumber(last).position()
         doc.markContentsDirty(start, end - start)  # (Qt drops the lines' layouts)
-        self._unlaid = True
+        self._unlaid, self._unlaid_at = True, (-1, 0)
         self._selections_stale = True  # the background ranges of lines now shown (or not)
         if not fold:
             self.highlighter.colour_unfolded()

@@ -131,10 +131,11 @@ class PygmentsHighlighter(QSyntaxHighlighter):
     A read-only view (``chunked``) that calls :meth:`prepare_for` before it puts a long
     text (over :data:`LONG_LINES` lines) into its document gets it coloured off the
     GUI thread's critical path: the highlighter steps off the document (so Qt does not
-    call :meth:`highlightBlock` on every line at once), the text is lexed in steps of a
-    few milliseconds per event-loop turn (:class:`~jaxviz.ui.sliced.SlicedJob`; a
-    thread would hold the GIL the GUI thread needs), and its formats are set
-    :data:`CHUNK_LINES` lines per event-loop turn.
+    call :meth:`highlightBlock` on every line at once), the text is lexed in steps and its
+    formats set :data:`CHUNK_LINES` lines a step (the lines in view first), every long
+    text's steps together taking :data:`SLICE_MS` of an event-loop turn (one
+    :class:`~jaxviz.ui.sliced.SlicedJob`; a thread would hold the GIL the GUI thread
+    needs). Folded lines are coloured when unfolded (:meth:`colour_unfolded`).
 
     Signals:
         coloured(): a long text's last chunk was coloured.
