@@ -18,6 +18,8 @@ editor's and the panes' background layers.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QColor
 
@@ -32,7 +34,7 @@ from jaxviz.views.panes.link_index import LinkIndex, program_source_lines
 BIG_LINES = 2000
 
 
-def _palette():
+def _palette() -> Callable[[int], QColor]:
     """``slot -> link colour``, each colour made once (a big result colours thousands of
     lines from a dozen colours)."""
     made: dict[int, QColor] = {}
