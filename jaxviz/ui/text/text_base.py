@@ -31,8 +31,9 @@ from jaxviz.ui.theme import style
 #: A view hands Qt all its layers' ranges up to this many (see
 #: :meth:`LinkedTextEdit.flush_selections`), else those near the lines in view.
 SELECTIONS_AT_ONCE = 600
-#: Lines above and below the view whose ranges Qt gets.
-WINDOW_LINES = 200
+#: Lines above and below the view whose ranges Qt gets (Qt lays out every line of a range
+#: it is handed, on screen or not: 200 a side was 10 ms of a train step's first paint).
+WINDOW_LINES = 80
 
 
 def _line_selection(block: QTextBlock, colour: QColor) -> QTextEdit.ExtraSelection:
