@@ -196,15 +196,18 @@ class JaxprArea(QStackedWidget):
             for pane in self._tab_panes():
                 pane.setParent(self._parking)
             self._tabs.clear()
-            for pane in [p for p in self._splitter_panes() if p not in wanted]:
-                pane.setParent(self._parking)
+            # the panes not shown stay in the splitter, hidden (a hidden widget takes no room
+            # there): moving a pane to another parent restyles its every widget, 6 ms a pane
             for i, pane in enumerate(wanted):
                 if self._splitter.indexOf(pane) != i:
                     self._splitter.insertWidget(i, pane)
                 pane.show()
                 # its header's minimum side by side (in tabs it is compact, narrower)
                 self._side_min[pane.variant] = pane.minimumSizeHint().width()
-            self._splitter.setSizes([1000] * len(shown))
+            for pane in self._splitter_panes()[len(wanted):]:
+                pane.hide()
+            self._splitter.setSizes([1000] * len(shown)
+                                    + [0] * (self._splitter.count() - len(shown)))
             self.setCurrentWidget(self._splitter)
         self.refresh_tab_titles()
         self._apply_zoom()

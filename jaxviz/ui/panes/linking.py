@@ -18,14 +18,33 @@ editor's and the panes' background layers.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QColor
 
 from jaxviz.model import TraceResult
 from jaxviz.ui.panes.area import JaxprArea
+from jaxviz.ui.sliced import SlicedJob
 from jaxviz.ui.text.editor import CodeEditor
 from jaxviz.ui.theme import style
 from jaxviz.views.panes.link_index import LinkIndex, program_source_lines
+
+#: Results with more jaxpr lines than this (all variants) get their link index in steps.
+BIG_LINES = 2000
+
+
+def _palette() -> Callable[[int], QColor]:
+    """``slot -> link colour``, each colour made once (a big result colours thousands of
+    lines from a dozen colours)."""
+    made: dict[int, QColor] = {}
+
+    def colour(slot: int) -> QColor:
+        found = made.get(slot)
+        if found is None:
+            found = made[slot] = style.link_colour(slot)
+        return found
+    return colour
 
 
 def _ranges(lines: list[int]) -> list[tuple[int, int]]:
@@ -55,6 +74,7 @@ class LinkController(QObject):
         self._explicit: dict[str, list[int]] = {}
         #: variant -> program view (``HLO``...) -> {0-based program line: source line}.
         self.programs: dict[str, dict[str, dict[int, int]]] = {}
+        self._job: SlicedJob | None = None  # a big result's index, built in steps
         editor.sourceLineHovered.connect(self._editor_hovered)
         editor.sourceLineClicked.connect(self._editor_clicked)
         for pane in area.panes.values():
@@ -68,10 +88,37 @@ class LinkController(QObject):
 
     # ------------------------------------------------------------- results
     def set_result(self, result: TraceResult | None) -> None:
-        """Colour the editor and every pane for a new result (None: clear the colours)."""
-        self.index = LinkIndex(result) if result is not None else None
+        """Colour the editor and every pane for a new result (None: clear the colours).
+
+        A big result's index (over :data:`BIG_LINES` jaxpr lines in all: a train step's
+        ~5,000 equations took 40 ms) is built in steps of a few milliseconds per event-loop
+        turn; its colours come when it is done (:attr:`indexing` until then)."""
+        if self._job is not None:
+            self._job.cancel()
+            self._job = None
         self._explicit = {}
         self.programs = {}  # until this result's compiled programs come (set_details)
+        lines = sum(vr.jaxpr_text.count("\n") for vr in result.variants) if result else 0
+        if result is None or lines <= BIG_LINES:
+            self.index = LinkIndex(result) if result is not None else None
+            self.refresh()
+            return
+        self.index = None  # the last result's colours go at once
+        self.refresh()
+        job = self._job = SlicedJob(LinkIndex.in_steps(result), parent=self)
+        job.finished.connect(lambda index: self._indexed(job, index))
+        job.start()
+
+    @property
+    def indexing(self) -> bool:
+        """A big result's index is being built (its colours are not shown yet)."""
+        return self._job is not None
+
+    def _indexed(self, job: SlicedJob, index: LinkIndex) -> None:
+        if job is not self._job:
+            return
+        self._job = None
+        self.index = index
         self.refresh()
 
     def set_details(self, details: TraceResult | None) -> None:
@@ -101,23 +148,23 @@ class LinkController(QObject):
             self.area.compare.set_links({}, {})
             self._paint_active()
             return
-        by_line = {line: style.link_colour(index.colour_index(line) or 0)
-                   for line in index.source_lines}
+        colour = _palette()
+        by_line = {line: colour(index.colour_index(line) or 0) for line in index.source_lines}
         self.editor.set_link_colours(by_line)
         self.area.compare.set_links(
             {v: {ref.order: ref.line for ref in index.refs(v) if ref.line is not None}
              for v in index.variants}, by_line)
+        per_pane: dict[str, dict[int, QColor]] = {variant: {} for variant in self.area.panes}
+        for line, found in by_line.items():  # each jaxpr line owned by an equation from it
+            for variant, lines in index.text_lines_for(line).items():
+                if variant in per_pane:
+                    per_pane[variant].update(dict.fromkeys(lines, found))
         for variant, pane in self.area.panes.items():
-            colours: dict[int, QColor] = {}
-            for n, ref in enumerate(index.owners(variant)):
-                slot = index.colour_index(ref.line) if ref is not None else None
-                if slot is not None:
-                    colours[n] = style.link_colour(slot)
-            pane.jaxpr_view.set_line_backgrounds("link", colours)
+            pane.jaxpr_view.set_line_backgrounds("link", per_pane[variant])
             for name, view in pane.program_views().items():
                 located = self._located(variant, name)
                 view.set_line_backgrounds("link", {
-                    n: style.link_colour(slot) for n, line in located.items()
+                    n: colour(slot) for n, line in located.items()
                     if (slot := index.colour_index(line)) is not None})
         self._paint_active()
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
+import time
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QPoint, QRect, Qt
-from PySide6.QtGui import QFont, QPainter, QPolygon, QTextBlock
+from PySide6.QtCore import QPoint, QRect, Qt, QTimer
+from PySide6.QtGui import QFont, QPainter, QPaintEvent, QPolygon, QTextBlock
 from PySide6.QtWidgets import QWidget
 
 from jaxviz.ui.text.highlighters import PygmentsHighlighter
@@ -17,6 +18,9 @@ if TYPE_CHECKING:  # the marks come with a result; their module loads with the f
     from jaxviz.views.compare.changes import Mark
 
 _BAR = 4
+#: The GUI thread's time per paint for laying out folded lines (see
+#: :meth:`CodeView.paintEvent`).
+LAYOUT_MS = 5.0
 
 
 class CodeView(LinkedTextEdit):
@@ -38,16 +42,24 @@ class CodeView(LinkedTextEdit):
                                      | Qt.TextInteractionFlag.TextSelectableByKeyboard)
         self.highlighter: PygmentsHighlighter = make_highlighter(self.document())
         self.highlighter.chunked = True  # read-only: long texts lexed in steps
+        self.highlighter.set_view(self)
         self._marks_column = marks_column
         self._marks: list[Mark] = []
         self._folds: dict[int, int] = {}   # first line -> last line
         self._folded: set[int] = set()
+        #: Folded lines may be without a text layout (see :meth:`paintEvent`), and where the
+        #: last paint's look for them stopped: (first line in view, next line to look at).
+        self._unlaid = False
+        self._unlaid_at = (-1, 0)
         self.set_zoom(0)
 
     def set_zoom(self, zoom: int) -> None:
         font = style.code_font(zoom + style.PANE_CODE_DELTA)
+        if font == self.font() and font == self.document().defaultFont():
+            return  # unchanged: Qt would lay out the whole text again
         self.setFont(font)
         self.document().setDefaultFont(font)
+        self._unlaid, self._unlaid_at = bool(self._folded), (-1, 0)  # all laid out anew
         self.refresh_gutter()
 
     def set_text(self, text: str) -> None:
@@ -94,17 +106,64 @@ class CodeView(LinkedTextEdit):
         else:
             self._folded.discard(first)
         doc = self.document()
-        others = [(f, self._folds[f]) for f in self._folded if f != first]
+        hidden: set[int] = set()  # lines another folded region keeps hidden
+        if not fold:
+            for f in self._folded:
+                end = self._folds[f]
+                if f != first and f < last and end > first:
+                    hidden.update(range(max(f, first) + 1, min(end, last)))
         block = doc.findBlockByNumber(first + 1)
         for n in range(first + 1, last):  # block by block (not looked up by number: O(n))
-            hidden_by_outer = any(f < n < end for f, end in others)
-            block.setVisible(not fold and not hidden_by_outer)
+            block.setVisible(not fold and n not in hidden)
             block = block.next()
         start = doc.findBlockByNumber(first).position()
         end = doc.findBlockByNumber(last).position()
-        doc.markContentsDirty(start, end - start)
+        doc.markContentsDirty(start, end - start)  # (Qt drops the lines' layouts)
+        self._unlaid, self._unlaid_at = True, (-1, 0)
+        self._selections_stale = True  # the background ranges of lines now shown (or not)
+        if not fold:
+            self.highlighter.colour_unfolded()
         self.viewport().update()
         self.refresh_gutter()
+
+    # -------------------------------------------------------------- painting
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
+        """Paint, once the folded lines between the top of the view and its bottom have a
+        text layout. Qt's paint lays out every hidden line it passes that has none (to
+        learn that it takes no room): a train step's pane, its nested jaxprs folded, is
+        4,000 such lines below its first few, 50 ms of one paint. They are laid out here
+        :data:`LAYOUT_MS` per turn of the event loop instead, the text painted when they
+        are (a pane just filled shows its background for those few turns)."""
+        if self._unlaid and not self._lay_out_folded(LAYOUT_MS / 1000.0):
+            painter = QPainter(self.viewport())
+            painter.fillRect(event.rect(), self.palette().base())
+            painter.end()
+            QTimer.singleShot(0, self, self.viewport().update)
+            return
+        super().paintEvent(event)
+
+    def _lay_out_folded(self, budget_s: float) -> bool:
+        """Give the folded lines a paint passes a layout, for at most ``budget_s`` seconds;
+        whether they all have one."""
+        end = time.perf_counter() + budget_s
+        block = self.firstVisibleBlock()
+        top = block.blockNumber()
+        if self._unlaid_at[0] == top:  # where the last look stopped
+            block = self.document().findBlockByNumber(self._unlaid_at[1])
+        shown = 0
+        room = self.viewport().height() // max(1, self.fontMetrics().lineSpacing()) + 2
+        while block.isValid() and shown <= room:
+            if block.isVisible():
+                shown += 1
+            elif block.layout().lineCount() == 0:
+                self.blockBoundingRect(block)  # (Qt lays it out)
+                if time.perf_counter() > end:
+                    self._unlaid_at = (top, block.blockNumber() + 1)
+                    return False
+            block = block.next()
+        self._unlaid = False
+        self._unlaid_at = (-1, 0)
+        return True
 
     def after_hidden(self, block: QTextBlock) -> QTextBlock:
         """Past the folded region hiding ``block``: its last line (shown), not line by line."""

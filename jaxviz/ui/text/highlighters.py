@@ -26,6 +26,8 @@ from __future__ import annotations
 import contextlib
 import importlib
 import threading
+import weakref
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from pygments.token import Text, Whitespace, _TokenType
@@ -45,6 +47,8 @@ from jaxviz.views.incremental import Steps, run_to_end
 
 if TYPE_CHECKING:
     from pygments.lexer import Lexer
+
+    from jaxviz.ui.text.text_base import LinkedTextEdit
 
 Span = tuple[int, int, _TokenType]
 
@@ -127,10 +131,11 @@ class PygmentsHighlighter(QSyntaxHighlighter):
     A read-only view (``chunked``) that calls :meth:`prepare_for` before it puts a long
     text (over :data:`LONG_LINES` lines) into its document gets it coloured off the
     GUI thread's critical path: the highlighter steps off the document (so Qt does not
-    call :meth:`highlightBlock` on every line at once), the text is lexed in steps of a
-    few milliseconds per event-loop turn (:class:`~jaxviz.ui.sliced.SlicedJob`; a
-    thread would hold the GIL the GUI thread needs), and its formats are set
-    :data:`CHUNK_LINES` lines per event-loop turn.
+    call :meth:`highlightBlock` on every line at once), the text is lexed in steps and its
+    formats set :data:`CHUNK_LINES` lines a step (the lines in view first), every long
+    text's steps together taking :data:`SLICE_MS` of an event-loop turn (one
+    :class:`~jaxviz.ui.sliced.SlicedJob`; a thread would hold the GIL the GUI thread
+    needs). Folded lines are coloured when unfolded (:meth:`colour_unfolded`).
 
     Signals:
         coloured(): a long text's last chunk was coloured.
@@ -157,7 +162,11 @@ class PygmentsHighlighter(QSyntaxHighlighter):
         self._generation = 0
         self._applying = False
         self._recheck_pending = False
-        self._job: SlicedJob | None = None  # a long text's lexing, in steps
+        #: The view showing the document (set by the view: a long text's lines in view are
+        #: coloured first, and texts on screen before those hidden).
+        self._view: Callable[[], LinkedTextEdit | None] = lambda: None
+        self._job: SlicedJob | None = None  # the job lexing and colouring a long text
+        self._folded: set[int] = set()  # a long text's lines left uncoloured while folded
         # Connected before the highlighter's own slot, so the cache is invalid
         # by the time Qt asks for the changed lines.
         document.contentsChange.connect(self._invalidate)
@@ -213,6 +222,35 @@ class PygmentsHighlighter(QSyntaxHighlighter):
             self.lexing = True
             self.setDocument(None)  # type: ignore[arg-type]  # Qt accepts no document
 
+    def colour_unfolded(self) -> None:
+        """Colour the lines left uncoloured while folded that are shown now (the view calls
+        this when it unfolds), the lines in view first, :data:`CHUNK_LINES` per turn."""
+        if self._folded:
+            _colouring().add(self, self._unfolded_steps(self._generation), part="unfolded")
+
+    def _unfolded_steps(self, generation: int) -> Steps[None]:
+        doc = self._doc
+        shown = [n for n in sorted(self._folded) if doc.findBlockByNumber(n).isVisible()]
+        view = self._view()
+        top = view.firstVisibleBlock().blockNumber() if view is not None else 0
+        shown = [n for n in shown if n >= top] + [n for n in shown if n < top]
+        for k in range(0, len(shown), CHUNK_LINES):
+            if generation != self._generation or not self._long:
+                return
+            for n in shown[k:k + CHUNK_LINES]:
+                if n in self._folded:
+                    self._apply(n, n + 1)
+            yield
+
+    def set_view(self, view: LinkedTextEdit) -> None:
+        """The view showing the document (its lines in view are coloured first)."""
+        self._view = weakref.ref(view)
+
+    def on_screen(self) -> bool:
+        """Whether the document's view is on screen (not in a hidden tab)."""
+        view = self._view()
+        return view is not None and view.isVisible()
+
     def _recheck(self) -> None:
         self._recheck_pending = False
         if not self._long:
@@ -232,51 +270,76 @@ class PygmentsHighlighter(QSyntaxHighlighter):
         if lexer is None:
             return  # its arrival (_lexer_made) comes back here
         self.lexing = True
-        if self._job is not None:
-            self._job.cancel()
+        self._folded = set()
         # in steps on the GUI thread, a few ms per turn: a lexing thread would hold the GIL
         # the GUI thread needs for each Qt call (see jaxviz.views.incremental)
-        self._job = SlicedJob(lex_steps(lexer, text), parent=self)
-        self._job.finished.connect(lambda found: self._on_lexed(generation, found))
-        self._job.start()
+        _colouring().add(self, self._colour_steps(lexer, text, generation))
 
-    def _on_lexed(self, generation: int, found: tuple) -> None:
-        self._job = None
+    def _colour_steps(self, lexer: Lexer, text: str, generation: int) -> Steps[None]:
+        """Lex ``text`` in steps, then colour its lines :data:`CHUNK_LINES` at a time: the
+        lines in view first, then the rest from the top."""
+        found = yield from lex_steps(lexer, text)
         if generation != self._generation or not self._long:
             return  # the text changed since: its own lexing is on its way
         self._lines, self._ends = found
         self._dirty = False
-        self._apply_from(0, generation)
+        count = self._doc.blockCount()
+        view = self._view()
+        first = max(0, min(view.firstVisibleBlock().blockNumber(), count - 1)) if view else 0
+        starts = list(range(first, count, CHUNK_LINES)) + list(range(0, first, CHUNK_LINES))
+        for start in starts:
+            yield
+            if generation != self._generation or not self._long:
+                return
+            self._apply(start, min(start + CHUNK_LINES, count, first if start < first else count))
+        self.lexing = False
+        self.coloured.emit()
 
-    def _apply_from(self, first: int, generation: int) -> None:
-        if generation != self._generation or not self._long:
-            return
+    def _apply(self, first: int, stop: int) -> None:
+        """Set the formats of lines ``first..stop-1``.
+
+        The lines Qt has laid out are laid out again when next painted; the others get
+        their formats when they are first laid out, so colouring lines off screen repaints
+        nothing. Folded lines are left for when they are unfolded (:meth:`colour_unfolded`):
+        new formats drop a line's layout, and Qt lays out again every folded line a paint
+        passes (a train step's pane: 4,000 lines, 245 ms in one paint). Not by marking the
+        lines' contents dirty, as Qt's own highlighting does: that drops the layout of every
+        line between the first and the last line coloured since the last time.
+        """
         doc = self._doc
+        view = self._view()
         block = doc.findBlockByNumber(first)
-        start = block.position()
-        end = start
+        dirty: tuple[int, int] | None = None
         self._applying = True
         try:
-            for _ in range(CHUNK_LINES):
-                if not block.isValid():
-                    break
+            while block.isValid() and block.blockNumber() < stop:
+                n = block.blockNumber()
+                if not block.isVisible() and view is not None:
+                    self._folded.add(n)  # coloured when unfolded (see colour_unfolded)
+                    block = block.next()
+                    continue
+                self._folded.discard(n)
                 ranges = []
-                for col, length, ttype in self._lines[block.blockNumber()]:
+                for col, length, ttype in self._lines[n]:
                     fmt = self._format(ttype)
                     if fmt is not None:
                         ranges.append(_format_range(col, length, fmt))
-                block.layout().setFormats(ranges)
-                end = block.position() + block.length()
+                layout = block.layout()
+                laid_out = layout.lineCount() > 0
+                layout.setFormats(ranges)
+                if laid_out:
+                    if view is not None:
+                        layout.clearLayout()  # laid out again, with its formats, when painted
+                    end = block.position() + block.length()
+                    dirty = (dirty[0] if dirty else block.position(), end)
                 block = block.next()
-            if end > start:
-                doc.markContentsDirty(start, end - start)
+            if dirty is not None:
+                if view is not None:
+                    view.viewport().update()
+                else:
+                    doc.markContentsDirty(dirty[0], dirty[1] - dirty[0])
         finally:
             self._applying = False
-        if block.isValid():
-            QTimer.singleShot(0, self, lambda: self._apply_from(first + CHUNK_LINES, generation))
-        else:
-            self.lexing = False
-            self.coloured.emit()
 
     def _format(self, ttype: _TokenType) -> QTextCharFormat | None:
         if ttype not in self._formats:
@@ -321,6 +384,75 @@ def _format_range(start: int, length: int, fmt: QTextCharFormat) -> QTextLayout.
     found = QTextLayout.FormatRange()
     found.start, found.length, found.format = start, length, fmt
     return found
+
+
+#: The GUI thread's time per event-loop turn for every long text's lexing and colouring
+#: together (one 60 Hz frame is 16.7 ms).
+SLICE_MS = 5.0
+
+
+class _Colouring(QObject):
+    """The long texts' lexing and colouring, all views together, in one
+    :class:`~jaxviz.ui.sliced.SlicedJob`: a turn of the event loop gives them
+    :data:`SLICE_MS` in all, not that much to each (a train step's two panes and the
+    compare layout's two columns, one job each, were 25-30 ms turns). A text shown on
+    screen goes before those in hidden tabs."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._work: dict[tuple[int, str], tuple[PygmentsHighlighter, Steps[None]]] = {}
+        #: The job running the work now (None when there is none).
+        self.job: SlicedJob | None = None
+
+    def add(self, highlighter: PygmentsHighlighter, steps: Steps[None],
+            part: str = "text") -> None:
+        """Run ``steps`` for ``highlighter`` (in place of its earlier work on the same
+        ``part``, if any: its ``text``, lines ``unfolded``)."""
+        old = self._work.pop((id(highlighter), part), None)
+        if old is not None:
+            old[1].close()
+        self._work[(id(highlighter), part)] = (highlighter, steps)
+        if self.job is None or not self.job.busy:
+            self.job = SlicedJob(self._steps(), slice_ms=SLICE_MS, parent=self)
+            self.job.start()
+        highlighter._job = self.job
+
+    def _next(self) -> tuple[int, str] | None:
+        for key, (highlighter, _steps) in list(self._work.items()):
+            try:
+                if highlighter.on_screen():
+                    return key
+            except RuntimeError:  # its view (or document) was deleted meanwhile
+                self._work.pop(key)[1].close()
+        return next(iter(self._work), None)
+
+    def _steps(self) -> Steps[None]:
+        while self._work:
+            key = self._next()
+            if key is None:
+                break
+            steps = self._work[key][1]
+            try:
+                next(steps)
+            except StopIteration:
+                self._work.pop(key, None)
+            except RuntimeError:  # its document (and highlighter) was deleted meanwhile
+                self._work.pop(key, None)
+            except Exception:
+                self._work.pop(key, None)
+                raise
+            yield
+        self.job = None
+
+
+_COLOURING: _Colouring | None = None
+
+
+def _colouring() -> _Colouring:
+    global _COLOURING
+    if _COLOURING is None:
+        _COLOURING = _Colouring()
+    return _COLOURING
 
 
 def lex_spans(lexer: Lexer | None, text: str) -> tuple[list[list[Span]], list[_TokenType]]:

@@ -31,8 +31,18 @@ from jaxviz.ui.theme import style
 #: A view hands Qt all its layers' ranges up to this many (see
 #: :meth:`LinkedTextEdit.flush_selections`), else those near the lines in view.
 SELECTIONS_AT_ONCE = 600
-#: Lines above and below the view whose ranges Qt gets.
-WINDOW_LINES = 200
+#: Lines above and below the view whose ranges Qt gets (Qt lays out every line of a range
+#: it is handed, on screen or not: 200 a side was 10 ms of a train step's first paint).
+WINDOW_LINES = 80
+
+
+def _line_selection(block: QTextBlock, colour: QColor) -> QTextEdit.ExtraSelection:
+    """A whole-line background range for one block."""
+    sel = QTextEdit.ExtraSelection()
+    sel.format.setBackground(colour)
+    sel.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
+    sel.cursor = QTextCursor(block)
+    return sel
 
 
 class _Gutter(QWidget):
@@ -82,6 +92,10 @@ class LinkedTextEdit(QPlainTextEdit):
         self._gutter = _Gutter(self)
         self._layers: dict[str, list[QTextEdit.ExtraSelection]] = {}
         self._layer_keys: dict[str, tuple] = {}
+        #: Layers set by line (set_line_backgrounds): (text generation, colours, kept by
+        #: number), and a big layer's ranges made so far, by line.
+        self._line_layers: dict[str, tuple[int, dict[int, QColor], bool]] = {}
+        self._built: dict[str, dict[int, QTextEdit.ExtraSelection]] = {}
         self._selections_stale = False  # the layers changed since Qt last got them
         #: The lines whose ranges Qt holds (None: all of them), and each layer's line spans.
         self._window: tuple[int, int] | None = None
@@ -99,6 +113,9 @@ class LinkedTextEdit(QPlainTextEdit):
 
     def _bump_generation(self) -> None:
         self._generation += 1
+        if self._built:  # a big layer's ranges were made for the old text: made anew
+            self._built = {layer: {} for layer in self._built}
+            self._selections_stale = True
 
     # ------------------------------------------------------------------ gutter
     def gutter_width(self) -> int:
@@ -121,7 +138,9 @@ class LinkedTextEdit(QPlainTextEdit):
         self._gutter.update()
 
     def _update_gutter_width(self, *_args) -> None:
-        self.setViewportMargins(self.gutter_width(), 0, 0, 0)
+        width = self.gutter_width()
+        if width != self.viewportMargins().left():  # (Qt lays the view out again each time:
+            self.setViewportMargins(width, 0, 0, 0)  # 3 ms for a 4,000-line text)
 
     def _update_gutter(self, rect: QRect, dy: int) -> None:
         if dy:
@@ -171,24 +190,32 @@ class LinkedTextEdit(QPlainTextEdit):
 
     # ---------------------------------------------------------------- layers
     def set_line_backgrounds(self, layer: str, colours: dict[int, QColor]) -> None:
-        """Give whole lines a background colour in one named layer ("link", "active", "error")."""
-        key = (self.blockCount(), tuple(sorted((n, c.rgba()) for n, c in colours.items())))
-        if self._layer_keys.get(layer) == (self._generation, key):
+        """Give whole lines a background colour in one named layer ("link", "active", "error").
+
+        Up to :data:`SELECTIONS_AT_ONCE` lines get their Qt ranges now (they move with the
+        text when it is edited, as Qt's cursors do). More (a train step's link colours:
+        thousands of lines a pane) are kept by line number and made into Qt ranges only for
+        the lines near the view, when it paints (:meth:`flush_selections`): making one
+        range per line of a 5,000-line text was 90 ms of one event-loop turn.
+        """
+        known = self._line_layers.get(layer)
+        if known is not None and known[0] == self._generation and known[1] == colours:
             return  # unchanged: no repaint
-        doc = self.document()
-        selections, lines = [], []
-        for line, colour in sorted(colours.items()):
-            block = doc.findBlockByNumber(line)
-            if not block.isValid():
-                continue
-            sel = QTextEdit.ExtraSelection()
-            sel.format.setBackground(colour)
-            sel.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
-            sel.cursor = QTextCursor(block)
-            selections.append(sel)
-            lines.append((line, line))
-        if self.set_selections(layer, selections, key):
+        if len(colours) <= SELECTIONS_AT_ONCE:
+            doc = self.document()
+            selections, lines = [], []
+            for line, colour in sorted(colours.items()):
+                block = doc.findBlockByNumber(line)
+                if block.isValid():
+                    selections.append(_line_selection(block, colour))
+                    lines.append((line, line))
+            self.set_selections(layer, selections)
             self._spans[layer] = (self._generation, lines)
+        else:  # by line number, made into ranges near the view when it paints
+            self.set_selections(layer, [])
+            self._built[layer] = {}
+        self._line_layers[layer] = (self._generation, dict(colours),
+                                    len(colours) > SELECTIONS_AT_ONCE)
 
     def set_selections(self, layer: str, selections: list[QTextEdit.ExtraSelection],
                        key: tuple | None = None) -> bool:
@@ -205,6 +232,8 @@ class LinkedTextEdit(QPlainTextEdit):
         else:
             self._layer_keys.pop(layer, None)
         self._layers[layer] = selections
+        self._line_layers.pop(layer, None)
+        self._built.pop(layer, None)
         self._spans.pop(layer, None)
         # Qt gets the merged layers once, when the view next paints: each call hands it every
         # layer's ranges again, and a new result sets several layers of several views (a
@@ -212,6 +241,11 @@ class LinkedTextEdit(QPlainTextEdit):
         self._selections_stale = True
         self.viewport().update()
         return True
+
+    def _lazy(self, layer: str) -> dict[int, QColor] | None:
+        """A layer's colours by line when they are kept by number (a big layer), else None."""
+        found = self._line_layers.get(layer)
+        return found[1] if found is not None and found[2] else None
 
     def flush_selections(self) -> None:
         """Hand Qt the layers' ranges now if they changed (painting does it too).
@@ -221,13 +255,13 @@ class LinkedTextEdit(QPlainTextEdit):
         them: Qt's paint visits every extra selection for every line it paints, and a train
         step's link colours (4,000 ranges a pane) made one paint of two panes 0.7 s.
         """
-        merged = [(name, k) for name in self.LAYERS
-                  for k in range(len(self._layers.get(name, [])))]
-        if len(merged) <= SELECTIONS_AT_ONCE:
+        total = sum(len(self._layers.get(name, [])) for name in self.LAYERS)
+        total += sum(len(lazy) for name in self.LAYERS if (lazy := self._lazy(name)))
+        if total <= SELECTIONS_AT_ONCE:
             if self._selections_stale:
                 self._selections_stale = False
                 self._window = None
-                self.setExtraSelections([self._layers[name][k] for name, k in merged])
+                self.setExtraSelections(self._chosen(0, self.document().blockCount(), True))
             return
         first, last = self._lines_in_view()
         window = self._window
@@ -235,17 +269,39 @@ class LinkedTextEdit(QPlainTextEdit):
                 and window[0] <= first and last <= window[1]:
             return
         lo, hi = self._shown_around(first, last)
+        self._selections_stale = False
+        self._window = (lo, hi)
+        self.setExtraSelections(self._chosen(lo, hi, False))
+
+    def _chosen(self, lo: int, hi: int, everything: bool) -> list[QTextEdit.ExtraSelection]:
+        """Every layer's ranges (``everything``), else those that touch lines ``lo..hi`` and
+        are not folded away (Qt lays out every range it holds); bottom layer first."""
         doc = self.document()
         chosen = []
         for name in self.LAYERS:
+            lazy = self._lazy(name)
+            if lazy is not None:
+                built = self._built.setdefault(name, {})
+                block = doc.findBlockByNumber(max(0, lo))
+                while block.isValid() and block.blockNumber() <= hi:
+                    n = block.blockNumber()
+                    colour = lazy.get(n)
+                    if colour is not None and (everything or block.isVisible()):
+                        sel = built.get(n)
+                        if sel is None:
+                            sel = built[n] = _line_selection(block, colour)
+                        chosen.append(sel)
+                    block = block.next()
+                continue
             selections = self._layers.get(name, [])
+            if everything:
+                chosen.extend(selections)
+                continue
             for sel, (a, b) in zip(selections, self._layer_spans(name)):
                 # near the view, and not folded away (Qt lays out every range it holds)
                 if b >= lo and a <= hi and (a != b or doc.findBlockByNumber(a).isVisible()):
                     chosen.append(sel)
-        self._selections_stale = False
-        self._window = (lo, hi)
-        self.setExtraSelections(chosen)
+        return chosen
 
     def _layer_spans(self, layer: str) -> list[tuple[int, int]]:
         """The first and last line of each of a layer's ranges (remembered per text)."""
@@ -291,6 +347,10 @@ class LinkedTextEdit(QPlainTextEdit):
 
     def line_background(self, layer: str, line: int) -> QColor | None:
         """The background a layer gives a 0-based line, if any."""
+        lazy = self._lazy(layer)
+        if lazy is not None:
+            colour = lazy.get(line)
+            return QColor(colour) if colour is not None else None
         for sel in self._layers.get(layer, []):
             if sel.cursor.blockNumber() == line:
                 return sel.format.background().color()

@@ -28,6 +28,8 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, TypeVar
 
+from jaxviz.views.incremental import Steps, run_to_end
+
 T = TypeVar("T")
 
 #: Alignments of up to this many cells (len(a) * len(b)) are solved exactly; larger
@@ -62,10 +64,41 @@ def align(a: Sequence[T], b: Sequence[T], key: Callable[[T], Hashable],
         pair, ``(i, None)`` for an item only in ``a``, ``(None, j)`` only in ``b``.
         Within a run of unpaired items, those of ``a`` come first.
     """
+    return run_to_end(align_steps(a, b, key, affinity, order))
+
+
+#: Items (or cells of an exact alignment, :data:`STEP_CELLS`) per step of
+#: :func:`align_steps`: about a millisecond each.
+STEP_ITEMS = 500
+STEP_CELLS = 2_000
+
+
+def align_steps(a: Sequence[T], b: Sequence[T], key: Callable[[T], Hashable],
+                affinity: Callable[[T, T], int] | None = None,
+                order: Callable[[T], tuple[object, ...]] | None = None
+                ) -> Steps[list[Pair]]:
+    """:func:`align` in steps of about a millisecond (a train step's 5,000 equations
+    a side took 130 ms at once; see :mod:`jaxviz.views.incremental`)."""
     describe = order or (lambda item: (repr(key(item)),))
-    if [describe(x) for x in b] < [describe(x) for x in a]:
-        return mirror(_align_directed(b, a, key, affinity))
-    return _left_first(_align_directed(a, b, key, affinity))
+    described: list[list[tuple[object, ...]]] = [[], []]
+    for side, items in zip(described, (a, b)):
+        for n, item in enumerate(items):
+            side.append(describe(item))
+            if n % STEP_ITEMS == STEP_ITEMS - 1:
+                yield
+    if (yield from _less(described[1], described[0])):
+        return mirror((yield from _align_directed(b, a, key, affinity)))
+    return _left_first((yield from _align_directed(a, b, key, affinity)))
+
+
+def _less(x: list[tuple[object, ...]], y: list[tuple[object, ...]]) -> Steps[bool]:
+    """``x < y``, in steps (two variants' descriptions agree for thousands of items)."""
+    for n, (p, q) in enumerate(zip(x, y)):
+        if p != q:
+            return p < q
+        if n % STEP_ITEMS == STEP_ITEMS - 1:
+            yield
+    return len(x) < len(y)
 
 
 def mirror(pairs: Sequence[Pair]) -> list[Pair]:
@@ -88,23 +121,29 @@ def _left_first(pairs: Sequence[Pair]) -> list[Pair]:
 
 
 def _align_directed(a: Sequence[T], b: Sequence[T], key: Callable[[T], Hashable],
-                    affinity: Callable[[T, T], int] | None) -> list[Pair]:
+                    affinity: Callable[[T, T], int] | None) -> Steps[list[Pair]]:
     ids: dict[Hashable, int] = {}
-    ka = [ids.setdefault(key(x), len(ids)) for x in a]
-    kb = [ids.setdefault(key(x), len(ids)) for x in b]
+    keys: list[list[int]] = [[], []]
+    for side, items in zip(keys, (a, b)):
+        for n, item in enumerate(items):
+            side.append(ids.setdefault(key(item), len(ids)))
+            if n % STEP_ITEMS == STEP_ITEMS - 1:
+                yield
+    ka, kb = keys
     score = affinity or (lambda _x, _y: 0)
     if len(a) * len(b) <= EXACT_CELLS:
-        return _exact(a, b, ka, kb, score, 0, 0, len(a), len(b))
+        return (yield from _exact(a, b, ka, kb, score, 0, 0, len(a), len(b)))
     pairs: list[Pair] = []
     i = j = 0
-    for block in anchors(ka, kb):  # the last block is (len(a), len(b), 0)
+    for block in (yield from anchors_steps(ka, kb)):  # the last block is (len(a), len(b), 0)
         if (block.a - i) * (block.b - j) <= EXACT_CELLS:
-            pairs += _exact(a, b, ka, kb, score, i, j, block.a, block.b)
+            pairs += yield from _exact(a, b, ka, kb, score, i, j, block.a, block.b)
         else:
             pairs += [(n, None) for n in range(i, block.a)]
             pairs += [(None, n) for n in range(j, block.b)]
         pairs += [(block.a + n, block.b + n) for n in range(block.size)]
         i, j = block.a + block.size, block.b + block.size
+        yield
     return pairs
 
 
@@ -118,6 +157,11 @@ class Block:
 
 
 def anchors(ka: list[int], kb: list[int]) -> list[Block]:
+    """:func:`anchors_steps` at once."""
+    return run_to_end(anchors_steps(ka, kb))
+
+
+def anchors_steps(ka: list[int], kb: list[int]) -> Steps[list[Block]]:
     """Runs of equal keys to align two long sequences on, in order, in about linear time.
 
     Two variants of one program are the same equations with a few added, removed or
@@ -132,6 +176,7 @@ def anchors(ka: list[int], kb: list[int]) -> list[Block]:
     blocks: list[Block] = []
     i = j = 0
     while i < n and j < m:
+        yield
         if ka[i] == kb[j]:
             si, sj = i, j
             while i < n and j < m and ka[i] == kb[j]:
@@ -168,7 +213,8 @@ def _resync(ka: list[int], kb: list[int], i: int, j: int) -> tuple[int, int] | N
 
 
 def _exact(a: Sequence[T], b: Sequence[T], ka: list[int], kb: list[int],
-           score: Callable[[T, T], int], i0: int, j0: int, i1: int, j1: int) -> list[Pair]:
+           score: Callable[[T, T], int], i0: int, j0: int, i1: int, j1: int
+           ) -> Steps[list[Pair]]:
     """The best alignment of ``a[i0:i1]`` and ``b[j0:j1]`` (dynamic programming).
 
     A pair is worth ``unit`` plus its affinity, and ``unit`` exceeds any sum of
@@ -185,7 +231,12 @@ def _exact(a: Sequence[T], b: Sequence[T], ka: list[int], kb: list[int],
 
     # best[i][j]: the best score of the suffixes a[i0+i:i1] and b[j0+j:j1].
     best = [[0] * (m + 1) for _ in range(n + 1)]
+    cells = 0
     for i in range(n - 1, -1, -1):
+        cells += m
+        if cells >= STEP_CELLS:
+            cells = 0
+            yield
         row, below, ki = best[i], best[i + 1], ka[i0 + i]
         for j in range(m - 1, -1, -1):
             value = below[j] if below[j] >= row[j + 1] else row[j + 1]

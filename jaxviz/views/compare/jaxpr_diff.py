@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 
 from jaxviz.model.records import Equation, VariantResult, register, walk_paths
 from jaxviz.views.compare.gc_pause import paused_gc
-from jaxviz.views.compare.jaxpr_align import Pair, align, changed_tokens, token_spans
+from jaxviz.views.compare.jaxpr_align import Pair, align_steps, changed_tokens, token_spans
 from jaxviz.views.compare.jaxpr_shapes import (
     CATEGORIES,
     ShapeChange,
@@ -279,14 +279,18 @@ def _check(left: VariantResult, right: VariantResult) -> None:
 
 def _diff(left: VariantResult, right: VariantResult) -> Steps[JaxprDiff]:
     inputs = compare_vars(left.invars, right.invars, "input", False, False, None)
+    yield
     batch = _batch_size(inputs)
     if batch is not None:  # now that the batch is known, say which changes are the batch axis
         inputs = compare_vars(left.invars, right.invars, "input", False, False, batch)
+        yield
     outputs = compare_vars(left.outvars, right.outvars, "output", False, False, batch)
+    yield
     a = yield from _items(left)
     b = yield from _items(right)
-    pairs = _openers_first(align(a, b, key=lambda it: it.key, affinity=_signature_affinity(),
-                                 order=_Item.describe), a, b)
+    aligned = yield from align_steps(a, b, key=lambda it: it.key,
+                                     affinity=_signature_affinity(), order=_Item.describe)
+    pairs = _openers_first(aligned, a, b)
     left_lines = left.jaxpr_text.split("\n") if left.jaxpr_text else []
     right_lines = right.jaxpr_text.split("\n") if right.jaxpr_text else []
     rows = []

@@ -22,6 +22,10 @@ from dataclasses import dataclass
 
 from jaxviz.model import Equation, TraceResult, VariantResult
 from jaxviz.model.records import walk_paths
+from jaxviz.views.incremental import Steps, run_to_end
+
+#: Equations indexed per step of :meth:`LinkIndex.in_steps` (about a millisecond).
+STEP_EQUATIONS = 250
 
 #: A compiled program's source location, as ``hlo_program.readable`` leaves it.
 _LOCATION = re.compile(r'source_file="([^"]*)" source_line=(\d+)')
@@ -68,20 +72,33 @@ class LinkIndex:
     """
 
     def __init__(self, result: TraceResult, filename: str | None = None):
+        run_to_end(self._build(result, filename))
+
+    @classmethod
+    def in_steps(cls, result: TraceResult, filename: str | None = None) -> Steps[LinkIndex]:
+        """The index built in steps of :data:`STEP_EQUATIONS` equations (the window builds
+        a train step's, ~5,000 equations, over several event-loop turns)."""
+        index = cls.__new__(cls)
+        yield from index._build(result, filename)
+        return index
+
+    def _build(self, result: TraceResult, filename: str | None) -> Steps[None]:
         self.filename = filename or result.filename
         self._refs: dict[str, list[EqnRef]] = {}
         self._owners: dict[str, list[EqnRef | None]] = {}
         self._by_source: dict[int, dict[str, list[int]]] = {}
         for vr in result.variants:
-            self._add_variant(vr)
+            yield from self._add_variant(vr)
         self.source_lines: list[int] = sorted(self._by_source)
         self._colour = {line: n for n, line in enumerate(self.source_lines)}
 
-    def _add_variant(self, vr: VariantResult) -> None:
+    def _add_variant(self, vr: VariantResult) -> Steps[None]:
         nlines = vr.jaxpr_text.count("\n") + 1 if vr.jaxpr_text else 0
         owners: list[EqnRef | None] = [None] * nlines
         refs = []
         for order, (path, eqn) in enumerate(walk(vr.equations)):
+            if order % STEP_EQUATIONS == STEP_EQUATIONS - 1:
+                yield
             span = eqn.source
             line = span.line if span is not None and span.file == self.filename else None
             if eqn.text_start is None:
@@ -91,13 +108,18 @@ class LinkIndex:
                          len(path) - 1, eqn)
             refs.append(ref)
             # pre-order: nested equations come later and overwrite their parent's lines
-            for n in range(max(0, ref.start), min(nlines, end + 1)):
-                owners[n] = ref
+            first, stop = max(0, ref.start), min(nlines, end + 1)
+            if stop > first:
+                owners[first:stop] = [ref] * (stop - first)
         self._refs[vr.variant] = refs
         self._owners[vr.variant] = owners
+        yield
+        by_source = self._by_source
         for n, owner in enumerate(owners):
             if owner is not None and owner.line is not None:
-                self._by_source.setdefault(owner.line, {}).setdefault(vr.variant, []).append(n)
+                by_source.setdefault(owner.line, {}).setdefault(vr.variant, []).append(n)
+            if n % (4 * STEP_EQUATIONS) == 4 * STEP_EQUATIONS - 1:
+                yield
 
     @property
     def variants(self) -> list[str]:
