@@ -16,6 +16,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import gc
 import time
 
@@ -66,7 +67,11 @@ def _resume_gc(job: int) -> None:
 
 
 class SlicedJob(QObject):
-    """Runs ``steps`` on the GUI thread in slices of :data:`SLICE_MS`.
+    """Runs ``steps`` on the GUI thread, at most ``slice_ms`` per event-loop turn.
+
+    Every job under way shares one budget per turn (:data:`TURN_MS`, see
+    :class:`_Turns`): three views filling at once take one budget, not three, before Qt
+    paints again.
 
     Signals:
         finished(object): the steps returned this result (not emitted when cancelled or
@@ -86,13 +91,9 @@ class SlicedJob(QObject):
         self.error: BaseException | None = None
         #: How many turns of the event loop the job took (for benchmarks and tests).
         self.turns = 0
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(0)
-        self._timer.timeout.connect(self._turn)
-        # deleted under way (with the view that owns it): the collector is not left paused
-        job = id(self)
-        self.destroyed.connect(lambda *_args: _resume_gc(job))
+        # deleted under way (with the view that owns it): the collector is not left paused,
+        # and the turns forget it
+        self.destroyed.connect(functools.partial(_forget, id(self)))
 
     @property
     def busy(self) -> bool:
@@ -103,12 +104,12 @@ class SlicedJob(QObject):
         """Run the first slice on the next turn of the event loop."""
         if self._steps is not None:
             _pause_gc(id(self))
-            self._timer.start()
+            _turns().add(self)
         return self
 
     def cancel(self) -> None:
         """Stop: no more steps run, nothing is emitted."""
-        self._timer.stop()
+        _turns().forget(id(self))
         if self._steps is not None:
             self._steps.close()
         self._end()
@@ -117,22 +118,77 @@ class SlicedJob(QObject):
         self._steps = None
         _resume_gc(id(self))
 
-    def _turn(self) -> None:
+    def run_until(self, deadline: float) -> None:
+        """Run steps until ``deadline`` (``time.perf_counter``) or this job's own slice is
+        over; emit :attr:`finished` or :attr:`failed` if they end."""
         steps = self._steps
         if steps is None:
             return
         self.turns += 1
-        end = time.perf_counter() + self._slice_s
+        end = min(deadline, time.perf_counter() + self._slice_s)
         try:
             while time.perf_counter() < end:
                 next(steps)
         except StopIteration as done:
             self._end()
             self.finished.emit(done.value)
-            return
         except Exception as error:  # noqa: BLE001 - handed to whoever started the job
             self._end()
             self.error = error
             self.failed.emit(error)
-            return
-        self._timer.start()
+
+
+#: The GUI thread's time given to all the jobs together per event-loop turn.
+TURN_MS = 8.0
+
+
+class _Turns(QObject):
+    """The jobs under way, run from one zero-interval timer: each turn gives them
+    :data:`TURN_MS` in all, in order (each at most its own slice); the ones that ran go to
+    the back of the line, so a job not reached this turn goes first the next."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.jobs: dict[int, SlicedJob] = {}
+        self.timer = QTimer(self)
+        self.timer.setSingleShot(True)
+        self.timer.setInterval(0)
+        self.timer.timeout.connect(self.turn)
+
+    def add(self, job: SlicedJob) -> None:
+        self.jobs.setdefault(id(job), job)
+        self.timer.start()
+
+    def forget(self, job: int) -> None:
+        self.jobs.pop(job, None)
+
+    def turn(self) -> None:
+        end = time.perf_counter() + TURN_MS / 1000.0
+        ran: list[int] = []
+        for key, job in list(self.jobs.items()):
+            if time.perf_counter() >= end:
+                break
+            if key in self.jobs:  # not forgotten by a job that ran before it this turn
+                job.run_until(end)
+                ran.append(key)
+        for key in ran:  # to the back of the line, or gone when done
+            done = self.jobs.pop(key, None)
+            if done is not None and done.busy:
+                self.jobs[key] = done
+        if self.jobs:
+            self.timer.start()
+
+
+_TURNS: list[_Turns] = []
+
+
+def _forget(job: int, *_destroyed: object) -> None:
+    """A job deleted under way: the collector resumes and the turns drop it."""
+    _resume_gc(job)
+    _turns().forget(job)
+
+
+def _turns() -> _Turns:
+    if not _TURNS:
+        _TURNS.append(_Turns())
+    return _TURNS[0]

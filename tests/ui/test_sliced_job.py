@@ -118,3 +118,41 @@ def test_a_job_deleted_with_its_owner_while_under_way_gives_the_collector_back(q
     assert job.busy and not gc.isenabled()
     owner.deleteLater()
     qtbot.waitUntil(lambda: gc.isenabled(), timeout=5000)
+
+
+def test_jobs_under_way_share_one_budget_per_turn_and_each_gets_its_go(qtbot, monkeypatch):
+    """Three views filling at once take one turn's budget between two paints, not three;
+    the job not reached in a turn goes first in the next. Each step 'takes' 1 ms of a
+    stand-in clock; the turns are run by hand."""
+    import time
+
+    from jaxviz.ui import sliced
+    from jaxviz.ui.sliced import SlicedJob
+
+    clock = [0.0]
+    monkeypatch.setattr(time, "perf_counter", lambda: clock[0])
+    log: list[str] = []
+
+    def steps(name: str, n: int):
+        for _ in range(n):
+            clock[0] += 0.001
+            log.append(name)
+            yield
+        return name
+
+    done: list[str] = []
+    jobs = [SlicedJob(steps(name, 12), slice_ms=5.0) for name in "abc"]
+    for job in jobs:
+        job.finished.connect(done.append)
+        job.start()
+    turns = sliced._turns()
+    per_turn: list[list[str]] = []
+    while turns.jobs and len(per_turn) < 50:
+        before = len(log)
+        turns.turn()
+        per_turn.append(log[before:])
+    budget = int(sliced.TURN_MS) + 1
+    assert all(len(steps_run) <= budget for steps_run in per_turn)  # one budget per turn
+    assert all(max(map(steps_run.count, "abc")) <= 6 for steps_run in per_turn)  # own slice
+    assert per_turn[0][0] == "a" and per_turn[1][0] == "c"  # c, not reached, goes first
+    assert sorted(done) == ["a", "b", "c"] and log.count("a") == log.count("c") == 12
