@@ -17,7 +17,9 @@ child process that never imports JAX, as the window's process does, and shows wh
 window shows for it: the two jaxpr panes (``JaxprPane``: text, folds) with the editor and
 the source links between them (``LinkController``), the device view
 (``DeviceView``) and the compare layout (``CompareView``). It is the views, not the whole
-``MainWindow`` with its engine: the figure leaves out the editor and side panels.
+``MainWindow`` with its engine: the figure leaves out the editor and side panels. The
+process collects reference cycles as the window's does (:mod:`jaxviz.ui.gc_policy`); the
+reply's arrival from the engine is ``bench_reply.py``'s.
 
     PYTHONPATH=$PWD .venv/bin/python benchmarks/bench_big_program.py [--layers 12]
         [--result result.json] [--keep result.json] [--play 4]
@@ -80,6 +82,7 @@ def gui(path: str, play_s: float, layers: int) -> int:
     from PySide6.QtCore import QEvent, QObject
 
     from jaxviz.model import from_plain
+    from jaxviz.ui import gc_policy
     from jaxviz.ui.compare.compare_view import CompareView
     from jaxviz.ui.devices.view import DeviceView
     from jaxviz.ui.panes.area import JaxprArea
@@ -91,6 +94,7 @@ def gui(path: str, play_s: float, layers: int) -> int:
     log = StallLog(STALL_TARGET_MS)
     app = log.application(sys.argv[:1])
     style.apply_theme(app)
+    gc_policy.install(app)  # cycles collected as the window's process does: when idle
     before = _memory_mb()[0]
     beat = Heartbeat()
 

@@ -12,14 +12,16 @@ installs it; tests and scripts that build windows keep Python's own rhythm):
 
 * full passes no longer start by themselves (the oldest generation's threshold is
   out of reach); the young generations are collected as before;
-* a full pass runs when the window is idle: no keyboard or mouse input for
-  :data:`IDLE_S` seconds, no stepped work running (:mod:`jaxviz.ui.sliced`), nothing
-  animating (views add a check to :data:`busy_checks`), and young objects were kept
-  since the last pass. What survives is then moved out of the collector's sight
-  (``gc.freeze``), so the next pass walks only what was made since: a few
-  milliseconds. Once the window has been idle for :data:`DEEP_IDLE_S` seconds (at
-  most once per :data:`DEEP_EVERY_S`) a deep pass first puts the frozen objects back,
-  so cycles among older objects (the views of a document since closed) are freed too.
+* a full pass runs when the window is idle: for :data:`IDLE_S` seconds no keyboard or
+  mouse input, no stepped work (:mod:`jaxviz.ui.sliced`) and nothing animating (views
+  add a check to :data:`busy_checks`), and young objects were kept since the last
+  pass. What survives is then moved out of the collector's sight (``gc.freeze``), so
+  the next pass walks only what was made since: a few milliseconds. (Stepped work
+  freezes what is alive when the last job ends, too: it runs with the collector
+  paused, and the young collections that follow would walk everything it made.)
+  Once the window has been idle for :data:`DEEP_IDLE_S` seconds (at most once per
+  :data:`DEEP_EVERY_S`) a deep pass first puts the frozen objects back, so cycles
+  among older objects (the views of a document since closed) are freed too.
 """
 
 from __future__ import annotations
@@ -75,6 +77,9 @@ class IdleCollector(QObject):
         super().__init__(app)
         self._clock = clock
         self.last_input = clock()
+        #: When stepped work or an animation was last seen under way (a program loading
+        #: in steps leaves gaps between its jobs: a pass waits until it is over).
+        self.last_busy = clock()
         self.last_deep = clock()
         #: Passes run so far, and how many of them were deep (for tests and benchmarks).
         self.passes = 0
@@ -98,8 +103,11 @@ class IdleCollector(QObject):
     def check(self) -> bool:
         """Run a pass if the window is idle; True if one ran."""
         now = self._clock()
-        quiet = now - self.last_input
-        if quiet < IDLE_S or self.busy():
+        if self.busy():
+            self.last_busy = now
+            return False
+        quiet = now - max(self.last_input, self.last_busy)
+        if quiet < IDLE_S:
             return False
         deep = quiet >= DEEP_IDLE_S and now - self.last_deep >= DEEP_EVERY_S
         if not deep and gc.get_count()[2] == 0:  # nothing kept since the last pass
@@ -120,9 +128,6 @@ _installed: list[IdleCollector] = []
 def install(app: QApplication) -> IdleCollector:
     """Collect cycles only when the window is idle (once per process; returns the collector)."""
     if not _installed:
-        from jaxviz.ui import sliced
-
-        sliced.freeze_when_done = False  # the idle passes collect first, then freeze
         gc.collect()
         gc.freeze()  # what start-up made stays: no pass needs to walk it again
         young, middle, _oldest = gc.get_threshold()

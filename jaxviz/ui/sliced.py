@@ -31,10 +31,6 @@ SLICE_MS = 6.0
 #: :func:`_pause_gc`), and whether it was on before the first of them began.
 _PAUSING: set[int] = set()
 _GC_WAS_ENABLED = [False]
-#: Freeze what is alive when the last job ends (see :func:`_pause_gc`); off in the
-#: window's process, whose idle collector collects first, then freezes
-#: (:mod:`jaxviz.ui.gc_policy`).
-freeze_when_done = True
 
 
 def _pause_gc(job: int) -> None:
@@ -61,8 +57,7 @@ def _resume_gc(job: int) -> None:
     if job in _PAUSING:
         _PAUSING.discard(job)
         if not _PAUSING and _GC_WAS_ENABLED[0]:
-            if freeze_when_done:
-                gc.freeze()
+            gc.freeze()
             gc.enable()
 
 

@@ -20,7 +20,7 @@ from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication, QWidget
 
-from jaxviz.ui import gc_policy, sliced
+from jaxviz.ui import gc_policy
 from jaxviz.ui.sliced import SlicedJob
 
 
@@ -49,7 +49,6 @@ def _garbage_cycle_in_the_oldest_generation() -> weakref.ref:
 def collector(qapp):
     thresholds = gc.get_threshold()
     gc.set_threshold(thresholds[0], thresholds[1], gc_policy.OUT_OF_REACH)
-    sliced.freeze_when_done = False  # as install() leaves it
     now = [1000.0]
     made = gc_policy.IdleCollector(qapp, clock=lambda: now[0])
     made.timer.stop()  # the test calls check() itself
@@ -59,7 +58,6 @@ def collector(qapp):
     made.deleteLater()
     gc_policy.busy_checks.clear()
     gc.set_threshold(*thresholds)
-    sliced.freeze_when_done = True
     gc.unfreeze()
 
 
@@ -69,16 +67,27 @@ def test_a_cycle_is_freed_when_the_window_is_idle_and_not_before(collector, qapp
     assert not collector.check() and ref() is not None
 
     collector.now[0] += 5.0
-    job = SlicedJob(_forever()).start()  # stepped work under way
-    assert not collector.check() and ref() is not None
-    job.cancel()
-
     gc_policy.busy_checks.append(lambda: True)  # a view animating
     assert not collector.check() and ref() is not None
     gc_policy.busy_checks.clear()
+    assert not collector.check()  # it stopped a moment ago
 
+    collector.now[0] += gc_policy.IDLE_S
     assert collector.check() and ref() is None
     assert not collector.check()  # nothing kept since: no pass
+
+
+def test_no_pass_while_stepped_work_runs_and_its_leftovers_wait_for_the_deep_pass(collector):
+    collector.now[0] += 10.0
+    job = SlicedJob(_forever()).start()  # stepped work under way
+    ref = _garbage_cycle_in_the_oldest_generation()
+    assert not collector.check() and ref() is not None
+    job.cancel()  # the last job's end freezes what is there (cheap; see jaxviz.ui.sliced)
+    _garbage_cycle_in_the_oldest_generation()
+    collector.now[0] += gc_policy.IDLE_S
+    assert collector.check() and ref() is not None  # a pass, but not over frozen objects
+    collector.now[0] += gc_policy.DEEP_EVERY_S
+    assert collector.check() and ref() is None and collector.deep_passes == 1
 
 
 def test_a_view_playing_holds_the_pass_back_until_it_stops_or_is_gone(collector):
@@ -91,11 +100,25 @@ def test_a_view_playing_holds_the_pass_back_until_it_stops_or_is_gone(collector)
     ref = _garbage_cycle_in_the_oldest_generation()
     assert not collector.check() and ref() is not None
     view.playing = False
+    collector.now[0] += gc_policy.IDLE_S
     assert collector.check() and ref() is None
     view.playing = True
     del view  # gone: it no longer holds anything back
     _garbage_cycle_in_the_oldest_generation()
+    collector.now[0] += gc_policy.IDLE_S
     assert collector.check() and gc_policy.busy_checks == []
+
+
+def test_a_pass_waits_until_the_work_has_been_over_for_a_while(collector):
+    collector.now[0] += 10.0
+    gc_policy.busy_checks.append(lambda: True)
+    assert not collector.check()  # a program loading in steps
+    gc_policy.busy_checks.clear()
+    _garbage_cycle_in_the_oldest_generation()
+    collector.now[0] += 1.0  # between two of its jobs
+    assert not collector.check()
+    collector.now[0] += gc_policy.IDLE_S
+    assert collector.check()
 
 
 def test_input_makes_the_window_busy_again(collector, qapp):
@@ -126,9 +149,8 @@ def test_install_leaves_full_passes_to_the_idle_collector():
     script = ("import gc\nfrom PySide6.QtWidgets import QApplication\n"
               "from jaxviz.ui import gc_policy\napp = QApplication([])\n"
               "first = gc_policy.install(app)\nassert gc_policy.install(app) is first\n"
-              "from jaxviz.ui import sliced\n"
-              "print(gc.get_threshold()[2], gc.get_freeze_count() > 0, sliced.freeze_when_done)\n")
+              "print(gc.get_threshold()[2], gc.get_freeze_count() > 0)\n")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                          timeout=60, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
     assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == [str(gc_policy.OUT_OF_REACH), "True", "False"]
+    assert out.stdout.split() == [str(gc_policy.OUT_OF_REACH), "True"]
