@@ -16,12 +16,14 @@ installs it; tests and scripts that build windows keep Python's own rhythm):
   mouse input, no stepped work (:mod:`jaxviz.ui.sliced`) and nothing animating (views
   add a check to :data:`busy_checks`), and young objects were kept since the last
   pass. What survives is then moved out of the collector's sight (``gc.freeze``), so
-  the next pass walks only what was made since: a few milliseconds. (Stepped work
-  freezes what is alive when the last job ends, too: it runs with the collector
-  paused, and the young collections that follow would walk everything it made.)
-  Once the window has been idle for :data:`DEEP_IDLE_S` seconds (at most once per
-  :data:`DEEP_EVERY_S`) a deep pass first puts the frozen objects back, so cycles
-  among older objects (the views of a document since closed) are freed too.
+  the next pass walks only what was made since: a few milliseconds;
+* stepped work (:mod:`jaxviz.ui.sliced`) freezes what is alive when its last job ends:
+  it runs with the collector paused, and the young collections that follow would walk
+  everything it made (76-99 ms while the device view played). The first idle pass
+  after that is a deep one: it puts the frozen objects back first, so the cycles left
+  by the document the load replaced are freed (otherwise the memory grew by a
+  document's views at each switch); so is a pass after :data:`DEEP_IDLE_S` seconds
+  idle (at most once per :data:`DEEP_EVERY_S`).
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QApplication
+
+from jaxviz.ui import sliced
 
 #: Seconds without input before a pass may run.
 IDLE_S = 2.0
@@ -81,6 +85,7 @@ class IdleCollector(QObject):
         #: in steps leaves gaps between its jobs: a pass waits until it is over).
         self.last_busy = clock()
         self.last_deep = clock()
+        self._frozen_seen = sliced.FROZEN[0]  # install() looked through those
         #: Passes run so far, and how many of them were deep (for tests and benchmarks).
         self.passes = 0
         self.deep_passes = 0
@@ -96,8 +101,6 @@ class IdleCollector(QObject):
         return False
 
     def busy(self) -> bool:
-        from jaxviz.ui import sliced
-
         return sliced.running() or any(check() for check in list(busy_checks))
 
     def check(self) -> bool:
@@ -109,9 +112,11 @@ class IdleCollector(QObject):
         quiet = now - max(self.last_input, self.last_busy)
         if quiet < IDLE_S:
             return False
-        deep = quiet >= DEEP_IDLE_S and now - self.last_deep >= DEEP_EVERY_S
+        frozen_by_work = sliced.FROZEN[0] != self._frozen_seen
+        deep = frozen_by_work or (quiet >= DEEP_IDLE_S and now - self.last_deep >= DEEP_EVERY_S)
         if not deep and gc.get_count()[2] == 0:  # nothing kept since the last pass
             return False
+        self._frozen_seen = sliced.FROZEN[0]
         if deep:
             gc.unfreeze()
             self.last_deep = now

@@ -31,6 +31,9 @@ SLICE_MS = 6.0
 #: :func:`_pause_gc`), and whether it was on before the first of them began.
 _PAUSING: set[int] = set()
 _GC_WAS_ENABLED = [False]
+#: How many times the end of stepped work froze what was alive (a window's idle collector
+#: looks through the frozen objects once after each: :mod:`jaxviz.ui.gc_policy`).
+FROZEN = [0]
 
 
 def _pause_gc(job: int) -> None:
@@ -58,6 +61,7 @@ def _resume_gc(job: int) -> None:
         _PAUSING.discard(job)
         if not _PAUSING and _GC_WAS_ENABLED[0]:
             gc.freeze()
+            FROZEN[0] += 1
             gc.enable()
 
 
