@@ -195,12 +195,16 @@ def in_process(edits: int) -> dict:
         figures["per_example"][name] = statistics.median(mine)
         win.document.editor.document().setModified(False)  # no "save first?" on the next one
     figures["p99"] = beat.p99()
+    stages = figures["rss_stages"] = [("every example traced and edited", rss_mb()[0])]
     figures["switch_stall"] = switching_stall(app, win, beat)
     figures["switch_stall_cpu"] = beat.worst_cpu
+    stages.append(("examples switched", rss_mb()[0]))
     figures["step_stall"] = stepping_stall(app, win, beat)
     figures["step_stall_cpu"] = beat.worst_cpu
+    stages.append(("data_parallel stepped", rss_mb()[0]))
     figures["timing_stall"] = timing_run_stall(app, win, beat)
     figures["timing_stall_cpu"] = beat.worst_cpu
+    stages.append(("a timing run", rss_mb()[0]))
     figures["rss"] = rss_mb()
     # A user pauses now and then: the window's idle collection runs (gc_policy).
     passes = collector.passes
@@ -342,6 +346,8 @@ def main() -> None:
                      f["step_stall_cpu"]))
     print(stall_line("during a timing run (first open of the timing tab excluded)",
                      f["timing_stall"], f["timing_stall_cpu"]))
+    print("GUI process resident memory after each part: " + "; ".join(
+        f"{what} {mb:.0f} MB" for what, mb in f["rss_stages"]))
     now, peak = f["rss"]
     idle, passes, idle_s = f["rss_idle"]
     print(f"GUI process resident memory: {now:.0f} MB at the end, {peak:.0f} MB at its peak "

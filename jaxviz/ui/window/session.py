@@ -23,6 +23,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from jaxviz.model import TraceRequest
 from jaxviz.model.engine import Reply
+from jaxviz.ui import gc_policy
 from jaxviz.ui.qt_engine import QtEngine
 
 DEBOUNCE_MS = 400
@@ -60,6 +61,8 @@ class TraceSession(QObject):
         #: them: the Collectives tab asks for "cost").
         self.extra_details: list[str] = []
         engine.replied.connect(self._on_reply)
+        # no idle cycle collection while a result is on its way (it would delay showing it)
+        gc_policy.busy_while(self, "pending")
 
     # ------------------------------------------------------------- requests
     def set_factory(self, factory: Callable[[], TraceRequest | None]) -> None:
