@@ -296,13 +296,20 @@ def test_the_docked_timeline_gives_every_lane_a_line_of_its_own(run, qapp):
 
 def test_a_new_run_draws_the_tab_on_screen_at_once_and_the_others_one_per_turn(run, qapp):
     """A finished run redraws the tab the user looks at in the same call; the tabs off
-    screen follow, one per turn of the event loop (all of them in one call stalled the
-    window 50 ms), each drawn from that run -- and one shown before its turn is drawn then."""
+    screen that were built already follow, one per turn of the event loop (all of them in
+    one call stalled the window 50 ms), each drawn from that run -- and one shown before
+    its turn is drawn then. A tab never shown has no figure until it is shown."""
     from jaxviz.ui.timing.plots_panel import PlotsPanel
 
     panel = PlotsPanel()
     panel.resize(1000, 500)
     panel.show()
+    first = panel.current_kind()
+    assert panel.built() == [first]  # the other figures cost memory only once shown
+    for kind in panel.pages:  # the user looks at every tab once
+        panel.show_kind(kind)
+    panel.show_kind(first)
+    assert panel.built() == list(panel.pages)
     panel.set_run(run)
     panel.draw_the_rest_soon()
     others = [k for k in panel.pages if k != panel.current_kind()]
@@ -317,4 +324,30 @@ def test_a_new_run_draws_the_tab_on_screen_at_once_and_the_others_one_per_turn(r
     assert panel.undrawn() == []
     assert panel.pages["variants"].caption.text() == panel.figures["variants"].caption()
     assert len(panel.figures["variants"].markers["ready"].data) == len(run.variant_names())
+    panel.close()
+
+
+def test_a_tab_never_shown_is_built_and_drawn_from_the_run_when_shown_or_asked_for(run, qapp):
+    """The figures are built lazily, yet what a tab shows never depends on when it was
+    built: a tab first shown after the run, and :attr:`figures` asked for a tab never
+    shown, both give that run's numbers."""
+    from jaxviz.ui.timing.plots_panel import PlotsPanel
+
+    panel = PlotsPanel()
+    panel.resize(1000, 500)
+    panel.show()
+    panel.set_run(run)
+    panel.draw_the_rest_soon()
+    for _ in range(4):
+        qapp.processEvents()
+    assert panel.built() == [panel.current_kind()]  # a run builds no hidden tab
+    panel.show_kind("variants")
+    assert "variants" in panel.built() and "variants" not in panel.undrawn()
+    assert len(panel.pages["variants"].figure.markers["ready"].data) == \
+        len(run.variant_names())
+    assert panel.pages["variants"].caption.text() == panel.pages["variants"].figure.caption()
+    assert "timeline" not in panel.built()
+    figures = panel.figures  # every kind, built on demand
+    assert set(figures) == set(panel.pages) and set(panel.built()) == set(panel.pages)
+    assert panel.pages["timeline"].caption.text() == figures["timeline"].caption() != ""
     panel.close()
