@@ -336,6 +336,11 @@ class TimingFigure:
         show_caption: draw the one-sentence caption under the plots (a view may
             show :meth:`caption` itself instead).
         show_footer: draw where and when the run was recorded.
+
+    ``live`` is set by a view while a run streams in: a figure may then keep its axes
+    still (ranges that only grow, in coarse steps, or that already span the calls to
+    come), so that a redraw need not regenerate every tick; the settled figure, drawn
+    with ``live`` False, is the same as one drawn from the finished run at once.
     """
 
     kind = ""
@@ -366,6 +371,7 @@ class TimingFigure:
             self.layout.addItem(self.footer, row=4, col=0)
         self._caption = ""
         self.plots: list[pg.PlotItem] = []
+        self.live = False
         self._build()
 
     # -- subclass API ------------------------------------------------------- #
@@ -393,6 +399,18 @@ class TimingFigure:
         if self.show_footer:
             self._set_label(self.footer,
                             wrap(header_line(run), self.width * 0.95, self.style.footer_px))
+
+    @staticmethod
+    def set_range(plot: pg.PlotItem, x: tuple[float, float] | None = None,
+                  y: tuple[float, float] | None = None) -> None:
+        """Set the plot's view range (no padding) where it differs from the one shown: the
+        same range set again still relays out the axes and recomputes auto-ranges."""
+        box = plot.getViewBox()
+        shown, auto = box.viewRange(), box.state["autoRange"]
+        if x is not None and (auto[0] or not np.allclose(shown[0], x, rtol=0, atol=1e-9)):
+            plot.setXRange(*x, padding=0)
+        if y is not None and (auto[1] or not np.allclose(shown[1], y, rtol=0, atol=1e-9)):
+            plot.setYRange(*y, padding=0)
 
     @staticmethod
     def _set_label(label: pg.LabelItem, text: str) -> None:

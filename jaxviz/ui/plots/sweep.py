@@ -107,9 +107,9 @@ class SweepFigure(TimingFigure):
         if ordered:
             lo, hi = np.log2(ordered[0]), np.log2(ordered[-1])
             pad = max(0.3, 0.06 * (hi - lo))
-            self.plot.setXRange(lo - pad, hi + pad, padding=0)
+            self.set_range(self.plot, x=(lo - pad, hi + pad))
         if ys:
-            self.plot.setYRange(min(ys) - 0.3, max(ys) + 0.3, padding=0)
+            self.set_range(self.plot, y=(min(ys) - 0.3, max(ys) + 0.3))
         title = (f"Size sweep — {', '.join(variant_label(v) for v in variants)} as {name} grows"
                  if variants else "Size sweep: none measured yet (tick Size sweep to measure one)")
         if variants:

@@ -129,10 +129,10 @@ class VariantsFigure(TimingFigure):
             self.whiskers[kind].setData(*whisk[kind])
         if all_x or dot_x:
             lo, hi = min(all_x + dot_x), max(all_x + dot_x)
-            self.steady_plot.setXRange(lo - 0.25, hi + 0.25, padding=0)
+            self.set_range(self.steady_plot, x=(lo - 0.25, hi + 0.25))
         self._first_calls(run, names, rows)
         if names:
-            self.steady_plot.setYRange(-len(names) + 0.45, 0.55, padding=0)
+            self.set_range(self.steady_plot, y=(-len(names) + 0.45, 0.55))
         shown = [p for p in PHASES if p != "first call"
                  or any(f.compiled_in_call for f in run.first_calls)]
         first_entries = [("■", t.phases[p], PHASE_LABELS[p]) for p in shown]
@@ -173,4 +173,4 @@ class VariantsFigure(TimingFigure):
         self.implicit.setData(np.repeat(ix, 2), bars)
         self.implicit_tips.setData(x=ix, y=iy, data=itip)
         if right:
-            self.first_plot.setXRange(0, right * 1.08, padding=0)
+            self.set_range(self.first_plot, x=(0, right * 1.08))

@@ -72,6 +72,7 @@ class PlotsPanel(QTabWidget):
         self.base_px = 16.0
         self.ui_px = 16.0
         self.log_time = True
+        self.live = False
         self.pages: dict[str, PlotPage] = {}
         self._stale: set[str] = set()
         self._hovered: dict[int, list[str]] = {}
@@ -224,9 +225,11 @@ class PlotsPanel(QTabWidget):
         self._draw(page.kind)
 
     # ---------------------------------------------------------------- data
-    def set_run(self, run: TimingRun | None) -> None:
-        """Show ``run`` (live or replayed) on every tab."""
+    def set_run(self, run: TimingRun | None, live: bool = False) -> None:
+        """Show ``run`` on every tab; ``live`` while it streams in (the axes then move in
+        steps, see :class:`~jaxviz.ui.plots.base.TimingFigure`), False once it ended."""
         self.run = run
+        self.live = live
         for page in self.pages.values():
             page.show_hover("")
         self._stale = set(self.pages)
@@ -236,6 +239,9 @@ class PlotsPanel(QTabWidget):
         """Redraw the tab on screen from the run (every tab with ``everything``)."""
         self._stale = set(self.pages)
         kinds = list(self.pages) if everything else [self.current_kind()]
+        if self.run is None:  # what each tab says before a run (its figure is built when shown)
+            for kind, page in self.pages.items():
+                page.caption.setText(EMPTY[kind])
         for kind in kinds:
             self._draw(kind)
 
@@ -265,6 +271,7 @@ class PlotsPanel(QTabWidget):
             page.caption.setText(EMPTY[kind])
             return
         figure.width = max(page.view.width(), 320)
+        figure.live = self.live
         figure.update(self.run)
         page.set_min_plot_px(self._min_plot_px(kind))
         if kind == "sweep":
