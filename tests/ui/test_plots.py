@@ -347,7 +347,18 @@ def test_a_tab_never_shown_is_built_and_drawn_from_the_run_when_shown_or_asked_f
         len(run.variant_names())
     assert panel.pages["variants"].caption.text() == panel.pages["variants"].figure.caption()
     assert "timeline" not in panel.built()
+    # a click on a tab: it comes to the front at once, its plots are built the next turn
+    # and drawn from the run the turn after (no turn does both: 20-60 ms each)
+    panel.setCurrentWidget(panel.pages["timeline"])
+    assert "timeline" not in panel.built()
+    qapp.processEvents()
+    assert "timeline" in panel.built() and "timeline" in panel.undrawn()
+    qapp.processEvents()
+    assert "timeline" not in panel.undrawn()
+    assert panel.pages["timeline"].caption.text() == \
+        panel.pages["timeline"].figure.caption() != ""
+    assert "sweep" not in panel.built()
     figures = panel.figures  # every kind, built on demand
     assert set(figures) == set(panel.pages) and set(panel.built()) == set(panel.pages)
-    assert panel.pages["timeline"].caption.text() == figures["timeline"].caption() != ""
+    assert panel.pages["sweep"].caption.text() == figures["sweep"].caption() != ""
     panel.close()

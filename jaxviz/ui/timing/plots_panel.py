@@ -73,6 +73,7 @@ class PlotsPanel(QTabWidget):
         self.ui_px = 16.0
         self.log_time = True
         self.live = False
+        self._at_once = False
         self.pages: dict[str, PlotPage] = {}
         self._stale: set[str] = set()
         self._hovered: dict[int, list[str]] = {}
@@ -298,13 +299,37 @@ class PlotsPanel(QTabWidget):
         return page.kind if isinstance(page, PlotPage) else "dispatch_vs_complete"
 
     def show_kind(self, kind: str) -> None:
-        self.setCurrentWidget(self.pages[kind])
+        """Bring tab ``kind`` to the front, drawn from the run on return (a tab the user
+        clicks is built and drawn over the next turns of the event loop instead)."""
+        self._at_once = True
+        try:
+            self.setCurrentWidget(self.pages[kind])
+        finally:
+            self._at_once = False
+        if kind in self._stale or self.pages[kind].figure is None:
+            self._draw(kind)  # (shown already, and built or drawn in turns from there)
 
     def _on_tab(self, _index: int) -> None:
         kind = self.current_kind()
-        if kind in self._stale or self.pages[kind].figure is None:
+        if self.pages[kind].figure is None and not self._at_once:
+            # building a figure takes 20-60 ms: the tab comes to the front this turn, its
+            # plots are built the next turn and drawn from the run the one after
+            self.pages[kind].caption.setText("Drawing…")
+            QTimer.singleShot(0, self, self._build_shown)
+        elif kind in self._stale or self.pages[kind].figure is None:
             self._draw(kind)
         self.kindShown.emit(kind)
+
+    def _build_shown(self) -> None:
+        kind = self.current_kind()
+        if self.pages[kind].figure is None:
+            self._build_figure(kind)
+        QTimer.singleShot(0, self, self._draw_shown)
+
+    def _draw_shown(self) -> None:
+        kind = self.current_kind()
+        if kind in self._stale or self.pages[kind].figure is None:
+            self._draw(kind)
 
     # --------------------------------------------------------------- hover
     def _connect_hover(self, page: PlotPage) -> None:
