@@ -19,6 +19,7 @@ from __future__ import annotations
 import html
 import math
 import textwrap
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -337,6 +338,9 @@ class TimingFigure:
         show_caption: draw the one-sentence caption under the plots (a view may
             show :meth:`caption` itself instead).
         show_footer: draw where and when the run was recorded.
+        in_steps: build the plots later, a plot (10-25 ms of pyqtgraph items) per
+            ``next(figure.steps)``; the figure is ready when :attr:`steps` is exhausted
+            (a view builds a tab's figure over a few event-loop turns).
 
     ``live`` is set by a view while a run streams in: a figure may then keep its axes
     still (ranges that only grow, in coarse steps, or that already span the calls to
@@ -347,7 +351,7 @@ class TimingFigure:
     kind = ""
 
     def __init__(self, style: Style | None = None, width: int = 1280,
-                 show_caption: bool = True, show_footer: bool = True):
+                 show_caption: bool = True, show_footer: bool = True, in_steps: bool = False):
         self.style = style or Style.screen()
         self.width = width
         self.show_caption = show_caption
@@ -373,11 +377,25 @@ class TimingFigure:
         self._caption = ""
         self.plots: list[pg.PlotItem] = []
         self.live = False
-        self._build()
+        #: the rest of the build, in steps (empty once built)
+        self.steps: Iterator[None] = self._building()
+        if not in_steps:
+            self.finish_building()
+
+    def _building(self) -> Iterator[None]:
+        steps = self._build()
+        if steps is not None:
+            yield from steps
+
+    def finish_building(self) -> None:
+        """Build what :attr:`steps` has not built yet, now."""
+        for _ in self.steps:
+            pass
 
     # -- subclass API ------------------------------------------------------- #
 
-    def _build(self) -> None:
+    def _build(self) -> Iterator[None] | None:
+        """Build the plots; a generator may yield after each plot (see ``in_steps``)."""
         raise NotImplementedError
 
     def _update(self, run: TimingRun) -> tuple[str, list[tuple[str, str, str]], str]:

@@ -8,6 +8,8 @@ mark the two medians.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 import pyqtgraph as pg
 
@@ -34,12 +36,13 @@ class DispatchFigure(TimingFigure):
         self._live_run: int | None = None
         super().__init__(*args, **kwargs)
 
-    def _build(self) -> None:
+    def _build(self) -> Iterator[None]:
         s, t = self.style, self.style.colours
         self.plot = make_plot(s, left=("time since the call was made (ms)", "ms since the call",
                                        "ms"),
                               bottom="call number (after warm-up)", log_left=self.log_time,
                               integer_bottom=True)
+        yield
         self.body.addItem(self.plot)
         self.plots = [self.plot]
         self.links = pg.PlotCurveItem(pen=pg.mkPen(t.connector, width=max(1.0, s.line_px / 2)),
@@ -70,7 +73,8 @@ class DispatchFigure(TimingFigure):
         if log_time != self.log_time:
             self.log_time = log_time
             self.body.clear()
-            self._build()
+            self.steps = self._building()
+            self.finish_building()
 
     def _y(self, ms: np.ndarray) -> np.ndarray:
         return log_ms(ms) if self.log_time else ms

@@ -8,6 +8,8 @@ are told apart by their marker shape.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 import pyqtgraph as pg
 
@@ -27,10 +29,11 @@ class SweepFigure(TimingFigure):
 
     kind = "sweep"
 
-    def _build(self) -> None:
+    def _build(self) -> Iterator[None]:
         self.plot = make_plot(self.style, left=("time per call (ms, log scale)",
                                                    "ms per call (log)", "ms"),
                               bottom="size", log_left=True)
+        yield
         self.body.addItem(self.plot)
         self.plots = [self.plot]
         self.series: dict[tuple[str, str], tuple[pg.PlotDataItem, pg.PlotCurveItem]] = {}

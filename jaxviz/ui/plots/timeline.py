@@ -11,6 +11,8 @@ call's return to its result: a fan of long lines is the queue.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 import pyqtgraph as pg
 
@@ -30,10 +32,11 @@ class TimelineFigure(TimingFigure):
 
     kind = "timeline"
 
-    def _build(self) -> None:
+    def _build(self) -> Iterator[None]:
         s, t = self.style, self.style.colours
         self.plot = make_plot(s, bottom="time since the first call was made (ms)",
                               category_left=True)
+        yield
         self.plot.showGrid(x=True, y=False, alpha=grid_alpha(s))
         self.body.addItem(self.plot)
         self.plots = [self.plot]

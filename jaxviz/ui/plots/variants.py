@@ -12,6 +12,8 @@ caches) ended.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 import pyqtgraph as pg
 
@@ -40,12 +42,14 @@ class VariantsFigure(TimingFigure):
 
     kind = "variants"
 
-    def _build(self) -> None:
+    def _build(self) -> Iterator[None]:
         s, t = self.style, self.style.colours
         self.steady_plot = make_plot(s, bottom="time per call, steady state (ms, log scale)",
                                      category_left=True, log_bottom=True)
+        yield
         self.steady_plot.showGrid(x=True, y=False, alpha=grid_alpha(s))
         self.first_plot = make_plot(s, bottom="first call, by stage (ms)", category_left=True)
+        yield
         self.first_plot.showGrid(x=True, y=False, alpha=grid_alpha(s))
         self.first_plot.getAxis("left").setStyle(showValues=False)
         self.first_plot.getAxis("left").setWidth(s.px(0.4))

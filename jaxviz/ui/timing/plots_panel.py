@@ -74,6 +74,9 @@ class PlotsPanel(QTabWidget):
         self.log_time = True
         self.live = False
         self._at_once = False
+        #: figures being built a step per event-loop turn (see :meth:`_on_tab`), by tab,
+        #: with the style they are built in
+        self._building: dict[str, tuple[TimingFigure, Style]] = {}
         self.pages: dict[str, PlotPage] = {}
         self._stale: set[str] = set()
         self._hovered: dict[int, list[str]] = {}
@@ -122,12 +125,25 @@ class PlotsPanel(QTabWidget):
         assert page.figure is not None
         return page.figure
 
-    def _build_figure(self, kind: str) -> None:
-        style, page = self.plot_style(), self.pages[kind]
+    def _new_figure(self, kind: str, in_steps: bool = False) -> TimingFigure:
+        page = self.pages[kind]
         options = {"log_time": self.log_time} if kind == "dispatch_vs_complete" else {}
-        figure = FIGURES[kind](style, width=max(page.view.width(), 320), show_caption=False,
-                               show_footer=False, **options)
-        page.set_figure(figure, style.colours.background)
+        return FIGURES[kind](self.plot_style(), width=max(page.view.width(), 320),
+                             show_caption=False, show_footer=False, in_steps=in_steps,
+                             **options)
+
+    def _build_figure(self, kind: str) -> None:
+        """Build the figure of tab ``kind`` (finish the one being built in steps, if any)."""
+        pending = self._building.pop(kind, None)
+        figure = pending[0] if pending and pending[1] == self.plot_style() else None
+        if figure is None:
+            figure = self._new_figure(kind)
+        figure.finish_building()
+        self._attach(kind, figure)
+
+    def _attach(self, kind: str, figure: TimingFigure) -> None:
+        page = self.pages[kind]
+        page.set_figure(figure, self.plot_style().colours.background)
         page.show_hover("")
         self._connect_hover(page)
         self._stale.add(kind)
@@ -140,6 +156,7 @@ class PlotsPanel(QTabWidget):
         """Rebuild the figures built so far for a new style (the others are built in
         that style when first needed)."""
         self._hovered.clear()
+        self._building.clear()  # (a figure in steps in the old style: started again)
         for kind in self.built():
             self._build_figure(kind)
         self._style_pages()
@@ -312,19 +329,32 @@ class PlotsPanel(QTabWidget):
     def _on_tab(self, _index: int) -> None:
         kind = self.current_kind()
         if self.pages[kind].figure is None and not self._at_once:
-            # building a figure takes 20-60 ms: the tab comes to the front this turn, its
-            # plots are built the next turn and drawn from the run the one after
+            # building a figure takes 30-100 ms: the tab comes to the front this turn, its
+            # figure is built a plot per turn after and drawn from the run the turn after
             self.pages[kind].caption.setText("Drawing…")
-            QTimer.singleShot(0, self, self._build_shown)
+            if kind not in self._building:
+                self._building[kind] = (self._new_figure(kind, in_steps=True),
+                                        self.plot_style())
+            QTimer.singleShot(0, self, self._build_step)
         elif kind in self._stale or self.pages[kind].figure is None:
             self._draw(kind)
         self.kindShown.emit(kind)
 
-    def _build_shown(self) -> None:
+    def _build_step(self) -> None:
+        """One step of the figure of the tab on screen; then, a turn later, its drawing."""
         kind = self.current_kind()
-        if self.pages[kind].figure is None:
-            self._build_figure(kind)
-        QTimer.singleShot(0, self, self._draw_shown)
+        pending = self._building.get(kind)
+        if pending is None or self.pages[kind].figure is not None:
+            return  # built meanwhile (asked for), or the user went on to another tab
+        figure, style = pending
+        if style != self.plot_style():  # the theme or size changed meanwhile
+            self._building[kind] = (self._new_figure(kind, in_steps=True), self.plot_style())
+        elif next(figure.steps, StopIteration) is StopIteration:
+            del self._building[kind]
+            self._attach(kind, figure)
+            QTimer.singleShot(0, self, self._draw_shown)
+            return
+        QTimer.singleShot(0, self, self._build_step)
 
     def _draw_shown(self) -> None:
         kind = self.current_kind()
