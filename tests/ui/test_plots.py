@@ -367,3 +367,37 @@ def test_a_tab_never_shown_is_built_and_drawn_from_the_run_when_shown_or_asked_f
     assert set(figures) == set(panel.pages) and set(panel.built()) == set(panel.pages)
     assert panel.pages["sweep"].caption.text() == figures["sweep"].caption() != ""
     panel.close()
+
+
+def test_the_dispatch_axes_stand_still_while_a_run_streams_and_fit_it_once_ended(run, qapp):
+    """Live, the call axis spans the calls the request asked for and the time axis only
+    grows (in half decades): a redraw per batch of records then need not regenerate the
+    ticks. Once the run ended (``live`` False) the figure is the same as one drawn from
+    the finished run at once."""
+    import dataclasses
+
+    from jaxviz.ui.plots import DispatchFigure
+    from jaxviz.views.timing.stats import primary_variant
+
+    variant = primary_variant(run)
+    steady_calls = run.calls_of(variant, "steady")
+    assert len(steady_calls) == run.request.runs >= 4
+    figure = DispatchFigure()
+    figure.live = True
+    shown = []
+    for n in (1, 2, len(steady_calls) // 2, len(steady_calls)):
+        kept = [c for c in run.calls if c.phase != "steady" or c in steady_calls[:n]]
+        figure.update(dataclasses.replace(run, calls=kept))
+        (x0, x1), (y0, y1) = figure.plot.getViewBox().viewRange()
+        assert (x0, x1) == (0.5, run.request.runs + 0.5)  # the calls to come, from the start
+        assert y0 % 0.5 == 0 and y1 % 0.5 == 0  # whole half decades
+        ys = [y for item in figure.scatters.values() for y in item.data["y"]]
+        assert len(ys) == 2 * n and y0 < min(ys) and max(ys) < y1
+        assert not shown or (y0 <= shown[-1][0] and y1 >= shown[-1][1])  # grows only
+        shown.append((y0, y1))
+    figure.live = False
+    figure.update(run)
+    fresh = DispatchFigure()
+    fresh.update(run)
+    assert np.allclose(figure.plot.getViewBox().viewRange(), fresh.plot.getViewBox().viewRange())
+    assert figure.plot.getViewBox().viewRange()[1] != list(shown[-1])  # fitted to the data
