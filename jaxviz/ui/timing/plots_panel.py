@@ -350,6 +350,7 @@ class PlotsPanel(QTabWidget):
         if style != self.plot_style():  # the theme or size changed meanwhile
             self._building[kind] = (self._new_figure(kind, in_steps=True), self.plot_style())
         elif next(figure.steps, StopIteration) is StopIteration:
+            # built: put in the scene this turn (every item joins it), drawn the next one
             del self._building[kind]
             self._attach(kind, figure)
             QTimer.singleShot(0, self, self._draw_shown)
