@@ -296,13 +296,20 @@ def test_the_docked_timeline_gives_every_lane_a_line_of_its_own(run, qapp):
 
 def test_a_new_run_draws_the_tab_on_screen_at_once_and_the_others_one_per_turn(run, qapp):
     """A finished run redraws the tab the user looks at in the same call; the tabs off
-    screen follow, one per turn of the event loop (all of them in one call stalled the
-    window 50 ms), each drawn from that run -- and one shown before its turn is drawn then."""
+    screen that were built already follow, one per turn of the event loop (all of them in
+    one call stalled the window 50 ms), each drawn from that run -- and one shown before
+    its turn is drawn then. A tab never shown has no figure until it is shown."""
     from jaxviz.ui.timing.plots_panel import PlotsPanel
 
     panel = PlotsPanel()
     panel.resize(1000, 500)
     panel.show()
+    first = panel.current_kind()
+    assert panel.built() == [first]  # the other figures cost memory only once shown
+    for kind in panel.pages:  # the user looks at every tab once
+        panel.show_kind(kind)
+    panel.show_kind(first)
+    assert panel.built() == list(panel.pages)
     panel.set_run(run)
     panel.draw_the_rest_soon()
     others = [k for k in panel.pages if k != panel.current_kind()]
@@ -318,3 +325,79 @@ def test_a_new_run_draws_the_tab_on_screen_at_once_and_the_others_one_per_turn(r
     assert panel.pages["variants"].caption.text() == panel.figures["variants"].caption()
     assert len(panel.figures["variants"].markers["ready"].data) == len(run.variant_names())
     panel.close()
+
+
+def test_a_tab_never_shown_is_built_and_drawn_from_the_run_when_shown_or_asked_for(run, qapp):
+    """The figures are built lazily, yet what a tab shows never depends on when it was
+    built: a tab first shown after the run, and :attr:`figures` asked for a tab never
+    shown, both give that run's numbers."""
+    from jaxviz.ui.timing.plots_panel import PlotsPanel
+
+    panel = PlotsPanel()
+    panel.resize(1000, 500)
+    panel.show()
+    panel.set_run(run)
+    panel.draw_the_rest_soon()
+    for _ in range(4):
+        qapp.processEvents()
+    assert panel.built() == [panel.current_kind()]  # a run builds no hidden tab
+    panel.show_kind("variants")
+    assert "variants" in panel.built() and "variants" not in panel.undrawn()
+    assert len(panel.pages["variants"].figure.markers["ready"].data) == \
+        len(run.variant_names())
+    assert panel.pages["variants"].caption.text() == panel.pages["variants"].figure.caption()
+    assert "timeline" not in panel.built()
+    # a click on a tab: it comes to the front at once, its figure is built over the next
+    # turns (a plot per turn) and drawn from the run the turn after (none does it all)
+    panel.setCurrentWidget(panel.pages["timeline"])
+    assert "timeline" not in panel.built()
+    assert panel.pages["timeline"].caption.text() == "Drawing…"
+    turns = 0
+    while "timeline" not in panel.built():
+        qapp.processEvents()
+        turns += 1
+        assert turns < 10
+    assert turns >= 2 and "timeline" in panel.undrawn()  # the frame, then the plot
+    qapp.processEvents()
+    assert "timeline" not in panel.undrawn()
+    assert panel.pages["timeline"].caption.text() == \
+        panel.pages["timeline"].figure.caption() != ""
+    assert "sweep" not in panel.built()
+    figures = panel.figures  # every kind, built on demand
+    assert set(figures) == set(panel.pages) and set(panel.built()) == set(panel.pages)
+    assert panel.pages["sweep"].caption.text() == figures["sweep"].caption() != ""
+    panel.close()
+
+
+def test_the_dispatch_axes_stand_still_while_a_run_streams_and_fit_it_once_ended(run, qapp):
+    """Live, the call axis spans the calls the request asked for and the time axis only
+    grows (in half decades): a redraw per batch of records then need not regenerate the
+    ticks. Once the run ended (``live`` False) the figure is the same as one drawn from
+    the finished run at once."""
+    import dataclasses
+
+    from jaxviz.ui.plots import DispatchFigure
+    from jaxviz.views.timing.stats import primary_variant
+
+    variant = primary_variant(run)
+    steady_calls = run.calls_of(variant, "steady")
+    assert len(steady_calls) == run.request.runs >= 4
+    figure = DispatchFigure()
+    figure.live = True
+    shown = []
+    for n in (1, 2, len(steady_calls) // 2, len(steady_calls)):
+        kept = [c for c in run.calls if c.phase != "steady" or c in steady_calls[:n]]
+        figure.update(dataclasses.replace(run, calls=kept))
+        (x0, x1), (y0, y1) = figure.plot.getViewBox().viewRange()
+        assert (x0, x1) == (0.5, run.request.runs + 0.5)  # the calls to come, from the start
+        assert y0 % 0.5 == 0 and y1 % 0.5 == 0  # whole half decades
+        ys = [y for item in figure.scatters.values() for y in item.data["y"]]
+        assert len(ys) == 2 * n and y0 < min(ys) and max(ys) < y1
+        assert not shown or (y0 <= shown[-1][0] and y1 >= shown[-1][1])  # grows only
+        shown.append((y0, y1))
+    figure.live = False
+    figure.update(run)
+    fresh = DispatchFigure()
+    fresh.update(run)
+    assert np.allclose(figure.plot.getViewBox().viewRange(), fresh.plot.getViewBox().viewRange())
+    assert figure.plot.getViewBox().viewRange()[1] != list(shown[-1])  # fitted to the data

@@ -19,6 +19,7 @@ from __future__ import annotations
 import html
 import math
 import textwrap
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -288,7 +289,8 @@ def make_plot(style: Style, left: str | tuple[str, ...] = "", bottom: str = "",
         axes["left"] = CategoryAxis("left")
     else:
         axes["left"] = PlainAxis("left")
-    plot = pg.PlotItem(axisItems=axes)
+    # no context menus: built and then dropped they cost ~15 ms and ~1 MB per plot
+    plot = pg.PlotItem(axisItems=axes, enableMenu=False)
     plot.setMenuEnabled(False)
     plot.hideButtons()
     style_axis(plot.getAxis("left"), style, left)
@@ -336,12 +338,20 @@ class TimingFigure:
         show_caption: draw the one-sentence caption under the plots (a view may
             show :meth:`caption` itself instead).
         show_footer: draw where and when the run was recorded.
+        in_steps: build the plots later, a plot (10-25 ms of pyqtgraph items) per
+            ``next(figure.steps)``; the figure is ready when :attr:`steps` is exhausted
+            (a view builds a tab's figure over a few event-loop turns).
+
+    ``live`` is set by a view while a run streams in: a figure may then keep its axes
+    still (ranges that only grow, in coarse steps, or that already span the calls to
+    come), so that a redraw need not regenerate every tick; the settled figure, drawn
+    with ``live`` False, is the same as one drawn from the finished run at once.
     """
 
     kind = ""
 
     def __init__(self, style: Style | None = None, width: int = 1280,
-                 show_caption: bool = True, show_footer: bool = True):
+                 show_caption: bool = True, show_footer: bool = True, in_steps: bool = False):
         self.style = style or Style.screen()
         self.width = width
         self.show_caption = show_caption
@@ -366,11 +376,26 @@ class TimingFigure:
             self.layout.addItem(self.footer, row=4, col=0)
         self._caption = ""
         self.plots: list[pg.PlotItem] = []
-        self._build()
+        self.live = False
+        #: the rest of the build, in steps (empty once built)
+        self.steps: Iterator[None] = self._building()
+        if not in_steps:
+            self.finish_building()
+
+    def _building(self) -> Iterator[None]:
+        steps = self._build()
+        if steps is not None:
+            yield from steps
+
+    def finish_building(self) -> None:
+        """Build what :attr:`steps` has not built yet, now."""
+        for _ in self.steps:
+            pass
 
     # -- subclass API ------------------------------------------------------- #
 
-    def _build(self) -> None:
+    def _build(self) -> Iterator[None] | None:
+        """Build the plots; a generator may yield after each plot (see ``in_steps``)."""
         raise NotImplementedError
 
     def _update(self, run: TimingRun) -> tuple[str, list[tuple[str, str, str]], str]:
@@ -393,6 +418,18 @@ class TimingFigure:
         if self.show_footer:
             self._set_label(self.footer,
                             wrap(header_line(run), self.width * 0.95, self.style.footer_px))
+
+    @staticmethod
+    def set_range(plot: pg.PlotItem, x: tuple[float, float] | None = None,
+                  y: tuple[float, float] | None = None) -> None:
+        """Set the plot's view range (no padding) where it differs from the one shown: the
+        same range set again still relays out the axes and recomputes auto-ranges."""
+        box = plot.getViewBox()
+        shown, auto = box.viewRange(), box.state["autoRange"]
+        if x is not None and (auto[0] or not np.allclose(shown[0], x, rtol=0, atol=1e-9)):
+            plot.setXRange(*x, padding=0)
+        if y is not None and (auto[1] or not np.allclose(shown[1], y, rtol=0, atol=1e-9)):
+            plot.setYRange(*y, padding=0)
 
     @staticmethod
     def _set_label(label: pg.LabelItem, text: str) -> None:

@@ -8,6 +8,8 @@ mark the two medians.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 import pyqtgraph as pg
 
@@ -29,14 +31,18 @@ class DispatchFigure(TimingFigure):
     def __init__(self, *args, variant: str | None = None, log_time: bool = True, **kwargs):
         self.variant = variant
         self.log_time = log_time
+        #: the y range of the run streaming in (it only grows), and that run
+        self._live_y: tuple[float, float] | None = None
+        self._live_run: int | None = None
         super().__init__(*args, **kwargs)
 
-    def _build(self) -> None:
+    def _build(self) -> Iterator[None]:
         s, t = self.style, self.style.colours
         self.plot = make_plot(s, left=("time since the call was made (ms)", "ms since the call",
                                        "ms"),
                               bottom="call number (after warm-up)", log_left=self.log_time,
                               integer_bottom=True)
+        yield
         self.body.addItem(self.plot)
         self.plots = [self.plot]
         self.links = pg.PlotCurveItem(pen=pg.mkPen(t.connector, width=max(1.0, s.line_px / 2)),
@@ -67,10 +73,21 @@ class DispatchFigure(TimingFigure):
         if log_time != self.log_time:
             self.log_time = log_time
             self.body.clear()
-            self._build()
+            self.steps = self._building()
+            self.finish_building()
 
     def _y(self, ms: np.ndarray) -> np.ndarray:
         return log_ms(ms) if self.log_time else ms
+
+    def _growing(self, run: TimingRun, lo: float, hi: float) -> tuple[float, float]:
+        """``lo..hi`` widened to whole steps (half a decade on the log axis) and to every
+        range shown before during this run: it changes a few times per run, not per call."""
+        step = 0.5 if self.log_time else 10.0 ** np.floor(np.log10(max(hi - lo, 1e-9)))
+        lo, hi = float(np.floor(lo / step) * step), float(np.ceil(hi / step) * step)
+        if self._live_run == id(run) and self._live_y is not None:
+            lo, hi = min(lo, self._live_y[0]), max(hi, self._live_y[1])
+        self._live_y, self._live_run = (lo, hi), id(run)
+        return lo, hi
 
     def _update(self, run: TimingRun):
         t = self.style.colours
@@ -99,8 +116,13 @@ class DispatchFigure(TimingFigure):
             lo = float(min(yd.min(), yc.min()))
             hi = float(max(yd.max(), yc.max()))
             pad = 0.35 if self.log_time else 0.12 * (hi - lo + 1e-9)
-            self.plot.setYRange(lo - pad, hi + pad, padding=0)
-            self.plot.setXRange(0.5, len(x) + 0.5, padding=0)
+            y_range, right = (lo - pad, hi + pad), len(x) + 0.5
+            if self.live:  # axes that stay still while the calls stream in
+                y_range = self._growing(run, *y_range)
+                right = max(right, run.request.runs + 0.5)  # the calls to come
+            else:
+                self._live_y = self._live_run = None
+            self.set_range(self.plot, x=(0.5, right), y=y_range)
         label = variant_label(variant) if variant else "(no calls yet)"
         info = run.info(variant) if variant else None
         title = f"Dispatch vs completion — {info.call if info else label}"

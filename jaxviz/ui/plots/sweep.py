@@ -8,6 +8,8 @@ are told apart by their marker shape.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 import pyqtgraph as pg
 
@@ -27,10 +29,11 @@ class SweepFigure(TimingFigure):
 
     kind = "sweep"
 
-    def _build(self) -> None:
+    def _build(self) -> Iterator[None]:
         self.plot = make_plot(self.style, left=("time per call (ms, log scale)",
                                                    "ms per call (log)", "ms"),
                               bottom="size", log_left=True)
+        yield
         self.body.addItem(self.plot)
         self.plots = [self.plot]
         self.series: dict[tuple[str, str], tuple[pg.PlotDataItem, pg.PlotCurveItem]] = {}
@@ -107,9 +110,9 @@ class SweepFigure(TimingFigure):
         if ordered:
             lo, hi = np.log2(ordered[0]), np.log2(ordered[-1])
             pad = max(0.3, 0.06 * (hi - lo))
-            self.plot.setXRange(lo - pad, hi + pad, padding=0)
+            self.set_range(self.plot, x=(lo - pad, hi + pad))
         if ys:
-            self.plot.setYRange(min(ys) - 0.3, max(ys) + 0.3, padding=0)
+            self.set_range(self.plot, y=(min(ys) - 0.3, max(ys) + 0.3))
         title = (f"Size sweep — {', '.join(variant_label(v) for v in variants)} as {name} grows"
                  if variants else "Size sweep: none measured yet (tick Size sweep to measure one)")
         if variants:

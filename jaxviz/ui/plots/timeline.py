@@ -11,6 +11,8 @@ call's return to its result: a fan of long lines is the queue.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 import pyqtgraph as pg
 
@@ -30,10 +32,11 @@ class TimelineFigure(TimingFigure):
 
     kind = "timeline"
 
-    def _build(self) -> None:
+    def _build(self) -> Iterator[None]:
         s, t = self.style, self.style.colours
         self.plot = make_plot(s, bottom="time since the first call was made (ms)",
                               category_left=True)
+        yield
         self.plot.showGrid(x=True, y=False, alpha=grid_alpha(s))
         self.body.addItem(self.plot)
         self.plots = [self.plot]
@@ -129,7 +132,7 @@ class TimelineFigure(TimingFigure):
             self.done_line.setValue(float(disp.max()))
             self.done_line.label.setFormat(f"all {n} calls returned by {fmt_ms(disp.max())}")
             span = float(comp.max()) or 1.0
-            self.plot.setXRange(-0.02 * span, span * 1.03, padding=0)
+            self.set_range(self.plot, x=(-0.02 * span, span * 1.03))
             # the words run away from the nearer edge (a line on the right gets them on its
             # left), so slide-size text never runs off the plot
             right = float(disp.max()) > span * 0.5
@@ -137,7 +140,7 @@ class TimelineFigure(TimingFigure):
             self.done_line.label.updatePosition()
         else:
             self.done_line.setVisible(False)
-        self.plot.setYRange(-(len(lanes) - 1) - MARGIN_BELOW, BAND_ABOVE, padding=0)
+        self.set_range(self.plot, y=(-(len(lanes) - 1) - MARGIN_BELOW, BAND_ABOVE))
         how = "chained " if info and info.chained else ""
         title = (f"{n} {how}{variant_label(variant)} calls: dispatched back to back, then "
                  f"awaited in order" if variant else

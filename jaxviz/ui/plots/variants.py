@@ -12,6 +12,8 @@ caches) ended.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 import pyqtgraph as pg
 
@@ -40,12 +42,14 @@ class VariantsFigure(TimingFigure):
 
     kind = "variants"
 
-    def _build(self) -> None:
+    def _build(self) -> Iterator[None]:
         s, t = self.style, self.style.colours
         self.steady_plot = make_plot(s, bottom="time per call, steady state (ms, log scale)",
                                      category_left=True, log_bottom=True)
+        yield
         self.steady_plot.showGrid(x=True, y=False, alpha=grid_alpha(s))
         self.first_plot = make_plot(s, bottom="first call, by stage (ms)", category_left=True)
+        yield
         self.first_plot.showGrid(x=True, y=False, alpha=grid_alpha(s))
         self.first_plot.getAxis("left").setStyle(showValues=False)
         self.first_plot.getAxis("left").setWidth(s.px(0.4))
@@ -129,10 +133,10 @@ class VariantsFigure(TimingFigure):
             self.whiskers[kind].setData(*whisk[kind])
         if all_x or dot_x:
             lo, hi = min(all_x + dot_x), max(all_x + dot_x)
-            self.steady_plot.setXRange(lo - 0.25, hi + 0.25, padding=0)
+            self.set_range(self.steady_plot, x=(lo - 0.25, hi + 0.25))
         self._first_calls(run, names, rows)
         if names:
-            self.steady_plot.setYRange(-len(names) + 0.45, 0.55, padding=0)
+            self.set_range(self.steady_plot, y=(-len(names) + 0.45, 0.55))
         shown = [p for p in PHASES if p != "first call"
                  or any(f.compiled_in_call for f in run.first_calls)]
         first_entries = [("■", t.phases[p], PHASE_LABELS[p]) for p in shown]
@@ -173,4 +177,4 @@ class VariantsFigure(TimingFigure):
         self.implicit.setData(np.repeat(ix, 2), bars)
         self.implicit_tips.setData(x=ix, y=iy, data=itip)
         if right:
-            self.first_plot.setXRange(0, right * 1.08, padding=0)
+            self.set_range(self.first_plot, x=(0, right * 1.08))

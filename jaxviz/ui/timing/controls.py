@@ -282,9 +282,14 @@ class RunControls(QWidget):
     def show_status(self, status: TimingStatus) -> None:
         """The engine's progress record: what runs now ("pmap: call 14/50") and how far."""
         total = max(status.total, 1)
+        # QProgressBar.setValue repaints at once (a few ms, on every record of a run):
+        # paint with the window's next frame instead
+        self.progress.setUpdatesEnabled(False)
         self.progress.setRange(0, total)
         self.progress.setValue(min(status.done, total))
         self.progress.setFormat("%p%")
+        self.progress.setUpdatesEnabled(True)
+        self.progress.update()
         self.status.setText(status.message)
 
     def show_finished(self, message: str, fraction: float | None = None) -> None:

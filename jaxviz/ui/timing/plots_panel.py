@@ -7,7 +7,10 @@ a hover read-out: the numbers of the points under the mouse, also large enough
 for the back row (the figures' own tooltips are small).
 
 While a run streams, only the tab on screen is redrawn; the others are
-redrawn when they are shown.
+redrawn when they are shown. A tab's figure (a few MB of pyqtgraph items) is
+built when the tab is first shown or drawn, or when :attr:`PlotsPanel.figures`
+is asked for (exports and tests): a user who never leaves the first tab never
+pays for the other three.
 """
 
 from __future__ import annotations
@@ -69,6 +72,11 @@ class PlotsPanel(QTabWidget):
         self.base_px = 16.0
         self.ui_px = 16.0
         self.log_time = True
+        self.live = False
+        self._at_once = False
+        #: figures being built a step per event-loop turn (see :meth:`_on_tab`), by tab,
+        #: with the style they are built in
+        self._building: dict[str, tuple[TimingFigure, Style]] = {}
         self.pages: dict[str, PlotPage] = {}
         self._stale: set[str] = set()
         self._hovered: dict[int, list[str]] = {}
@@ -90,32 +98,75 @@ class PlotsPanel(QTabWidget):
         self.log_time_box.toggled.connect(self.set_log_time)
         self.pages["dispatch_vs_complete"].footer_row.addWidget(
             self.log_time_box, 0, Qt.AlignmentFlag.AlignTop)
-        self._build_figures()
+        self._style_pages()
+        self._stale = set(self.pages)
+        self.refresh()  # builds the figure of the tab on screen only
         self.currentChanged.connect(self._on_tab)
 
     # ------------------------------------------------------------ figures
     @property
     def figures(self) -> dict[str, TimingFigure]:
-        """The figure on each tab, by kind."""
-        return {kind: page.figure for kind, page in self.pages.items()
-                if page.figure is not None}
+        """The figure on each tab, by kind, each drawn from the current run (the figures
+        of tabs never shown are built, and stale ones redrawn, on this call)."""
+        for kind in self.pages:
+            if kind in self._stale or self.pages[kind].figure is None:
+                self._draw(kind)
+        return {kind: self._figure(kind) for kind in self.pages}
+
+    def built(self) -> list[str]:
+        """The tabs whose figure exists (built when first shown or drawn)."""
+        return [kind for kind, page in self.pages.items() if page.figure is not None]
+
+    def _figure(self, kind: str) -> TimingFigure:
+        """The figure of tab ``kind``, built now if it was not yet (stale: not drawn)."""
+        page = self.pages[kind]
+        if page.figure is None:
+            self._build_figure(kind)
+        assert page.figure is not None
+        return page.figure
+
+    def _new_figure(self, kind: str, in_steps: bool = False) -> TimingFigure:
+        page = self.pages[kind]
+        options = {"log_time": self.log_time} if kind == "dispatch_vs_complete" else {}
+        return FIGURES[kind](self.plot_style(), width=max(page.view.width(), 320),
+                             show_caption=False, show_footer=False, in_steps=in_steps,
+                             **options)
+
+    def _build_figure(self, kind: str) -> None:
+        """Build the figure of tab ``kind`` (finish the one being built in steps, if any)."""
+        pending = self._building.pop(kind, None)
+        figure = pending[0] if pending and pending[1] == self.plot_style() else None
+        if figure is None:
+            figure = self._new_figure(kind)
+        figure.finish_building()
+        self._attach(kind, figure)
+
+    def _attach(self, kind: str, figure: TimingFigure) -> None:
+        page = self.pages[kind]
+        page.set_figure(figure, self.plot_style().colours.background)
+        page.show_hover("")
+        self._connect_hover(page)
+        self._stale.add(kind)
 
     def plot_style(self) -> Style:
         """The plots' theme and type size on screen."""
         return Style(theme=theme(self.theme_name), base_px=self.base_px)
 
     def _build_figures(self) -> None:
-        style = self.plot_style()
+        """Rebuild the figures built so far for a new style (the others are built in
+        that style when first needed)."""
         self._hovered.clear()
-        for kind, page in self.pages.items():
-            options = {"log_time": self.log_time} if kind == "dispatch_vs_complete" else {}
-            figure = FIGURES[kind](style, width=max(page.view.width(), 320), show_caption=False,
-                                   show_footer=False, **options)
-            page.set_figure(figure, style.colours.background)
-            page.show_hover("")
-            self._connect_hover(page)
+        self._building.clear()  # (a figure in steps in the old style: started again)
+        for kind in self.built():
+            self._build_figure(kind)
+        self._style_pages()
+        self._stale = set(self.pages)
+        self.refresh()
+
+    def _style_pages(self) -> None:
+        """The captions' fonts and colours (the caption belongs to its plot)."""
         self._fonts()
-        t = style.colours
+        t = self.plot_style().colours
         for page in self.pages.values():  # the caption belongs to its plot: same colours
             page.footer.setStyleSheet(
                 f"QWidget#{page.footer.objectName()} {{ background: {t.background}; }} "
@@ -123,8 +174,6 @@ class PlotsPanel(QTabWidget):
                 f"QCheckBox::indicator {{ width: 0.8em; height: 0.8em; border: 2px solid "
                 f"{t.foreground}; border-radius: 2px; background: {t.background}; }} "
                 f"QCheckBox::indicator:checked {{ background: {t.dispatch}; }}")
-        self._stale = set(self.pages)
-        self.refresh()
 
     def _effective_px(self) -> float:
         """The text size the plots use: the window's, or larger on a big page (full screen),
@@ -185,16 +234,20 @@ class PlotsPanel(QTabWidget):
         self.log_time = log_time
         self.log_time_box.setChecked(log_time)
         page = self.pages["dispatch_vs_complete"]
-        figure = self.figures["dispatch_vs_complete"]
+        figure = page.figure
+        if figure is None:
+            return  # built with the new axis when first shown
         assert isinstance(figure, DispatchFigure)
         figure.set_log_time(log_time)
         self._connect_hover(page)
         self._draw(page.kind)
 
     # ---------------------------------------------------------------- data
-    def set_run(self, run: TimingRun | None) -> None:
-        """Show ``run`` (live or replayed) on every tab."""
+    def set_run(self, run: TimingRun | None, live: bool = False) -> None:
+        """Show ``run`` on every tab; ``live`` while it streams in (the axes then move in
+        steps, see :class:`~jaxviz.ui.plots.base.TimingFigure`), False once it ended."""
         self.run = run
+        self.live = live
         for page in self.pages.values():
             page.show_hover("")
         self._stale = set(self.pages)
@@ -203,18 +256,22 @@ class PlotsPanel(QTabWidget):
     def refresh(self, everything: bool = False) -> None:
         """Redraw the tab on screen from the run (every tab with ``everything``)."""
         self._stale = set(self.pages)
-        kinds = list(self.pages) if everything or self.run is None else [self.current_kind()]
+        kinds = list(self.pages) if everything else [self.current_kind()]
+        if self.run is None:  # what each tab says before a run (its figure is built when shown)
+            for kind, page in self.pages.items():
+                page.caption.setText(EMPTY[kind])
         for kind in kinds:
             self._draw(kind)
 
     def undrawn(self) -> list[str]:
-        """The tabs not drawn from the current run yet (drawn when shown, or soon)."""
-        return [k for k in self.pages if k in self._stale]
+        """The built tabs not drawn from the current run yet (drawn when shown, or soon);
+        tabs never shown have no figure yet and are built and drawn when shown."""
+        return [k for k in self.pages if k in self._stale and self.pages[k].figure is not None]
 
     def draw_the_rest_soon(self) -> None:
-        """Draw the tabs not on screen one per turn of the event loop (each is ready when
-        shown, and no turn draws them all: a finished run drew every tab in one 50 ms
-        call)."""
+        """Redraw the built tabs not on screen one per turn of the event loop (each is
+        ready when shown, and no turn draws them all: a finished run drew every tab in
+        one 50 ms call). Tabs never shown stay unbuilt until they are."""
         QTimer.singleShot(0, self, self._draw_one_undrawn)
 
     def _draw_one_undrawn(self) -> None:
@@ -225,13 +282,14 @@ class PlotsPanel(QTabWidget):
 
     def _draw(self, kind: str) -> None:
         page = self.pages[kind]
-        figure = self.figures[kind]
+        figure = self._figure(kind)
         self._stale.discard(kind)
         if self.run is None:
             figure.update(_EMPTY_RUN)
             page.caption.setText(EMPTY[kind])
             return
         figure.width = max(page.view.width(), 320)
+        figure.live = self.live
         figure.update(self.run)
         page.set_min_plot_px(self._min_plot_px(kind))
         if kind == "sweep":
@@ -258,18 +316,58 @@ class PlotsPanel(QTabWidget):
         return page.kind if isinstance(page, PlotPage) else "dispatch_vs_complete"
 
     def show_kind(self, kind: str) -> None:
-        self.setCurrentWidget(self.pages[kind])
+        """Bring tab ``kind`` to the front, drawn from the run on return (a tab the user
+        clicks is built and drawn over the next turns of the event loop instead)."""
+        self._at_once = True
+        try:
+            self.setCurrentWidget(self.pages[kind])
+        finally:
+            self._at_once = False
+        if kind in self._stale or self.pages[kind].figure is None:
+            self._draw(kind)  # (shown already, and built or drawn in turns from there)
 
     def _on_tab(self, _index: int) -> None:
         kind = self.current_kind()
-        if kind in self._stale:
+        if self.pages[kind].figure is None and not self._at_once:
+            # building a figure takes 30-100 ms: the tab comes to the front this turn, its
+            # figure is built a plot per turn after and drawn from the run the turn after
+            self.pages[kind].caption.setText("Drawing…")
+            if kind not in self._building:
+                self._building[kind] = (self._new_figure(kind, in_steps=True),
+                                        self.plot_style())
+            QTimer.singleShot(0, self, self._build_step)
+        elif kind in self._stale or self.pages[kind].figure is None:
             self._draw(kind)
         self.kindShown.emit(kind)
+
+    def _build_step(self) -> None:
+        """One step of the figure of the tab on screen; then, a turn later, its drawing."""
+        kind = self.current_kind()
+        pending = self._building.get(kind)
+        if pending is None or self.pages[kind].figure is not None:
+            return  # built meanwhile (asked for), or the user went on to another tab
+        figure, style = pending
+        if style != self.plot_style():  # the theme or size changed meanwhile
+            self._building[kind] = (self._new_figure(kind, in_steps=True), self.plot_style())
+        elif next(figure.steps, StopIteration) is StopIteration:
+            # built: put in the scene this turn (every item joins it), drawn the next one
+            del self._building[kind]
+            self._attach(kind, figure)
+            QTimer.singleShot(0, self, self._draw_shown)
+            return
+        QTimer.singleShot(0, self, self._build_step)
+
+    def _draw_shown(self) -> None:
+        kind = self.current_kind()
+        if kind in self._stale or self.pages[kind].figure is None:
+            self._draw(kind)
 
     # --------------------------------------------------------------- hover
     def _connect_hover(self, page: PlotPage) -> None:
         """Show the numbers of hovered points in the page's read-out label."""
-        for plot in self.figures[page.kind].plots:
+        if page.figure is None:
+            return
+        for plot in page.figure.plots:
             for item in list(plot.items):
                 scatter = item.scatter if isinstance(item, pg.PlotDataItem) else item
                 if not isinstance(scatter, pg.ScatterPlotItem) or \

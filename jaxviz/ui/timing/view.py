@@ -296,7 +296,7 @@ class TimingView(QWidget):
     def _on_started(self, run: TimingRun) -> None:
         self.run, self.recording = run, None
         self.controls.set_running(True)
-        self.plots.set_run(run)
+        self.plots.set_run(run, live=True)
         self.projection.set_target(run.request.trace, list(run.request.variants))
         # queued after the measurement; the panel stays as it is (folded: the bar says so)
         self.projection.request_costs(ticked=False, show=False)
