@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from jaxviz.model import TraceRequest
 from jaxviz.model.timing import TimingRun, TimingStatus, validate
+from jaxviz.ui import gc_policy
 from jaxviz.ui.timing.controls import RunControls
 from jaxviz.ui.timing.export import (
     ExportBar,
@@ -82,6 +83,7 @@ class TimingView(QWidget):
         self.setObjectName("timing_view")
         self.setAcceptDrops(True)
         self.runner = TimingRunner(self)
+        gc_policy.busy_while(self, "running")  # no idle cycle collection during a run
         self.run: TimingRun | None = None
         self.recording: str | None = None
         self._trace: TraceRequest | None = None
