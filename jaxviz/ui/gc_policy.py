@@ -1,29 +1,27 @@
-"""When the window's process walks all its objects for reference cycles: when it is idle.
+"""When the window's process looks through all its objects for reference cycles: when it is idle.
 
 CPython's cyclic collector runs each time enough objects were made. Most of its runs
-look only at the young objects (a few thousand: well under a millisecond), but every so
-often a *full* pass walks every object the process holds. With a 12-layer train step
-open that is 120-230 ms in one go -- on the GUI thread, or on the engine client's reader
-thread, which holds the GIL meanwhile -- a frozen window in the middle of loading or
-playing (``benchmarks/bench_big_program.py`` and ``bench_reply.py`` name it).
+look only at the young objects, but every so often a *full* pass walks every object the
+process holds: with a 12-layer train step open that was 115-230 ms in one go, while the
+program loaded or played (``benchmarks/bench_big_program.py`` names it).
 
-:func:`install` changes two things, in the window's process only (``jaxviz.ui.app``
-installs it; tests and scripts that build windows keep Python's own rhythm):
+Stepped work (:mod:`jaxviz.ui.sliced`) runs with the collector paused and, when its last
+job ends, freezes what is alive (``gc.freeze``): the objects a load made are out of the
+collector's sight, so the full passes that follow walk only what was made since, and the
+young collections do not walk the load's objects either (76-99 ms each while the device
+view played, when they did). What a freeze hides is also hidden from every later pass:
+the cycles a replaced document left would stay. :func:`install` (``jaxviz.ui.app``; the
+window's process only) adds the pass that frees them, when the window is idle:
 
-* full passes no longer start by themselves (the oldest generation's threshold is
-  out of reach); the young generations are collected as before;
-* a full pass runs when the window is idle: for :data:`IDLE_S` seconds no keyboard or
-  mouse input, no stepped work (:mod:`jaxviz.ui.sliced`) and nothing animating (views
-  add a check to :data:`busy_checks`), and young objects were kept since the last
-  pass. What survives is then moved out of the collector's sight (``gc.freeze``), so
-  the next pass walks only what was made since: a few milliseconds;
-* stepped work (:mod:`jaxviz.ui.sliced`) freezes what is alive when its last job ends:
-  it runs with the collector paused, and the young collections that follow would walk
-  everything it made (76-99 ms while the device view played). The first idle pass
-  after that is a deep one: it puts the frozen objects back first, so the cycles left
-  by the document the load replaced are freed (otherwise the memory grew by a
-  document's views at each switch); so is a pass after :data:`DEEP_IDLE_S` seconds
-  idle (at most once per :data:`DEEP_EVERY_S`).
+* for :data:`IDLE_S` seconds no keyboard or mouse input, no stepped work, no trace on
+  its way and nothing animating (views add a check with :func:`busy_while`), and young
+  objects kept since the last pass;
+* the first such pass after stepped work froze objects is a *deep* one: it puts the
+  frozen objects back first (``gc.unfreeze``), collects, and freezes what survives; so
+  is a pass after :data:`DEEP_IDLE_S` seconds idle (at most once per
+  :data:`DEEP_EVERY_S`); the others walk only what was made since the last freeze.
+
+Python's own collections go on as before.
 """
 
 from __future__ import annotations
@@ -46,8 +44,6 @@ DEEP_IDLE_S = 30.0
 DEEP_EVERY_S = 300.0
 #: How often the window is looked at for idleness (ms).
 CHECK_MS = 500
-#: The oldest generation's threshold while installed: full passes never start by themselves.
-OUT_OF_REACH = 1 << 30
 #: Views say they are animating (or otherwise must not be paused) here.
 busy_checks: list[Callable[[], bool]] = []
 
@@ -131,11 +127,9 @@ _installed: list[IdleCollector] = []
 
 
 def install(app: QApplication) -> IdleCollector:
-    """Collect cycles only when the window is idle (once per process; returns the collector)."""
+    """Add the idle passes (once per process; returns the collector)."""
     if not _installed:
         gc.collect()
         gc.freeze()  # what start-up made stays: no pass needs to walk it again
-        young, middle, _oldest = gc.get_threshold()
-        gc.set_threshold(young, middle, OUT_OF_REACH)
         _installed.append(IdleCollector(app))
     return _installed[0]
