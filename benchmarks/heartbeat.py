@@ -140,13 +140,22 @@ class StallLog:
         self.stalls.clear()
 
 
+def _steps_name(steps) -> str:
+    return getattr(steps, "__qualname__", type(steps).__name__)
+
+
 def _name_of(receiver, event) -> str:
     """An event's receiver in words: ``paint DeviceView``, ``steps CompareView._compare_steps``."""
     kind = getattr(event.type(), "name", str(event.type()))
     parent = receiver.parent() if hasattr(receiver, "parent") else None
+    jobs = getattr(parent, "jobs", None)  # the SlicedJobs' shared turn: the steps under way
+    if isinstance(jobs, dict) and type(parent).__name__ == "_Turns":
+        names = sorted({_steps_name(job._steps) for job in jobs.values()
+                        if job._steps is not None})
+        return "steps " + (", ".join(names[:3]) if names else "(done)")
     steps = getattr(parent, "_steps", None)  # a SlicedJob's timer: the steps it runs
     if steps is not None:
-        return f"steps {getattr(steps, '__qualname__', type(steps).__name__)}"
+        return f"steps {_steps_name(steps)}"
     who = type(receiver).__name__
     if receiver.objectName() and not receiver.objectName().startswith("qt_"):
         who += f" '{receiver.objectName()}'"
