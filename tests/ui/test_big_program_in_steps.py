@@ -43,7 +43,15 @@ def _turns(qtbot, busy) -> list[int]:
     ticks: list[int] = []
     timer = QTimer()
     timer.setInterval(0)
-    timer.timeout.connect(lambda: ticks.append(1) if busy() else None)
+
+    def tick() -> None:
+        try:
+            if busy():
+                ticks.append(1)
+        except RuntimeError:  # its view was deleted: the test is over, the timer stops
+            timer.stop()
+
+    timer.timeout.connect(tick)
     timer.start()
     qtbot.timer = timer
     return ticks
