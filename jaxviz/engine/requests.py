@@ -138,11 +138,17 @@ def decode_reply(request_id: int, plain: Any, elapsed_s: float | None = None) ->
     """The :class:`Reply` in an engine's ``reply`` message (its plain form); a reply saying
     so when it cannot be read."""
     try:
-        reply = from_plain(plain)
+        decoded = from_plain(plain)
     except SchemaMismatch as exc:
-        reply = unreadable_reply(request_id, exc)
-    if not isinstance(reply, Reply):
-        reply = unreadable_reply(request_id, f"a {type(reply).__name__}, not a reply")
+        decoded = unreadable_reply(request_id, exc)
+    return as_reply(request_id, decoded, elapsed_s)
+
+
+def as_reply(request_id: int, decoded: Any, elapsed_s: float | None = None) -> Reply:
+    """``decoded`` if it is a :class:`Reply` (else a reply saying it is not), with
+    ``elapsed_s`` when given."""
+    reply = decoded if isinstance(decoded, Reply) else unreadable_reply(
+        request_id, f"a {type(decoded).__name__}, not a reply")
     if elapsed_s is not None:
         reply.elapsed_s = elapsed_s
     return reply

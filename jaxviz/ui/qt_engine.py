@@ -119,9 +119,8 @@ class QtEngine(QObject):
             self._next_reply()
 
     def _next_reply(self) -> None:
-        from jaxviz.engine.requests import UndecodedReply, decode_reply, unreadable_reply
+        from jaxviz.engine.requests import UndecodedReply, unreadable_reply
         from jaxviz.model.codec import from_plain_steps
-        from jaxviz.model.engine import Reply
         from jaxviz.ui.sliced import SlicedJob
 
         while self._arrived:
@@ -130,30 +129,23 @@ class QtEngine(QObject):
                 self._arrived.popleft()
                 self.replied.emit(first)
                 continue
-            if not (isinstance(first.plain, dict) and "record" in first.plain):
-                self._arrived.popleft()
-                self._emit_decoded(first, decode_reply(first.id, first.plain))
-                continue
+            # data that is not a reply fails the first step (SchemaMismatch): said as one
             job = SlicedJob(from_plain_steps(first.plain), parent=self)
-            job.finished.connect(lambda reply, first=first: self._decoded(
-                first, reply if isinstance(reply, Reply) else unreadable_reply(
-                    first.id, f"a {type(reply).__name__}, not a reply")))
+            job.finished.connect(lambda decoded, first=first: self._decoded(first, decoded))
             job.failed.connect(lambda exc, first=first: self._decoded(
                 first, unreadable_reply(first.id, exc)))
             self._decoding = job
             job.start()
             return
 
-    def _decoded(self, undecoded: Any, reply: Any) -> None:
+    def _decoded(self, undecoded: Any, decoded: Any) -> None:
+        from jaxviz.engine.requests import as_reply
+
         self._decoding = None
         if self._arrived and self._arrived[0] is undecoded:
             self._arrived.popleft()
-        self._emit_decoded(undecoded, reply)
+        self.replied.emit(as_reply(undecoded.id, decoded, undecoded.elapsed_s))
         self._next_reply()
-
-    def _emit_decoded(self, undecoded: Any, reply: Any) -> None:
-        reply.elapsed_s = undecoded.elapsed_s
-        self.replied.emit(reply)
 
     # ------------------------------------------------------------ actions
     def start(self) -> None:
