@@ -9,10 +9,9 @@ test process imported Qt long ago.
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
 import sys
+
+from tests.helpers.fresh import fresh_json
 
 PROBE = """
 import json, linecache, sys
@@ -28,11 +27,7 @@ print(json.dumps({{"kept": len(kept), "dict": said}}))
 
 
 def _probe(install: str) -> dict:
-    out = subprocess.run([sys.executable, "-c", PROBE.format(install=install)],
-                         capture_output=True, text=True, timeout=120,
-                         env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
-    assert out.returncode == 0, out.stderr
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return fresh_json(PROBE.format(install=install))
 
 
 def test_modules_imported_after_qt_leave_no_source_behind():

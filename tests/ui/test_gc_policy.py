@@ -10,9 +10,6 @@ thresholds and the frozen objects of this test process are put back afterwards.
 from __future__ import annotations
 
 import gc
-import os
-import subprocess
-import sys
 import weakref
 
 import pytest
@@ -22,6 +19,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from jaxviz.ui import gc_policy
 from jaxviz.ui.sliced import SlicedJob
+from tests.helpers.fresh import run_fresh
 
 
 class _Node:
@@ -152,7 +150,4 @@ def test_install_collects_and_freezes_what_start_up_made_once():
               "from jaxviz.ui import gc_policy\napp = QApplication([])\n"
               "first = gc_policy.install(app)\nassert gc_policy.install(app) is first\n"
               "print(gc.get_threshold() == (700, 10, 10), gc.get_freeze_count() > 0)\n")
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                         timeout=60, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["True", "True"]  # Python's own collections go on
+    assert run_fresh(script).split() == ["True", "True"]  # Python's own collections go on

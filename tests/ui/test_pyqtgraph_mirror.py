@@ -6,10 +6,7 @@ before :mod:`jaxviz.ui` installed the hook.
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
+from tests.helpers.fresh import fresh_json
 
 PROBE = """
 import json, sys
@@ -33,11 +30,7 @@ print(json.dumps({{"created": created, "same": same, "restored": restored, "draw
 
 
 def _probe(first: str) -> dict:
-    out = subprocess.run([sys.executable, "-c", PROBE.format(first=first)],
-                         capture_output=True, text=True, timeout=120,
-                         env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
-    assert out.returncode == 0, out.stderr
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return fresh_json(PROBE.format(first=first))
 
 
 def test_importing_pyqtgraph_no_longer_creates_every_qt_class():
