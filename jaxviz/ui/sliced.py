@@ -178,16 +178,13 @@ class _Turns(QObject):
             self.timer.start()
 
 
-_TURNS: list[_Turns] = []
-
-
 def _forget(job: int, *_destroyed: object) -> None:
     """A job deleted under way: the collector resumes and the turns drop it."""
     _resume_gc(job)
     _turns().forget(job)
 
 
+@functools.cache
 def _turns() -> _Turns:
-    if not _TURNS:
-        _TURNS.append(_Turns())
-    return _TURNS[0]
+    """The one :class:`_Turns` of the process (made on first use, in the GUI thread)."""
+    return _Turns()

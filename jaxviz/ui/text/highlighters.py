@@ -24,6 +24,7 @@ Example:
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib
 import threading
 import weakref
@@ -109,15 +110,10 @@ class _Lexers(QObject):
                 self.made.emit(kind)
 
 
-_LEXERS: _Lexers | None = None
-
-
+@functools.cache
 def lexers() -> _Lexers:
     """The process's lexers (made in the GUI thread on first use)."""
-    global _LEXERS
-    if _LEXERS is None:
-        _LEXERS = _Lexers()
-    return _LEXERS
+    return _Lexers()
 
 
 def warm_lexers() -> threading.Thread:
@@ -445,14 +441,9 @@ class _Colouring(QObject):
         self.job = None
 
 
-_COLOURING: _Colouring | None = None
-
-
+@functools.cache
 def _colouring() -> _Colouring:
-    global _COLOURING
-    if _COLOURING is None:
-        _COLOURING = _Colouring()
-    return _COLOURING
+    return _Colouring()
 
 
 def lex_spans(lexer: Lexer | None, text: str) -> tuple[list[list[Span]], list[_TokenType]]:
