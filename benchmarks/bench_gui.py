@@ -16,7 +16,8 @@ load average at the time (on a shared machine compare the ratios, not the second
 * **the longest event-loop stall**, from a 5 ms QTimer heartbeat (target <= 17 ms,
   one frame at 60 Hz): while tracing every gallery example, while switching
   examples, while stepping data_parallel (pmap) and while the timing view records
-  a short run;
+  a short run, each with the GUI-thread calls over 17 ms in that part by name
+  (``heartbeat.StallLog``: the widget painted, the steps run, a full collection);
 * **the GUI process's memory**: resident set now and at its peak (target <= 150 MB).
 
 The in-process part collects reference cycles as the window's process does
@@ -37,7 +38,7 @@ import sys
 import tempfile
 import time
 
-from heartbeat import Heartbeat
+from heartbeat import Heartbeat, StallLog
 
 if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -155,7 +156,8 @@ def in_process(edits: int) -> dict:
     from jaxviz.ui.theme import style
     from jaxviz.ui.window.main_window import MainWindow
 
-    app = QApplication.instance() or QApplication(["bench"])
+    log = StallLog()
+    app = QApplication.instance() or log.application(["bench"])
     style.apply_theme(app)
     from jaxviz.ui import gc_policy
 
@@ -195,15 +197,22 @@ def in_process(edits: int) -> dict:
         figures["per_example"][name] = statistics.median(mine)
         win.document.editor.document().setModified(False)  # no "save first?" on the next one
     figures["p99"] = beat.p99()
+    named = figures["named"] = {"tracing": log.worst(3)}
     stages = figures["rss_stages"] = [("every example traced and edited", rss_mb()[0])]
+    log.clear()
     figures["switch_stall"] = switching_stall(app, win, beat)
     figures["switch_stall_cpu"] = beat.worst_cpu
+    named["switching"] = log.worst(3)
     stages.append(("examples switched", rss_mb()[0]))
+    log.clear()
     figures["step_stall"] = stepping_stall(app, win, beat)
     figures["step_stall_cpu"] = beat.worst_cpu
+    named["stepping"] = log.worst(3)
     stages.append(("data_parallel stepped", rss_mb()[0]))
+    log.clear()
     figures["timing_stall"] = timing_run_stall(app, win, beat)
     figures["timing_stall_cpu"] = beat.worst_cpu
+    named["timing"] = log.worst(3)
     stages.append(("a timing run", rss_mb()[0]))
     figures["rss"] = rss_mb()
     # A user pauses now and then: the window's idle collection runs (gc_policy).
@@ -303,6 +312,15 @@ def stall_line(what: str, seconds: float | None, cpu: float | None = None) -> st
             f"(target <= {TARGET_STALL_MS:.0f} ms: {verdict(ms, TARGET_STALL_MS)}){own}")
 
 
+def named_line(worst: list[tuple[float, str, float]]) -> str:
+    """The GUI-thread calls over the target in one part, longest first (StallLog): what a
+    regression in that part is in."""
+    if not worst:
+        return f"    no GUI-thread call over {TARGET_STALL_MS:.0f} ms"
+    return f"    calls over {TARGET_STALL_MS:.0f} ms (wall ms / GUI CPU ms): " + "; ".join(
+        f"{ms:.0f}/{cpu:.0f} {name}" for ms, name, cpu in worst)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="start-ups to time (default 5)")
@@ -341,11 +359,15 @@ def main() -> None:
         print(f"    {name:16s} {value * 1000:6.0f} ms")
     print(stall_line("while tracing every gallery example", f["stall"], f.get("stall_cpu"))
           + f"; 99th percentile of the heartbeat's delays {f['p99'] * 1000:.1f} ms")
+    print(named_line(f["named"]["tracing"]))
     print(stall_line("while switching examples", f["switch_stall"], f["switch_stall_cpu"]))
+    print(named_line(f["named"]["switching"]))
     print(stall_line("while stepping data_parallel (pmap)", f["step_stall"],
                      f["step_stall_cpu"]))
+    print(named_line(f["named"]["stepping"]))
     print(stall_line("during a timing run (first open of the timing tab excluded)",
                      f["timing_stall"], f["timing_stall_cpu"]))
+    print(named_line(f["named"]["timing"]))
     print("GUI process resident memory after each part: " + "; ".join(
         f"{what} {mb:.0f} MB" for what, mb in f["rss_stages"]))
     now, peak = f["rss"]

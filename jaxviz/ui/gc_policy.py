@@ -13,9 +13,10 @@ view played, when they did). What a freeze hides is also hidden from every later
 the cycles a replaced document left would stay. :func:`install` (``jaxviz.ui.app``; the
 window's process only) adds the pass that frees them, when the window is idle:
 
-* for :data:`IDLE_S` seconds no keyboard or mouse input, no stepped work, no trace on
-  its way and nothing animating (views add a check with :func:`busy_while`), and young
-  objects kept since the last pass;
+* for :data:`IDLE_S` seconds no keyboard or mouse input, no stepped work (not even a
+  job that began and ended between two looks: a Values panel filled at each step of a
+  timer-driven walk), no trace on its way and nothing animating (views add a check
+  with :func:`busy_while`), and young objects kept since the last pass;
 * the first such pass after stepped work froze objects is a *deep* one: it puts the
   frozen objects back first (``gc.unfreeze``), collects, and freezes what survives; so
   is a pass after :data:`DEEP_IDLE_S` seconds idle (at most once per
@@ -82,6 +83,7 @@ class IdleCollector(QObject):
         self.last_busy = clock()
         self.last_deep = clock()
         self._frozen_seen = sliced.FROZEN[0]  # install() looked through those
+        self._started_seen = sliced.STARTED[0]
         #: Passes run so far, and how many of them were deep (for tests and benchmarks).
         self.passes = 0
         self.deep_passes = 0
@@ -97,7 +99,10 @@ class IdleCollector(QObject):
         return False
 
     def busy(self) -> bool:
-        return sliced.running() or any(check() for check in list(busy_checks))
+        """Stepped work under way or begun since the last look, or a view's check says so."""
+        started, self._started_seen = self._started_seen, sliced.STARTED[0]
+        return (sliced.running() or started != sliced.STARTED[0]
+                or any(check() for check in list(busy_checks)))
 
     def check(self) -> bool:
         """Run a pass if the window is idle; True if one ran."""

@@ -34,6 +34,9 @@ _GC_WAS_ENABLED = [False]
 #: How many times the end of stepped work froze what was alive (a window's idle collector
 #: looks through the frozen objects once after each: :mod:`jaxviz.ui.gc_policy`).
 FROZEN = [0]
+#: How many jobs have started (the idle collector counts a job that began and ended
+#: between two of its looks as work under way).
+STARTED = [0]
 
 
 def _pause_gc(job: int) -> None:
@@ -49,6 +52,7 @@ def _pause_gc(job: int) -> None:
         _GC_WAS_ENABLED[0] = gc.isenabled()
         gc.disable()
     _PAUSING.add(job)
+    STARTED[0] += 1
 
 
 def running() -> bool:

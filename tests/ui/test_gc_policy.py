@@ -90,6 +90,21 @@ def test_no_pass_while_stepped_work_runs_and_the_next_one_frees_what_it_left(col
     assert collector.check() and collector.deep_passes == deep + 1  # then cheap ones
 
 
+def test_stepped_work_begun_and_ended_between_two_looks_counts_as_work(collector, qapp):
+    """A Values panel filled at each step of a walk driven by a timer (no input): each
+    fill begins and ends between two of the collector's looks, and still holds it back."""
+    collector.now[0] += 10.0
+    ref = _garbage_cycle_in_the_oldest_generation()
+    job = SlicedJob(iter([None])).start()
+    while job.busy:
+        qapp.processEvents()
+    assert not collector.check() and ref() is not None  # work since the last look
+    collector.now[0] += 1.0
+    assert not collector.check()  # over only a second ago
+    collector.now[0] += gc_policy.IDLE_S
+    assert collector.check() and ref() is None
+
+
 def test_a_view_playing_holds_the_pass_back_until_it_stops_or_is_gone(collector):
     class View:
         playing = True
