@@ -163,6 +163,28 @@ def apply_theme(app: QApplication, zoom: int = 0) -> None:
     app.setStyleSheet(STYLE_SHEET)
 
 
+def fill_as_tab_page(widget: QWidget) -> None:
+    """Make ``widget`` opaque, filled with the colour the style paints a tab page in (a
+    tab page is transparent: every change of a label on it repaints the tab widget, its
+    dock and the window beneath it too). The colour is read from the style's own drawing
+    of a tab widget's frame, so the page looks as before."""
+    from PySide6.QtGui import QImage, QPainter
+    from PySide6.QtWidgets import QStyle, QStyleOptionTabWidgetFrame
+
+    option = QStyleOptionTabWidgetFrame()
+    option.initFrom(widget)
+    option.rect.setRect(0, 0, 32, 32)
+    image = QImage(32, 32, QImage.Format.Format_ARGB32)
+    image.fill(widget.palette().window().color())
+    painter = QPainter(image)
+    widget.style().drawPrimitive(QStyle.PrimitiveElement.PE_FrameTabWidget, option, painter)
+    painter.end()
+    pal = widget.palette()
+    pal.setColor(QPalette.ColorRole.Window, image.pixelColor(16, 16))
+    widget.setPalette(pal)
+    widget.setAutoFillBackground(True)
+
+
 def set_style_property(widget: QWidget, name: str, value: object) -> bool:
     """Set a property the style sheet selects on (``QLabel[severity="error"]``) and restyle
     the widget by it; nothing when the widget has that value already. True if it changed."""
