@@ -26,6 +26,7 @@ from PySide6.QtCore import QObject, Signal
 
 from jaxviz.model.engine import EngineEvent, EngineInfo
 from jaxviz.model.limits import DEFAULT_DEVICES, DEFAULT_TIMEOUT
+from jaxviz.ui import gc_policy
 
 
 class _Relay(QObject):
@@ -63,6 +64,14 @@ class QtEngine(QObject):
         #: Replies in the order they came, the first one being decoded (see _on_reply).
         self._arrived: collections.deque[Any] = collections.deque()
         self._decoding: Any = None  # the SlicedJob decoding the first of them
+        #: The requests submitted here whose reply has not been emitted yet, and the
+        #: replies emitted before their submit returned (a client may answer at once).
+        self._waiting: set[int] = set()
+        self._early: set[int] = set()
+        self.replied.connect(self._answered)
+        # a reply on its way: the window's idle cycle collection waits (a user waiting for
+        # the stepper's values is not idle, and its 150 ms pass would delay them)
+        gc_policy.busy_while(self, "waiting")
         self._relay.progress.connect(
             lambda holder, partial: self.progressed.emit(holder.get("id", -1), partial))
         self._relay.event.connect(self._on_event)
@@ -95,6 +104,18 @@ class QtEngine(QObject):
     def info(self) -> EngineInfo | None:
         """The ready engine's description; None while it starts or restarts."""
         return self._info
+
+    def _answered(self, reply: Any) -> None:
+        rid = getattr(reply, "id", None)
+        if rid in self._waiting:
+            self._waiting.discard(rid)
+        elif isinstance(rid, int):
+            self._early.add(rid)
+
+    @property
+    def waiting(self) -> bool:
+        """Whether a request submitted here has not had its reply emitted yet."""
+        return bool(self._waiting or self._arrived)
 
     @property
     def state(self) -> str:
@@ -162,6 +183,10 @@ class QtEngine(QObject):
             record, relay.reply.emit, timeout=timeout,
             on_progress=lambda partial: relay.progress.emit(holder, partial), undecoded=True)
         holder["id"] = handle.id
+        if handle.id in self._early:
+            self._early.discard(handle.id)
+        else:
+            self._waiting.add(handle.id)
         return handle.id
 
     def worker_client(self) -> _WorkerClient:

@@ -60,3 +60,47 @@ def test_a_big_reply_is_decoded_in_steps_and_replies_stay_in_order(qtbot):
     assert job.turns > 1  # decoded over several turns of the event loop
     assert not got[1].ok and "cannot read the engine's reply" in got[1].error.message
     assert got[2].result == "small"
+
+
+class _LaterClient(_Client):
+    """Answers each request when told to (as the engine does, later, from its thread)."""
+
+    def __init__(self, devices, timeout, on_event):
+        super().__init__(devices, timeout, on_event)
+        self.held: list = []
+
+    def submit(self, record, callback, timeout=None, on_progress=None, undecoded=False):
+        self.asked.append(undecoded)
+        rid = len(self.asked)
+
+        class Handle:
+            id = rid
+
+        self.held.append(lambda: callback(Reply(id=rid, ok=True, result="small")))
+        return Handle()
+
+
+def test_the_engine_is_waiting_until_every_reply_came(qtbot):
+    """The window's idle cycle collection waits while a reply is on its way."""
+    from jaxviz.ui import gc_policy
+
+    late = QtEngine(devices=2, client_factory=_LaterClient)
+    late.start()
+    assert not late.waiting
+    late.submit("a")
+    late.submit("b")
+    assert late.waiting
+    assert any(check() for check in gc_policy.busy_checks)
+    late._client.held.pop(0)()
+    assert late.waiting  # one still on its way
+    late._client.held.pop(0)()
+    assert not late.waiting
+
+    at_once = QtEngine(devices=2, client_factory=_Client)  # answers inside submit
+    at_once.start()
+    got: list[Reply] = []
+    at_once.replied.connect(got.append)
+    for _ in range(3):
+        at_once.submit("request")
+    qtbot.waitUntil(lambda: len(got) == 3, timeout=20000)
+    assert not at_once.waiting
