@@ -45,6 +45,7 @@ from jaxviz.ui.stepper.cells import HEATMAP_SIDE, Scale, numbers_font, set_visib
 from jaxviz.ui.stepper.colour_bar import ColourBar
 from jaxviz.ui.stepper.columns import ColumnWidget
 from jaxviz.ui.text.plain import plain
+from jaxviz.ui.text.steady_label import SteadyLabel
 from jaxviz.ui.theme import style
 from jaxviz.views import palette
 from jaxviz.views.stepper.panel import Column, StepPanel, build_panel
@@ -99,7 +100,8 @@ class ValuesPanel(QWidget):
             button.clicked.connect(lambda _=False, n=name: self.moveRequested.emit(n))
             controls.addWidget(button)
             self.buttons[name] = button
-        self.counter = plain(QLabel(""))
+        # its text changes at every step: a SteadyLabel does not relayout the window
+        self.counter = SteadyLabel("step 100 of 100")
         self.counter.setObjectName("step_counter")
         controls.addSpacing(12)
         controls.addWidget(self.counter)

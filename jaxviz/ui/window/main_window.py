@@ -591,7 +591,9 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
     def set_status(self, text: str, error: bool = False) -> None:
         """The message at the left of the status bar (red for errors)."""
         self.status_text.setText(text)
+        if error != self._status_is_error or not self.status_text.styleSheet():
+            # restyled only when it changes: every step of the stepper sets the status
+            colour = style.ERROR_COLOUR.name() if error else "palette(window-text)"
+            self.status_text.setStyleSheet(f"color: {colour};")
         self._status_is_error = error
-        colour = style.ERROR_COLOUR.name() if error else "palette(window-text)"
-        self.status_text.setStyleSheet(f"color: {colour};")
 
