@@ -22,7 +22,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from jaxviz.model.engine import EngineEvent, EngineInfo
 from jaxviz.model.limits import DEFAULT_DEVICES, DEFAULT_TIMEOUT
@@ -152,7 +152,10 @@ class QtEngine(QObject):
                 continue
             # data that is not a reply fails the first step (SchemaMismatch): said as one
             job = SlicedJob(from_plain_steps(first.plain), parent=self)
-            job.finished.connect(lambda decoded, first=first: self._decoded(first, decoded))
+            # emitted in a turn of its own: the views it feeds do not share the decode's
+            # last slice (the window's longest turns while tracing were both together)
+            job.finished.connect(lambda decoded, first=first: QTimer.singleShot(
+                0, self, lambda: self._decoded(first, decoded)))
             job.failed.connect(lambda exc, first=first: self._decoded(
                 first, unreadable_reply(first.id, exc)))
             self._decoding = job
