@@ -58,3 +58,27 @@ def test_a_steady_label_does_not_until_a_text_is_wider(qapp):
     qapp.processEvents()
     assert requests.count >= 1  # it grew
     assert label.label.width() >= label.label.fontMetrics().horizontalAdvance(wide)
+
+
+def test_an_eliding_steady_label_takes_its_place_and_elides_a_longer_text(qapp):
+    """The status line: a long message is cut with "…" (whole in the tooltip) instead of
+    widening the window, and no text relays the window out."""
+    label = SteadyLabel(elide=True)
+    holder = QWidget()
+    QHBoxLayout(holder).addWidget(label, 1)
+    holder.resize(400, 40)
+    holder.show()
+    qapp.processEvents()
+    requests = _Requests(holder)
+    requests.count = 0
+    label.setText("step 4 of 8: psum, line 12 (pmap)")
+    qapp.processEvents()
+    assert label.label.text() == "step 4 of 8: psum, line 12 (pmap)" and label.toolTip() == ""
+    long = "cannot step: lecture.py has not run yet; press Trace (F5) to run it " * 3
+    label.setText(long)
+    qapp.processEvents()
+    assert requests.count == 0
+    assert label.text() == long  # the whole text for whoever reads it
+    assert label.label.text().endswith("…") and len(label.label.text()) < len(long)
+    assert "cannot step" in label.toolTip()
+    assert holder.minimumSizeHint().width() < 400  # it never asked for more room

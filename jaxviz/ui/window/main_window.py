@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from jaxviz.ui.text.plain import plain
+from jaxviz.ui.text.steady_label import SteadyLabel
 from jaxviz.ui.theme import style
 from jaxviz.ui.window.files import WindowFilesMixin
 from jaxviz.ui.window.layout import WindowStateMixin
@@ -214,7 +215,8 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
 
     def _build_status_bar(self) -> None:
         bar = self.statusBar()
-        self.status_text = plain(QLabel(""))
+        # its text changes at every step: a SteadyLabel does not lay the window out again
+        self.status_text = SteadyLabel(elide=True)
         self._status_is_error = False
         self._status_before_busy: tuple[str, bool] | None = None
         self.status_text.setObjectName("status_text")
