@@ -82,3 +82,20 @@ def test_an_eliding_steady_label_takes_its_place_and_elides_a_longer_text(qapp):
     assert label.label.text().endswith("…") and len(label.label.text()) < len(long)
     assert "cannot step" in label.toolTip()
     assert holder.minimumSizeHint().width() < 400  # it never asked for more room
+
+
+def test_a_font_set_on_it_is_the_font_its_text_is_drawn_in(qapp):
+    """The Values tab's counter is one size up from the window's font, as a QLabel was."""
+    from PySide6.QtGui import QFont
+
+    from jaxviz.ui.theme import style
+
+    style.apply_theme(qapp)  # the style sheet gives labels their font
+    big = QFont(qapp.font())
+    big.setPointSizeF(big.pointSizeF() * 1.5)
+    steady, plain_label = SteadyLabel(), QLabel()
+    for label in (steady, plain_label):
+        label.setFont(big)
+        label.setText("step 6 of 28")
+    assert (steady.label.fontMetrics().horizontalAdvance("step 6 of 28")
+            == plain_label.fontMetrics().horizontalAdvance("step 6 of 28"))

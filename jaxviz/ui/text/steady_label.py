@@ -51,6 +51,13 @@ class SteadyLabel(QWidget):
         """The whole text (an elided label shows its start)."""
         return self._full
 
+    def setFont(self, font) -> None:  # noqa: N802 - Qt's name
+        """The label's font (set on the label too: the style sheet's label font would
+        otherwise win over the one inherited)."""
+        super().setFont(font)
+        self.label.setFont(font)
+        self.updateGeometry()
+
     def _width(self, text: str) -> int:
         return self.label.fontMetrics().horizontalAdvance(text)
 
