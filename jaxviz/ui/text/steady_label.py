@@ -34,6 +34,7 @@ class SteadyLabel(QWidget):
         self._widest = widest
         self._elide = elide
         self._full = ""
+        self._reserved: int | None = None  # the width of _widest in the current font
         horizontal = QSizePolicy.Policy.Ignored if elide else QSizePolicy.Policy.Fixed
         self.setSizePolicy(horizontal, QSizePolicy.Policy.Preferred)
 
@@ -43,8 +44,9 @@ class SteadyLabel(QWidget):
             self._show_elided()
             return
         self.label.setText(text)
-        if self._width(text) > self._width(self._widest):
+        if self._width(text) > self._widest_px():
             self._widest = text
+            self._reserved = None
             self.updateGeometry()  # wider than any before: the one relayout
 
     def text(self) -> str:
@@ -56,10 +58,16 @@ class SteadyLabel(QWidget):
         otherwise win over the one inherited)."""
         super().setFont(font)
         self.label.setFont(font)
+        self._reserved = None
         self.updateGeometry()
 
     def _width(self, text: str) -> int:
         return self.label.fontMetrics().horizontalAdvance(text)
+
+    def _widest_px(self) -> int:
+        if self._reserved is None:
+            self._reserved = self._width(self._widest)
+        return self._reserved
 
     def _show_elided(self) -> None:
         room = max(10, self.width() - 4)
@@ -71,7 +79,7 @@ class SteadyLabel(QWidget):
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
         margins = self.label.contentsMargins()
         height = self.label.sizeHint().height()
-        width = 0 if self._elide else self._width(self._widest)
+        width = 0 if self._elide else self._widest_px()
         return QSize(width + margins.left() + margins.right() + 2, height)
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
@@ -86,6 +94,7 @@ class SteadyLabel(QWidget):
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt's name
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange:
+            self._reserved = None
             self.updateGeometry()
             if self._elide:
                 self._show_elided()
