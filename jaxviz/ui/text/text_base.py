@@ -14,7 +14,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, QRect, QSize, Signal
+from PySide6.QtCore import QPoint, QRect, QSize, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
     QPainter,
@@ -97,6 +97,13 @@ class LinkedTextEdit(QPlainTextEdit):
         self._line_layers: dict[str, tuple[int, dict[int, QColor], bool]] = {}
         self._built: dict[str, dict[int, QTextEdit.ExtraSelection]] = {}
         self._selections_stale = False  # the layers changed since Qt last got them
+        # Qt gets changed layers at the next turn (or paint, whichever is first): handed
+        # over outside a paint, Qt repaints only the lines whose ranges changed (a step of
+        # the stepper moves one line's colour: the whole editor and pane repainted)
+        self._flush_soon = QTimer(self)
+        self._flush_soon.setSingleShot(True)
+        self._flush_soon.setInterval(0)
+        self._flush_soon.timeout.connect(self.flush_selections)
         #: The lines whose ranges Qt holds (None: all of them), and each layer's line spans.
         self._window: tuple[int, int] | None = None
         self._spans: dict[str, tuple[int, list[tuple[int, int]]]] = {}
@@ -239,7 +246,7 @@ class LinkedTextEdit(QPlainTextEdit):
         # layer's ranges again, and a new result sets several layers of several views (a
         # train step's link colours: 44 calls of ~4,000 ranges, 0.7 s, were one stall)
         self._selections_stale = True
-        self.viewport().update()
+        self._flush_soon.start()
         return True
 
     def _lazy(self, layer: str) -> dict[int, QColor] | None:
@@ -360,8 +367,16 @@ class LinkedTextEdit(QPlainTextEdit):
         """Draw a frame around each ``(first, last)`` range of lines (the active equations)."""
         if list(ranges) == self._outlined:
             return
+        changed = self._outlined + list(ranges)
         self._outlined = list(ranges)
-        self.viewport().update()
+        viewport = self.viewport()
+        for first, last in changed:  # only the frames that go and come (and their pen)
+            top, bottom = self.line_rect(first), self.line_rect(last)
+            if top.isNull() or bottom.isNull():
+                viewport.update()  # out of view or gone: cheap to be sure
+                return
+            viewport.update(QRect(0, top.top() - 2, viewport.width(),
+                                  bottom.bottom() - top.top() + 5))
 
     # --------------------------------------------------------------- dimming
     def set_dimmed(self, dimmed: bool) -> None:
