@@ -163,6 +163,8 @@ class PygmentsHighlighter(QSyntaxHighlighter):
         self._view: Callable[[], LinkedTextEdit | None] = lambda: None
         self._job: SlicedJob | None = None  # the job lexing and colouring a long text
         self._folded: set[int] = set()  # a long text's lines left uncoloured while folded
+        #: The text a view is putting into the document in steps (see :meth:`begin_fill`).
+        self._fill_text: str | None = None
         # Connected before the highlighter's own slot, so the cache is invalid
         # by the time Qt asks for the changed lines.
         document.contentsChange.connect(self._invalidate)
@@ -170,7 +172,7 @@ class PygmentsHighlighter(QSyntaxHighlighter):
         self.setParent(document)  # goes with its document (and off the lexers' signal)
 
     def _invalidate(self, *_args) -> None:
-        if self._applying:  # the formats of our own chunks
+        if self._applying or self._fill_text is not None:  # our own chunks' formats; a fill
             return
         self._dirty = True
         self._generation += 1  # a lexing or chunk still under way is out of date
@@ -187,7 +189,7 @@ class PygmentsHighlighter(QSyntaxHighlighter):
             lexers().made.disconnect(self._lexer_made)
             self._lexer = lexers().ready(kind)
             self._dirty = True
-            if self._long:
+            if self._long and self._fill_text is None:  # (a fill lexes when it ends)
                 self._lex_later()
             elif not self._doc.isEmpty():
                 self.rehighlight()
@@ -217,6 +219,27 @@ class PygmentsHighlighter(QSyntaxHighlighter):
             self._long = True
             self.lexing = True
             self.setDocument(None)  # type: ignore[arg-type]  # Qt accepts no document
+
+    def begin_fill(self, text: str) -> None:
+        """The view puts ``text`` into the document in steps (:meth:`CodeView.fill_steps`):
+        the changes on the way are not lexed; :meth:`end_fill` lexes the whole text once."""
+        self.prepare_for(text)
+        self._fill_text = text
+        self._generation += 1  # a lexing under way for the last text is out of date
+        self.lexing = self._long
+
+    def end_fill(self) -> None:
+        """The text :meth:`begin_fill` announced is in the document: lex and colour it (a long
+        text in steps; a short one is coloured by Qt's own pass, once, on the next turn)."""
+        if self._fill_text is None:
+            return
+        self._fill_text = None
+        self._dirty = True
+        self._generation += 1
+        if self._long:
+            self._recheck()
+        else:
+            self.rehighlight()
 
     def colour_unfolded(self) -> None:
         """Colour the lines left uncoloured while folded that are shown now (the view calls
