@@ -65,10 +65,10 @@ def test_a_big_results_links_come_in_steps_and_colour_each_line_as_its_source_li
     area.panes["plain"].show_result(result.variants[0], [])
     links.set_result(result)
     view = area.panes["plain"].jaxpr_view
-    qtbot.waitUntil(lambda: not area.panes["plain"].filling, timeout=20000)
     assert links.indexing and links.index is None  # in steps: nothing coloured yet
     assert view.line_background("link", 5) is None
-    qtbot.waitUntil(lambda: not links.indexing, timeout=20000)
+    qtbot.waitUntil(lambda: not links.indexing and not area.panes["plain"].filling,
+                    timeout=20000)
     assert links.index is not None and links.index.source_lines == list(range(1, 41))
     for bar in (0, view.verticalScrollBar().maximum() // 2):
         view.verticalScrollBar().setValue(bar)

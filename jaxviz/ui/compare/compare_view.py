@@ -265,7 +265,9 @@ class CompareView(QFrame):
         self.layout_ = layout if layout is not None else side_by_side(diff)
         self._show_pair(diff.left, diff.right)
         self.summary.setText(diff.summary)
+        yield
         self._show_legend()
+        yield
         self.banner.hide()
         self.columns.left.set_dimmed(False)
         self.columns.right.set_dimmed(False)

@@ -272,7 +272,7 @@ class PygmentsHighlighter(QSyntaxHighlighter):
 
     def _recheck(self) -> None:
         self._recheck_pending = False
-        if not self._long:
+        if not self._long or self._fill_text is not None:  # (a fill ends with a recheck)
             return
         if self._doc.blockCount() > LONG_LINES:
             self._lex_later()
