@@ -91,6 +91,19 @@ def test_a_big_jaxpr_fills_in_steps_and_settles_to_the_one_shot_pane(qtbot, big_
     assert stepped.jaxpr_view.toPlainText() == vr.jaxpr_text == at_once.jaxpr_view.toPlainText()
     hidden = _hidden(stepped.jaxpr_view)
     assert hidden and hidden == _hidden(at_once.jaxpr_view)
+    # and to a view given the whole text, then each fold, by hand
+    from jaxviz.ui.text.code_view import CodeView
+    from jaxviz.ui.text.highlighters import jaxpr_highlighter
+    from jaxviz.views.panes.folding import pane_folds
+
+    by_hand = CodeView(jaxpr_highlighter)
+    qtbot.addWidget(by_hand)
+    regions, folded = pane_folds(vr)
+    by_hand.set_text(vr.jaxpr_text)
+    by_hand.set_folds(regions)
+    for first in folded:
+        by_hand.toggle_fold(first)
+    assert hidden == _hidden(by_hand)
     # the folded lines are the inner functions' bodies (their tanh), the calls stay
     tanh = [n for n, line in enumerate(lines) if "tanh" in line]
     calls = [n for n, line in enumerate(lines) if line.strip().endswith("= jit[")]

@@ -291,24 +291,27 @@ class JaxprPane(QFrame):
         self.call.setText(vr.call)
         self.show_notes(vr.notes)
         self.copy_button.setEnabled(vr.code is not None)
-        self.jaxpr_view.set_marks(marks)
-        self._show_legend(marks)
         self.banner.hide()
         self.set_dimmed(False)
         from jaxviz.ui.text.code_view import FILL_LINES
 
         if vr.jaxpr_text.count("\n") + 1 < FILL_LINES:
-            run_to_end(self._jaxpr_steps(vr))
+            run_to_end(self._result_steps(vr, marks))
             return
         self.jaxpr_view.expect_fill()
-        job = self._fill_job = SlicedJob(self._jaxpr_steps(vr), parent=self)
+        job = self._fill_job = SlicedJob(self._result_steps(vr, marks), parent=self)
         job.finished.connect(lambda _none: self._filled(job))
         job.failed.connect(lambda _error: self._filled(job))
         job.start()
 
-    def _jaxpr_steps(self, vr: VariantResult) -> Steps[None]:
+    def _result_steps(self, vr: VariantResult, marks: list[Mark]) -> Steps[None]:
+        """:meth:`show_result` in steps: the marks and their legend (the first one loads
+        the module that reads them), the folds, the text."""
         from jaxviz.views.panes.folding import pane_folds_steps
 
+        self.jaxpr_view.set_marks(marks)
+        self._show_legend(marks)
+        yield
         regions, folded = yield from pane_folds_steps(vr)
         yield from self.jaxpr_view.fill_steps(vr.jaxpr_text, regions, folded)
 

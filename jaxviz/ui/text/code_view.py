@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # the marks come with a result; their module loads with the f
 _BAR = 4
 #: The GUI thread's time per paint for laying out folded lines (see
 #: :meth:`CodeView.paintEvent`).
-LAYOUT_MS = 5.0
+LAYOUT_MS = 3.0
 #: Texts of this many lines or more are put on screen in steps (:meth:`CodeView.fill_steps`),
 #: this many lines a step (a train step's 4,300-line jaxpr set at once was 17-23 ms).
 FILL_LINES = 300

@@ -224,22 +224,21 @@ class PygmentsHighlighter(QSyntaxHighlighter):
         """The view puts ``text`` into the document in steps (:meth:`CodeView.fill_steps`):
         the changes on the way are not lexed; :meth:`end_fill` lexes the whole text once."""
         self.prepare_for(text)
+        if not self._long:  # a short text: Qt's own per-line pass, as the lines come
+            return
         self._fill_text = text
         self._generation += 1  # a lexing under way for the last text is out of date
-        self.lexing = self._long
+        self.lexing = True
 
     def end_fill(self) -> None:
-        """The text :meth:`begin_fill` announced is in the document: lex and colour it (a long
-        text in steps; a short one is coloured by Qt's own pass, once, on the next turn)."""
+        """The long text :meth:`begin_fill` announced is in the document: lex it and colour
+        it in steps."""
         if self._fill_text is None:
             return
         self._fill_text = None
         self._dirty = True
         self._generation += 1
-        if self._long:
-            self._recheck()
-        else:
-            self.rehighlight()
+        self._recheck()
 
     def colour_unfolded(self) -> None:
         """Colour the lines left uncoloured while folded that are shown now (the view calls
