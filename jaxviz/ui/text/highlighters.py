@@ -353,7 +353,8 @@ class PygmentsHighlighter(QSyntaxHighlighter):
                 block = block.next()
             if dirty is not None:
                 if view is not None:
-                    view.viewport().update()
+                    if _in_view(view, dirty):  # (lines off screen: laid out when shown)
+                        view.viewport().update()
                 else:
                     doc.markContentsDirty(dirty[0], dirty[1] - dirty[0])
         finally:
@@ -396,6 +397,17 @@ class PygmentsHighlighter(QSyntaxHighlighter):
                 self.setFormat(col, length, fmt)
         end = self._ends[line] if line < len(self._ends) else Text
         self.setCurrentBlockState(hash((tuple(spans), end)) & 0x3FFFFFFF)
+
+
+def _in_view(view: LinkedTextEdit, span: tuple[int, int]) -> bool:
+    """Whether the characters ``span`` (start, end) touch the lines a view shows."""
+    first = view.firstVisibleBlock()
+    if not first.isValid():
+        return True
+    start = first.position()
+    bottom = view.cursorForPosition(view.viewport().rect().bottomRight()).block()
+    end = bottom.position() + bottom.length() if bottom.isValid() else span[1]
+    return span[0] < end and span[1] > start
 
 
 def _format_range(start: int, length: int, fmt: QTextCharFormat) -> QTextLayout.FormatRange:
