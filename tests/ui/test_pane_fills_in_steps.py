@@ -118,7 +118,7 @@ def test_a_jump_to_a_far_line_while_filling_lands_on_its_equation(qtbot, big_var
     pane = _pane(qtbot)
     pane.show_result(vr, [])
     view = pane.jaxpr_view
-    qtbot.waitUntil(lambda: view.filling and 40 < view.document().blockCount(), timeout=20000)
+    qtbot.waitUntil(lambda: view.filling and view.document().blockCount() > 40, timeout=20000)
     assert pane.filling and view.document().blockCount() < len(lines) - 100
     far = max(n for n, line in enumerate(lines) if "tanh" in line)  # the last body's tanh
     assert far >= view.document().blockCount()  # not there yet
