@@ -97,8 +97,9 @@ def _align(left, right):
     """The alignment step of ``diff_variants`` alone."""
     from jaxviz.views.compare import jaxpr_diff
     from jaxviz.views.compare.jaxpr_align import align
+    from jaxviz.views.incremental import run_to_end
 
-    a, b = jaxpr_diff._items(left), jaxpr_diff._items(right)
+    a, b = run_to_end(jaxpr_diff._items(left)), run_to_end(jaxpr_diff._items(right))
     return align(a, b, key=lambda it: it.key, affinity=jaxpr_diff._signature_affinity(),
                  order=jaxpr_diff._Item.describe)
 
