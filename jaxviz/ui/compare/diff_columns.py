@@ -154,7 +154,8 @@ class DiffSideView(CodeView):
         """A hairline between rows; a "…" at the right edge of every line that goes on beyond
         it (scroll sideways to read it)."""
         painter.setPen(style.qcolor(palette.DIFF_FILLER))
-        for line, top, _bottom in self.visible_lines():
+        shown = list(self.visible_lines())  # (asked Qt for each line's place once a paint)
+        for line, top, _bottom in shown:
             if 0 < line < len(self.lines) and self.lines[line].row != self.lines[line - 1].row \
                     and not self.lines[line].filler:
                 painter.drawLine(0, top, self.viewport().width(), top)
@@ -162,7 +163,7 @@ class DiffSideView(CodeView):
         mark = metrics.horizontalAdvance("…") + 6
         right = self.viewport().width()
         x0 = self.contentOffset().x() + self.document().documentMargin()
-        for line, top, bottom in self.visible_lines():
+        for line, top, bottom in shown:
             text = self.lines[line].text if line < len(self.lines) else ""
             if x0 + metrics.horizontalAdvance(text) <= right:
                 continue
