@@ -76,6 +76,12 @@ def _memory_mb() -> tuple[float, float]:
     return found["VmRSS"], found["VmHWM"]
 
 
+def _marks(result) -> dict:
+    from jaxviz.views.compare.changes import marks_for
+
+    return {vr.variant: marks_for(result, vr.variant) for vr in result.variants}
+
+
 def gui(path: str, play_s: float, layers: int) -> int:
     """The child: the views fed the result; prints memory, frames per second and stalls."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -128,8 +134,12 @@ def gui(path: str, play_s: float, layers: int) -> int:
     # loading: what the window does when the result arrives
     log.clear()
     beat.start()
+    # the window computes each pane's change marks in the same turn (MainWindow's
+    # _panes_show_result; the first result loads their module)
+    from_window = log.timed("changes.marks_for (as the window does)", _marks, result)
     for pane, vr in zip(panes, result.variants):
-        log.timed(f"JaxprPane.show_result ({vr.variant})", pane.show_result, vr, [])
+        log.timed(f"JaxprPane.show_result ({vr.variant})", pane.show_result, vr,
+                  from_window[vr.variant])
     log.timed("LinkController.set_result", links.set_result, result)
     log.timed("DeviceView.set_result", view.set_result, result, "sharded")
     log.timed("CompareView.set_pair", compare.set_pair, "plain", "sharded")
