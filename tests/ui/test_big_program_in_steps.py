@@ -255,6 +255,7 @@ def test_the_gutter_of_a_folded_train_step_pane_lists_the_lines_qt_shows(qtbot, 
     pane.resize(700, 900)
     pane.show()
     pane.show_result(vr, [])
+    qtbot.waitUntil(lambda: not pane.filling, timeout=20000)  # (a big jaxpr: in steps)
     view = pane.jaxpr_view
     assert view._folded  # a big jaxpr opens folded
     for value in (0, view.verticalScrollBar().maximum() // 2, view.verticalScrollBar().maximum()):

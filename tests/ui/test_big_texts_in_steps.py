@@ -67,7 +67,8 @@ def test_a_big_results_links_come_in_steps_and_colour_each_line_as_its_source_li
     view = area.panes["plain"].jaxpr_view
     assert links.indexing and links.index is None  # in steps: nothing coloured yet
     assert view.line_background("link", 5) is None
-    qtbot.waitUntil(lambda: not links.indexing, timeout=20000)
+    qtbot.waitUntil(lambda: not links.indexing and not area.panes["plain"].filling,
+                    timeout=20000)
     assert links.index is not None and links.index.source_lines == list(range(1, 41))
     for bar in (0, view.verticalScrollBar().maximum() // 2):
         view.verticalScrollBar().setValue(bar)
@@ -87,7 +88,8 @@ def test_a_jump_to_a_far_line_of_a_big_result_lands_on_its_equations(qtbot, link
     result = _big_result(3000)
     area.panes["plain"].show_result(result.variants[0], [])
     links.set_result(result)
-    qtbot.waitUntil(lambda: not links.indexing, timeout=20000)
+    qtbot.waitUntil(lambda: not links.indexing and not area.panes["plain"].filling,
+                    timeout=20000)
     view = area.panes["plain"].jaxpr_view
     view.scroll_to_line(2990)  # far down: the first lines of source line 7 are far above
     links.select_source_line(7)

@@ -215,14 +215,14 @@ class CompareView(QFrame):
         left, right = (variants[name] for name in self._pair)
         self.calls["left"].setText(left.call)
         self.calls["right"].setText(right.call)
-        from jaxviz.views.compare.jaxpr_diff import diff_variants
-
         self._generation += 1
         if self._job is not None:
             self._job.cancel()
             self._job = None
         size = max(len(left.jaxpr_text), len(right.jaxpr_text))
         if size < BACKGROUND_CHARS:
+            from jaxviz.views.compare.jaxpr_diff import diff_variants
+
             self.set_diff(diff_variants(left, right))
             return
         # a big program: diffed and laid out in steps, a few ms per event-loop turn (a
@@ -265,7 +265,9 @@ class CompareView(QFrame):
         self.layout_ = layout if layout is not None else side_by_side(diff)
         self._show_pair(diff.left, diff.right)
         self.summary.setText(diff.summary)
+        yield
         self._show_legend()
+        yield
         self.banner.hide()
         self.columns.left.set_dimmed(False)
         self.columns.right.set_dimmed(False)

@@ -11,6 +11,7 @@ horizontally. Every colour comes from :mod:`jaxviz.views.palette`
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -83,11 +84,13 @@ class DiffSideView(CodeView):
         self.lines = list(lines)
         bar = self.horizontalScrollBar().value(), self.verticalScrollBar().value()
         text = "\n".join(line.text for line in lines)
-        self.highlighter.prepare_for(text)  # a long diff: lexed in steps, coloured in chunks
+        yield
         for layer in self.LAYERS:  # the old text's ranges: Qt would move each through the edit
             self.set_selections(layer, [])
         self.flush_selections()
-        self.setPlainText(text)
+        # a long diff: put in a few hundred lines a step, then lexed in steps, coloured in
+        # chunks (at once, a train step's 5,000 lines were 15-18 ms of one turn)
+        yield from self.fill_steps(text, [], [])
         self.horizontalScrollBar().setValue(bar[0])
         self.verticalScrollBar().setValue(bar[1])
         yield
@@ -151,7 +154,8 @@ class DiffSideView(CodeView):
         """A hairline between rows; a "…" at the right edge of every line that goes on beyond
         it (scroll sideways to read it)."""
         painter.setPen(style.qcolor(palette.DIFF_FILLER))
-        for line, top, _bottom in self.visible_lines():
+        shown = list(self.visible_lines())  # (asked Qt for each line's place once a paint)
+        for line, top, _bottom in shown:
             if 0 < line < len(self.lines) and self.lines[line].row != self.lines[line - 1].row \
                     and not self.lines[line].filler:
                 painter.drawLine(0, top, self.viewport().width(), top)
@@ -159,7 +163,7 @@ class DiffSideView(CodeView):
         mark = metrics.horizontalAdvance("…") + 6
         right = self.viewport().width()
         x0 = self.contentOffset().x() + self.document().documentMargin()
-        for line, top, bottom in self.visible_lines():
+        for line, top, bottom in shown:
             text = self.lines[line].text if line < len(self.lines) else ""
             if x0 + metrics.horizontalAdvance(text) <= right:
                 continue
@@ -197,6 +201,10 @@ class DiffSideView(CodeView):
     def gutter_tooltip(self, line: int) -> str:
         number = self.chips.get(line)
         return f"from source line {number}" if number is not None else ""
+
+
+def _block_top(block) -> int:
+    return block.top
 
 
 @dataclass(frozen=True)
@@ -239,8 +247,13 @@ class BandGutter(QWidget):
         left, right = self.columns.left, self.columns.right
         lines = left.visible_lines_range()
         out = []
-        for k, block in enumerate(layout.blocks):
-            if block.top + block.height <= lines[0] or block.top > lines[1]:
+        # the blocks are in line order: from the last one starting at or above the view
+        start = max(0, bisect.bisect_right(layout.blocks, lines[0], key=_block_top) - 1)
+        for k in range(start, len(layout.blocks)):
+            block = layout.blocks[k]
+            if block.top > lines[1]:
+                break
+            if block.top + block.height <= lines[0]:
                 continue
             lt, lb = self._edge(left, block.top, block.left)
             rt, rb = self._edge(right, block.top, block.right)
@@ -353,10 +366,12 @@ class DiffColumns(QWidget):
         one_sided = {r: diff_colour(self.row_category(r), palette.DIFF_TINT_MIX)
                      for r, row in enumerate(layout.diff.rows)
                      if row.left is None or row.right is None}  # added | removed
+        yield
         for which, view in (("left", self.left), ("right", self.right)):
             lines = layout.side(which)
             tints = {n: one_sided[line.row] for n, line in enumerate(lines)
                      if line.row in one_sided}  # a filler's row is -1: never one of them
+            yield
             yield from view.lines_steps(lines, tints)
         self.gutter.update()
 

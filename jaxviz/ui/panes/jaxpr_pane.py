@@ -36,12 +36,14 @@ from PySide6.QtWidgets import (
 
 from jaxviz.model import ErrorInfo, VariantResult, variant_label
 from jaxviz.model.notes import VariantNote
-from jaxviz.ui.text.code_view import CodeView, fold_regions
+from jaxviz.ui.sliced import SlicedJob
+from jaxviz.ui.text.code_view import CodeView
 from jaxviz.ui.text.elided import ElidedLabel
 from jaxviz.ui.text.find_bar import FindBar
 from jaxviz.ui.text.highlighters import hlo_highlighter, jaxpr_highlighter, stablehlo_highlighter
 from jaxviz.ui.text.plain import plain
 from jaxviz.ui.theme import style
+from jaxviz.views.incremental import Steps, run_to_end
 
 if TYPE_CHECKING:  # loaded with the first result, not before the window paints
     from jaxviz.views.compare.changes import Mark
@@ -105,6 +107,8 @@ class JaxprPane(QFrame):
     programLineClicked = Signal(str, str, int)
     #: The compiled programs' views got their text (they are filled when first shown).
     programsFilled = Signal(str)
+    #: A big jaxpr put on screen in steps is whole (see :meth:`show_result`).
+    jaxprFilled = Signal(str)
 
     def __init__(self, variant: str, parent: QWidget | None = None):
         super().__init__(parent)
@@ -230,6 +234,7 @@ class JaxprPane(QFrame):
         layout.addWidget(self.find_bar)
         self.result: VariantResult | None = None
         self.details: VariantResult | None = None
+        self._fill_job: SlicedJob | None = None  # a big jaxpr put on screen in steps
         self._details_filled = False
         self.jaxpr_view.lineHovered.connect(lambda n: self.lineHovered.emit(self.variant, n))
         self.jaxpr_view.lineClicked.connect(lambda n: self.lineClicked.emit(self.variant, n))
@@ -271,33 +276,65 @@ class JaxprPane(QFrame):
 
     # ---------------------------------------------------------------- content
     def show_result(self, vr: VariantResult, marks: list[Mark]) -> None:
-        """Show a traced variant (or its error, keeping the last good jaxpr dimmed)."""
+        """Show a traced variant (or its error, keeping the last good jaxpr dimmed).
+
+        A jaxpr of :data:`~jaxviz.ui.text.code_view.FILL_LINES` lines or more (a train
+        step's: thousands) is put on screen in steps (:attr:`filling` until it is whole):
+        its folds read from its equations, then its text a few hundred lines a step,
+        folded as it comes (:meth:`CodeView.fill_steps`), a few milliseconds per turn of
+        the event loop. What it settles to is what a small jaxpr shows at once."""
         if vr.error is not None:
             self.show_error(vr.error)
             return
+        self._stop_fill()
         self.result = vr
         self.call.setText(vr.call)
         self.show_notes(vr.notes)
         self.copy_button.setEnabled(vr.code is not None)
-        self.jaxpr_view.set_text(vr.jaxpr_text)
-        from jaxviz.views.panes.folding import initial_folds
-        from jaxviz.views.panes.link_index import walk
-
-        ranges = [(e.text_start, e.text_end) for _path, e in walk(vr.equations)
-                  if e.subjaxprs and e.text_start is not None and e.text_end is not None]
-        regions = fold_regions(vr.jaxpr_text, ranges)
-        self.jaxpr_view.set_folds(regions)
-        for first in initial_folds(regions, vr.jaxpr_text.count("\n") + 1):
-            if not self.jaxpr_view.is_folded(first):
-                self.jaxpr_view.toggle_fold(first)
-        self.jaxpr_view.set_marks(marks)
-        self._show_legend(marks)
         self.banner.hide()
         self.set_dimmed(False)
+        from jaxviz.ui.text.code_view import FILL_LINES
+
+        if vr.jaxpr_text.count("\n") + 1 < FILL_LINES:
+            run_to_end(self._result_steps(vr, marks))
+            return
+        self.jaxpr_view.expect_fill()
+        job = self._fill_job = SlicedJob(self._result_steps(vr, marks), parent=self)
+        job.finished.connect(lambda _none: self._filled(job))
+        job.failed.connect(lambda _error: self._filled(job))
+        job.start()
+
+    def _result_steps(self, vr: VariantResult, marks: list[Mark]) -> Steps[None]:
+        """:meth:`show_result` in steps: the marks and their legend (the first one loads
+        the module that reads them), the folds, the text."""
+        from jaxviz.views.panes.folding import pane_folds_steps
+
+        self.jaxpr_view.set_marks(marks)
+        self._show_legend(marks)
+        yield
+        regions, folded = yield from pane_folds_steps(vr)
+        yield from self.jaxpr_view.fill_steps(vr.jaxpr_text, regions, folded)
+
+    @property
+    def filling(self) -> bool:
+        """A big jaxpr is being put on screen in steps (see :meth:`show_result`)."""
+        return self._fill_job is not None
+
+    def _filled(self, job: SlicedJob) -> None:
+        if job is self._fill_job:
+            self._fill_job = None
+            self.jaxprFilled.emit(self.variant)
+
+    def _stop_fill(self) -> None:
+        if self._fill_job is not None:
+            self._fill_job.cancel()
+            self._fill_job = None
+        self.jaxpr_view._stop_filling()
 
     def clear(self, message: str) -> None:
         """Show no result, only ``message`` (a new document, not traced yet): nothing of
         the last document stays, not even dimmed."""
+        self._stop_fill()
         self.result = self.details = None
         self._details_filled = False
         self.call.setText("")

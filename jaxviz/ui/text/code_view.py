@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-import re
 import time
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPoint, QRect, Qt, QTimer
-from PySide6.QtGui import QFont, QPainter, QPaintEvent, QPolygon, QTextBlock
+from PySide6.QtGui import QFont, QPainter, QPaintEvent, QPolygon, QTextBlock, QTextCursor
 from PySide6.QtWidgets import QWidget
 
 from jaxviz.ui.text.highlighters import PygmentsHighlighter
 from jaxviz.ui.text.text_base import LinkedTextEdit
 from jaxviz.ui.theme import style
+from jaxviz.views.incremental import Steps
+from jaxviz.views.panes.folding import fold_regions  # (its home: no Qt)
 
 if TYPE_CHECKING:  # the marks come with a result; their module loads with the first one
     from jaxviz.views.compare.changes import Mark
@@ -20,7 +21,10 @@ if TYPE_CHECKING:  # the marks come with a result; their module loads with the f
 _BAR = 4
 #: The GUI thread's time per paint for laying out folded lines (see
 #: :meth:`CodeView.paintEvent`).
-LAYOUT_MS = 5.0
+LAYOUT_MS = 3.0
+#: Texts of this many lines or more are put on screen in steps (:meth:`CodeView.fill_steps`),
+#: this many lines a step (a train step's 4,300-line jaxpr set at once was 17-23 ms).
+FILL_LINES = 300
 
 
 class CodeView(LinkedTextEdit):
@@ -51,6 +55,12 @@ class CodeView(LinkedTextEdit):
         #: last paint's look for them stopped: (first line in view, next line to look at).
         self._unlaid = False
         self._unlaid_at = (-1, 0)
+        #: While a text is put in by :meth:`fill_steps`: the lines it has yet to add
+        #: (None otherwise), and a jump asked for a line not there yet.
+        self._to_fill: list[str] | None = None
+        self._filled_lines = 0  # the lines of the text being filled that are there
+        self._jumped = False  # a jump asked for while filling was made
+        self._pending_jump: tuple[str, int] | None = None
         self.set_zoom(0)
 
     def set_zoom(self, zoom: int) -> None:
@@ -64,6 +74,7 @@ class CodeView(LinkedTextEdit):
 
     def set_text(self, text: str) -> None:
         """Replace the content (keeps the scroll position where it can)."""
+        self._stop_filling()
         if text == self.toPlainText():
             return
         bar = self.verticalScrollBar().value()
@@ -71,6 +82,138 @@ class CodeView(LinkedTextEdit):
         self.highlighter.prepare_for(text)  # a long text: lexed in steps
         self.setPlainText(text)
         self.verticalScrollBar().setValue(bar)
+
+    # ------------------------------------------------------------- in steps
+    @property
+    def filling(self) -> bool:
+        """A text is being put in by :meth:`fill_steps` (not all of its lines are there)."""
+        return self._to_fill is not None
+
+    def expect_fill(self) -> None:
+        """A text comes by :meth:`fill_steps` soon (its folds are being read): a jump asked
+        for meanwhile waits for its line."""
+        self._to_fill = self._to_fill if self._to_fill is not None else []
+        self._filled_lines = 0
+
+    def _not_there(self, line: int) -> bool:
+        """While filling: whether ``line`` of the text being filled is not there yet."""
+        return self._to_fill is not None and line >= self._filled_lines
+
+    def fill_steps(self, text: str, regions: list[tuple[int, int]],
+                   folded: list[int]) -> Steps[None]:
+        """Show ``text`` with its foldable ``regions`` (``(first, last)`` lines), those
+        starting at the lines ``folded`` folded: what :meth:`set_text`, :meth:`set_folds`
+        and :meth:`toggle_fold` of each do at once, in steps of :data:`FILL_LINES` lines
+        appended (their folded lines hidden as they come), the view painting between them.
+
+        A jump (:meth:`reveal_line`, :meth:`scroll_to_line`) to a line not there yet is
+        made when it comes; the lexing and colouring of the text begin once it is whole.
+        """
+        if text == self.toPlainText():  # the same text again: only its folds, one a step
+            self._to_fill = None
+            self._jump_if_there()
+            self.set_folds(regions)
+            for first in folded:
+                if not self.is_folded(first):
+                    self.toggle_fold(first)
+                    yield
+            return
+        bar = self.verticalScrollBar().value()
+        lines = text.split("\n")
+        self.highlighter.begin_fill(text)  # lexed once, when the text is whole
+        self._folds = {first: last for first, last in regions if last > first + 1}
+        self._folded = {first for first in folded if first in self._folds}
+        self._jumped = False
+        self._to_fill = lines
+        self._filled_lines = done = 0
+        try:
+            while done < len(lines):
+                chunk = lines[done:done + FILL_LINES]
+                if done == 0:
+                    self.setPlainText("\n".join(chunk))
+                else:
+                    cursor = QTextCursor(self.document())
+                    cursor.movePosition(QTextCursor.MoveOperation.End)
+                    cursor.insertText("\n" + "\n".join(chunk))
+                self._hide_folded(done, done + len(chunk))
+                self._filled_lines = done = done + len(chunk)
+                self._to_fill = lines[done:] if done < len(lines) else None
+                self._jump_if_there()
+                if done == len(lines):
+                    break
+                self.refresh_gutter()
+                yield
+        finally:
+            self._to_fill = None
+            self.highlighter.end_fill()
+        if self._pending_jump is None and not self._jumped:
+            self.verticalScrollBar().setValue(bar)
+        self._jump_if_there()
+        self._pending_jump = None
+        self._line_layers_again()
+        self.refresh_gutter()
+
+    def _stop_filling(self) -> None:
+        """A fill under way leaves off (its steps are dropped by whoever ran them)."""
+        if self._to_fill is not None:
+            self._to_fill = None
+            self._pending_jump = None
+            self.highlighter.end_fill()
+
+    def _hide_folded(self, start: int, stop: int) -> None:
+        """Hide the lines ``start..stop-1`` that a folded region covers (just added)."""
+        spans: list[list[int]] = []
+        for a, b in sorted((max(first + 1, start), min(self._folds[first], stop))
+                           for first in self._folded
+                           if first + 1 < stop and self._folds[first] > start):
+            if spans and a <= spans[-1][1]:
+                spans[-1][1] = max(spans[-1][1], b)
+            elif a < b:
+                spans.append([a, b])
+        if not spans:
+            return
+        doc = self.document()
+        for a, b in spans:
+            block = doc.findBlockByNumber(a)
+            for _n in range(a, b):
+                block.setVisible(False)
+                block = block.next()
+        lo, hi = spans[0][0], spans[-1][1]
+        first_pos = doc.findBlockByNumber(lo).position()
+        end = doc.findBlockByNumber(hi)
+        end_pos = end.position() if end.isValid() else doc.characterCount() - 1
+        doc.markContentsDirty(first_pos, max(0, end_pos - first_pos))
+        self._unlaid, self._unlaid_at = True, (-1, 0)
+        self._selections_stale = True
+
+    def _jump_if_there(self) -> None:
+        """Make the jump asked for while filling once its line is there."""
+        if self._pending_jump is None:
+            return
+        kind, line = self._pending_jump
+        if self._not_there(line):
+            return
+        self._pending_jump = None
+        self._jumped = True
+        if kind == "reveal":
+            self.reveal_line(line)
+        else:
+            self.scroll_to_line(line)
+
+    def _line_layers_again(self) -> None:
+        """The whole-line backgrounds set while the text was filling, on the lines now
+        there (a layer of few lines made Qt ranges only for the lines there then)."""
+        for layer, (_generation, colours, lazy) in list(self._line_layers.items()):
+            if not lazy:
+                self._line_layers.pop(layer)
+                self.set_line_backgrounds(layer, colours)
+
+    def scroll_to_line(self, line: int) -> None:
+        """Bring a 0-based line into view; while filling, once it is there."""
+        if self._not_there(line):
+            self._pending_jump = ("scroll", line)
+            return
+        super().scroll_to_line(line)
 
     # ------------------------------------------------------------------ marks
     def set_marks(self, marks: list[Mark]) -> None:
@@ -117,8 +260,9 @@ class CodeView(LinkedTextEdit):
             block.setVisible(not fold and n not in hidden)
             block = block.next()
         start = doc.findBlockByNumber(first).position()
-        end = doc.findBlockByNumber(last).position()
-        doc.markContentsDirty(start, end - start)  # (Qt drops the lines' layouts)
+        last_block = doc.findBlockByNumber(last)  # (not there yet while filling)
+        end = last_block.position() if last_block.isValid() else doc.characterCount() - 1
+        doc.markContentsDirty(start, max(0, end - start))  # (Qt drops the lines' layouts)
         self._unlaid, self._unlaid_at = True, (-1, 0)
         self._selections_stale = True  # the background ranges of lines now shown (or not)
         if not fold:
@@ -173,7 +317,11 @@ class CodeView(LinkedTextEdit):
 
     # ----------------------------------------------------------------- gutter
     def reveal_line(self, line: int) -> None:
-        """Unfold every folded region hiding 0-based ``line``, then put the cursor on it."""
+        """Unfold every folded region hiding 0-based ``line``, then put the cursor on it
+        (while filling, once it is there)."""
+        if self._not_there(line):
+            self._pending_jump = ("reveal", line)
+            return
         for first in sorted(self._folded):
             if first < line < self._folds.get(first, first):
                 self.toggle_fold(first)
@@ -259,16 +407,4 @@ class CodeView(LinkedTextEdit):
                              Qt.AlignmentFlag.AlignVCenter, f"⋯ {hidden} lines")
 
 
-_PREAMBLE_END = re.compile(r"^\s*in .*\} in$")
-
-
-def fold_regions(text: str, equations_ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Foldable regions of a jaxpr: nested-jaxpr equations and shared ``let NAME = {...} in``."""
-    regions = [(a, b) for a, b in equations_ranges if b > a + 1]
-    lines = text.split("\n")
-    if lines and lines[0].startswith("let "):
-        for n, line in enumerate(lines):
-            if _PREAMBLE_END.match(line):
-                regions.append((0, n))
-                break
-    return sorted(set(regions))
+__all__ = ["CodeView", "fold_regions"]

@@ -163,6 +163,8 @@ class PygmentsHighlighter(QSyntaxHighlighter):
         self._view: Callable[[], LinkedTextEdit | None] = lambda: None
         self._job: SlicedJob | None = None  # the job lexing and colouring a long text
         self._folded: set[int] = set()  # a long text's lines left uncoloured while folded
+        #: The text a view is putting into the document in steps (see :meth:`begin_fill`).
+        self._fill_text: str | None = None
         # Connected before the highlighter's own slot, so the cache is invalid
         # by the time Qt asks for the changed lines.
         document.contentsChange.connect(self._invalidate)
@@ -170,7 +172,7 @@ class PygmentsHighlighter(QSyntaxHighlighter):
         self.setParent(document)  # goes with its document (and off the lexers' signal)
 
     def _invalidate(self, *_args) -> None:
-        if self._applying:  # the formats of our own chunks
+        if self._applying or self._fill_text is not None:  # our own chunks' formats; a fill
             return
         self._dirty = True
         self._generation += 1  # a lexing or chunk still under way is out of date
@@ -187,7 +189,7 @@ class PygmentsHighlighter(QSyntaxHighlighter):
             lexers().made.disconnect(self._lexer_made)
             self._lexer = lexers().ready(kind)
             self._dirty = True
-            if self._long:
+            if self._long and self._fill_text is None:  # (a fill lexes when it ends)
                 self._lex_later()
             elif not self._doc.isEmpty():
                 self.rehighlight()
@@ -217,6 +219,26 @@ class PygmentsHighlighter(QSyntaxHighlighter):
             self._long = True
             self.lexing = True
             self.setDocument(None)  # type: ignore[arg-type]  # Qt accepts no document
+
+    def begin_fill(self, text: str) -> None:
+        """The view puts ``text`` into the document in steps (:meth:`CodeView.fill_steps`):
+        the changes on the way are not lexed; :meth:`end_fill` lexes the whole text once."""
+        self.prepare_for(text)
+        if not self._long:  # a short text: Qt's own per-line pass, as the lines come
+            return
+        self._fill_text = text
+        self._generation += 1  # a lexing under way for the last text is out of date
+        self.lexing = True
+
+    def end_fill(self) -> None:
+        """The long text :meth:`begin_fill` announced is in the document: lex it and colour
+        it in steps."""
+        if self._fill_text is None:
+            return
+        self._fill_text = None
+        self._dirty = True
+        self._generation += 1
+        self._recheck()
 
     def colour_unfolded(self) -> None:
         """Colour the lines left uncoloured while folded that are shown now (the view calls
@@ -249,7 +271,7 @@ class PygmentsHighlighter(QSyntaxHighlighter):
 
     def _recheck(self) -> None:
         self._recheck_pending = False
-        if not self._long:
+        if not self._long or self._fill_text is not None:  # (a fill ends with a recheck)
             return
         if self._doc.blockCount() > LONG_LINES:
             self._lex_later()
@@ -331,7 +353,8 @@ class PygmentsHighlighter(QSyntaxHighlighter):
                 block = block.next()
             if dirty is not None:
                 if view is not None:
-                    view.viewport().update()
+                    if _in_view(view, dirty):  # (lines off screen: laid out when shown)
+                        view.viewport().update()
                 else:
                     doc.markContentsDirty(dirty[0], dirty[1] - dirty[0])
         finally:
@@ -374,6 +397,17 @@ class PygmentsHighlighter(QSyntaxHighlighter):
                 self.setFormat(col, length, fmt)
         end = self._ends[line] if line < len(self._ends) else Text
         self.setCurrentBlockState(hash((tuple(spans), end)) & 0x3FFFFFFF)
+
+
+def _in_view(view: LinkedTextEdit, span: tuple[int, int]) -> bool:
+    """Whether the characters ``span`` (start, end) touch the lines a view shows."""
+    first = view.firstVisibleBlock()
+    if not first.isValid():
+        return True
+    start = first.position()
+    bottom = view.cursorForPosition(view.viewport().rect().bottomRight()).block()
+    end = bottom.position() + bottom.length() if bottom.isValid() else span[1]
+    return span[0] < end and span[1] > start
 
 
 def _format_range(start: int, length: int, fmt: QTextCharFormat) -> QTextLayout.FormatRange:

@@ -26,7 +26,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from jaxviz.model import Equation, TraceResult, VariantResult, VarInfo
-from jaxviz.views.compare.jaxpr_diff import diff_variants
 from jaxviz.views.panes.link_index import walk
 from jaxviz.views.text.lexers import JAXPR_COLLECTIVES
 
@@ -72,6 +71,10 @@ def batch_marks(plain: VariantResult, batched: VariantResult) -> list[Mark]:
     batched jaxpr has is ``new``. A wrapper's mark covers its opening lines (its
     body's equations have marks of their own).
     """
+    # (loaded here: the other marks of a result need no diff, and its module's import was
+    # most of the first result's marks_for in the window's turn)
+    from jaxviz.views.compare.jaxpr_diff import diff_variants
+
     marks = []
     for row in diff_variants(plain, batched).rows:
         side = row.right

@@ -290,7 +290,9 @@ def _diff(left: VariantResult, right: VariantResult) -> Steps[JaxprDiff]:
     b = yield from _items(right)
     aligned = yield from align_steps(a, b, key=lambda it: it.key,
                                      affinity=_signature_affinity(), order=_Item.describe)
+    yield
     pairs = _openers_first(aligned, a, b)
+    yield
     left_lines = left.jaxpr_text.split("\n") if left.jaxpr_text else []
     right_lines = right.jaxpr_text.split("\n") if right.jaxpr_text else []
     rows = []

@@ -13,8 +13,62 @@ Example:
 
 from __future__ import annotations
 
+import re
+from typing import TYPE_CHECKING
+
+from jaxviz.views.incremental import Steps, run_to_end
+
+if TYPE_CHECKING:
+    from jaxviz.model import VariantResult
+
 #: From this many lines on, a pane opens with its nested jaxprs folded.
 BIG_JAXPR_LINES = 300
+#: Equations looked at per step of :func:`pane_folds_steps` (about a millisecond).
+STEP_EQUATIONS = 400
+
+_PREAMBLE_END = re.compile(r"\s*in .*\} in$")  # matched at each line's start
+
+
+def fold_regions(text: str, equations_ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Foldable regions of a jaxpr: nested-jaxpr equations and shared ``let NAME = {...} in``.
+
+    Args:
+        text: the jaxpr text.
+        equations_ranges: ``(text_start, text_end)`` of each equation holding a nested
+            jaxpr (0-based lines, inclusive).
+    """
+    regions = [(a, b) for a, b in equations_ranges if b > a + 1]
+    if text.startswith("let "):
+        start = 0
+        while start < len(text):
+            end = text.find("\n", start)
+            end = len(text) if end < 0 else end
+            if _PREAMBLE_END.match(text, start, end):
+                regions.append((0, text.count("\n", 0, start)))
+                break
+            start = end + 1
+    return sorted(set(regions))
+
+
+def pane_folds_steps(vr: VariantResult) -> Steps[tuple[list[tuple[int, int]], list[int]]]:
+    """A variant's foldable regions and the first lines of those its pane opens folded
+    (:func:`fold_regions`, :func:`initial_folds`), read from its equations in steps of
+    :data:`STEP_EQUATIONS`."""
+    from jaxviz.model.records import walk_paths
+
+    ranges = []
+    for n, (_path, eq) in enumerate(walk_paths(vr.equations)):
+        if eq.subjaxprs and eq.text_start is not None and eq.text_end is not None:
+            ranges.append((eq.text_start, eq.text_end))
+        if n % STEP_EQUATIONS == STEP_EQUATIONS - 1:
+            yield
+    regions = fold_regions(vr.jaxpr_text, ranges)
+    return regions, initial_folds(regions, vr.jaxpr_text.count("\n") + 1)
+
+
+def pane_folds(vr: VariantResult) -> tuple[list[tuple[int, int]], list[int]]:
+    """:func:`pane_folds_steps` at once."""
+    return run_to_end(pane_folds_steps(vr))
 
 
 def initial_folds(regions: list[tuple[int, int]], line_count: int) -> list[int]:
