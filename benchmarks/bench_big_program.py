@@ -36,7 +36,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from heartbeat import Heartbeat, StallLog
+from heartbeat import Heartbeat, StallLog, bytecode_as_installed
 
 ROOT = Path(__file__).resolve().parents[1]
 RSS_TARGET_MB = 1024
@@ -224,6 +224,7 @@ def gui(path: str, play_s: float, layers: int) -> int:
 
 
 def main() -> int:
+    print(bytecode_as_installed())
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--layers", type=int, default=12)
     parser.add_argument("--result", help="a traced result (JSON) instead of tracing here")

@@ -24,6 +24,11 @@ The in-process part collects reference cycles as the window's process does
 (:mod:`jaxviz.ui.gc_policy`: full passes only when the window is idle). Beside the
 start-up it times a bare PySide6 window the same way: the floor no Qt app goes under.
 
+Modules are imported from cached bytecode, as an installed jaxviz's are
+(``heartbeat.bytecode_as_installed``: a machine that sets ``PYTHONDONTWRITEBYTECODE``
+would otherwise compile every module at every start-up), after one untimed start-up
+of each kind.
+
 Run under Xvfb for a real window (``xvfb-run -a python benchmarks/bench_gui.py``);
 without a display it uses Qt's offscreen platform.
 """
@@ -38,7 +43,7 @@ import sys
 import tempfile
 import time
 
-from heartbeat import Heartbeat, StallLog
+from heartbeat import Heartbeat, StallLog, bytecode_as_installed
 
 if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -332,6 +337,8 @@ def main() -> None:
     platform = os.environ.get("QT_QPA_PLATFORM") or f"xcb (DISPLAY={os.environ.get('DISPLAY')})"
     print(f"jaxviz GUI benchmark — Qt platform: {platform}; load average "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(bytecode_as_installed())
+    startup_once(), import_jax_once(), startup_once(child=BARE_CHILD)  # warm: none timed
     import_breakdown(max(1, min(ns.runs, 3)), ns.top)
     starts, jax_imports, bare = [], [], []
     for _ in range(ns.runs):  # interleaved: all three see the same machine

@@ -37,7 +37,7 @@ import threading
 import time
 from pathlib import Path
 
-from heartbeat import Heartbeat
+from heartbeat import Heartbeat, bytecode_as_installed
 
 ROOT = Path(__file__).resolve().parents[1]
 TOKEN = "b" * 32
@@ -45,6 +45,7 @@ STALL_TARGET_MS = 17.0
 
 
 def main() -> int:
+    print(bytecode_as_installed())
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--result", help="a traced result (JSON)")
     parser.add_argument("--layers", type=int, default=12)
