@@ -162,3 +162,42 @@ def test_go_to_line_asked_before_the_first_lines_came_lands_too(qtbot, big_varia
     qtbot.waitUntil(lambda: not pane.filling, timeout=20000)
     assert pane.jaxpr_view.textCursor().blockNumber() == far
     assert pane.jaxpr_view.textCursor().block().text() == lines[far]
+
+
+def test_a_big_vmap_panes_marks_come_after_its_text_and_equal_the_one_shot_marks(
+        qtbot, monkeypatch):
+    """The vmap pane's marks are read off a diff against the plain jaxpr (hundreds of ms for
+    a train step): made in the fill's steps, after the text is on screen, and the same as
+    the marks made in one go. The marks say what JAX did: every ``tanh`` of the vmap jaxpr
+    gained the batch axis (JAX's vmap jaxpr types it f32[8,3,4,4], the plain one f32[3,4,4])."""
+    from jaxviz import core
+    from jaxviz.views.compare.changes import marks_for, marks_steps
+
+    core.configure_devices(8)
+    result = core.trace_request(TraceRequest(
+        target=Target(SOURCE, "<editor:big.py>", "big"), variants=["plain", "vmap"],
+        want=["jaxpr"], args="f32[3,4,4], f32[4,4]", in_axes="0, None"))
+    vr = result.variant("vmap")
+    assert vr.ok and result.variant("plain").ok
+    one_go = marks_for(result, "vmap")
+    _one_step_a_turn(monkeypatch)
+    from jaxviz.ui.panes.jaxpr_pane import JaxprPane
+
+    pane = JaxprPane("vmap")
+    qtbot.addWidget(pane)
+    pane.resize(700, 500)
+    pane.show()
+    pane.show_result(vr, marks_steps(result, "vmap"))
+    text_before_marks = []
+    qtbot.waitUntil(lambda: text_before_marks.append(
+        (pane.jaxpr_view.toPlainText() == vr.jaxpr_text, pane.jaxpr_view.marks))
+        or not pane.filling, timeout=30000)
+    assert any(whole and not marks for whole, marks in text_before_marks)
+    assert pane.jaxpr_view.marks == one_go
+    lines = vr.jaxpr_text.split("\n")
+    tanh = {n for n, line in enumerate(lines) if "= tanh" in line}
+    batched = {m.start for m in one_go if m.kind == "batched"}
+    assert tanh and tanh <= batched
+    assert all(":f32[8,3,4,4] = tanh" in lines[n] for n in tanh)
+    assert all(":f32[3,4,4] = tanh" in line for line in
+               result.variant("plain").jaxpr_text.split("\n") if "= tanh" in line)

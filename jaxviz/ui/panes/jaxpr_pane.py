@@ -275,8 +275,10 @@ class JaxprPane(QFrame):
                 return
 
     # ---------------------------------------------------------------- content
-    def show_result(self, vr: VariantResult, marks: list[Mark]) -> None:
-        """Show a traced variant (or its error, keeping the last good jaxpr dimmed).
+    def show_result(self, vr: VariantResult, marks: list[Mark] | Steps[list[Mark]]) -> None:
+        """Show a traced variant (or its error, keeping the last good jaxpr dimmed), with
+        its change marks -- or the steps that make them (a vmap variant's diff against the
+        plain jaxpr: run after the text is on screen, for a big one).
 
         A jaxpr of :data:`~jaxviz.ui.text.code_view.FILL_LINES` lines or more (a train
         step's: thousands) is put on screen in steps (:attr:`filling` until it is whole):
@@ -304,16 +306,23 @@ class JaxprPane(QFrame):
         job.failed.connect(lambda _error: self._filled(job))
         job.start()
 
-    def _result_steps(self, vr: VariantResult, marks: list[Mark]) -> Steps[None]:
+    def _result_steps(self, vr: VariantResult, marks: list[Mark] | Steps[list[Mark]]
+                      ) -> Steps[None]:
         """:meth:`show_result` in steps: the marks and their legend (the first one loads
-        the module that reads them), the folds, the text."""
+        the module that reads them), the folds, the text; marks still to be made, after
+        the text."""
         from jaxviz.views.panes.folding import pane_folds_steps
 
-        self.jaxpr_view.set_marks(marks)
-        self._show_legend(marks)
+        ready, later = (marks, None) if isinstance(marks, list) else ([], marks)
+        self.jaxpr_view.set_marks(ready)
+        self._show_legend(ready)
         yield
         regions, folded = yield from pane_folds_steps(vr)
         yield from self.jaxpr_view.fill_steps(vr.jaxpr_text, regions, folded)
+        if later is not None:
+            made: list[Mark] = yield from later
+            self.jaxpr_view.set_marks(made)
+            self._show_legend(made)
 
     @property
     def filling(self) -> bool:

@@ -313,12 +313,12 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
                 empty.clear(self.state.not_traced())
             self.area.refresh_tab_titles()
             return
-        from jaxviz.views.compare.changes import marks_for  # with the first result
+        from jaxviz.views.compare.changes import marks_steps  # with the first result
 
         for vr in result.variants:
             pane = self.area.panes.get(vr.variant)
-            if pane is not None:
-                pane.show_result(vr, marks_for(result, vr.variant))
+            if pane is not None:  # its marks made in the pane's steps (a vmap diff)
+                pane.show_result(vr, marks_steps(result, vr.variant))
         self.area.refresh_tab_titles()
 
     def _panes_show_details(self, result: TraceResult | None) -> None:

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from jaxviz.model import Equation, TraceResult, VariantResult, VarInfo
+from jaxviz.views.incremental import Steps, run_to_end
 from jaxviz.views.panes.link_index import walk
 from jaxviz.views.text.lexers import JAXPR_COLLECTIVES
 
@@ -71,12 +72,18 @@ def batch_marks(plain: VariantResult, batched: VariantResult) -> list[Mark]:
     batched jaxpr has is ``new``. A wrapper's mark covers its opening lines (its
     body's equations have marks of their own).
     """
+    return run_to_end(_batch_marks_steps(plain, batched))
+
+
+def _batch_marks_steps(plain: VariantResult, batched: VariantResult) -> Steps[list[Mark]]:
+    """:func:`batch_marks` in steps (the diff of a big program's jaxprs takes a while)."""
     # (loaded here: the other marks of a result need no diff, and its module's import was
     # most of the first result's marks_for in the window's turn)
-    from jaxviz.views.compare.jaxpr_diff import diff_variants
+    from jaxviz.views.compare.jaxpr_diff import diff_steps
 
+    diff = yield from diff_steps(plain, batched)
     marks = []
-    for row in diff_variants(plain, batched).rows:
+    for row in diff.rows:
         side = row.right
         if side is None or not side.text_lines:
             continue
@@ -179,6 +186,13 @@ def sharding_marks(vr: VariantResult) -> list[Mark]:
 
 def marks_for(result: TraceResult, variant: str) -> list[Mark]:
     """The marks of one variant's pane (empty when there is nothing to compare)."""
+    return run_to_end(marks_steps(result, variant))
+
+
+def marks_steps(result: TraceResult, variant: str) -> Steps[list[Mark]]:
+    """:func:`marks_for` in steps: a vmap variant's are read off its diff against the
+    plain jaxpr, a few milliseconds a step (a big program's diff is hundreds of
+    milliseconds: the window puts it in the pane's fill, not in one turn)."""
     try:
         vr = result.variant(variant)
     except KeyError:
@@ -192,7 +206,7 @@ def marks_for(result: TraceResult, variant: str) -> list[Mark]:
         except KeyError:
             plain = None
         if plain is not None and plain.ok:
-            marks = batch_marks(plain, vr)
+            marks = yield from _batch_marks_steps(plain, vr)
     elif variant in PARALLEL_VARIANTS:
         marks = parallel_marks(vr)
     return sorted(marks + sharding_marks(vr), key=lambda m: (m.start, m.end))
