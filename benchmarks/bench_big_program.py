@@ -77,9 +77,11 @@ def _memory_mb() -> tuple[float, float]:
 
 
 def _marks(result) -> dict:
-    from jaxviz.views.compare.changes import marks_for
+    """Each pane's change marks, as the window hands them over: the steps that make them
+    (the pane runs them after its text; the first result loads their module)."""
+    from jaxviz.views.compare.changes import marks_steps
 
-    return {vr.variant: marks_for(result, vr.variant) for vr in result.variants}
+    return {vr.variant: marks_steps(result, vr.variant) for vr in result.variants}
 
 
 def gui(path: str, play_s: float, layers: int) -> int:
@@ -134,9 +136,9 @@ def gui(path: str, play_s: float, layers: int) -> int:
     # loading: what the window does when the result arrives
     log.clear()
     beat.start()
-    # the window computes each pane's change marks in the same turn (MainWindow's
+    # the window hands each pane the steps of its change marks (MainWindow's
     # _panes_show_result; the first result loads their module)
-    from_window = log.timed("changes.marks_for (as the window does)", _marks, result)
+    from_window = log.timed("changes.marks_steps (as the window does)", _marks, result)
     for pane, vr in zip(panes, result.variants):
         log.timed(f"JaxprPane.show_result ({vr.variant})", pane.show_result, vr,
                   from_window[vr.variant])
