@@ -125,10 +125,20 @@ def _only_places_a_shard_map(eqn: Equation) -> bool:
         inner.primitive == "shard_map" for sub in eqn.subjaxprs for inner in sub.equations)
 
 
+#: Equations looked at per step by the marks' steps (a train step has thousands).
+STEP_EQUATIONS = 150
+
+
 def parallel_marks(vr: VariantResult) -> list[Mark]:
     """The wrapper and collective marks of a pmap/sharded/shard_map jaxpr."""
+    return run_to_end(_parallel_marks_steps(vr))
+
+
+def _parallel_marks_steps(vr: VariantResult) -> Steps[list[Mark]]:
     marks = []
-    for _path, eqn in walk(vr.equations):
+    for n, (_path, eqn) in enumerate(walk(vr.equations)):
+        if n % STEP_EQUATIONS == STEP_EQUATIONS - 1:
+            yield
         if eqn.text_start is None:
             continue
         end = eqn.text_end if eqn.text_end is not None else eqn.text_start
@@ -161,8 +171,14 @@ def sharding_marks(vr: VariantResult) -> list[Mark]:
     there is the compiler hint the parallel marks already show); an equation
     given ``out_sharding=`` is marked for what it chose.
     """
+    return run_to_end(_sharding_marks_steps(vr))
+
+
+def _sharding_marks_steps(vr: VariantResult) -> Steps[list[Mark]]:
     marks = []
-    for _path, eqn in walk(vr.equations):
+    for n, (_path, eqn) in enumerate(walk(vr.equations)):
+        if n % STEP_EQUATIONS == STEP_EQUATIONS - 1:
+            yield
         if eqn.text_start is None:
             continue
         end = eqn.text_end if eqn.text_end is not None else eqn.text_start
@@ -208,8 +224,9 @@ def marks_steps(result: TraceResult, variant: str) -> Steps[list[Mark]]:
         if plain is not None and plain.ok:
             marks = yield from _batch_marks_steps(plain, vr)
     elif variant in PARALLEL_VARIANTS:
-        marks = parallel_marks(vr)
-    return sorted(marks + sharding_marks(vr), key=lambda m: (m.start, m.end))
+        marks = yield from _parallel_marks_steps(vr)
+    resharded = yield from _sharding_marks_steps(vr)
+    return sorted(marks + resharded, key=lambda m: (m.start, m.end))
 
 
 def compiler_added(vr: VariantResult) -> list[str]:
