@@ -305,26 +305,25 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
 
     def _panes_show_result(self, result: TraceResult | None) -> None:
         """Each pane shows its variant of the state's new result (with its change marks);
-        no result (a new document): each pane says it is not traced yet."""
+        no result (a new document): each pane says it is not traced yet. The panes in view
+        at once, the others when shown or in later turns (:meth:`JaxprArea.fill`)."""
         if result is None:
-            for empty in self.area.panes.values():
-                empty.clear(self.state.not_traced())
+            message = self.state.not_traced()
+            for variant in self.area.panes:
+                self.area.fill(variant, lambda pane: pane.clear(message), fresh=True)
             self.area.refresh_tab_titles()
             return
         from jaxviz.views.compare.changes import marks_for  # with the first result
 
         for vr in result.variants:
-            pane = self.area.panes.get(vr.variant)
-            if pane is not None:
-                pane.show_result(vr, marks_for(result, vr.variant))
+            self.area.fill(vr.variant, lambda pane, vr=vr: pane.show_result(
+                vr, marks_for(result, vr.variant)))
         self.area.refresh_tab_titles()
 
     def _panes_show_details(self, result: TraceResult | None) -> None:
         """Each pane gets its variant's compiled programs and costs (its HLO views)."""
         for vr in result.variants if result is not None else ():
-            pane = self.area.panes.get(vr.variant)
-            if pane is not None:
-                pane.set_details(vr)
+            self.area.fill(vr.variant, lambda pane, vr=vr: pane.set_details(vr))
 
     def _add_tool_buttons(self) -> None:
         """Maximize and Undock, at the right of the tool tabs' bar."""
