@@ -22,9 +22,10 @@ so a new document's result costs the turn it arrives in only the panes in view.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QSizePolicy,
     QSplitter,
@@ -38,11 +39,16 @@ from jaxviz.model import VARIANTS, TraceResult, variant_label
 from jaxviz.ui.compare.compare_view import CompareView
 from jaxviz.ui.panes.jaxpr_pane import JaxprPane
 from jaxviz.ui.sliced import SlicedJob
+from jaxviz.views.incremental import Steps
 from jaxviz.views.window.pane_layouts import PANE_LAYOUTS, TWO_PANES
 from jaxviz.views.window.window_state import pane_order
 
 #: Narrower panes than this many code characters switch "auto" layout to tabs.
 MIN_PANE_CHARS = 26
+#: The GUI thread's time one turn of the event loop gives panes in view their new content
+#: (a pane's jaxpr, highlighted, with its marks and folds: 5-35 ms); the others get theirs
+#: in the next turns, one pane a turn (one 60 Hz frame is 16.7 ms).
+FILL_MS = 8.0
 LAYOUTS = PANE_LAYOUTS
 
 
@@ -90,6 +96,8 @@ class JaxprArea(QStackedWidget):
         #: What each pane not shown is still to be given (see :meth:`fill`), in order.
         self._pending: dict[str, list[Callable[[JaxprPane], None]]] = {}
         self._filling: SlicedJob | None = None
+        self._spent = 0.0  # the GUI thread's time panes took in this turn of the event loop
+        self._turn_started = False
         self.set_zoom(0)  # lays the panes out
 
     # ----------------------------------------------------------- visibility
@@ -222,6 +230,9 @@ class JaxprArea(QStackedWidget):
             if self._splitter.indexOf(self.panes[variant]) != i:
                 self._splitter.insertWidget(i, self.panes[variant])
         if tabs:
+            if self._tabs.isHidden():  # tabs anew: the first in front (files may choose)
+                while self._tabs.count():
+                    self._tabs.removeTab(0)
             front = self._sync_tabs(shown)
             self._show_only([front] if front else [])
             self._tabs.show()
@@ -291,6 +302,7 @@ class JaxprArea(QStackedWidget):
         self._splitter.setSizes([1000 if isinstance(w, JaxprPane) and w.variant in variants
                                  else 0 for w in (self._splitter.widget(i)
                                                   for i in range(self._splitter.count()))])
+        self._splitter.updateGeometry()  # its minimum is the shown panes' (even unshown)
         for variant in variants:  # laid out at their new width now, not a turn later
             layout = self.panes[variant].layout()
             if layout is not None:
@@ -302,18 +314,26 @@ class JaxprArea(QStackedWidget):
         return not self.panes[variant].isHidden()
 
     # ----------------------------------------------------------------- fill
-    def fill(self, variant: str, put: Callable[[JaxprPane], None], fresh: bool = False) -> None:
-        """Give ``variant``'s pane new content: ``put(pane)`` now if the pane is shown, else
-        when it is first shown or in a later turn of the event loop (one pane a turn),
-        after what it was given before (``fresh``: ``put`` replaces it all, e.g. a clear)."""
+    def fill(self, variant: str, put: Callable[[JaxprPane], None], fresh: bool = False,
+             small: bool = False) -> None:
+        """Give ``variant``'s pane new content, after what it was given before (``fresh``:
+        ``put`` replaces it all, e.g. a clear). ``put(pane)`` runs now if the pane is shown
+        and this turn of the event loop has not yet given panes :data:`FILL_MS` (a clear:
+        whatever the turn gave, nothing of the last document stays in view), else in the
+        next turns, one pane a turn, the panes in view first -- or when the pane is shown.
+        A ``small`` change (a banner, dimming) is made now unless the pane still waits for
+        earlier content."""
         pane = self.panes.get(variant)
         if pane is None:
+            return
+        if small and variant not in self._pending:
+            put(pane)
             return
         queue = self._pending.setdefault(variant, [])
         if fresh:
             queue.clear()
         queue.append(put)
-        if not pane.isHidden():
+        if not pane.isHidden() and (fresh or self._spent < FILL_MS / 1000.0):
             self._fill_now(variant)
         elif self._filling is None or not self._filling.busy:
             self._filling = SlicedJob(self._fill_steps(), parent=self)
@@ -321,19 +341,29 @@ class JaxprArea(QStackedWidget):
 
     @property
     def filling(self) -> bool:
-        """Whether a pane not shown is still to get what it was given."""
+        """Whether a pane is still to get what it was given."""
         return bool(self._pending)
 
     def _fill_now(self, variant: str) -> None:
+        start = time.thread_time()
         for put in self._pending.pop(variant, ()):
             put(self.panes[variant])
         if self._tabs.count():
             self.refresh_tab_titles()
+        if not self._turn_started:  # the time panes took this turn, forgotten the next
+            self._turn_started = True
+            QTimer.singleShot(0, self, self._next_turn)
+        self._spent += time.thread_time() - start
 
-    def _fill_steps(self):
-        """The panes not shown get what they wait for, one pane a step."""
+    def _next_turn(self) -> None:
+        self._turn_started = False
+        self._spent = 0.0
+
+    def _fill_steps(self) -> Steps[None]:
+        """The panes waiting for content get it, one pane a step, those in view first."""
         while self._pending:
-            variant = next(iter(self._pending))
+            variant = next((v for v in self._pending if self.is_shown(v)),
+                           next(iter(self._pending)))
             self._fill_now(variant)
             yield
 

@@ -170,7 +170,7 @@ class ResultRouter(QObject):
         """Keep every visible pane's content, dimmed, under a banner with ``message``."""
         stale = ErrorInfo("stale", message)
         for variant in self.state.shown_variants():  # after what the pane still waits for
-            self.w.area.fill(variant, lambda pane: pane.show_error(stale))
+            self.w.area.fill(variant, lambda pane: pane.show_error(stale), small=True)
         if self.w.area.comparing:
             self.w.area.compare.show_error(ErrorInfo("stale", message))
         self.w.area.refresh_tab_titles()
