@@ -14,6 +14,7 @@ alone, and the views follow it.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -38,8 +39,9 @@ from jaxviz.ui.window.layout import WindowStateMixin
 from jaxviz.ui.window.settings import RememberedSettings
 
 if TYPE_CHECKING:  # the parts are imported by the methods that build them (see build)
-    from jaxviz.model import TraceRequest, TraceResult
+    from jaxviz.model import TraceRequest, TraceResult, VariantResult
     from jaxviz.model.engine import EngineEvent
+    from jaxviz.ui.panes.jaxpr_pane import JaxprPane
     from jaxviz.ui.qt_engine import QtEngine
     from jaxviz.ui.window.shortcuts_dialog import ShortcutsDialog
 
@@ -316,14 +318,13 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         from jaxviz.views.compare.changes import marks_for  # with the first result
 
         for vr in result.variants:
-            self.area.fill(vr.variant, lambda pane, vr=vr: pane.show_result(
-                vr, marks_for(result, vr.variant)))
+            self.area.fill(vr.variant, functools.partial(_show_in_pane, vr, result, marks_for))
         self.area.refresh_tab_titles()
 
     def _panes_show_details(self, result: TraceResult | None) -> None:
         """Each pane gets its variant's compiled programs and costs (its HLO views)."""
         for vr in result.variants if result is not None else ():
-            self.area.fill(vr.variant, lambda pane, vr=vr: pane.set_details(vr))
+            self.area.fill(vr.variant, functools.partial(_details_in_pane, vr))
 
     def _add_tool_buttons(self) -> None:
         """Maximize and Undock, at the right of the tool tabs' bar."""
@@ -594,3 +595,12 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         colour = style.ERROR_COLOUR.name() if error else "palette(window-text)"
         self.status_text.setStyleSheet(f"color: {colour};")
 
+
+def _show_in_pane(vr: VariantResult, result: TraceResult, marks_for: Callable,
+                  pane: JaxprPane) -> None:
+    """A pane shows its variant of ``result`` with its change marks (see ``fill``)."""
+    pane.show_result(vr, marks_for(result, vr.variant))
+
+
+def _details_in_pane(vr: VariantResult, pane: JaxprPane) -> None:
+    pane.set_details(vr)
