@@ -22,8 +22,9 @@ so a new document's result costs the turn it arrives in only the panes in view.
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
@@ -98,6 +99,7 @@ class JaxprArea(QStackedWidget):
         self._filling: SlicedJob | None = None
         self._spent = 0.0  # the GUI thread's time panes took in this turn of the event loop
         self._turn_started = False
+        self._held = 0  # inside holding(): no pane is filled until it ends
         self.set_zoom(0)  # lays the panes out
 
     # ----------------------------------------------------------- visibility
@@ -296,7 +298,8 @@ class JaxprArea(QStackedWidget):
             if variant not in variants and not pane.isHidden():
                 pane.hide()
         for variant in variants:
-            self._fill_now(variant)
+            if not self._held:
+                self._fill_now(variant)
             self.panes[variant].show()
         # the shown panes share the width equally (a hidden one keeps none)
         self._splitter.setSizes([1000 if isinstance(w, JaxprPane) and w.variant in variants
@@ -326,18 +329,37 @@ class JaxprArea(QStackedWidget):
         pane = self.panes.get(variant)
         if pane is None:
             return
-        if small and variant not in self._pending:
+        if small and variant not in self._pending and not self._held:
             put(pane)
             return
         queue = self._pending.setdefault(variant, [])
         if fresh:
             queue.clear()
         queue.append(put)
-        if not pane.isHidden() and (fresh or self._spent < FILL_MS / 1000.0):
+        if not self._held and not pane.isHidden() and (fresh or self._spent < FILL_MS / 1000.0):
             self._fill_now(variant)
-        elif self._filling is None or not self._filling.busy:
+        else:
+            self._fill_later()
+
+    def _fill_later(self) -> None:
+        if self._pending and (self._filling is None or not self._filling.busy):
             self._filling = SlicedJob(self._fill_steps(), parent=self)
             self._filling.start()
+
+    @contextlib.contextmanager
+    def holding(self) -> Iterator[None]:
+        """Fill no pane until the block ends, then the panes in view: a document opened and
+        its panes laid out in the block, each pane in view does only what it shows at the
+        end (not the last document's clear, then its own layout's)."""
+        self._held += 1
+        try:
+            yield
+        finally:
+            self._held -= 1
+            if not self._held:
+                for variant in [v for v in self._pending if self.is_shown(v)]:
+                    self._fill_now(variant)
+                self._fill_later()
 
     @property
     def filling(self) -> bool:
@@ -365,6 +387,8 @@ class JaxprArea(QStackedWidget):
             variant = next((v for v in self._pending if self.is_shown(v)),
                            next(iter(self._pending)))
             self._fill_now(variant)
+            if not self._pending:
+                return  # done with the last fill: no job outlives what it had to do
             yield
 
     def _splitter_panes(self) -> list[JaxprPane]:
