@@ -120,9 +120,6 @@ class DocumentController(QObject):
         self.watcher = QFileSystemWatcher(self)
         self.watcher.fileChanged.connect(self._file_changed)
         self._recovery_timer = QTimer(self, singleShot=True, interval=1500)
-        #: A new text is coloured on the next turn of the event loop (see :meth:`_set_text`).
-        self._colour_timer = QTimer(self, singleShot=True, interval=0)
-        self._colour_timer.timeout.connect(self._colour_text)
         self._recovery_timer.timeout.connect(self.write_recovery)
         self._disk_text = ""
         self.editor.document().modificationChanged.connect(lambda _m: self._refresh_title())
@@ -153,18 +150,9 @@ class DocumentController(QObject):
         self.panel.set_title(self.doc.display_name, self.modified, self.doc.filename)
 
     def _set_text(self, text: str) -> None:
-        """The editor shows ``text``, coloured on the next turn of the event loop: Qt colours
-        every line of a new text at once (10-25 ms for an example), which the turn that
-        opens a document -- its panes, fields and request -- has no room for."""
-        self.editor.highlighter.setDocument(None)  # type: ignore[arg-type]  # Qt allows it
         self.editor.setPlainText(text)
         self.editor.document().setModified(False)
         self._recovery_timer.stop()
-        self._colour_timer.start()
-
-    def _colour_text(self) -> None:
-        if self.editor.highlighter.document() is None:
-            self.editor.highlighter.setDocument(self.editor.document())  # colours it all
 
     # ---------------------------------------------------------------- opening
     def open_example(self, name: str) -> Example:
