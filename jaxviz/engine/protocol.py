@@ -54,10 +54,16 @@ This module imports nothing from JAX: both sides use it.
 
 from __future__ import annotations
 
-import hmac
 import json
-import secrets
+import os
 from typing import IO, Any
+
+try:
+    # hmac.compare_digest's constant-time comparison, without hmac's import of hashlib's
+    # OpenSSL (libcrypto: 4 MB resident in the window's process, which uses no hashing)
+    from _operator import _compare_digest as compare_digest
+except ImportError:  # another Python: the same function from hmac
+    from hmac import compare_digest
 
 HELLO = "hello"
 REQUEST = "request"
@@ -83,8 +89,9 @@ class ForgedMessage(ProtocolError):
 
 
 def new_token() -> str:
-    """A fresh random token for one child process."""
-    return secrets.token_hex(16)
+    """A fresh random token for one child process (``secrets.token_hex(16)``: 16 bytes of
+    the operating system's randomness, in hex)."""
+    return os.urandom(16).hex()
 
 
 def hello(token: str) -> bytes:
@@ -95,7 +102,7 @@ def hello(token: str) -> bytes:
 def signed(message: dict[str, Any], token: str) -> bool:
     """True when ``message`` carries ``token`` (compared in constant time)."""
     theirs = message.get("token")
-    return isinstance(theirs, str) and hmac.compare_digest(theirs, token)
+    return isinstance(theirs, str) and compare_digest(theirs, token)
 
 
 def forged(line: bytes) -> ForgedMessage:
