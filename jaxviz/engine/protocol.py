@@ -56,14 +56,12 @@ from __future__ import annotations
 
 import json
 import os
-from typing import IO, Any
 
-try:
-    # hmac.compare_digest's constant-time comparison, without hmac's import of hashlib's
-    # OpenSSL (libcrypto: 4 MB resident in the window's process, which uses no hashing)
-    from _operator import _compare_digest as compare_digest
-except ImportError:  # another Python: the same function from hmac
-    from hmac import compare_digest
+# CPython's constant-time comparison (what hmac.compare_digest is when hashlib has no
+# OpenSSL), without hmac's import of OpenSSL's libcrypto: 4 MB resident in the window's
+# process, which hashes nothing.
+from _operator import _compare_digest as compare_digest
+from typing import IO, Any
 
 HELLO = "hello"
 REQUEST = "request"
