@@ -54,9 +54,13 @@ This module imports nothing from JAX: both sides use it.
 
 from __future__ import annotations
 
-import hmac
 import json
-import secrets
+import os
+
+# CPython's constant-time comparison (what hmac.compare_digest is when hashlib has no
+# OpenSSL), without hmac's import of OpenSSL's libcrypto: 4 MB resident in the window's
+# process, which hashes nothing.
+from _operator import _compare_digest as compare_digest
 from typing import IO, Any
 
 HELLO = "hello"
@@ -83,8 +87,9 @@ class ForgedMessage(ProtocolError):
 
 
 def new_token() -> str:
-    """A fresh random token for one child process."""
-    return secrets.token_hex(16)
+    """A fresh random token for one child process (``secrets.token_hex(16)``: 16 bytes of
+    the operating system's randomness, in hex)."""
+    return os.urandom(16).hex()
 
 
 def hello(token: str) -> bytes:
@@ -95,7 +100,7 @@ def hello(token: str) -> bytes:
 def signed(message: dict[str, Any], token: str) -> bool:
     """True when ``message`` carries ``token`` (compared in constant time)."""
     theirs = message.get("token")
-    return isinstance(theirs, str) and hmac.compare_digest(theirs, token)
+    return isinstance(theirs, str) and compare_digest(theirs, token)
 
 
 def forged(line: bytes) -> ForgedMessage:

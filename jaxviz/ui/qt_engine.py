@@ -165,6 +165,10 @@ class QtEngine(QObject):
     def _decoded(self, undecoded: Any, decoded: Any) -> None:
         from jaxviz.engine.requests import as_reply
 
+        if self._decoding is not None:
+            # Done with: its connections hold the reply's plain data (megabytes for a big
+            # program), which would otherwise live as long as this engine, one per reply.
+            self._decoding.deleteLater()
         self._decoding = None
         if self._arrived and self._arrived[0] is undecoded:
             self._arrived.popleft()

@@ -104,3 +104,34 @@ def test_the_engine_is_waiting_until_every_reply_came(qtbot):
         at_once.submit("request")
     qtbot.waitUntil(lambda: len(got) == 3, timeout=20000)
     assert not at_once.waiting
+
+
+def test_a_decoded_reply_is_not_kept_once_it_is_handed_on(qtbot):
+    """Each reply's plain data (megabytes for a big program) is let go once its Reply is
+    emitted: nothing of the decoding -- the job, its connections -- keeps it alive."""
+    import weakref
+
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    engine = QtEngine(devices=2, client_factory=_Client)
+    sent: list[weakref.ref] = []
+    client = engine._client
+    submit = client.submit
+
+    def keep_a_weak_reference(record, callback, **kwargs):
+        def on_reply(reply):
+            if isinstance(reply, UndecodedReply):
+                sent.append(weakref.ref(reply))
+            callback(reply)
+        return submit(record, on_reply, **kwargs)
+
+    client.submit = keep_a_weak_reference
+    got: list[Reply] = []
+    engine.replied.connect(lambda reply: got.append(reply.id))
+    engine.start()
+    for _ in range(3):
+        engine.submit("request")
+    qtbot.waitUntil(lambda: len(got) == 3, timeout=20000)
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    assert len(sent) == 2  # the big reply and the unreadable one
+    assert [ref() for ref in sent] == [None, None]

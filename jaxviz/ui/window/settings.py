@@ -14,13 +14,12 @@ next start to offer back.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, QStandardPaths
+from PySide6.QtCore import QByteArray, QCryptographicHash, QSettings, QStandardPaths
 
 from jaxviz.model.files import SETTINGS_BYTES, SOURCE_BYTES, parse_json, read_text
 
@@ -49,8 +48,14 @@ class TrustedFiles:
         self.q.setValue(f"trusted/{_key(str(path))}", _digest(text))
 
 
+def _hex_digest(data: bytes, algorithm: QCryptographicHash.Algorithm) -> str:
+    """``hashlib``'s hexdigest of ``data``, from Qt's own hashing: the window's process does
+    not load OpenSSL's libcrypto for it (``import hashlib`` is 4 MB resident)."""
+    return bytes(QCryptographicHash.hash(QByteArray(data), algorithm).toHex().data()).decode()
+
+
 def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    return _hex_digest(text.encode("utf-8", "surrogatepass"), QCryptographicHash.Algorithm.Sha256)
 
 
 class RememberedSettings:
@@ -168,7 +173,7 @@ def _int(value: object, default: int) -> int:
 
 
 def _key(path: str) -> str:
-    return hashlib.sha1(path.encode("utf-8")).hexdigest()[:16]
+    return _hex_digest(path.encode("utf-8"), QCryptographicHash.Algorithm.Sha1)[:16]
 
 
 # --------------------------------------------------------------------------- #
