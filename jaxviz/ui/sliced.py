@@ -21,6 +21,7 @@ import gc
 import time
 
 from PySide6.QtCore import QObject, QTimer, Signal
+from shiboken6 import isValid
 
 from jaxviz.views.incremental import Steps
 
@@ -132,13 +133,18 @@ class SlicedJob(QObject):
         try:
             while time.perf_counter() < end:
                 next(steps)
+                if not isValid(self):  # a step deleted the job (with its parent): no more
+                    self._end()
+                    return
         except StopIteration as done:
             self._end()
-            self.finished.emit(done.value)
+            if isValid(self):
+                self.finished.emit(done.value)
         except Exception as error:  # noqa: BLE001 - handed to whoever started the job
             self._end()
             self.error = error
-            self.failed.emit(error)
+            if isValid(self):
+                self.failed.emit(error)
 
 
 #: The GUI thread's time given to all the jobs together per event-loop turn.

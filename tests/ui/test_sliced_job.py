@@ -120,6 +120,38 @@ def test_a_job_deleted_with_its_owner_while_under_way_gives_the_collector_back(q
     qtbot.waitUntil(lambda: gc.isenabled(), timeout=5000)
 
 
+def test_a_step_that_deletes_its_jobs_owner_ends_the_job_quietly(qtbot):
+    """A step may close the view that runs it (a switch of examples drops the pane whose
+    fill it is): the job ends there, says nothing, and no error reaches the user."""
+    import shiboken6
+    from PySide6.QtCore import QObject
+
+    from jaxviz.ui.sliced import SlicedJob
+
+    owner = QObject()
+    seen: list[int] = []
+
+    def steps():
+        seen.append(1)
+        yield
+        shiboken6.delete(owner)  # the owner and the job with it, in the middle of a turn
+        seen.append(2)
+        yield
+        seen.append(3)  # never run
+        return "done"
+
+    job = SlicedJob(steps(), slice_ms=50.0, parent=owner)
+    finished: list[object] = []
+    job.finished.connect(finished.append)
+    errors: list[BaseException] = []
+    job.failed.connect(errors.append)
+    job.start()
+    qtbot.waitUntil(lambda: gc.isenabled() and seen == [1, 2], timeout=5000)
+    for _ in range(5):
+        qtbot.wait(10)
+    assert seen == [1, 2] and finished == [] and errors == []
+
+
 def test_jobs_under_way_share_one_budget_per_turn_and_each_gets_its_go(qtbot, monkeypatch):
     """Three views filling at once take one turn's budget between two paints, not three;
     the job not reached in a turn goes first in the next. Each step 'takes' 1 ms of a
