@@ -14,7 +14,6 @@ alone, and the views follow it.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -40,9 +39,8 @@ from jaxviz.ui.window.layout import WindowStateMixin
 from jaxviz.ui.window.settings import RememberedSettings
 
 if TYPE_CHECKING:  # the parts are imported by the methods that build them (see build)
-    from jaxviz.model import TraceRequest, TraceResult, VariantResult
+    from jaxviz.model import TraceRequest, TraceResult
     from jaxviz.model.engine import EngineEvent
-    from jaxviz.ui.panes.jaxpr_pane import JaxprPane
     from jaxviz.ui.qt_engine import QtEngine
     from jaxviz.ui.window.shortcuts_dialog import ShortcutsDialog
 
@@ -309,25 +307,26 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
 
     def _panes_show_result(self, result: TraceResult | None) -> None:
         """Each pane shows its variant of the state's new result (with its change marks);
-        no result (a new document): each pane says it is not traced yet. The panes in view
-        at once, the others when shown or in later turns (:meth:`JaxprArea.fill`)."""
+        no result (a new document): each pane says it is not traced yet."""
         if result is None:
-            message = self.state.not_traced()
-            for variant in self.area.panes:
-                self.area.fill(variant, lambda pane: pane.clear(message), fresh=True)
+            for empty in self.area.panes.values():
+                empty.clear(self.state.not_traced())
             self.area.refresh_tab_titles()
             return
         from jaxviz.views.compare.changes import marks_steps  # with the first result
 
         for vr in result.variants:
-            # its marks made in the pane's steps (a vmap variant's diff)
-            self.area.fill(vr.variant, functools.partial(_show_in_pane, vr, result, marks_steps))
+            pane = self.area.panes.get(vr.variant)
+            if pane is not None:  # its marks made in the pane's steps (a vmap diff)
+                pane.show_result(vr, marks_steps(result, vr.variant))
         self.area.refresh_tab_titles()
 
     def _panes_show_details(self, result: TraceResult | None) -> None:
         """Each pane gets its variant's compiled programs and costs (its HLO views)."""
         for vr in result.variants if result is not None else ():
-            self.area.fill(vr.variant, functools.partial(_details_in_pane, vr))
+            pane = self.area.panes.get(vr.variant)
+            if pane is not None:
+                pane.set_details(vr)
 
     def _add_tool_buttons(self) -> None:
         """Maximize and Undock, at the right of the tool tabs' bar."""
@@ -600,13 +599,3 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
             self.status_text.setStyleSheet(f"color: {colour};")
         self._status_is_error = error
 
-
-def _show_in_pane(vr: VariantResult, result: TraceResult, marks_steps: Callable,
-                  pane: JaxprPane) -> None:
-    """A pane shows its variant of ``result`` with its change marks, made in the pane's
-    steps (see ``fill``)."""
-    pane.show_result(vr, marks_steps(result, vr.variant))
-
-
-def _details_in_pane(vr: VariantResult, pane: JaxprPane) -> None:
-    pane.set_details(vr)

@@ -168,9 +168,8 @@ class ResultRouter(QObject):
 
     def dim_panes(self, message: str) -> None:
         """Keep every visible pane's content, dimmed, under a banner with ``message``."""
-        stale = ErrorInfo("stale", message)
-        for variant in self.state.shown_variants():  # after what the pane still waits for
-            self.w.area.fill(variant, lambda pane: pane.show_error(stale), small=True)
+        for variant in self.state.shown_variants():
+            self.w.area.panes[variant].show_error(ErrorInfo("stale", message))
         if self.w.area.comparing:
             self.w.area.compare.show_error(ErrorInfo("stale", message))
         self.w.area.refresh_tab_titles()
