@@ -31,3 +31,26 @@ def train_step(params, x, y):
 
 params = make_params(jax.random.key(0), 3, 1)  # module-level code is not a function
 '''
+
+#: A function calling 60 jitted functions: a new one each time round, so the jaxpr prints
+#: 60 nested ``jit`` jaxprs inline (a shared one would print once) -- a big jaxpr for panes.
+SIXTY_JITS = '''import jax
+import jax.numpy as jnp
+
+
+def big(x, w):
+    for _ in range(60):
+        x = jax.jit(lambda x, w: jnp.tanh(x @ w) * 2.0 + x)(x, w)
+    return x.sum()
+'''
+
+
+def trace_sixty_jits(variants=("plain",), args="f32[4,4], f32[4,4]", in_axes="None, None"):
+    """:data:`SIXTY_JITS` traced by JAX (8 simulated devices): the result."""
+    from jaxviz import core
+    from jaxviz.model import Target, TraceRequest
+
+    core.configure_devices(8)
+    return core.trace_request(TraceRequest(
+        target=Target(SIXTY_JITS, "<editor:big.py>", "big"), variants=list(variants),
+        want=["jaxpr"], args=args, in_axes=in_axes))

@@ -11,45 +11,25 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 
-from jaxviz.model import Target, TraceRequest
 from jaxviz.views.panes.folding import BIG_JAXPR_LINES
+from tests.helpers.sources import trace_sixty_jits
 
 # Not in the fast tier: drives the window.
 pytestmark = pytest.mark.slow
-
-# a new function each time round: 60 jaxprs printed inline (one shared would print once)
-SOURCE = '''import jax
-import jax.numpy as jnp
-
-
-def big(x, w):
-    for _ in range(60):
-        x = jax.jit(lambda x, w: jnp.tanh(x @ w) * 2.0 + x)(x, w)
-    return x.sum()
-'''
-
-
-def _traced():
-    from jaxviz import core
-
-    core.configure_devices(8)
-    return core.trace_request(TraceRequest(
-        target=Target(SOURCE, "<editor:big.py>", "big"), variants=["plain"], want=["jaxpr"],
-        args="f32[4,4], f32[4,4]", in_axes="None, None"))
-
 
 @pytest.fixture(scope="module")
 def pane_with_big_jaxpr(qapp):
     from jaxviz.ui.panes.jaxpr_pane import JaxprPane
 
-    result = _traced()
+    result = trace_sixty_jits()
     vr = result.variant("plain")
     assert vr.ok and vr.jaxpr_text.count("\n") + 1 >= BIG_JAXPR_LINES
     pane = JaxprPane("plain")
     pane.resize(700, 500)
     pane.show()
     pane.show_result(vr, [])
-    qapp.processEvents()
+    while pane.filling:  # a big jaxpr goes on screen in steps: read it once settled
+        qapp.processEvents()
     return pane, vr
 
 

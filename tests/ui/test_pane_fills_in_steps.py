@@ -14,31 +14,14 @@ import functools
 
 import pytest
 
-from jaxviz.model import Target, TraceRequest
+from tests.helpers.sources import trace_sixty_jits
 
 # Not in the fast tier: traces with JAX.
 pytestmark = pytest.mark.slow
 
-SOURCE = '''import jax
-import jax.numpy as jnp
-
-
-def big(x, w):
-    for _ in range(60):
-        x = jax.jit(lambda x, w: jnp.tanh(x @ w) * 2.0 + x)(x, w)
-    return x.sum()
-'''
-
-
 @pytest.fixture(scope="module")
 def big_variant():
-    from jaxviz import core
-
-    core.configure_devices(8)
-    result = core.trace_request(TraceRequest(
-        target=Target(SOURCE, "<editor:big.py>", "big"), variants=["plain"], want=["jaxpr"],
-        args="f32[4,4], f32[4,4]", in_axes="None, None"))
-    vr = result.variant("plain")
+    vr = trace_sixty_jits().variant("plain")
     assert vr.ok
     return vr
 
@@ -110,13 +93,19 @@ def test_a_big_jaxpr_fills_in_steps_and_settles_to_the_one_shot_pane(qtbot, big_
     assert tanh and set(tanh) <= set(hidden) and not set(calls) & set(hidden)
 
 
+def _filling(qtbot, monkeypatch, vr):
+    """A pane that has begun filling ``vr`` one step a turn."""
+    _one_step_a_turn(monkeypatch)
+    pane = _pane(qtbot)
+    pane.show_result(vr, [])
+    return pane
+
+
 def test_a_jump_to_a_far_line_while_filling_lands_on_its_equation(qtbot, big_variant,
                                                                   monkeypatch):
     vr = big_variant
     lines = vr.jaxpr_text.split("\n")
-    _one_step_a_turn(monkeypatch)
-    pane = _pane(qtbot)
-    pane.show_result(vr, [])
+    pane = _filling(qtbot, monkeypatch, vr)
     view = pane.jaxpr_view
     qtbot.waitUntil(lambda: view.filling and view.document().blockCount() > 40, timeout=20000)
     assert pane.filling and view.document().blockCount() < len(lines) - 100
@@ -136,9 +125,7 @@ def test_a_jump_to_a_far_line_while_filling_lands_on_its_equation(qtbot, big_var
 def test_a_new_result_while_filling_replaces_the_fill(qtbot, big_variant, monkeypatch):
     from jaxviz.model import VariantResult
 
-    _one_step_a_turn(monkeypatch)
-    pane = _pane(qtbot)
-    pane.show_result(big_variant, [])
+    pane = _filling(qtbot, monkeypatch, big_variant)
     qtbot.waitUntil(lambda: pane.jaxpr_view.document().blockCount() > 40, timeout=20000)
     pane.jaxpr_view.reveal_line(600)  # a jump that waits for its line: dropped with the fill
     assert pane.filling
@@ -154,9 +141,7 @@ def test_go_to_line_asked_before_the_first_lines_came_lands_too(qtbot, big_varia
                                                                monkeypatch):
     vr = big_variant
     lines = vr.jaxpr_text.split("\n")
-    _one_step_a_turn(monkeypatch)
-    pane = _pane(qtbot)
-    pane.show_result(vr, [])
+    pane = _filling(qtbot, monkeypatch, vr)
     far = len(lines) - 3
     pane.jaxpr_view.reveal_line(far)  # the folds are still being read: no line is there
     qtbot.waitUntil(lambda: not pane.filling, timeout=20000)
@@ -170,13 +155,9 @@ def test_a_big_vmap_panes_marks_come_after_its_text_and_equal_the_one_shot_marks
     a train step): made in the fill's steps, after the text is on screen, and the same as
     the marks made in one go. The marks say what JAX did: every ``tanh`` of the vmap jaxpr
     gained the batch axis (JAX's vmap jaxpr types it f32[8,3,4,4], the plain one f32[3,4,4])."""
-    from jaxviz import core
     from jaxviz.views.compare.changes import marks_for, marks_steps
 
-    core.configure_devices(8)
-    result = core.trace_request(TraceRequest(
-        target=Target(SOURCE, "<editor:big.py>", "big"), variants=["plain", "vmap"],
-        want=["jaxpr"], args="f32[3,4,4], f32[4,4]", in_axes="0, None"))
+    result = trace_sixty_jits(["plain", "vmap"], args="f32[3,4,4], f32[4,4]", in_axes="0, None")
     vr = result.variant("vmap")
     assert vr.ok and result.variant("plain").ok
     one_go = marks_for(result, "vmap")
