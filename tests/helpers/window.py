@@ -23,8 +23,10 @@ def flush_events(rounds: int = 5) -> None:
 
 
 def wait_for_panes(qtbot, win, check=None, timeout: int = JAX_MS) -> None:
-    """Wait until the window has no request under way and ``check()`` holds."""
-    qtbot.waitUntil(lambda: not win.session.pending and (check is None or check()),
+    """Wait until the window has no request under way, every pane has what it was given
+    (a pane not shown gets it a turn or two later) and ``check()`` holds."""
+    qtbot.waitUntil(lambda: not win.session.pending and not win.area.filling
+                    and (check is None or check()),
                     timeout=timeout)
 
 

@@ -87,9 +87,11 @@ def test_narrow_windows_show_the_panes_as_tabs(qtbot, window):
     window.area.set_visible_variants(["plain", "vmap", "pmap", "sharded"])
     window.resize(1000, 700)
     qtbot.waitUntil(lambda: window.area.effective_mode() == "tabs", timeout=5000)
-    assert window.area.currentWidget() is window.area._tabs
+    assert window.area.in_tabs()
+    assert window.area.tab_names() == ["plain", "vmap", "pmap", "sharded"]
     window.set_pane_layout("side by side")
-    assert window.area.currentWidget() is window.area._splitter
+    assert not window.area.in_tabs() and window.area.tab_names() == []
+    assert all(window.area.is_shown(v) for v in ["plain", "vmap", "pmap", "sharded"])
     window.set_pane_layout("auto")
     window.area.set_variant_visible("vmap", False)
     assert "vmap" not in window.area.visible_variants

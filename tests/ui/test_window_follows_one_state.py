@@ -49,7 +49,8 @@ def test_undo_back_to_valid_code_clears_the_error(qtbot, window):
     window.editor.undo()
     assert not window.document.modified
     qtbot.waitUntil(lambda: window.editor.error_line == 0 and not window._status_is_error
-                    and not window.area.panes["pmap"].dimmed, timeout=JAX_MS)
+                    and not window.area.panes["pmap"].dimmed
+                    and not window.area.filling, timeout=JAX_MS)  # the tabs behind too
     assert window.editor_panel.error.isHidden()
     assert all(not window.area.panes[v].error_text for v in window.state.visible_variants)
 

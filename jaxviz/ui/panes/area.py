@@ -1,28 +1,55 @@
 """The jaxpr panes side by side, or as tabs when the window is too narrow for them.
 
 One :class:`~jaxviz.ui.panes.jaxpr_pane.JaxprPane` exists per variant for the
-window's whole life; the area only decides which are visible and whether they
-sit side by side in a splitter or in tabs. In "auto" layout the panes go into
-tabs when each would be narrower than :data:`MIN_PANE_CHARS` characters of
-code. The ``two panes`` layout shows two chosen variants side by side whatever
-panes are visible (:meth:`JaxprArea.set_two_panes`): wide enough to read at a
-projector's 1280x720. While two variants are compared, the compare layout
-(:class:`~jaxviz.ui.compare.compare_view.CompareView`) takes the panes' place.
+window's whole life, and every one of them lives in one splitter for that whole
+life: the area only decides which are shown and whether they sit side by side or
+as tabs. "Tabs" are a tab bar above the same splitter, showing the one pane its
+current tab names -- so a change of layout only shows and hides panes, and no pane
+is ever moved to another parent (a moved pane restyles every widget it holds, about
+6 ms a pane: switching examples between layouts cost 60 ms of one event-loop turn).
+In "auto" layout the panes go into tabs when each would be narrower than
+:data:`MIN_PANE_CHARS` characters of code. The ``two panes`` layout shows two chosen
+variants side by side whatever panes are visible (:meth:`JaxprArea.set_two_panes`):
+wide enough to read at a projector's 1280x720. While two variants are compared, the
+compare layout (:class:`~jaxviz.ui.compare.compare_view.CompareView`) takes the
+panes' place.
+
+What goes into a pane goes through :meth:`JaxprArea.fill`: a pane on screen gets it at
+once, a pane not shown (a tab behind, a pane hidden) when it is first shown, or in a
+later turn of the event loop (one pane a turn, a :class:`~jaxviz.ui.sliced.SlicedJob`),
+so a new document's result costs the turn it arrives in only the panes in view.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QSizePolicy, QSplitter, QStackedWidget, QTabWidget, QWidget
+import contextlib
+import time
+from collections.abc import Callable, Iterator
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QSizePolicy,
+    QSplitter,
+    QStackedWidget,
+    QTabBar,
+    QVBoxLayout,
+    QWidget,
+)
 
 from jaxviz.model import VARIANTS, TraceResult, variant_label
 from jaxviz.ui.compare.compare_view import CompareView
 from jaxviz.ui.panes.jaxpr_pane import JaxprPane
+from jaxviz.ui.sliced import SlicedJob
+from jaxviz.views.incremental import Steps
 from jaxviz.views.window.pane_layouts import PANE_LAYOUTS, TWO_PANES
 from jaxviz.views.window.window_state import pane_order
 
 #: Narrower panes than this many code characters switch "auto" layout to tabs.
 MIN_PANE_CHARS = 26
+#: The GUI thread's time one turn of the event loop gives panes in view their new content
+#: (a pane's jaxpr, highlighted, with its marks and folds: 5-35 ms); the others get theirs
+#: in the next turns, one pane a turn (one 60 Hz frame is 16.7 ms).
+FILL_MS = 8.0
 LAYOUTS = PANE_LAYOUTS
 
 
@@ -37,13 +64,25 @@ class JaxprArea(QStackedWidget):
         self.panes: dict[str, JaxprPane] = {v: JaxprPane(v) for v in VARIANTS}
         self._splitter = QSplitter(Qt.Orientation.Horizontal)
         self._splitter.setChildrenCollapsible(False)
-        self._tabs = QTabWidget()
+        for pane in self.panes.values():  # each pane's place for the window's whole life
+            self._splitter.addWidget(pane)
+            pane.hide()
+        #: In tabs, the tab bar above the splitter: its current tab is the one pane shown.
+        self._tabs = QTabBar()
         self._tabs.setObjectName("pane_tabs")
-        self._parking = QWidget()  # holds hidden panes
-        self._parking.hide()
+        self._tabs.setExpanding(False)
+        self._tabs.setDrawBase(True)
+        self._tabs.setUsesScrollButtons(True)
+        self._tabs.currentChanged.connect(self._tab_chosen)
+        self._tabs.hide()
+        self._page = QWidget()  # the panes' page: the tab bar (in tabs) over the splitter
+        page = QVBoxLayout(self._page)
+        page.setContentsMargins(0, 0, 0, 0)
+        page.setSpacing(0)
+        page.addWidget(self._tabs)
+        page.addWidget(self._splitter, 1)
         self.compare = CompareView()
-        self.addWidget(self._splitter)
-        self.addWidget(self._tabs)
+        self.addWidget(self._page)
         self.addWidget(self.compare)
         self._comparing = False
         self._panes_need_room(True)
@@ -53,8 +92,15 @@ class JaxprArea(QStackedWidget):
         self._layout = "auto"
         self._two: tuple[str, str] = ("plain", "vmap")
         self._current: tuple | None = None
+        self._compact: bool | None = None
         self._zoom = 0
-        self._relayout()
+        #: What each pane not shown is still to be given (see :meth:`fill`), in order.
+        self._pending: dict[str, list[Callable[[JaxprPane], None]]] = {}
+        self._filling: SlicedJob | None = None
+        self._spent = 0.0  # the GUI thread's time panes took in this turn of the event loop
+        self._turn_started = False
+        self._held = 0  # inside holding(): no pane is filled until it ends
+        self.set_zoom(0)  # lays the panes out
 
     # ----------------------------------------------------------- visibility
     @property
@@ -115,8 +161,7 @@ class JaxprArea(QStackedWidget):
         page unless that page's size is ignored): the panes, or the comparison."""
         shown = QSizePolicy.Policy.Preferred
         hidden = QSizePolicy.Policy.Ignored
-        for page in (self._splitter, self._tabs):
-            page.setSizePolicy(shown if need else hidden, shown if need else hidden)
+        self._page.setSizePolicy(shown if need else hidden, shown if need else hidden)
         self.compare.setSizePolicy(hidden if need else shown, hidden if need else shown)
 
     # --------------------------------------------------------------- layout
@@ -148,6 +193,10 @@ class JaxprArea(QStackedWidget):
         # (its width, and what its splitter's siblings can give up) would widen the
         # window past the screen. Tabs before that.
         n = len(visible)
+        if not self.in_tabs():  # the panes side by side now: their headers as laid out
+            for v in visible:
+                if self.is_shown(v):
+                    self._side_min[v] = self.panes[v].minimumSizeHint().width()
         headers = sum(max(self.panes[v].minimumSizeHint().width(), self._side_min.get(v, 0))
                       for v in visible) \
             + n * (self._splitter.handleWidth() + 4)  # the handles and the frames
@@ -173,50 +222,174 @@ class JaxprArea(QStackedWidget):
         if key == self._current:
             return
         self._current = key
-        wanted = [self.panes[v] for v in shown]
-        for pane in self.panes.values():
-            pane.set_compact(mode == "tabs")  # the tab names the variant
-        # Only the panes that change place move: re-adding every pane on every change
-        # cost a switch of examples 30 ms of reparenting and tab building per layout.
-        if mode == "tabs":
-            for pane in self._splitter_panes():
-                pane.setParent(self._parking)
-            for pane in [p for p in self._tab_panes() if p not in wanted]:
-                self._tabs.removeTab(self._tabs.indexOf(pane))
-                pane.setParent(self._parking)
-            for i, pane in enumerate(wanted):
-                at = self._tabs.indexOf(pane)
-                if at < 0:
-                    self._tabs.insertTab(i, pane, variant_label(pane.variant))
-                elif at != i:
-                    self._tabs.tabBar().moveTab(at, i)
-                pane.show()
-            self.setCurrentWidget(self._tabs)
+        tabs = mode == "tabs"
+        if tabs != self._compact:
+            self._compact = tabs
+            for pane in self.panes.values():
+                pane.set_compact(tabs)  # the tab names the variant
+        # The shown panes first, in order (a move within the splitter keeps the parent).
+        for i, variant in enumerate(shown):
+            if self._splitter.indexOf(self.panes[variant]) != i:
+                self._splitter.insertWidget(i, self.panes[variant])
+        if tabs:
+            if self._tabs.isHidden():  # tabs anew: the first in front (files may choose)
+                while self._tabs.count():
+                    self._tabs.removeTab(0)
+            front = self._sync_tabs(shown)
+            self._show_only([front] if front else [])
+            self._tabs.show()
         else:
-            for pane in self._tab_panes():
-                pane.setParent(self._parking)
-            self._tabs.clear()
-            # the panes not shown stay in the splitter, hidden (a hidden widget takes no room
-            # there): moving a pane to another parent restyles its every widget, 6 ms a pane
-            for i, pane in enumerate(wanted):
-                if self._splitter.indexOf(pane) != i:
-                    self._splitter.insertWidget(i, pane)
-                pane.show()
-                # its header's minimum side by side (in tabs it is compact, narrower)
-                self._side_min[pane.variant] = pane.minimumSizeHint().width()
-            for pane in self._splitter_panes()[len(wanted):]:
-                pane.hide()
-            self._splitter.setSizes([1000] * len(shown)
-                                    + [0] * (self._splitter.count() - len(shown)))
-            self.setCurrentWidget(self._splitter)
+            self._tabs.hide()
+            self._show_only(shown)
         self.refresh_tab_titles()
-        self._apply_zoom()
-        if self._comparing:
-            self.setCurrentWidget(self.compare)
+        self._fit_minimum_width()
+        self.setCurrentWidget(self.compare if self._comparing else self._page)
 
-    def _tab_panes(self) -> list[JaxprPane]:
-        return [w for w in (self._tabs.widget(i) for i in range(self._tabs.count()))
-                if isinstance(w, JaxprPane)]
+    def _sync_tabs(self, shown: list[str]) -> str | None:
+        """The tab bar's tabs become ``shown``'s (in order); returns the variant in front
+        (the one in front before, if it is still a tab)."""
+        bar = self._tabs
+        front = self.front_variant()
+        bar.blockSignals(True)
+        try:
+            for i, variant in enumerate(shown):
+                at = self._tab_index(variant)
+                if at < 0:
+                    bar.insertTab(i, variant_label(variant))
+                    bar.setTabData(i, variant)
+                elif at != i:
+                    bar.moveTab(at, i)
+            while bar.count() > len(shown):
+                bar.removeTab(bar.count() - 1)
+            if front not in shown:
+                front = shown[0] if shown else None
+            if front is not None:
+                bar.setCurrentIndex(shown.index(front))
+        finally:
+            bar.blockSignals(False)
+        return front
+
+    def _tab_index(self, variant: str) -> int:
+        return next((i for i in range(self._tabs.count())
+                     if self._tabs.tabData(i) == variant), -1)
+
+    def front_variant(self) -> str | None:
+        """The variant of the tab in front (None without tabs)."""
+        index = self._tabs.currentIndex()
+        return self._tabs.tabData(index) if index >= 0 else None
+
+    def in_tabs(self) -> bool:
+        """Whether the panes are laid out as tabs now (the tab bar is up)."""
+        return not self._tabs.isHidden()
+
+    def tab_names(self) -> list[str]:
+        """The tabs' titles, in order ([] side by side)."""
+        return [self._tabs.tabText(i) for i in range(self._tabs.count())] \
+            if self.in_tabs() else []
+
+    def _tab_chosen(self, index: int) -> None:
+        variant = self._tabs.tabData(index) if index >= 0 else None
+        if self.in_tabs() and isinstance(variant, str):
+            self._show_only([variant])
+
+    def _show_only(self, variants: list[str]) -> None:
+        """Show the panes of ``variants`` (given what they still lack first), hide the rest."""
+        for variant, pane in self.panes.items():
+            if variant not in variants and not pane.isHidden():
+                pane.hide()
+        for variant in variants:
+            if not self._held:
+                self._fill_now(variant)
+            self.panes[variant].show()
+        # the shown panes share the width equally (a hidden one keeps none)
+        self._splitter.setSizes([1000 if isinstance(w, JaxprPane) and w.variant in variants
+                                 else 0 for w in (self._splitter.widget(i)
+                                                  for i in range(self._splitter.count()))])
+        self._splitter.updateGeometry()  # its minimum is the shown panes' (even unshown)
+        for variant in variants:  # laid out at their new width now, not a turn later
+            layout = self.panes[variant].layout()
+            if layout is not None:
+                layout.activate()
+
+    def is_shown(self, variant: str) -> bool:
+        """Whether ``variant``'s pane is laid out to be seen now (side by side, or the tab
+        in front)."""
+        return not self.panes[variant].isHidden()
+
+    # ----------------------------------------------------------------- fill
+    def fill(self, variant: str, put: Callable[[JaxprPane], None], fresh: bool = False,
+             small: bool = False) -> None:
+        """Give ``variant``'s pane new content, after what it was given before (``fresh``:
+        ``put`` replaces it all, e.g. a clear). ``put(pane)`` runs now if the pane is shown
+        and this turn of the event loop has not yet given panes :data:`FILL_MS` (a clear:
+        whatever the turn gave, nothing of the last document stays in view), else in the
+        next turns, one pane a turn, the panes in view first -- or when the pane is shown.
+        A ``small`` change (a banner, dimming) is made now unless the pane still waits for
+        earlier content."""
+        pane = self.panes.get(variant)
+        if pane is None:
+            return
+        if small and variant not in self._pending and not self._held:
+            put(pane)
+            return
+        queue = self._pending.setdefault(variant, [])
+        if fresh:
+            queue.clear()
+        queue.append(put)
+        if not self._held and not pane.isHidden() and (fresh or self._spent < FILL_MS / 1000.0):
+            self._fill_now(variant)
+        else:
+            self._fill_later()
+
+    def _fill_later(self) -> None:
+        if self._pending and (self._filling is None or not self._filling.busy):
+            self._filling = SlicedJob(self._fill_steps(), parent=self)
+            self._filling.start()
+
+    @contextlib.contextmanager
+    def holding(self) -> Iterator[None]:
+        """Fill no pane until the block ends, then the panes in view: a document opened and
+        its panes laid out in the block, each pane in view does only what it shows at the
+        end (not the last document's clear, then its own layout's)."""
+        self._held += 1
+        try:
+            yield
+        finally:
+            self._held -= 1
+            if not self._held:
+                for variant in [v for v in self._pending if self.is_shown(v)]:
+                    self._fill_now(variant)
+                self._fill_later()
+
+    @property
+    def filling(self) -> bool:
+        """Whether a pane is still to get what it was given."""
+        return bool(self._pending)
+
+    def _fill_now(self, variant: str) -> None:
+        start = time.thread_time()
+        for put in self._pending.pop(variant, ()):
+            put(self.panes[variant])
+        if self._tabs.count():
+            self.refresh_tab_titles()
+        if not self._turn_started:  # the time panes took this turn, forgotten the next
+            self._turn_started = True
+            QTimer.singleShot(0, self, self._next_turn)
+        self._spent += time.thread_time() - start
+
+    def _next_turn(self) -> None:
+        self._turn_started = False
+        self._spent = 0.0
+
+    def _fill_steps(self) -> Steps[None]:
+        """The panes waiting for content get it, one pane a step, those in view first."""
+        while self._pending:
+            variant = next((v for v in self._pending if self.is_shown(v)),
+                           next(iter(self._pending)))
+            self._fill_now(variant)
+            if not self._pending:
+                return  # done with the last fill: no job outlives what it had to do
+            yield
 
     def _splitter_panes(self) -> list[JaxprPane]:
         return [w for w in (self._splitter.widget(i) for i in range(self._splitter.count()))
@@ -225,32 +398,32 @@ class JaxprArea(QStackedWidget):
     def refresh_tab_titles(self) -> None:
         """Tab titles carry a warning sign for variants that failed."""
         for i in range(self._tabs.count()):
-            pane = self._tabs.widget(i)
-            if isinstance(pane, JaxprPane):
-                self._tabs.setTabText(i, ("⚠ " if pane.error_text else "")
-                                     + variant_label(pane.variant))
+            variant = self._tabs.tabData(i)
+            pane = self.panes.get(variant) if isinstance(variant, str) else None
+            if pane is not None:
+                title = ("⚠ " if pane.error_text else "") + variant_label(pane.variant)
+                if self._tabs.tabText(i) != title:
+                    self._tabs.setTabText(i, title)
 
     def show_pane(self, variant: str) -> None:
         """Bring a pane to the front (in tabs mode)."""
-        pane = self.panes[variant]
-        if self._tabs.indexOf(pane) >= 0:
-            self._tabs.setCurrentWidget(pane)
+        at = self._tab_index(variant)
+        if at >= 0:
+            self._tabs.setCurrentIndex(at)
 
     def set_zoom(self, zoom: int) -> None:
         self._zoom = zoom
         self._side_min.clear()  # measured again at this text size
+        for pane in self.panes.values():
+            pane.set_zoom(zoom)
+        self.compare.set_zoom(zoom)
         self._current = None
         self._relayout()
-        self._apply_zoom()
+        self._fit_minimum_width()
 
-    def _apply_zoom(self) -> None:
-        # After every reparenting: under an application style sheet a moved widget
-        # re-resolves its font from its new parent.
-        for pane in self.panes.values():
-            pane.set_zoom(self._zoom)
+    def _fit_minimum_width(self) -> None:
         # Zoomed in, the area may be as narrow as one pane (the panes become tabs): on a
         # small screen the window still fits it. Unzoomed, the panes' headers keep theirs.
         # (0: no explicit minimum, the layout's own applies again)
         self.setMinimumWidth(max((self.panes[v].minimumSizeHint().width()
                                   for v in self._visible), default=0) if self._zoom > 0 else 0)
-        self.compare.set_zoom(self._zoom)

@@ -48,16 +48,17 @@ class WindowFilesMixin(WindowParts):
         if not self.confirm_leave():
             return
         self._remember_fields()
-        try:
-            ex = self.document.open_example(name)
-        except GalleryError as exc:
-            self.set_status(str(exc), error=True)
-            return
-        self.gallery.select(name)
-        self.state.set_settings(ex.settings())
-        self.args_panel.suggest_args("")
-        self.args_panel.validate()  # drops markers the engine set for the last document
-        self._show_panes_of(ex.variants, ex.panes)
+        with self.area.holding():  # each pane in view cleared once, in its new layout
+            try:
+                ex = self.document.open_example(name)
+            except GalleryError as exc:
+                self.set_status(str(exc), error=True)
+                return
+            self.gallery.select(name)
+            self.state.set_settings(ex.settings())
+            self.args_panel.suggest_args("")
+            self.args_panel.validate()  # drops markers the engine set for the last document
+            self._show_panes_of(ex.variants, ex.panes)
         self.session.trace_now()
 
     def _show_panes_of(self, variants: list[str] | tuple[str, ...],

@@ -14,6 +14,7 @@ alone, and the views follow it.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -39,8 +40,9 @@ from jaxviz.ui.window.layout import WindowStateMixin
 from jaxviz.ui.window.settings import RememberedSettings
 
 if TYPE_CHECKING:  # the parts are imported by the methods that build them (see build)
-    from jaxviz.model import TraceRequest, TraceResult
+    from jaxviz.model import TraceRequest, TraceResult, VariantResult
     from jaxviz.model.engine import EngineEvent
+    from jaxviz.ui.panes.jaxpr_pane import JaxprPane
     from jaxviz.ui.qt_engine import QtEngine
     from jaxviz.ui.window.shortcuts_dialog import ShortcutsDialog
 
@@ -307,26 +309,25 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
 
     def _panes_show_result(self, result: TraceResult | None) -> None:
         """Each pane shows its variant of the state's new result (with its change marks);
-        no result (a new document): each pane says it is not traced yet."""
+        no result (a new document): each pane says it is not traced yet. The panes in view
+        at once, the others when shown or in later turns (:meth:`JaxprArea.fill`)."""
         if result is None:
-            for empty in self.area.panes.values():
-                empty.clear(self.state.not_traced())
+            message = self.state.not_traced()
+            for variant in self.area.panes:
+                self.area.fill(variant, lambda pane: pane.clear(message), fresh=True)
             self.area.refresh_tab_titles()
             return
         from jaxviz.views.compare.changes import marks_steps  # with the first result
 
         for vr in result.variants:
-            pane = self.area.panes.get(vr.variant)
-            if pane is not None:  # its marks made in the pane's steps (a vmap diff)
-                pane.show_result(vr, marks_steps(result, vr.variant))
+            # its marks made in the pane's steps (a vmap variant's diff)
+            self.area.fill(vr.variant, functools.partial(_show_in_pane, vr, result, marks_steps))
         self.area.refresh_tab_titles()
 
     def _panes_show_details(self, result: TraceResult | None) -> None:
         """Each pane gets its variant's compiled programs and costs (its HLO views)."""
         for vr in result.variants if result is not None else ():
-            pane = self.area.panes.get(vr.variant)
-            if pane is not None:
-                pane.set_details(vr)
+            self.area.fill(vr.variant, functools.partial(_details_in_pane, vr))
 
     def _add_tool_buttons(self) -> None:
         """Maximize and Undock, at the right of the tool tabs' bar."""
@@ -599,3 +600,13 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
             self.status_text.setStyleSheet(f"color: {colour};")
         self._status_is_error = error
 
+
+def _show_in_pane(vr: VariantResult, result: TraceResult, marks_steps: Callable,
+                  pane: JaxprPane) -> None:
+    """A pane shows its variant of ``result`` with its change marks, made in the pane's
+    steps (see ``fill``)."""
+    pane.show_result(vr, marks_steps(result, vr.variant))
+
+
+def _details_in_pane(vr: VariantResult, pane: JaxprPane) -> None:
+    pane.set_details(vr)

@@ -168,8 +168,9 @@ class ResultRouter(QObject):
 
     def dim_panes(self, message: str) -> None:
         """Keep every visible pane's content, dimmed, under a banner with ``message``."""
-        for variant in self.state.shown_variants():
-            self.w.area.panes[variant].show_error(ErrorInfo("stale", message))
+        stale = ErrorInfo("stale", message)
+        for variant in self.state.shown_variants():  # after what the pane still waits for
+            self.w.area.fill(variant, lambda pane: pane.show_error(stale), small=True)
         if self.w.area.comparing:
             self.w.area.compare.show_error(ErrorInfo("stale", message))
         self.w.area.refresh_tab_titles()
