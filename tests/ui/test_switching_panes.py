@@ -42,6 +42,34 @@ def test_a_layout_change_only_shows_and_hides_panes(qtbot):
                 assert area.tab_names() == []
 
 
+def test_ctrl_tab_brings_the_next_pane_tab_to_the_front(qtbot):
+    """What the tab widget the panes were in gave: Ctrl+Tab and Ctrl+Shift+Tab, the focus in
+    the panes."""
+    from PySide6.QtCore import Qt
+
+    from jaxviz.ui.panes.area import JaxprArea
+
+    area = JaxprArea()
+    qtbot.addWidget(area)
+    area.resize(1400, 700)
+    area.show()
+    area.set_layout_mode("tabs")
+    area.set_visible_variants(["plain", "vmap", "pmap"])
+    qtbot.waitExposed(area)
+    first, order = area.front_variant(), area.shown_variants()
+    view = area.panes[first].jaxpr_view
+    area.activateWindow()
+    view.setFocus()
+    qtbot.waitUntil(view.hasFocus, timeout=3000)  # the keys are the panes' while in them
+    qtbot.keyClick(view, Qt.Key.Key_Tab, Qt.KeyboardModifier.ControlModifier)
+    assert area.front_variant() == order[(order.index(first) + 1) % len(order)]
+    assert [v for v in area.panes if area.is_shown(v)] == [area.front_variant()]
+    assert QApplication.focusWidget() is area.panes[area.front_variant()].jaxpr_view
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Backtab,
+                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert area.front_variant() == first
+
+
 def test_a_pane_not_shown_gets_what_it_was_given_before_it_is_seen(qtbot):
     from jaxviz.ui.panes.area import JaxprArea
 

@@ -27,6 +27,7 @@ import time
 from collections.abc import Callable, Iterator
 
 from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QSizePolicy,
     QSplitter,
@@ -75,6 +76,12 @@ class JaxprArea(QStackedWidget):
         self._tabs.setUsesScrollButtons(True)
         self._tabs.currentChanged.connect(self._tab_chosen)
         self._tabs.hide()
+        # what a QTabWidget gives: Ctrl+Tab / Ctrl+Shift+Tab bring the next / previous tab
+        # to the front while the focus is in the panes
+        for keys, step in (("Ctrl+Tab", 1), ("Ctrl+Shift+Tab", -1)):
+            shortcut = QShortcut(QKeySequence(keys), self)
+            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            shortcut.activated.connect(lambda step=step: self._next_tab(step))
         self._page = QWidget()  # the panes' page: the tab bar (in tabs) over the splitter
         page = QVBoxLayout(self._page)
         page.setContentsMargins(0, 0, 0, 0)
@@ -286,6 +293,14 @@ class JaxprArea(QStackedWidget):
         """The tabs' titles, in order ([] side by side)."""
         return [self._tabs.tabText(i) for i in range(self._tabs.count())] \
             if self.in_tabs() else []
+
+    def _next_tab(self, step: int) -> None:
+        count = self._tabs.count()
+        if self.in_tabs() and count > 1:
+            self._tabs.setCurrentIndex((self._tabs.currentIndex() + step) % count)
+            front = self.front_variant()
+            if front is not None:  # the keys go on working from the pane now in front
+                self.panes[front].jaxpr_view.setFocus()
 
     def _tab_chosen(self, index: int) -> None:
         variant = self._tabs.tabData(index) if index >= 0 else None
