@@ -307,6 +307,10 @@ class WindowStateMixin(WindowParts):
         self.keep_on_screen()
 
     def save_window_state(self) -> None:
+        # the splitter saves the sizes last asked of it; what the window shows may differ
+        # (a dock widened into it squeezes the editor when the panes are at their minimum):
+        # the window comes back as it was left, not as it was last asked to be
+        self.splitter.setSizes(self.splitter.sizes())
         self.settings.save_window(self.saveGeometry(), self.saveState(),
                                   self.splitter.saveState())
         self.settings.visible_variants = self.state.visible_variants
