@@ -77,3 +77,29 @@ def test_a_fill_that_raises_leaves_the_panel_laid_out_and_says_so(qtbot, panel, 
     qtbot.waitUntil(lambda: not panel.filling)
     assert [str(e) for e in reported] == ["a column that cannot be shown"]
     assert panel._content_box.isEnabled()  # not held off for good
+
+
+def test_a_first_step_made_in_its_own_fill_ends_laid_out(qtbot, panel):
+    """Eight devices' first step, shown before the panel made any column ahead: the
+    columns and cells made in the fill's own turns (one a turn) end shown, side by side,
+    each cell inside its column, with the step's values."""
+    values = [(0.5 + d, 0.25 * d) for d in range(8)]
+    result = _stepping()
+    first = result.steps[0]
+    first.lanes = [LaneValues(d, [Value([], "f32", x)], [Value([], "f32", y)])
+                   for d, (x, y) in enumerate(values)]
+    result.devices = list(range(8))
+    panel.show_step(result, 0)
+    qtbot.waitUntil(lambda: not panel.filling)
+    QApplication.processEvents()
+    expected = [(f"device {d}", [f"{x:g}", f"{y:g}"]) for d, (x, y) in enumerate(values)]
+    assert _shown(panel) == expected
+    shown = [c for c in panel.columns if not c.isHidden()]
+    for left, right in zip(shown, shown[1:]):
+        assert left.geometry().right() < right.geometry().left()
+    for column in shown:
+        inside = column.rect()
+        for cell in column.inputs.widgets + column.outputs.widgets:
+            if not cell.isHidden():
+                corner = cell.mapTo(column, cell.rect().topLeft())
+                assert inside.contains(corner) and cell.width() > 0 and cell.height() > 0

@@ -140,6 +140,9 @@ class ValuesPanel(QWidget):
         self._pool_job: SlicedJob | None = None
         self._filling: Generator[None, None, None] | None = None  # the columns still to fill
         self._fill_job: SlicedJob | None = None
+        # the heat maps' colour tables, read from pyqtgraph's files (12-16 ms each) in turns
+        # of their own while the engine steps, not in the step that shows the first one
+        SlicedJob(_colour_tables_steps(), parent=self).start()
         self._columns_box = QHBoxLayout()
         self._columns_box.setContentsMargins(6, 4, 6, 4)
         self._columns_box.setSpacing(6)
@@ -281,6 +284,10 @@ class ValuesPanel(QWidget):
             self._add_column().hide()  # explicitly: shown with the last column
             yield
         for widget, column in zip(self.columns, fill.panel.columns):
+            for side, cells in ((widget.inputs, column.inputs), (widget.outputs, column.outputs)):
+                while len(side.widgets) < len(cells):  # cells the pool lacks: one a step
+                    side.grow()
+                    yield
             self._fill_column(widget, column, fill)
             yield
         for widget in self.columns[:len(fill.panel.columns)]:
@@ -298,8 +305,14 @@ class ValuesPanel(QWidget):
         shape shows and hides dozens of cells: the column's layouts are off while it
         changes, and laid out once after (in the next turn of the event loop, before Qt
         paints)."""
-        with _layouts_held(self._layouts(widget)):
+        layouts = self._layouts(widget)
+        with _layouts_held(layouts):
             widget.show_column(column, fill.scale, fill.numbers, fill.small, fill.side_by_side)
+        if widget.isHidden():
+            # laid out now, in this step: showing it (with the last column) would lay it
+            # out then, every new column in one turn (2 ms each)
+            for layout in layouts:
+                layout.activate()
 
     def _layouts(self, column: ColumnWidget) -> list[QLayout]:
         """The layouts a column's fill changes: the column's and its cells'."""
@@ -413,6 +426,12 @@ class _Fill:
     numbers: QFont
     small: QFont
     side_by_side: bool
+
+
+def _colour_tables_steps() -> Generator[None, None, None]:
+    for diverging in (False, True):
+        _ = Scale(0.0, 1.0, diverging).lookup_table
+        yield
 
 
 @contextmanager
