@@ -20,17 +20,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QCloseEvent, QFont
-from PySide6.QtWidgets import (
-    QDockWidget,
-    QHBoxLayout,
-    QLabel,
-    QProgressBar,
-    QPushButton,
-    QSplitter,
-    QStyle,
-    QToolButton,
-    QWidget,
-)
+from PySide6.QtWidgets import QLabel, QWidget
 
 from jaxviz.ui.text.plain import plain
 from jaxviz.ui.text.steady_label import SteadyLabel
@@ -148,6 +138,10 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
 
     # ------------------------------------------------------------ building
     def _build_widgets(self) -> None:
+        # Qt classes the frame does not use, imported here: PySide6 makes a class's enums
+        # on its first import (QStyle's: 16 ms before the first paint)
+        from PySide6.QtWidgets import QDockWidget, QSplitter
+
         from jaxviz.ui.panels.args import ArgsPanel
         from jaxviz.ui.panels.editor_panel import EditorPanel
         from jaxviz.ui.panels.gallery import GalleryPanel
@@ -216,6 +210,8 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         }
 
     def _build_status_bar(self) -> None:
+        from PySide6.QtWidgets import QProgressBar, QPushButton
+
         bar = self.statusBar()
         # its text changes at every step: a SteadyLabel does not lay the window out again
         self.status_text = SteadyLabel(elide=True)
@@ -331,6 +327,8 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
 
     def _add_tool_buttons(self) -> None:
         """Maximize and Undock, at the right of the tool tabs' bar."""
+        from PySide6.QtWidgets import QHBoxLayout, QStyle, QToolButton
+
         row = QWidget()
         line = QHBoxLayout(row)
         line.setContentsMargins(0, 0, 4, 0)
