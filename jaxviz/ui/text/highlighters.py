@@ -23,6 +23,7 @@ Example:
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import functools
 import importlib
@@ -296,7 +297,7 @@ class PygmentsHighlighter(QSyntaxHighlighter):
     def _colour_steps(self, lexer: Lexer, text: str, generation: int) -> Steps[None]:
         """Lex ``text`` in steps, then colour its lines :data:`CHUNK_LINES` at a time: the
         lines in view first, then the rest from the top."""
-        found = yield from lex_steps(lexer, text)
+        found = yield from remembered_steps(lexer, text)
         if generation != self._generation or not self._long:
             return  # the text changed since: its own lexing is on its way
         self._lines, self._ends = found
@@ -482,8 +483,37 @@ def _colouring() -> _Colouring:
 
 def lex_spans(lexer: Lexer | None, text: str) -> tuple[list[list[Span]], list[_TokenType]]:
     """Each line's coloured spans ``(column, length, token type)`` and the token each line
-    ends in (plain Python: runs in any thread)."""
-    return run_to_end(lex_steps(lexer, text))
+    ends in (plain Python: runs in any thread); a text lexed lately is not lexed again
+    (:func:`remembered_steps`)."""
+    return run_to_end(remembered_steps(lexer, text))
+
+
+#: The longest text whose spans are remembered, and how many such texts (the latest).
+REMEMBERED_CHARS, REMEMBERED_TEXTS = 32 * 1024, 32
+_remembered: collections.OrderedDict[tuple[Lexer | None, str],
+                                     tuple[list[list[Span]], list[_TokenType]]] = \
+    collections.OrderedDict()
+_remembering = threading.Lock()
+
+
+def remembered_steps(lexer: Lexer | None, text: str
+                     ) -> Steps[tuple[list[list[Span]], list[_TokenType]]]:
+    """:func:`lex_steps`, but a text of at most :data:`REMEMBERED_CHARS` lexed lately is
+    not lexed again (an example opened again, a pane's jaxpr shown again: 2-15 ms each):
+    its spans are shared, read only."""
+    key = (lexer, text)
+    with _remembering:
+        found = _remembered.get(key)
+        if found is not None:
+            _remembered.move_to_end(key)
+            return found
+    found = yield from lex_steps(lexer, text)
+    if len(text) <= REMEMBERED_CHARS:
+        with _remembering:
+            _remembered[key] = found
+            while len(_remembered) > REMEMBERED_TEXTS:
+                _remembered.popitem(last=False)
+    return found
 
 
 #: Tokens lexed per step of :func:`lex_steps`.

@@ -1,0 +1,54 @@
+"""A text lexed lately is not lexed again (an example opened again, a pane's unchanged
+jaxpr after an edit elsewhere): the spans are Pygments' own, and the lexer is not asked."""
+
+from __future__ import annotations
+
+from pygments.token import Text, Whitespace
+
+from jaxviz.ui.text.highlighters import REMEMBERED_CHARS, lex_spans, lexers
+
+
+class _Counting:
+    """A lexer that counts how often it is asked (and lexes as Pygments' Python lexer)."""
+
+    def __init__(self, inner):
+        self.inner, self.calls = inner, 0
+
+    def get_tokens_unprocessed(self, text):
+        self.calls += 1
+        return self.inner.get_tokens_unprocessed(text)
+
+
+def _spans_from_pygments(lexer, text):
+    """The oracle: each line's (column, length, token) straight from Pygments' tokens."""
+    lines, col = [[]], 0
+    for _index, ttype, value in lexer.get_tokens_unprocessed(text):
+        for n, part in enumerate(value.split("\n")):
+            if n:
+                lines.append([])
+                col = 0
+            if part and ttype not in (Text, Whitespace):
+                lines[-1].append((col, len(part), ttype))
+            col += len(part)
+    return lines
+
+
+def test_a_text_lexed_again_is_remembered_and_equals_pygments():
+    python = lexers().make("python")
+    lexer = _Counting(python)
+    text = "def f(x):\n    return x * 2  # twice\n"
+    first = lex_spans(lexer, text)
+    again = lex_spans(lexer, text)
+    assert lexer.calls == 1  # the second time from memory
+    assert again[0] == first[0] == _spans_from_pygments(python, text)
+    other = text.replace("2", "3")
+    assert lex_spans(lexer, other)[0] == _spans_from_pygments(python, other)
+    assert lexer.calls == 2  # another text: lexed
+
+
+def test_a_long_text_is_not_remembered():
+    lexer = _Counting(lexers().make("python"))
+    text = "x = 1\n" * (REMEMBERED_CHARS // 6 + 10)
+    lex_spans(lexer, text)
+    lex_spans(lexer, text)
+    assert lexer.calls == 2
