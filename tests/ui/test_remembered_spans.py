@@ -52,3 +52,15 @@ def test_a_long_text_is_not_remembered():
     lex_spans(lexer, text)
     lex_spans(lexer, text)
     assert lexer.calls == 2
+
+
+def test_keystrokes_in_the_editor_do_not_push_a_panes_jaxpr_out():
+    jaxpr = _Counting(lexers().make("jaxpr"))
+    python = _Counting(lexers().make("python"))
+    text = "{ lambda ; a:f32[8]. let b:f32[8] = sin a in (b,) }"
+    lex_spans(jaxpr, text)
+    typed = "def f(x):\n    return x"
+    for n in range(1, len(typed) * 2):  # a text per keystroke
+        lex_spans(python, typed[:n % len(typed) + 1] + " " * (n // len(typed)))
+    lex_spans(jaxpr, text)
+    assert jaxpr.calls == 1

@@ -488,31 +488,30 @@ def lex_spans(lexer: Lexer | None, text: str) -> tuple[list[list[Span]], list[_T
     return run_to_end(remembered_steps(lexer, text))
 
 
-#: The longest text whose spans are remembered, and how many such texts (the latest).
-REMEMBERED_CHARS, REMEMBERED_TEXTS = 32 * 1024, 32
-_remembered: collections.OrderedDict[tuple[Lexer | None, str],
-                                     tuple[list[list[Span]], list[_TokenType]]] = \
-    collections.OrderedDict()
+#: The longest text whose spans are remembered, and how many such texts (the latest) per
+#: lexer (the editor's keystrokes do not push the panes' jaxprs out).
+REMEMBERED_CHARS, REMEMBERED_TEXTS = 32 * 1024, 24
+_Found = tuple[list[list[Span]], list[_TokenType]]
+_remembered: dict[Lexer | None, collections.OrderedDict[str, _Found]] = {}
 _remembering = threading.Lock()
 
 
-def remembered_steps(lexer: Lexer | None, text: str
-                     ) -> Steps[tuple[list[list[Span]], list[_TokenType]]]:
+def remembered_steps(lexer: Lexer | None, text: str) -> Steps[_Found]:
     """:func:`lex_steps`, but a text of at most :data:`REMEMBERED_CHARS` lexed lately is
-    not lexed again (an example opened again, a pane's jaxpr shown again: 2-15 ms each):
-    its spans are shared, read only."""
-    key = (lexer, text)
+    not lexed again (an example opened again, a pane's unchanged jaxpr after an edit: 2-15
+    ms each): its spans are shared, read only."""
     with _remembering:
-        found = _remembered.get(key)
+        texts = _remembered.setdefault(lexer, collections.OrderedDict())
+        found = texts.get(text)
         if found is not None:
-            _remembered.move_to_end(key)
+            texts.move_to_end(text)
             return found
     found = yield from lex_steps(lexer, text)
     if len(text) <= REMEMBERED_CHARS:
         with _remembering:
-            _remembered[key] = found
-            while len(_remembered) > REMEMBERED_TEXTS:
-                _remembered.popitem(last=False)
+            texts[text] = found
+            while len(texts) > REMEMBERED_TEXTS:
+                texts.popitem(last=False)
     return found
 
 
