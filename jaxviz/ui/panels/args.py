@@ -81,6 +81,8 @@ class _Field:
         self._mark(True)
 
     def clear_error(self) -> None:
+        if self.fault is None:  # (every field is checked at every change: most are fine)
+            return
         self.fault = None
         self.editor.setToolTip(self.tooltip)
         if self.icon is not None:
