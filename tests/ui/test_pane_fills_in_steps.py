@@ -182,3 +182,28 @@ def test_a_big_vmap_panes_marks_come_after_its_text_and_equal_the_one_shot_marks
     assert all(":f32[8,3,4,4] = tanh" in lines[n] for n in tanh)
     assert all(":f32[3,4,4] = tanh" in line for line in
                result.variant("plain").jaxpr_text.split("\n") if "= tanh" in line)
+
+
+def test_a_jaxpr_shown_at_once_sizes_its_gutter_once(qtbot, big_variant, monkeypatch):
+    """A jaxpr shown at once whose marks are made in steps (a vmap pane's): the gutter
+    takes its width once, not narrowed for no marks and widened again (Qt lays the whole
+    text out at each change of width)."""
+    from jaxviz.ui.text import code_view
+    from jaxviz.views.compare.changes import Mark
+
+    monkeypatch.setattr(code_view, "FILL_LINES", 10_000)  # this jaxpr: at once
+    pane = _pane(qtbot)
+    marks = [Mark("batched", 1, 2, "batched")]
+
+    def marks_steps():
+        yield
+        return list(marks)
+
+    pane.show_result(big_variant, list(marks))
+    widths: list[int] = []
+    view = pane.jaxpr_view
+    original = view.setViewportMargins
+    monkeypatch.setattr(view, "setViewportMargins",
+                        lambda *m: (widths.append(m[0]), original(*m)))
+    pane.show_result(big_variant, marks_steps())
+    assert widths == [] and view.marks == marks  # the same width throughout

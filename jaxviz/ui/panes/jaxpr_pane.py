@@ -298,7 +298,10 @@ class JaxprPane(QFrame):
         from jaxviz.ui.text.code_view import FILL_LINES
 
         if vr.jaxpr_text.count("\n") + 1 < FILL_LINES:
-            run_to_end(self._result_steps(vr, marks))
+            # at once, its marks made first: the gutter takes its width once (marks cleared
+            # then set narrowed and widened it, Qt laying the text out again each time)
+            made = marks if isinstance(marks, list) else run_to_end(marks)
+            run_to_end(self._result_steps(vr, made))
             return
         self.jaxpr_view.expect_fill()
         job = self._fill_job = SlicedJob(self._result_steps(vr, marks), parent=self)
