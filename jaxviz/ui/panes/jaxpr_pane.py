@@ -382,9 +382,11 @@ class JaxprPane(QFrame):
         """Where the variant differs (amber, in full), then the other notes (one line)."""
         differs = [n for n in notes if n.differs]
         others = [n for n in notes if not n.differs]
-        self.differs.setText("\n".join(f"⚠ {n.line()}" for n in differs))
+        text = "\n".join(f"⚠ {n.line()}" for n in differs)
+        if text != self.differs.text():  # (the same notes after an edit: nothing to do)
+            self.differs.setText(text)
+            self.differs.setToolTip("\n\n".join(n.line() for n in differs))
         self.differs.setVisible(bool(differs))
-        self.differs.setToolTip("\n\n".join(n.line() for n in differs))
         if others:
             self.note.setText("  ·  ".join(n.line() for n in others))
             self.note.setToolTip("\n\n".join(n.line() for n in notes))

@@ -19,6 +19,8 @@ class ElidedLabel(QLabel):
         self.setMinimumWidth(20)
 
     def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
+        if text == self._full:  # (a label set again lays out what holds it again)
+            return
         self._full = text
         self.setToolTip(text)
         self._elide()
