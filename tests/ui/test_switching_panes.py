@@ -42,11 +42,8 @@ def test_a_layout_change_only_shows_and_hides_panes(qtbot):
                 assert area.tab_names() == []
 
 
-def test_ctrl_tab_brings_the_next_pane_tab_to_the_front(qtbot):
-    """What the tab widget the panes were in gave: Ctrl+Tab and Ctrl+Shift+Tab, the focus in
-    the panes."""
-    from PySide6.QtCore import Qt
-
+def _tabbed_area(qtbot):
+    """An area shown in tabs with three panes (plain, vmap, pmap)."""
     from jaxviz.ui.panes.area import JaxprArea
 
     area = JaxprArea()
@@ -55,6 +52,15 @@ def test_ctrl_tab_brings_the_next_pane_tab_to_the_front(qtbot):
     area.show()
     area.set_layout_mode("tabs")
     area.set_visible_variants(["plain", "vmap", "pmap"])
+    return area
+
+
+def test_ctrl_tab_brings_the_next_pane_tab_to_the_front(qtbot):
+    """What the tab widget the panes were in gave: Ctrl+Tab and Ctrl+Shift+Tab, the focus in
+    the panes."""
+    from PySide6.QtCore import Qt
+
+    area = _tabbed_area(qtbot)
     qtbot.waitExposed(area)
     first, order = area.front_variant(), area.shown_variants()
     view = area.panes[first].jaxpr_view
@@ -71,14 +77,7 @@ def test_ctrl_tab_brings_the_next_pane_tab_to_the_front(qtbot):
 
 
 def test_a_pane_not_shown_gets_what_it_was_given_before_it_is_seen(qtbot):
-    from jaxviz.ui.panes.area import JaxprArea
-
-    area = JaxprArea()
-    qtbot.addWidget(area)
-    area.resize(1400, 700)
-    area.show()
-    area.set_layout_mode("tabs")
-    area.set_visible_variants(["plain", "vmap", "pmap"])
+    area = _tabbed_area(qtbot)
     area.show_pane("plain")
     assert not area.is_shown("pmap")
     given: list[str] = []
