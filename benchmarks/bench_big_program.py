@@ -36,7 +36,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from heartbeat import Heartbeat, StallLog, bytecode_as_installed
+from heartbeat import Heartbeat, bytecode_as_installed
+from turn_log import TurnLog
 
 ROOT = Path(__file__).resolve().parents[1]
 RSS_TARGET_MB = 1024
@@ -99,12 +100,13 @@ def gui(path: str, play_s: float, layers: int) -> int:
     from jaxviz.ui.theme import style
     from tests.programs import gpt_source
 
-    log = StallLog(STALL_TARGET_MS)
+    log = TurnLog(STALL_TARGET_MS)  # the calls over 17 ms, and what each slow turn held
     app = log.application(sys.argv[:1])
     style.apply_theme(app)
     gc_policy.install(app)  # cycles collected as the window's process does: when idle
     before = _memory_mb()[0]
     beat = Heartbeat()
+    log.watch(beat)
 
     def run_for(seconds: float, until=lambda: True) -> None:
         end = time.perf_counter() + seconds
@@ -154,6 +156,7 @@ def gui(path: str, play_s: float, layers: int) -> int:
     load_stall = beat.stop() * 1000
     load_cpu = beat.worst_cpu * 1000
     load_names = log.worst()
+    load_turns = log.report()
     log.clear()
     beat.start()
 
@@ -221,6 +224,10 @@ def gui(path: str, play_s: float, layers: int) -> int:
               f"(wall ms, the GUI thread's CPU ms):" + ("" if names else " none"))
         for ms, name, cpu in names:
             print(f"  {ms:8.0f} {cpu:6.0f}  {name}")
+    print("the slowest turns while loading (GUI-thread CPU between two ticks), what they held "
+          "(CPU ms):" + ("" if load_turns else " none over the target"))
+    for line in load_turns:
+        print(line)
     print(f"load average {os.getloadavg()[0]:.2f} (2-core machine: the gaps grow with it)")
     return 0
 

@@ -176,6 +176,10 @@ def train_step(app, view, result_path: str | None = None) -> None:
     # shown: the diff, its layout, putting it on screen and colouring it, all in steps on
     # the GUI thread (SlicedJob): the thread's CPU for all of it, and its longest stall
     beat = Heartbeat()
+    log = getattr(app, "turn_log", None)
+    if log is not None:
+        log.watch(beat)
+        log.clear()
     view.set_pair("plain", "sharded")
     start, cpu = time.perf_counter(), time.thread_time()
     beat.start()
@@ -191,16 +195,24 @@ def train_step(app, view, result_path: str | None = None) -> None:
           f"CPU, the diff included); gui: longest event-loop stall {stall * 1000:.0f} ms, most "
           f"GUI-thread CPU between two ticks {beat.worst_cpu * 1000:.0f} ms (target: no stall "
           f"over 17 ms; load {os.getloadavg()[0]:.2f})")
+    if log is not None:
+        turns = log.report()
+        print("the slowest turns (GUI-thread CPU between two ticks), what they held (CPU ms):"
+              + ("" if turns else " none over 17 ms"))
+        for line in turns:
+            print(line)
 
 
 def _compare_view():
     """``(app, view)``: the themed application and a shown 1280x600 compare view."""
-    from PySide6.QtWidgets import QApplication
+    from turn_log import TurnLog
 
     from jaxviz.ui.compare.compare_view import CompareView
     from jaxviz.ui.theme import style
 
-    app = QApplication(sys.argv[:1])
+    log = TurnLog(17.0)  # what each turn over one frame held (printed with the train step)
+    app = log.application(sys.argv[:1])
+    app.turn_log = log
     style.apply_theme(app)
     view = CompareView()
     view.resize(1280, 600)
