@@ -156,7 +156,7 @@ def gui(path: str, play_s: float, layers: int) -> int:
     load_stall = beat.stop() * 1000
     load_cpu = beat.worst_cpu * 1000
     load_names = log.worst()
-    load_turns = log.report()
+    load_turns = log.report(count=int(os.environ.get("TURNS", "4")))
     log.clear()
     beat.start()
 
@@ -228,6 +228,11 @@ def gui(path: str, play_s: float, layers: int) -> int:
           "(CPU ms):" + ("" if load_turns else " none over the target"))
     for line in load_turns:
         print(line)
+    if os.environ.get("TURNS"):  # where the long steps were
+        import turn_log
+
+        for ms, where in sorted(turn_log.LONG_STEPS, reverse=True)[:15]:
+            print(f"  step {ms:5.1f} ms, stopped at {where}")
     print(f"load average {os.getloadavg()[0]:.2f} (2-core machine: the gaps grow with it)")
     return 0
 

@@ -24,6 +24,9 @@ import time
 
 from heartbeat import Heartbeat, StallLog, _name_of
 
+#: (CPU ms, where it stopped) of every step over 4 ms (see :class:`_Timed`).
+LONG_STEPS: list[tuple[float, str]] = []
+
 #: Calls under this many CPU ms are summed into one "other calls" entry of a turn.
 SMALL_MS = 0.5
 
@@ -37,6 +40,8 @@ class TurnLog(StallLog):
         self.slow: list[tuple[float, list[tuple[str, float]]]] = []
         self._turn: list[tuple[str, float]] = []
         self._beat: Heartbeat | None = None
+        #: Turns closed by a tick since the last :meth:`clear`.
+        self.turns = 0
         self._patch_jobs()
 
     # ------------------------------------------------------------ recording
@@ -48,6 +53,7 @@ class TurnLog(StallLog):
     def _tick(self) -> None:
         assert self._beat is not None
         cpu = self._beat.cpu[-1] * 1000 if self._beat.cpu else 0.0
+        self.turns += 1
         if cpu > self.over * 1000:
             named = sum(ms for name, ms in self._turn if not name.startswith("  "))
             calls = sorted(self._turn, key=lambda kv: -kv[1])
@@ -116,6 +122,11 @@ class TurnLog(StallLog):
                 if depth and not (depth == 1 and event.type() == paint):
                     return super().notify(receiver, event)
                 name = _name_of(receiver, event)
+                if name == "timer of QTimer":  # which one: its owner, and what it calls
+                    owner = receiver.parent()
+                    name += f" of {type(owner).__name__}" if owner is not None else ""
+                    if owner is not None and owner.objectName():
+                        name += f" '{owner.objectName()}'"
                 TurnApplication.depth += 1
                 start, cpu = time.perf_counter(), time.thread_time()
                 try:
@@ -137,12 +148,14 @@ class TurnLog(StallLog):
         super().clear()
         self.slow.clear()
         self._turn = []
+        self.turns = 0
 
     # ------------------------------------------------------------ reading
     def report(self, count: int = 4, calls: int = 8) -> list[str]:
         """The ``count`` slowest turns, each with its ``calls`` largest calls (CPU ms;
         indented: parts of the call above them)."""
-        out = []
+        out = [f"  {len(self.slow)} of {self.turns} turns over {self.over * 1000:.0f} ms"] \
+            if self.slow else []
         for cpu, made in sorted(self.slow, key=lambda t: -t[0])[:count]:
             merged: dict[str, float] = {}
             for name, ms in made:
@@ -173,10 +186,25 @@ class _Timed:
         try:
             return next(self.steps)
         finally:
-            self.longest[0] = max(self.longest[0], time.thread_time() - cpu)
+            took = time.thread_time() - cpu
+            if took > self.longest[0]:
+                self.longest[0] = took
+                if took > 0.004:  # where a long step stopped: the innermost generator's yield
+                    LONG_STEPS.append((took * 1000, _where(self.steps)))
 
     def close(self) -> None:
         self.steps.close()
 
 
 _timed = _Timed
+
+
+def _where(steps) -> str:
+    """The innermost generator a chain of ``yield from`` is in, and its line."""
+    chain = []
+    while steps is not None and hasattr(steps, "gi_frame"):
+        frame = steps.gi_frame
+        if frame is not None:
+            chain.append(f"{frame.f_code.co_name}:{frame.f_lineno}")
+        steps = steps.gi_yieldfrom
+    return " > ".join(chain[-3:]) or "(ended)"

@@ -21,6 +21,7 @@ from PySide6.QtGui import (
     QBrush,
     QColor,
     QFont,
+    QFontMetricsF,
     QLinearGradient,
     QPainter,
     QPainterPath,
@@ -163,9 +164,16 @@ class DiffSideView(CodeView):
         mark = metrics.horizontalAdvance("…") + 6
         right = self.viewport().width()
         x0 = self.contentOffset().x() + self.document().documentMargin()
+        # the code font is monospaced: an ASCII line's width is its length in characters
+        # (measuring each line's text was a third of a paint)
+        exact = QFontMetricsF(self.font())
+        char = exact.horizontalAdvance("0")
+        fixed = char == exact.horizontalAdvance("i") == exact.horizontalAdvance("M")
         for line, top, bottom in shown:
             text = self.lines[line].text if line < len(self.lines) else ""
-            if x0 + metrics.horizontalAdvance(text) <= right:
+            width = (len(text) * char if fixed and text.isascii()
+                     else metrics.horizontalAdvance(text))
+            if x0 + width <= right:
                 continue
             box = QRect(right - mark, top, mark, bottom - top)
             painter.fillRect(box, style.GUTTER_BACKGROUND)
