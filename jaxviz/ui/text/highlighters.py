@@ -36,6 +36,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
     QFont,
+    QFontMetricsF,
     QSyntaxHighlighter,
     QTextCharFormat,
     QTextDocument,
@@ -453,9 +454,9 @@ def follow_columns(view: LinkedTextEdit, highlighter: PygmentsHighlighter) -> No
     bar = view.horizontalScrollBar()
 
     def shown(*_args) -> None:
-        width = max(1, view.fontMetrics().horizontalAdvance(" "))
-        first = bar.value() // width
-        highlighter.show_columns(first, first + view.viewport().width() // width + 1)
+        width = max(1.0, QFontMetricsF(view.font()).horizontalAdvance(" "))
+        first = int(bar.value() / width)
+        highlighter.show_columns(first, first + int(view.viewport().width() / width) + 1)
 
     bar.valueChanged.connect(shown)
     bar.rangeChanged.connect(shown)
