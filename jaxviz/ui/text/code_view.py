@@ -25,9 +25,10 @@ _BAR = 4
 #: :meth:`CodeView.paintEvent`).
 LAYOUT_MS = 3.0
 #: Texts of this many lines or more are put on screen in steps (:meth:`CodeView.fill_steps`),
-#: this many lines a step (a train step's 4,300-line jaxpr set at once was 17-23 ms; 300
-#: lines a step, up to 12 ms).
-FILL_LINES = 100
+#: this many lines a step at most (a train step's 4,300-line jaxpr set at once was 17-23 ms).
+FILL_LINES = 300
+#: ...and at most this many a step (300 lines a step were up to 12 ms).
+FILL_STEP_LINES = 100
 
 
 class CodeView(LinkedTextEdit):
@@ -107,7 +108,7 @@ class CodeView(LinkedTextEdit):
                    folded: list[int]) -> Steps[None]:
         """Show ``text`` with its foldable ``regions`` (``(first, last)`` lines), those
         starting at the lines ``folded`` folded: what :meth:`set_text`, :meth:`set_folds`
-        and :meth:`toggle_fold` of each do at once, in steps of :data:`FILL_LINES` lines
+        and :meth:`toggle_fold` of each do at once, in steps of :data:`FILL_STEP_LINES` lines
         appended (their folded lines hidden as they come), the view painting between them.
 
         A jump (:meth:`reveal_line`, :meth:`scroll_to_line`) to a line not there yet is
@@ -132,7 +133,7 @@ class CodeView(LinkedTextEdit):
         self._filled_lines = done = 0
         try:
             while done < len(lines):
-                chunk = lines[done:done + FILL_LINES]
+                chunk = lines[done:done + min(FILL_LINES, FILL_STEP_LINES)]
                 if done == 0:
                     self.setPlainText("\n".join(chunk))
                     self._hide_folded(done, done + len(chunk))
