@@ -66,9 +66,10 @@ _PRINTED_NOTE = ("the same primitive, types and parameters; the printed lines di
 _DIFF_MODULES = ("jaxviz.views.compare.jaxpr_shapes", "jaxviz.views.compare.jaxpr_align",
                  "jaxviz.views.compare.jaxpr_diff", "jaxviz.views.compare.diff_layout")
 
-#: Jaxprs from this many characters on (a few hundred equations) are compared in steps,
-#: a few milliseconds per event-loop turn (:class:`~jaxviz.ui.sliced.SlicedJob`).
-BACKGROUND_CHARS = 20_000
+#: Jaxprs from this many characters on (a couple of hundred equations) are compared in
+#: steps, a few milliseconds per event-loop turn (:class:`~jaxviz.ui.sliced.SlicedJob`);
+#: at 20,000 a 300-equation chain's comparison held the GUI thread 160-500 ms at once.
+BACKGROUND_CHARS = 8_000
 
 
 class CompareView(QFrame):
