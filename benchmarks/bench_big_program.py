@@ -199,6 +199,7 @@ def gui(path: str, play_s: float, layers: int) -> int:
     play_cpu = max(play_cpu, beat.worst_cpu * 1000)
     fps_mid = Counter.frames / played_mid
     play_names = sorted(first_names + log.worst(), reverse=True)[:8]
+    play_turns = log.report(count=int(os.environ.get("TURNS", "2")))
     rss, peak = _memory_mb()
     print(f"GUI process (no JAX): {len(view.phases)} phases; jaxprs of "
           + " and ".join(f"{len(vr.jaxpr_text.splitlines())} lines" for vr in result.variants))
@@ -227,6 +228,10 @@ def gui(path: str, play_s: float, layers: int) -> int:
     print("the slowest turns while loading (GUI-thread CPU between two ticks), what they held "
           "(CPU ms):" + ("" if load_turns else " none over the target"))
     for line in load_turns:
+        print(line)
+    print("the slowest turns while playing from the middle:"
+          + ("" if play_turns else " none over the target"))
+    for line in play_turns:
         print(line)
     if os.environ.get("TURNS"):  # where the long steps were
         import turn_log

@@ -233,9 +233,9 @@ def _block_category(rows: Sequence[DiffRow]) -> str:
     return "replaced"
 
 
-#: Rows of one block laid out per step of :func:`side_by_side_steps` (a block of a train
-#: step's added rows was a 6.6 ms step).
-STEP_ROWS = 100
+#: Rows of one block laid out per step of :func:`side_by_side_steps` (100 rows of a train
+#: step's were a 6-10 ms step).
+STEP_ROWS = 25
 
 
 def side_by_side(diff: JaxprDiff) -> SideBySide:
