@@ -98,18 +98,21 @@ class DiffSideView(CodeView):
         self.set_line_backgrounds("tint", tints)
         filler = QBrush(style.qcolor(palette.DIFF_FILLER), Qt.BrushStyle.BDiagPattern)
         fillers, tokens = [], []
+        filler_lines, token_lines = [], []  # (each range's lines: none to look up later)
         for n, line in enumerate(lines):
             if line.row < 0:
                 fillers.append(self._whole_line(n, filler))
+                filler_lines.append((n, n))
             for span in line.spans:
                 fmt = QTextCharFormat()
                 fmt.setBackground(diff_colour(span.kind, palette.DIFF_TOKEN_MIX))
                 fmt.setFontWeight(QFont.Weight.Bold)
                 tokens.append(self._range(n, span.start, span.end, fmt))
+                token_lines.append((n, n))
             if n % STEP_LINES == STEP_LINES - 1:
                 yield
-        self.set_selections("filler", fillers)
-        self.set_selections("tokens", tokens)
+        self.set_selections("filler", fillers, lines=filler_lines)
+        self.set_selections("tokens", tokens, lines=token_lines)
         self.refresh_gutter()
 
     def set_chips(self, chips: dict[int, int], colours: dict[int, QColor]) -> None:

@@ -463,14 +463,22 @@ def follow_columns(view: LinkedTextEdit, highlighter: PygmentsHighlighter) -> No
 
 
 def _in_view(view: LinkedTextEdit, span: tuple[int, int]) -> bool:
-    """Whether the characters ``span`` (start, end) touch the lines a view shows."""
+    """Whether the characters ``span`` (start, end) touch the lines a view shows (counted
+    from its first line shown, folded ones skipped: not asked of Qt's layout, which would
+    lay out every line in view to answer, the paint's work done twice)."""
     first = view.firstVisibleBlock()
     if not first.isValid():
         return True
-    start = first.position()
-    bottom = view.cursorForPosition(view.viewport().rect().bottomRight()).block()
-    end = bottom.position() + bottom.length() if bottom.isValid() else span[1]
-    return span[0] < end and span[1] > start
+    room = view.viewport().height() // max(1, view.fontMetrics().lineSpacing()) + 1
+    block, last, shown = first, first, 0
+    while block.isValid() and shown < room:
+        if block.isVisible():
+            shown += 1
+            last = block
+            block = block.next()
+        else:
+            block = view.after_hidden(block)
+    return span[0] < last.position() + last.length() and span[1] > first.position()
 
 
 def _format_range(start: int, length: int, fmt: QTextCharFormat) -> QTextLayout.FormatRange:
