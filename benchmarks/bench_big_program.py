@@ -36,7 +36,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from heartbeat import Heartbeat, StallLog, bytecode_as_installed
+from heartbeat import Heartbeat, bytecode_as_installed
+from turn_log import TurnLog
 
 ROOT = Path(__file__).resolve().parents[1]
 RSS_TARGET_MB = 1024
@@ -99,12 +100,13 @@ def gui(path: str, play_s: float, layers: int) -> int:
     from jaxviz.ui.theme import style
     from tests.programs import gpt_source
 
-    log = StallLog(STALL_TARGET_MS)
+    log = TurnLog(STALL_TARGET_MS)  # the calls over 17 ms, and what each slow turn held
     app = log.application(sys.argv[:1])
     style.apply_theme(app)
     gc_policy.install(app)  # cycles collected as the window's process does: when idle
     before = _memory_mb()[0]
     beat = Heartbeat()
+    log.watch(beat)
 
     def run_for(seconds: float, until=lambda: True) -> None:
         end = time.perf_counter() + seconds
@@ -154,6 +156,7 @@ def gui(path: str, play_s: float, layers: int) -> int:
     load_stall = beat.stop() * 1000
     load_cpu = beat.worst_cpu * 1000
     load_names = log.worst()
+    load_turns = log.report(count=int(os.environ.get("TURNS", "4")))
     log.clear()
     beat.start()
 
@@ -196,6 +199,7 @@ def gui(path: str, play_s: float, layers: int) -> int:
     play_cpu = max(play_cpu, beat.worst_cpu * 1000)
     fps_mid = Counter.frames / played_mid
     play_names = sorted(first_names + log.worst(), reverse=True)[:8]
+    play_turns = log.report(count=int(os.environ.get("TURNS", "2")))
     rss, peak = _memory_mb()
     print(f"GUI process (no JAX): {len(view.phases)} phases; jaxprs of "
           + " and ".join(f"{len(vr.jaxpr_text.splitlines())} lines" for vr in result.variants))
@@ -221,6 +225,19 @@ def gui(path: str, play_s: float, layers: int) -> int:
               f"(wall ms, the GUI thread's CPU ms):" + ("" if names else " none"))
         for ms, name, cpu in names:
             print(f"  {ms:8.0f} {cpu:6.0f}  {name}")
+    print("the slowest turns while loading (GUI-thread CPU between two ticks), what they held "
+          "(CPU ms):" + ("" if load_turns else " none over the target"))
+    for line in load_turns:
+        print(line)
+    print("the slowest turns while playing from the middle:"
+          + ("" if play_turns else " none over the target"))
+    for line in play_turns:
+        print(line)
+    if os.environ.get("TURNS"):  # where the long steps were
+        import turn_log
+
+        for ms, where in sorted(turn_log.LONG_STEPS, reverse=True)[:15]:
+            print(f"  step {ms:5.1f} ms, stopped at {where}")
     print(f"load average {os.getloadavg()[0]:.2f} (2-core machine: the gaps grow with it)")
     return 0
 

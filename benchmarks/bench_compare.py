@@ -8,7 +8,8 @@ three equations a layer) compared plain -> vmap and plain -> pmap, all measured
 in one run, the median of 5 runs in ms:
 
 * ``align``: the alignment alone (:func:`~jaxviz.views.compare.jaxpr_align.align` on the
-  equations, as ``diff_variants`` calls it; target < 500 ms at 5,000 equations);
+  equations, as ``diff_variants`` calls it, the cyclic collector paused as there; target
+  < 500 ms at 5,000 equations);
 * ``diff``: :func:`~jaxviz.views.compare.jaxpr_diff.diff_variants` (the alignment,
   then every row's changed shapes, parameters and tokens);
 * ``layout``: :func:`~jaxviz.views.compare.diff_layout.side_by_side`;
@@ -94,14 +95,20 @@ def _traces():
 
 
 def _align(left, right):
-    """The alignment step of ``diff_variants`` alone."""
+    """The alignment step of ``diff_variants`` alone, as it runs there: with Python's cyclic
+    collector paused (``diff_variants`` pauses it, and the window's stepped diff runs while
+    :class:`~jaxviz.ui.sliced.SlicedJob` has it paused). Left on, its full passes over
+    every object of this process -- the traces of all the programs above -- came to half
+    of the 5,000-equation chain's figure (230-500 ms against 140-220)."""
     from jaxviz.views.compare import jaxpr_diff
+    from jaxviz.views.compare.gc_pause import paused_gc
     from jaxviz.views.compare.jaxpr_align import align
     from jaxviz.views.incremental import run_to_end
 
-    a, b = run_to_end(jaxpr_diff._items(left)), run_to_end(jaxpr_diff._items(right))
-    return align(a, b, key=lambda it: it.key, affinity=jaxpr_diff._signature_affinity(),
-                 order=jaxpr_diff._Item.describe)
+    with paused_gc():
+        a, b = run_to_end(jaxpr_diff._items(left)), run_to_end(jaxpr_diff._items(right))
+        return align(a, b, key=lambda it: it.key, affinity=jaxpr_diff._signature_affinity(),
+                     order=jaxpr_diff._Item.describe)
 
 
 def _baseline() -> float:
@@ -176,6 +183,10 @@ def train_step(app, view, result_path: str | None = None) -> None:
     # shown: the diff, its layout, putting it on screen and colouring it, all in steps on
     # the GUI thread (SlicedJob): the thread's CPU for all of it, and its longest stall
     beat = Heartbeat()
+    log = getattr(app, "turn_log", None)
+    if log is not None:
+        log.watch(beat)
+        log.clear()
     view.set_pair("plain", "sharded")
     start, cpu = time.perf_counter(), time.thread_time()
     beat.start()
@@ -191,16 +202,24 @@ def train_step(app, view, result_path: str | None = None) -> None:
           f"CPU, the diff included); gui: longest event-loop stall {stall * 1000:.0f} ms, most "
           f"GUI-thread CPU between two ticks {beat.worst_cpu * 1000:.0f} ms (target: no stall "
           f"over 17 ms; load {os.getloadavg()[0]:.2f})")
+    if log is not None:
+        turns = log.report()
+        print("the slowest turns (GUI-thread CPU between two ticks), what they held (CPU ms):"
+              + ("" if turns else " none over 17 ms"))
+        for line in turns:
+            print(line)
 
 
 def _compare_view():
     """``(app, view)``: the themed application and a shown 1280x600 compare view."""
-    from PySide6.QtWidgets import QApplication
+    from turn_log import TurnLog
 
     from jaxviz.ui.compare.compare_view import CompareView
     from jaxviz.ui.theme import style
 
-    app = QApplication(sys.argv[:1])
+    log = TurnLog(17.0)  # what each turn over one frame held (printed with the train step)
+    app = log.application(sys.argv[:1])
+    app.turn_log = log
     style.apply_theme(app)
     view = CompareView()
     view.resize(1280, 600)

@@ -17,6 +17,8 @@ lines through :meth:`set_links` / :meth:`set_active_line` and the
 
 from __future__ import annotations
 
+import importlib
+import sys
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
@@ -59,9 +61,15 @@ _PRINTED_NOTE = ("the same primitive, types and parameters; the printed lines di
                  "shard_map axis i")
 
 
-#: Jaxprs from this many characters on (a few hundred equations) are compared in steps,
-#: a few milliseconds per event-loop turn (:class:`~jaxviz.ui.sliced.SlicedJob`).
-BACKGROUND_CHARS = 20_000
+#: The diff's modules, each imported in a step of its own by the first big comparison (the
+#: three at once were a 14-20 ms step).
+_DIFF_MODULES = ("jaxviz.views.compare.jaxpr_shapes", "jaxviz.views.compare.jaxpr_align",
+                 "jaxviz.views.compare.jaxpr_diff", "jaxviz.views.compare.diff_layout")
+
+#: Jaxprs from this many characters on (a couple of hundred equations) are compared in
+#: steps, a few milliseconds per event-loop turn (:class:`~jaxviz.ui.sliced.SlicedJob`);
+#: at 20,000 a 300-equation chain's comparison held the GUI thread 160-500 ms at once.
+BACKGROUND_CHARS = 8_000
 
 
 class CompareView(QFrame):
@@ -238,6 +246,10 @@ class CompareView(QFrame):
     def _compare_steps(self, left, right, generation: int) -> Steps[None]:
         """The diff of two variants, its side-by-side layout, and putting it on screen, in
         steps (each a few milliseconds of the GUI thread)."""
+        for module in _DIFF_MODULES:  # the first comparison loads them: one a step
+            if module not in sys.modules:
+                importlib.import_module(module)
+                yield
         from jaxviz.views.compare.diff_layout import side_by_side_steps
         from jaxviz.views.compare.jaxpr_diff import diff_steps
 

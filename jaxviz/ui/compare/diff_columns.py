@@ -21,6 +21,7 @@ from PySide6.QtGui import (
     QBrush,
     QColor,
     QFont,
+    QFontMetricsF,
     QLinearGradient,
     QPainter,
     QPainterPath,
@@ -97,18 +98,21 @@ class DiffSideView(CodeView):
         self.set_line_backgrounds("tint", tints)
         filler = QBrush(style.qcolor(palette.DIFF_FILLER), Qt.BrushStyle.BDiagPattern)
         fillers, tokens = [], []
+        filler_lines, token_lines = [], []  # (each range's lines: none to look up later)
         for n, line in enumerate(lines):
             if line.row < 0:
                 fillers.append(self._whole_line(n, filler))
+                filler_lines.append((n, n))
             for span in line.spans:
                 fmt = QTextCharFormat()
                 fmt.setBackground(diff_colour(span.kind, palette.DIFF_TOKEN_MIX))
                 fmt.setFontWeight(QFont.Weight.Bold)
                 tokens.append(self._range(n, span.start, span.end, fmt))
+                token_lines.append((n, n))
             if n % STEP_LINES == STEP_LINES - 1:
                 yield
-        self.set_selections("filler", fillers)
-        self.set_selections("tokens", tokens)
+        self.set_selections("filler", fillers, lines=filler_lines)
+        self.set_selections("tokens", tokens, lines=token_lines)
         self.refresh_gutter()
 
     def set_chips(self, chips: dict[int, int], colours: dict[int, QColor]) -> None:
@@ -163,9 +167,16 @@ class DiffSideView(CodeView):
         mark = metrics.horizontalAdvance("…") + 6
         right = self.viewport().width()
         x0 = self.contentOffset().x() + self.document().documentMargin()
+        # the code font is monospaced: an ASCII line's width is its length in characters
+        # (measuring each line's text was a third of a paint)
+        exact = QFontMetricsF(self.font())
+        char = exact.horizontalAdvance("0")
+        fixed = char == exact.horizontalAdvance("i") == exact.horizontalAdvance("M")
         for line, top, bottom in shown:
             text = self.lines[line].text if line < len(self.lines) else ""
-            if x0 + metrics.horizontalAdvance(text) <= right:
+            width = (len(text) * char if fixed and text.isascii()
+                     else metrics.horizontalAdvance(text))
+            if x0 + width <= right:
                 continue
             box = QRect(right - mark, top, mark, bottom - top)
             painter.fillRect(box, style.GUTTER_BACKGROUND)

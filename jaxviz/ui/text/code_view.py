@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPoint, QRect, Qt, QTimer
 from PySide6.QtGui import QFont, QPainter, QPaintEvent, QPolygon, QTextBlock, QTextCursor
 from PySide6.QtWidgets import QWidget
 
-from jaxviz.ui.text.highlighters import PygmentsHighlighter
+from jaxviz.ui.text.highlighters import PygmentsHighlighter, follow_columns
 from jaxviz.ui.text.text_base import LinkedTextEdit
 from jaxviz.ui.theme import style
 from jaxviz.views.incremental import Steps
@@ -23,8 +25,10 @@ _BAR = 4
 #: :meth:`CodeView.paintEvent`).
 LAYOUT_MS = 3.0
 #: Texts of this many lines or more are put on screen in steps (:meth:`CodeView.fill_steps`),
-#: this many lines a step (a train step's 4,300-line jaxpr set at once was 17-23 ms).
+#: this many lines a step at most (a train step's 4,300-line jaxpr set at once was 17-23 ms).
 FILL_LINES = 300
+#: ...and at most this many a step (300 lines a step were up to 12 ms).
+FILL_STEP_LINES = 100
 
 
 class CodeView(LinkedTextEdit):
@@ -47,6 +51,7 @@ class CodeView(LinkedTextEdit):
         self.highlighter: PygmentsHighlighter = make_highlighter(self.document())
         self.highlighter.chunked = True  # read-only: long texts lexed in steps
         self.highlighter.set_view(self)
+        follow_columns(self, self.highlighter)  # a very long line: coloured near the view
         self._marks_column = marks_column
         self._marks: list[Mark] = []
         self._folds: dict[int, int] = {}   # first line -> last line
@@ -103,7 +108,7 @@ class CodeView(LinkedTextEdit):
                    folded: list[int]) -> Steps[None]:
         """Show ``text`` with its foldable ``regions`` (``(first, last)`` lines), those
         starting at the lines ``folded`` folded: what :meth:`set_text`, :meth:`set_folds`
-        and :meth:`toggle_fold` of each do at once, in steps of :data:`FILL_LINES` lines
+        and :meth:`toggle_fold` of each do at once, in steps of :data:`FILL_STEP_LINES` lines
         appended (their folded lines hidden as they come), the view painting between them.
 
         A jump (:meth:`reveal_line`, :meth:`scroll_to_line`) to a line not there yet is
@@ -128,14 +133,16 @@ class CodeView(LinkedTextEdit):
         self._filled_lines = done = 0
         try:
             while done < len(lines):
-                chunk = lines[done:done + FILL_LINES]
+                chunk = lines[done:done + min(FILL_LINES, FILL_STEP_LINES)]
                 if done == 0:
                     self.setPlainText("\n".join(chunk))
-                else:
-                    cursor = QTextCursor(self.document())
-                    cursor.movePosition(QTextCursor.MoveOperation.End)
-                    cursor.insertText("\n" + "\n".join(chunk))
-                self._hide_folded(done, done + len(chunk))
+                    self._hide_folded(done, done + len(chunk))
+                else:  # (not repainting the view when none of the new lines shows in it)
+                    with self._layout_held(self._unseen(done, done + len(chunk))):
+                        cursor = QTextCursor(self.document())
+                        cursor.movePosition(QTextCursor.MoveOperation.End)
+                        cursor.insertText("\n" + "\n".join(chunk))
+                        self._hide_folded(done, done + len(chunk))
                 self._filled_lines = done = done + len(chunk)
                 self._to_fill = lines[done:] if done < len(lines) else None
                 self._jump_if_there()
@@ -152,6 +159,52 @@ class CodeView(LinkedTextEdit):
         self._pending_jump = None
         self._line_layers_again()
         self.refresh_gutter()
+
+    @contextlib.contextmanager
+    def _layout_held(self, hold: bool) -> Iterator[None]:
+        """While ``hold``: the document changes without repainting the view. Qt's plain-text
+        layout repaints the whole view at every change of the document, wherever it is (a
+        7-10 ms paint of a highlighted view at each step of a big text's fill); here its
+        signals are held meanwhile, and only the new size is told after (the scroll bar's
+        range follows it). For changes that show nowhere in the view."""
+        layout = self.document().documentLayout()
+        if not hold:
+            yield
+            return
+        layout.blockSignals(True)
+        try:
+            yield
+        finally:
+            layout.blockSignals(False)
+            layout.documentSizeChanged.emit(layout.documentSize())
+
+    def _unseen(self, start: int, stop: int) -> bool:
+        """Whether lines ``start..stop-1``, about to be added at the end, will show nowhere
+        in the view: all inside folded regions, or below the lines in view."""
+        if self._one_fold(start, stop):
+            return True
+        return self.isVisible() and self._below_view(self.document().lastBlock())
+
+    def _one_fold(self, start: int, stop: int) -> bool:
+        """Whether one folded region hides all of lines ``start..stop-1``."""
+        return any(first < start and stop - 1 < self._folds[first] for first in self._folded)
+
+    def _below_view(self, block: QTextBlock) -> bool:
+        """Whether ``block`` lies wholly below the lines in view (laid out or not)."""
+        first = self.firstVisibleBlock()
+        if not first.isValid() or block.blockNumber() <= first.blockNumber():
+            return False
+        room = self.viewport().height()
+        offset = self.contentOffset().y()
+        probe = first
+        while probe.isValid() and probe.blockNumber() < block.blockNumber():
+            if not probe.isVisible():  # folded away: no room taken (and no layout asked)
+                probe = self.after_hidden(probe)
+                continue
+            if self.blockBoundingGeometry(probe).top() + offset > room:
+                return True
+            probe = probe.next()
+        return False
 
     def _stop_filling(self) -> None:
         """A fill under way leaves off (its steps are dropped by whoever ran them)."""

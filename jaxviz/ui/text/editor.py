@@ -18,7 +18,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QMenu, QWidget
 
-from jaxviz.ui.text.highlighters import python_highlighter
+from jaxviz.ui.text.highlighters import follow_columns, python_highlighter
 from jaxviz.ui.text.text_base import LinkedTextEdit
 from jaxviz.ui.theme import style
 from jaxviz.views import palette
@@ -41,6 +41,7 @@ class CodeEditor(LinkedTextEdit):
         super().__init__(parent)
         self.setLineWrapMode(LinkedTextEdit.LineWrapMode.NoWrap)
         self.highlighter = python_highlighter(self.document())
+        follow_columns(self, self.highlighter)  # a very long line: coloured near the view
         self._error_line = 0
         self._error_message = ""
         self._link: dict[int, QColor] = {}

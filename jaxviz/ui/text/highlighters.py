@@ -37,6 +37,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
     QFont,
+    QFontMetricsF,
     QSyntaxHighlighter,
     QTextCharFormat,
     QTextDocument,
@@ -58,8 +59,16 @@ Span = tuple[int, int, _TokenType]
 #: (a 5000-line HLO text lexed and coloured at once is about a second of the GUI
 #: thread's time).
 LONG_LINES = 300
-#: Lines coloured per event-loop turn (a few ms of the GUI thread each).
-CHUNK_LINES = 100
+#: Lines coloured per step (each line's formats are ~60 us of the GUI thread: 100 lines a
+#: step were 6 ms, steps of the shared 8 ms turn that ran over it).
+CHUNK_LINES = 30
+#: Lines longer than this many characters are coloured only near the columns in view
+#: (:meth:`PygmentsHighlighter.show_columns`): Qt lays out and draws every coloured run
+#: of a line at each paint, on screen or not, and a sharded train step's ``in_shardings``
+#: line (6,187 characters, 728 runs) made each paint of its view 8-15 ms.
+WIDE_LINE = 400
+#: Columns coloured left and right of those in view on such a line.
+COLUMN_MARGIN = 300
 
 #: Lexer kind -> (module, class); made in this order by :func:`warm_lexers`.
 LEXERS = {
@@ -166,6 +175,9 @@ class PygmentsHighlighter(QSyntaxHighlighter):
         self._folded: set[int] = set()  # a long text's lines left uncoloured while folded
         #: The text a view is putting into the document in steps (see :meth:`begin_fill`).
         self._fill_text: str | None = None
+        #: The columns a line longer than :data:`WIDE_LINE` is coloured in, and those lines.
+        self._columns = (0, 2 * COLUMN_MARGIN)
+        self._wide: set[int] = set()
         # Connected before the highlighter's own slot, so the cache is invalid
         # by the time Qt asks for the changed lines.
         document.contentsChange.connect(self._invalidate)
@@ -302,15 +314,24 @@ class PygmentsHighlighter(QSyntaxHighlighter):
             return  # the text changed since: its own lexing is on its way
         self._lines, self._ends = found
         self._dirty = False
+        self._wide = set()
         count = self._doc.blockCount()
         view = self._view()
         first = max(0, min(view.firstVisibleBlock().blockNumber(), count - 1)) if view else 0
-        starts = list(range(first, count, CHUNK_LINES)) + list(range(0, first, CHUNK_LINES))
-        for start in starts:
+        # the lines in view in one step (each step that colours some of them repaints the
+        # view), then the rest from there, then from the top
+        shown = view.viewport().height() // max(1, view.fontMetrics().lineSpacing()) + 2 \
+            if view is not None else CHUNK_LINES
+        spans = [(first, min(count, first + max(shown, CHUNK_LINES)))]
+        spans += [(start, min(start + CHUNK_LINES, count))
+                  for start in range(spans[0][1], count, CHUNK_LINES)]
+        spans += [(start, min(start + CHUNK_LINES, first))
+                  for start in range(0, first, CHUNK_LINES)]
+        for start, stop in spans:
             yield
             if generation != self._generation or not self._long:
                 return
-            self._apply(start, min(start + CHUNK_LINES, count, first if start < first else count))
+            self._apply(start, stop)
         self.lexing = False
         self.coloured.emit()
 
@@ -339,7 +360,7 @@ class PygmentsHighlighter(QSyntaxHighlighter):
                     continue
                 self._folded.discard(n)
                 ranges = []
-                for col, length, ttype in self._lines[n]:
+                for col, length, ttype in self._shown_spans(n, block.length()):
                     fmt = self._format(ttype)
                     if fmt is not None:
                         ranges.append(_format_range(col, length, fmt))
@@ -360,6 +381,34 @@ class PygmentsHighlighter(QSyntaxHighlighter):
                     doc.markContentsDirty(dirty[0], dirty[1] - dirty[0])
         finally:
             self._applying = False
+
+    def _shown_spans(self, line: int, length: int) -> list[Span]:
+        """A line's spans to colour: all of them, or on a line longer than
+        :data:`WIDE_LINE` those within the columns near the view (:meth:`show_columns`)."""
+        spans = self._lines[line] if 0 <= line < len(self._lines) else []
+        if length <= WIDE_LINE:
+            return spans
+        self._wide.add(line)
+        lo, hi = self._columns
+        return [span for span in spans if span[0] < hi and span[0] + span[1] > lo]
+
+    def show_columns(self, first: int, last: int) -> None:
+        """The view shows the columns ``first..last``: lines longer than :data:`WIDE_LINE`
+        are coloured from :data:`COLUMN_MARGIN` columns left of them to as many right
+        (coloured anew when the view scrolls sideways out of those)."""
+        lo, hi = self._columns
+        if lo <= first and last <= hi:
+            return
+        self._columns = (max(0, first - COLUMN_MARGIN), last + COLUMN_MARGIN)
+        count = self._doc.blockCount()
+        for n in sorted(self._wide):
+            if n >= count:
+                self._wide.discard(n)
+            elif self._long:
+                if not self._dirty and n not in self._folded:
+                    self._apply(n, n + 1)
+            else:
+                self.rehighlightBlock(self._doc.findBlockByNumber(n))
 
     def _format(self, ttype: _TokenType) -> QTextCharFormat | None:
         if ttype not in self._formats:
@@ -392,7 +441,7 @@ class PygmentsHighlighter(QSyntaxHighlighter):
         if self._dirty:
             self._relex(wait=False)
         spans = self._lines[line] if 0 <= line < len(self._lines) else []
-        for col, length, ttype in spans:
+        for col, length, ttype in self._shown_spans(line, len(text)):
             fmt = self._format(ttype)
             if fmt is not None:
                 self.setFormat(col, length, fmt)
@@ -400,15 +449,37 @@ class PygmentsHighlighter(QSyntaxHighlighter):
         self.setCurrentBlockState(hash((tuple(spans), end)) & 0x3FFFFFFF)
 
 
+def follow_columns(view: LinkedTextEdit, highlighter: PygmentsHighlighter) -> None:
+    """Tell ``highlighter`` which columns ``view`` shows whenever it scrolls sideways or
+    changes size (see :meth:`PygmentsHighlighter.show_columns`)."""
+    bar = view.horizontalScrollBar()
+
+    def shown(*_args) -> None:
+        width = max(1.0, QFontMetricsF(view.font()).horizontalAdvance(" "))
+        first = int(bar.value() / width)
+        highlighter.show_columns(first, first + int(view.viewport().width() / width) + 1)
+
+    bar.valueChanged.connect(shown)
+    bar.rangeChanged.connect(shown)
+
+
 def _in_view(view: LinkedTextEdit, span: tuple[int, int]) -> bool:
-    """Whether the characters ``span`` (start, end) touch the lines a view shows."""
+    """Whether the characters ``span`` (start, end) touch the lines a view shows (counted
+    from its first line shown, folded ones skipped: not asked of Qt's layout, which would
+    lay out every line in view to answer, the paint's work done twice)."""
     first = view.firstVisibleBlock()
     if not first.isValid():
         return True
-    start = first.position()
-    bottom = view.cursorForPosition(view.viewport().rect().bottomRight()).block()
-    end = bottom.position() + bottom.length() if bottom.isValid() else span[1]
-    return span[0] < end and span[1] > start
+    room = view.viewport().height() // max(1, view.fontMetrics().lineSpacing()) + 1
+    block, last, shown = first, first, 0
+    while block.isValid() and shown < room:
+        if block.isVisible():
+            shown += 1
+            last = block
+            block = block.next()
+        else:
+            block = view.after_hidden(block)
+    return span[0] < last.position() + last.length() and span[1] > first.position()
 
 
 def _format_range(start: int, length: int, fmt: QTextCharFormat) -> QTextLayout.FormatRange:
@@ -419,7 +490,7 @@ def _format_range(start: int, length: int, fmt: QTextCharFormat) -> QTextLayout.
 
 #: The GUI thread's time per event-loop turn for every long text's lexing and colouring
 #: together (one 60 Hz frame is 16.7 ms).
-SLICE_MS = 5.0
+SLICE_MS = 4.0
 
 
 class _Colouring(QObject):

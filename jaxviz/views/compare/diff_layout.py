@@ -233,6 +233,11 @@ def _block_category(rows: Sequence[DiffRow]) -> str:
     return "replaced"
 
 
+#: Rows of one block laid out per step of :func:`side_by_side_steps` (100 rows of a train
+#: step's were a 6-10 ms step).
+STEP_ROWS = 25
+
+
 def side_by_side(diff: JaxprDiff) -> SideBySide:
     """Lay both sides of ``diff`` out in aligned blocks (see the module's description)."""
     with paused_gc():  # thousands of acyclic lines (see jaxviz.views.compare.gc_pause)
@@ -269,6 +274,8 @@ def _side_by_side(diff: JaxprDiff) -> Steps[SideBySide]:
                           for s in shown_lines(side, rows[r])]
                 spans.append(range(start, top + len(shown)))
             layout.row_lines[r] = (spans[0], spans[1])
+            if (r - i) % STEP_ROWS == STEP_ROWS - 1:  # a block of hundreds of rows: in steps
+                yield
         height = max(len(sides["left"]), len(sides["right"]))
         layout.blocks.append(Block(tuple(group), top, len(sides["left"]), len(sides["right"]),
                                    _block_category([rows[r] for r in group])))
