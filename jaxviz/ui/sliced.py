@@ -73,9 +73,9 @@ def _resume_gc(job: int) -> None:
 class SlicedJob(QObject):
     """Runs ``steps`` on the GUI thread, at most ``slice_ms`` per event-loop turn.
 
-    Every job under way shares one budget per turn (:data:`TURN_MS`, see
-    :class:`_Turns`): three views filling at once take one budget, not three, before Qt
-    paints again.
+    Every job under way shares one budget per turn (at most :data:`TURN_MS`, less when
+    the paint of what they changed took the frame: see :class:`_Turns`): three views
+    filling at once take one budget, not three, before Qt paints again.
 
     Signals:
         finished(object): the steps returned this result (not emitted when cancelled or
@@ -147,13 +147,18 @@ class SlicedJob(QObject):
                 self.failed.emit(error)
 
 
-#: The GUI thread's time given to all the jobs together per event-loop turn.
+#: The GUI thread's time given to all the jobs together per event-loop turn, at most.
 TURN_MS = 8.0
+#: The GUI thread's CPU time one turn may cost in all (a 60 Hz frame is 16.7 ms): the jobs
+#: get what the GUI thread's other work since their last turn (the paint of what they
+#: changed, an event handler) left of it, at least :data:`MIN_TURN_MS` (so they go on).
+FRAME_MS = 15.0
+MIN_TURN_MS = 2.0
 
 
 class _Turns(QObject):
     """The jobs under way, run from one zero-interval timer: each turn gives them
-    :data:`TURN_MS` in all, in order (each at most its own slice); the ones that ran go to
+    :meth:`budget` in all, in order (each at most its own slice); the ones that ran go to
     the back of the line, so a job not reached this turn goes first the next."""
 
     def __init__(self) -> None:
@@ -163,16 +168,29 @@ class _Turns(QObject):
         self.timer.setSingleShot(True)
         self.timer.setInterval(0)
         self.timer.timeout.connect(self.turn)
+        #: The GUI thread's CPU clock when the jobs' last turn ended (or when the first job
+        #: of an empty line was asked for): what came after it is the rest of this frame.
+        self.since = time.thread_time()
 
     def add(self, job: SlicedJob) -> None:
+        if not self.jobs:
+            self.since = time.thread_time()
         self.jobs.setdefault(id(job), job)
         self.timer.start()
 
     def forget(self, job: int) -> None:
         self.jobs.pop(job, None)
 
+    def budget(self) -> float:
+        """Milliseconds for this turn's jobs: :data:`FRAME_MS` less the GUI thread's CPU
+        since :attr:`since`, within :data:`MIN_TURN_MS` .. :data:`TURN_MS` (a step whose
+        paint took 10 ms leaves the next step 5 ms, so that step and its paint fit a
+        frame)."""
+        other = (time.thread_time() - self.since) * 1000.0
+        return min(TURN_MS, max(MIN_TURN_MS, FRAME_MS - other))
+
     def turn(self) -> None:
-        end = time.perf_counter() + TURN_MS / 1000.0
+        end = time.perf_counter() + self.budget() / 1000.0
         ran: list[int] = []
         for key, job in list(self.jobs.items()):
             if time.perf_counter() >= end:
@@ -184,6 +202,7 @@ class _Turns(QObject):
             done = self.jobs.pop(key, None)
             if done is not None and done.busy:
                 self.jobs[key] = done
+        self.since = time.thread_time()
         if self.jobs:
             self.timer.start()
 

@@ -188,3 +188,37 @@ def test_jobs_under_way_share_one_budget_per_turn_and_each_gets_its_go(qtbot, mo
     assert all(max(map(steps_run.count, "abc")) <= 6 for steps_run in per_turn)  # own slice
     assert per_turn[0][0] == "a" and per_turn[1][0] == "c"  # c, not reached, goes first
     assert sorted(done) == ["a", "b", "c"] and log.count("a") == log.count("c") == 12
+
+
+def test_the_jobs_turn_leaves_room_for_the_paint_of_the_last_one(qtbot, monkeypatch):
+    """The GUI thread's other work since the jobs' last turn (the paint of what they
+    changed) comes off their next turn's budget, down to a floor: a turn's steps and the
+    paint between two turns fit one frame. Stand-in clocks: each step 'takes' 1 ms, the
+    work between turns as much CPU as the test says."""
+    import time
+
+    from jaxviz.ui import sliced
+    from jaxviz.ui.sliced import SlicedJob
+
+    wall, cpu = [0.0], [0.0]
+    monkeypatch.setattr(time, "perf_counter", lambda: wall[0])
+    monkeypatch.setattr(time, "thread_time", lambda: cpu[0])
+
+    def steps():
+        for _ in range(200):
+            wall[0] += 0.001
+            cpu[0] += 0.001
+            yield
+
+    job = SlicedJob(steps(), slice_ms=50.0)
+    job.start()
+    turns = sliced._turns()
+    ran: list[int] = []
+    for between_ms in (0.0, 10.0, 40.0, 0.0):
+        cpu[0] += between_ms / 1000  # a paint, a handler: the GUI thread's, not the jobs'
+        before = wall[0]
+        turns.turn()
+        ran.append(round((wall[0] - before) * 1000))
+    job.cancel()
+    full, rest = int(sliced.TURN_MS), int(sliced.FRAME_MS - 10)
+    assert ran == [full, rest, int(sliced.MIN_TURN_MS), full]
