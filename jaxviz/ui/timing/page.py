@@ -35,6 +35,9 @@ LINES_PER_LANE, LINES_PER_ROW = 1.6, 2.0
 #: Pages at least this wide (px) put the caption beside a plot that would not fit above it.
 SIDE_CAPTION_WIDTH = 1100
 
+#: Lines kept for the caption while a run streams in (a settled caption gets what it needs).
+LIVE_CAPTION_LINES = 2
+
 
 class PlotPage(QWidget):
     """One tab: the figure's view, its caption and the hover read-out.
@@ -93,6 +96,8 @@ class PlotPage(QWidget):
         box.addWidget(self.footer)
         self.figure: TimingFigure | None = None
         self.hover_numbers = ""
+        #: A run streams in: the caption's room only grows (see :meth:`arrange`).
+        self.live = False
 
     def show_hover(self, text: str, at: QPoint | None = None) -> None:
         """Show the hovered points' numbers next to ``at`` (view pixels); hide them if empty."""
@@ -132,8 +137,14 @@ class PlotPage(QWidget):
             item = self.footer_row.itemAt(i)
             widget = item.widget() if item is not None else None
             extra += widget.sizeHint().width() if widget is not None else 0
+        kept = self.caption.minimumHeight()
         self.caption.setMinimumHeight(0)  # (a label's height for a width honours its minimum)
         needed = self.caption.heightForWidth(max(100, width - extra - 8))
+        if self.live:
+            # While a run streams in, its caption changes at every update and its lines
+            # with it: a line more or less resized the plot and redrew all of it (30-40 ms
+            # a time). The caption keeps room for two lines, and for the most it needed.
+            needed = max(needed, kept, self._lines_px(LIVE_CAPTION_LINES))
         under = self.min_plot_px + needed + 4
         beside = self.height() < under and width >= SIDE_CAPTION_WIDTH
         # under the plot, the wrapped caption keeps all its lines (the page scrolls instead)
@@ -146,6 +157,15 @@ class PlotPage(QWidget):
         self.box.setStretch(1, 3 if beside else 0)
         self.caption.setAlignment(Qt.AlignmentFlag.AlignLeft | (
             Qt.AlignmentFlag.AlignVCenter if beside else Qt.AlignmentFlag.AlignTop))
+
+    def _lines_px(self, lines: int) -> int:
+        """The caption's height for ``lines`` lines of its text (as the label lays them out)."""
+        probe = QLabel("\n".join("M" * lines))
+        probe.setTextFormat(Qt.TextFormat.PlainText)
+        probe.setFont(self.caption.font())
+        probe.setContentsMargins(self.caption.contentsMargins())
+        probe.setWordWrap(True)
+        return probe.heightForWidth(max(100, self.caption.width()))
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)

@@ -243,15 +243,29 @@ class PlotsPanel(QTabWidget):
         self._draw(page.kind)
 
     # ---------------------------------------------------------------- data
-    def set_run(self, run: TimingRun | None, live: bool = False) -> None:
+    def set_run(self, run: TimingRun | None, live: bool = False, soon: bool = False) -> None:
         """Show ``run`` on every tab; ``live`` while it streams in (the axes then move in
-        steps, see :class:`~jaxviz.ui.plots.base.TimingFigure`), False once it ended."""
+        steps, see :class:`~jaxviz.ui.plots.base.TimingFigure`), False once it ended.
+
+        With ``soon`` the tab on screen is drawn at the next turn of the event loop and the
+        other built tabs one per turn after it (:meth:`draw_the_rest_soon`): the turn that
+        ends a run says so in the controls, the next one draws the settled plot, so no turn
+        does both (each is a frame's work; together they were two). Asking for
+        :attr:`figures` meanwhile draws them at once.
+        """
         self.run = run
         self.live = live
         for page in self.pages.values():
             page.show_hover("")
         self._stale = set(self.pages)
-        self.refresh()
+        if soon:
+            QTimer.singleShot(0, self, self._draw_shown_then_the_rest)
+        else:
+            self.refresh()
+
+    def _draw_shown_then_the_rest(self) -> None:
+        self._draw_shown()
+        self.draw_the_rest_soon()
 
     def refresh(self, everything: bool = False) -> None:
         """Redraw the tab on screen from the run (every tab with ``everything``)."""
@@ -289,7 +303,7 @@ class PlotsPanel(QTabWidget):
             page.caption.setText(EMPTY[kind])
             return
         figure.width = max(page.view.width(), 320)
-        figure.live = self.live
+        figure.live = page.live = self.live
         figure.update(self.run)
         page.set_min_plot_px(self._min_plot_px(kind))
         if kind == "sweep":
@@ -359,6 +373,8 @@ class PlotsPanel(QTabWidget):
 
     def _draw_shown(self) -> None:
         kind = self.current_kind()
+        if kind in self._building:
+            return  # being built in steps: drawn once built
         if kind in self._stale or self.pages[kind].figure is None:
             self._draw(kind)
 

@@ -341,8 +341,7 @@ class TimingView(QWidget):
         fraction = 1.0 if ok else (status.done / status.total if status and status.total
                                    else None)
         self.controls.show_finished(message, fraction)
-        self.plots.set_run(run)  # the tab on screen now, the others in turns after
-        self.plots.draw_the_rest_soon()
+        self.plots.set_run(run, soon=True)  # the tab on screen next turn, the others after
         self._show_info(*where_and_when(run))
         problems = [error_banner_text(e) for e in run.errors]
         if not ok:
