@@ -291,7 +291,8 @@ class RunControls(QWidget):
         if running:
             self.progress.setRange(0, 0)  # busy until the first status arrives
             self.progress.setFormat("")
-            self.status.setText("waiting for the JAX engine…")
+            # one line in the docked controls: a second one would lay them out again
+            self.status.setText("waiting for JAX…")
 
     def show_status(self, status: TimingStatus) -> None:
         """The engine's progress record: what runs now ("pmap: call 14/50") and how far."""

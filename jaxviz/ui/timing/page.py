@@ -98,6 +98,7 @@ class PlotPage(QWidget):
         self.hover_numbers = ""
         #: A run streams in: the caption's room only grows (see :meth:`arrange`).
         self.live = False
+        self._lines_cache: tuple[object, int] = (None, 0)
 
     def show_hover(self, text: str, at: QPoint | None = None) -> None:
         """Show the hovered points' numbers next to ``at`` (view pixels); hide them if empty."""
@@ -122,11 +123,13 @@ class PlotPage(QWidget):
         """Whether the caption sits beside the plot instead of under it."""
         return self.box.direction() == QBoxLayout.Direction.LeftToRight
 
-    def set_min_plot_px(self, px: int) -> None:
-        """How short the plot may get (its lanes stay readable); a shorter page scrolls."""
+    def set_min_plot_px(self, px: int, arrange: bool = True) -> None:
+        """How short the plot may get (its lanes stay readable); a shorter page scrolls.
+        (``arrange`` False: the caller arranges the page next.)"""
         self.min_plot_px = px
         self.view.setMinimumHeight(px)
-        self.arrange()
+        if arrange:
+            self.arrange()
 
     def arrange(self) -> None:
         """Caption under the plot; beside it on a wide page too short for both, so the
@@ -159,13 +162,18 @@ class PlotPage(QWidget):
             Qt.AlignmentFlag.AlignVCenter if beside else Qt.AlignmentFlag.AlignTop))
 
     def _lines_px(self, lines: int) -> int:
-        """The caption's height for ``lines`` lines of its text (as the label lays them out)."""
-        probe = QLabel("\n".join("M" * lines))
-        probe.setTextFormat(Qt.TextFormat.PlainText)
-        probe.setFont(self.caption.font())
-        probe.setContentsMargins(self.caption.contentsMargins())
-        probe.setWordWrap(True)
-        return probe.heightForWidth(max(100, self.caption.width()))
+        """The caption's height for ``lines`` lines of its text (as the label lays them out;
+        measured once per font)."""
+        font = self.caption.font()
+        key = (font.key(), lines)
+        if self._lines_cache[0] != key:
+            probe = QLabel("\n".join("M" * lines))
+            probe.setTextFormat(Qt.TextFormat.PlainText)
+            probe.setFont(font)
+            probe.setContentsMargins(self.caption.contentsMargins())
+            probe.setWordWrap(True)
+            self._lines_cache = (key, probe.heightForWidth(1000))
+        return self._lines_cache[1]
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)

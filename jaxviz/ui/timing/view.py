@@ -298,7 +298,7 @@ class TimingView(QWidget):
     def _on_started(self, run: TimingRun) -> None:
         self.run, self.recording = run, None
         self.controls.set_running(True)
-        self.plots.set_run(run, live=True)
+        self.plots.set_run(run, live=True, soon=True)
         self.projection.set_target(run.request.trace, list(run.request.variants))
         # queued after the measurement; the panel stays as it is (folded: the bar says so)
         self.projection.request_costs(ticked=False, show=False)
@@ -311,7 +311,7 @@ class TimingView(QWidget):
     def _on_updated(self, run: TimingRun) -> None:
         if run.header is not None and self._info[0].startswith("Measuring"):
             self._show_info(*where_and_when(run))
-        self.plots.refresh()  # the plot tab stays the one the user chose
+        self.plots.refresh_soon()  # the plot tab stays the one the user chose
         self._sync_buttons()
 
     def _show_info(self, line: str, details: str = "") -> None:

@@ -199,8 +199,15 @@ class SteadyWrap(QWidget):
         return True
 
     def heightForWidth(self, width: int) -> int:  # noqa: N802 - Qt's name
-        needed = self.label.heightForWidth(width)
+        needed = self._needed(width)
         return max(needed, self.height()) if self._held else needed
+
+    def _needed(self, width: int) -> int:
+        """The label's height at ``width``; a line even when it is empty (its first text
+        then lays out nothing)."""
+        margins = self.label.contentsMargins()
+        line = self.label.fontMetrics().height() + margins.top() + margins.bottom()
+        return max(self.label.heightForWidth(width), line)
 
     def sizeHint(self):  # noqa: N802 - Qt's name
         return self.label.sizeHint()
@@ -222,11 +229,11 @@ class SteadyWrap(QWidget):
     def _place(self) -> None:
         """The label at the top, as tall as its text (the holder may keep more room)."""
         self.label.setGeometry(0, 0, self.width(),
-                               max(1, min(self.height(), self.label.heightForWidth(self.width()))))
+                               max(1, min(self.height(), self._needed(self.width()))))
 
     def _fit(self) -> None:
         self._place()
-        height = self.label.heightForWidth(self.width())
+        height = self._needed(self.width())
         if self._held:
             height = max(height, self._height)
         if height != self._height:
