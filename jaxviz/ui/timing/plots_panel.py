@@ -79,7 +79,6 @@ class PlotsPanel(QTabWidget):
         self._building: dict[str, tuple[TimingFigure, Style]] = {}
         self.pages: dict[str, PlotPage] = {}
         self._stale: set[str] = set()
-        self._redraw_pending = False  # a redraw is asked for at the next turn
         self._hovered: dict[int, list[str]] = {}
         self._resize_timer = QTimer(self)
         self._resize_timer.setSingleShot(True)
@@ -244,32 +243,15 @@ class PlotsPanel(QTabWidget):
         self._draw(page.kind)
 
     # ---------------------------------------------------------------- data
-    def set_run(self, run: TimingRun | None, live: bool = False, soon: bool = False) -> None:
+    def set_run(self, run: TimingRun | None, live: bool = False) -> None:
         """Show ``run`` on every tab; ``live`` while it streams in (the axes then move in
-        steps, see :class:`~jaxviz.ui.plots.base.TimingFigure`), False once it ended.
-
-        With ``soon`` the tab on screen is drawn at the next turn of the event loop (and,
-        for a run that ended, the other built tabs one per turn after it,
-        :meth:`draw_the_rest_soon`): the turn that starts or ends a run says so in the
-        controls, the next one draws the plot, so no turn does both (each is a fraction of a
-        frame's work; together they were more). Asking for :attr:`figures` meanwhile draws
-        them at once.
-        """
+        steps, see :class:`~jaxviz.ui.plots.base.TimingFigure`), False once it ended."""
         self.run = run
         self.live = live
         for page in self.pages.values():
             page.show_hover("")
         self._stale = set(self.pages)
-        if soon and live:
-            self.refresh_soon()  # (the other tabs are drawn when shown)
-        elif soon:
-            QTimer.singleShot(0, self, self._draw_shown_then_the_rest)
-        else:
-            self.refresh()
-
-    def _draw_shown_then_the_rest(self) -> None:
-        self._draw_shown()
-        self.draw_the_rest_soon()
+        self.refresh()
 
     def refresh(self, everything: bool = False) -> None:
         """Redraw the tab on screen from the run (every tab with ``everything``)."""
@@ -280,23 +262,6 @@ class PlotsPanel(QTabWidget):
                 page.caption.setText(EMPTY[kind])
         for kind in kinds:
             self._draw(kind)
-
-    def refresh_soon(self) -> None:
-        """Redraw the tab on screen from the run at the next turn of the event loop, once
-        however often this is called before it (a run's updates are coalesced).
-
-        The redraw then has a turn of its own, and the repaint it causes the turn after:
-        each is a fraction of a frame, where the two in one turn were more (a run's records
-        arrive in a timer's turn). Asking for :attr:`figures` meanwhile draws them at once.
-        """
-        self._stale = set(self.pages)
-        if not self._redraw_pending:
-            self._redraw_pending = True
-            QTimer.singleShot(0, self, self._redraw_now)
-
-    def _redraw_now(self) -> None:
-        self._redraw_pending = False
-        self._draw_shown()
 
     def undrawn(self) -> list[str]:
         """The built tabs not drawn from the current run yet (drawn when shown, or soon);
@@ -394,8 +359,6 @@ class PlotsPanel(QTabWidget):
 
     def _draw_shown(self) -> None:
         kind = self.current_kind()
-        if kind in self._building:
-            return  # being built in steps: drawn once built
         if kind in self._stale or self.pages[kind].figure is None:
             self._draw(kind)
 

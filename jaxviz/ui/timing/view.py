@@ -44,7 +44,7 @@ from jaxviz.ui.timing.export import (
 from jaxviz.ui.timing.plots_panel import PlotsPanel
 from jaxviz.ui.timing.projected import ProjectionPanel
 from jaxviz.ui.timing.runner import TimingRunner
-from jaxviz.ui.timing.widgets import Banner, FullScreen, InfoLine
+from jaxviz.ui.timing.widgets import Banner, FullScreen, InfoLine, SteadyWrap
 from jaxviz.views import palette
 from jaxviz.views.timing.export import read_json
 from jaxviz.views.timing.options import (
@@ -124,7 +124,10 @@ class TimingView(QWidget):
         self.message_line.setObjectName("timing_message_line")
         cell = QGridLayout(self.message_line)
         cell.setContentsMargins(0, 0, 0, 0)
-        for widget in (self.info_label, self.banner):
+        # the line changes as a run starts and its header arrives: held, its text lays out
+        # nothing around it (it relaid out the window and repainted the dock: 15 ms)
+        self.info_holder = SteadyWrap(self.info_label)
+        for widget in (self.info_holder, self.banner):
             policy = widget.sizePolicy()
             policy.setRetainSizeWhenHidden(True)  # the line keeps the taller one's height
             policy.setVerticalPolicy(QSizePolicy.Policy.Fixed)
@@ -298,7 +301,7 @@ class TimingView(QWidget):
     def _on_started(self, run: TimingRun) -> None:
         self.run, self.recording = run, None
         self.controls.set_running(True)
-        self.plots.set_run(run, live=True, soon=True)
+        self.plots.set_run(run, live=True)
         self.projection.set_target(run.request.trace, list(run.request.variants))
         # queued after the measurement; the panel stays as it is (folded: the bar says so)
         self.projection.request_costs(ticked=False, show=False)
@@ -311,7 +314,7 @@ class TimingView(QWidget):
     def _on_updated(self, run: TimingRun) -> None:
         if run.header is not None and self._info[0].startswith("Measuring"):
             self._show_info(*where_and_when(run))
-        self.plots.refresh_soon()  # the plot tab stays the one the user chose
+        self.plots.refresh()  # the plot tab stays the one the user chose
         self._sync_buttons()
 
     def _show_info(self, line: str, details: str = "") -> None:
@@ -330,8 +333,10 @@ class TimingView(QWidget):
         if note and not self.banner.isHidden() and not self.runner.running:
             self.banner.hide()  # it spoke of the run now marked as another function's
         self.info_label.setProperty("stale", bool(note and self.run is not None))
-        self.info_label.setStyleSheet(f"color: {palette.WARNING_INK}; font-weight: bold;"
-                                      if note and self.run is not None else "")
+        sheet = (f"color: {palette.WARNING_INK}; font-weight: bold;"
+                 if note and self.run is not None else "")
+        if self.info_label.styleSheet() != sheet:  # (setting it restyles and relays out)
+            self.info_label.setStyleSheet(sheet)
         self._show_info(*self._info)
 
     def _on_finished(self, run: TimingRun, message: str, ok: bool) -> None:
@@ -341,7 +346,8 @@ class TimingView(QWidget):
         fraction = 1.0 if ok else (status.done / status.total if status and status.total
                                    else None)
         self.controls.show_finished(message, fraction)
-        self.plots.set_run(run, soon=True)  # the tab on screen next turn, the others after
+        self.plots.set_run(run)  # the tab on screen now, the others in turns after
+        self.plots.draw_the_rest_soon()
         self._show_info(*where_and_when(run))
         problems = [error_banner_text(e) for e in run.errors]
         if not ok:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QEvent, QSize, Qt, Signal
 from PySide6.QtWidgets import (
     QBoxLayout,
     QFrame,
@@ -166,8 +166,8 @@ class FullScreen:
 
 
 class SteadyWrap(QWidget):
-    """Holds a word-wrapped ``QLabel`` without a layout, so that its text changes lay out
-    nothing around it unless its height changes.
+    """Holds a ``QLabel`` (word-wrapped or not) without a layout, so that its text changes
+    lay out nothing around it unless its height changes.
 
     ``QLabel.setText`` asks every layout above it, up to the window, to lay out again
     (and, on the way, repaints the tool tabs and their dock), whether or not the label's
@@ -207,10 +207,13 @@ class SteadyWrap(QWidget):
         then lays out nothing)."""
         margins = self.label.contentsMargins()
         line = self.label.fontMetrics().height() + margins.top() + margins.bottom()
-        return max(self.label.heightForWidth(width), line)
+        wrapped = self.label.heightForWidth(width)  # -1: a label that does not wrap
+        return max(wrapped if wrapped >= 0 else self.label.sizeHint().height(), line)
 
     def sizeHint(self):  # noqa: N802 - Qt's name
-        return self.label.sizeHint()
+        hint = self.label.sizeHint()
+        return QSize(hint.width(), self._needed(self.width() if self.width() > 0
+                                                else hint.width()))
 
     def minimumSizeHint(self):  # noqa: N802 - Qt's name
         return self.label.minimumSizeHint()
