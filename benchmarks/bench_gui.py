@@ -29,6 +29,10 @@ Modules are imported from cached bytecode, as an installed jaxviz's are
 would otherwise compile every module at every start-up), after one untimed start-up
 of each kind.
 
+``--only timing`` skips the rest: a warm engine, then ``--runs`` timing runs, each
+with its longest stall, the GUI thread's worst CPU between two ticks, how many turns
+went over a frame, and the calls over 17 ms.
+
 Run under Xvfb for a real window (``xvfb-run -a python benchmarks/bench_gui.py``);
 without a display it uses Qt's offscreen platform.
 """
