@@ -35,9 +35,6 @@ LINES_PER_LANE, LINES_PER_ROW = 1.6, 2.0
 #: Pages at least this wide (px) put the caption beside a plot that would not fit above it.
 SIDE_CAPTION_WIDTH = 1100
 
-#: Lines kept for the caption while a run streams in (a settled caption gets what it needs).
-LIVE_CAPTION_LINES = 2
-
 
 class PlotPage(QWidget):
     """One tab: the figure's view, its caption and the hover read-out.
@@ -98,7 +95,6 @@ class PlotPage(QWidget):
         self.hover_numbers = ""
         #: A run streams in: the caption's room only grows (see :meth:`arrange`).
         self.live = False
-        self._lines_cache: tuple[object, int] = (None, 0)
 
     def show_hover(self, text: str, at: QPoint | None = None) -> None:
         """Show the hovered points' numbers next to ``at`` (view pixels); hide them if empty."""
@@ -146,8 +142,9 @@ class PlotPage(QWidget):
         if self.live:
             # While a run streams in, its caption changes at every update and its lines
             # with it: a line more or less resized the plot and redrew all of it (30-40 ms
-            # a time). The caption keeps room for two lines, and for the most it needed.
-            needed = max(needed, kept, self._lines_px(LIVE_CAPTION_LINES))
+            # a time). The caption keeps the room it had: it grows, never shrinks, until the
+            # run has ended (when it gets what its last text needs).
+            needed = max(needed, kept)
         under = self.min_plot_px + needed + 4
         beside = self.height() < under and width >= SIDE_CAPTION_WIDTH
         # under the plot, the wrapped caption keeps all its lines (the page scrolls instead)
@@ -160,20 +157,6 @@ class PlotPage(QWidget):
         self.box.setStretch(1, 3 if beside else 0)
         self.caption.setAlignment(Qt.AlignmentFlag.AlignLeft | (
             Qt.AlignmentFlag.AlignVCenter if beside else Qt.AlignmentFlag.AlignTop))
-
-    def _lines_px(self, lines: int) -> int:
-        """The caption's height for ``lines`` lines of its text (as the label lays them out;
-        measured once per font)."""
-        font = self.caption.font()
-        key = (font.key(), lines)
-        if self._lines_cache[0] != key:
-            probe = QLabel("\n".join("M" * lines))
-            probe.setTextFormat(Qt.TextFormat.PlainText)
-            probe.setFont(font)
-            probe.setContentsMargins(self.caption.contentsMargins())
-            probe.setWordWrap(True)
-            self._lines_cache = (key, probe.heightForWidth(1000))
-        return self._lines_cache[1]
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)
