@@ -31,7 +31,7 @@ from jaxviz.model.limits import PIPELINE, RUNS, WARMUP, Limit
 from jaxviz.model.timing import TimingStatus, variant_label
 from jaxviz.ui.text.plain import plain, plain_tooltip
 from jaxviz.ui.theme import style
-from jaxviz.ui.timing.widgets import SteadyWrap
+from jaxviz.ui.timing.widgets import PageFill, SteadyWrap
 from jaxviz.views import palette
 from jaxviz.views.timing.options import VARIANT_HELP, RunOptions
 
@@ -75,9 +75,8 @@ class RunControls(QWidget):
         # tabs, their dock and the window beneath them: 2-4 ms a call) and the line is held
         # so that its text lays out nothing around it (a relayout repainted the whole dock:
         # 10-15 ms).
-        progress_box = QWidget()
+        progress_box = PageFill()
         progress_box.setObjectName("timing_progress_box")
-        style.fill_as_tab_page(progress_box)
         column = QVBoxLayout(progress_box)
         column.setContentsMargins(0, 0, 0, 0)
         column.addLayout(buttons)

@@ -44,7 +44,7 @@ from jaxviz.ui.timing.export import (
 from jaxviz.ui.timing.plots_panel import PlotsPanel
 from jaxviz.ui.timing.projected import ProjectionPanel
 from jaxviz.ui.timing.runner import TimingRunner
-from jaxviz.ui.timing.widgets import Banner, FullScreen, InfoLine, SteadyWrap
+from jaxviz.ui.timing.widgets import Banner, FullScreen, InfoLine, PageFill, SteadyWrap
 from jaxviz.views import palette
 from jaxviz.views.timing.export import read_json
 from jaxviz.views.timing.options import (
@@ -120,7 +120,7 @@ class TimingView(QWidget):
         self.plots.setCornerWidget(self.export_bar, Qt.Corner.TopRightCorner)
         # The banner and the where-and-when line share one reserved line: a message
         # (after Export, Copy, Stop) covers the line, never pushes the plots down.
-        self.message_line = QWidget()
+        self.message_line = PageFill()  # (opaque: its changes repaint it alone)
         self.message_line.setObjectName("timing_message_line")
         cell = QGridLayout(self.message_line)
         cell.setContentsMargins(0, 0, 0, 0)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QSize, Qt, Signal
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QBoxLayout,
     QFrame,
@@ -10,6 +11,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLayout,
     QSizePolicy,
+    QTabWidget,
     QToolButton,
     QWidget,
 )
@@ -242,3 +244,46 @@ class SteadyWrap(QWidget):
         if height != self._height:
             self._height = height
             self.updateGeometry()  # another number of lines: the one relayout
+
+
+class PageFill(QWidget):
+    """An opaque box in the colour of what it sits on: a tab page's colour inside the
+    window's tool tabs, the window's own colour when the view is alone (full screen).
+
+    Opaque, a change inside it repaints it and what it holds, not every transparent
+    widget beneath it up to the window (the tool tabs, their dock, the window itself:
+    2-7 ms for a line of text). It looks as the transparent box did: the colour is the
+    one that showed through (:func:`jaxviz.ui.theme.style.fill_as_tab_page`), taken again
+    whenever the box is shown somewhere else.
+    """
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._on_tab_page: bool | None = None
+        self.setAutoFillBackground(True)
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        self._fill()
+        super().showEvent(event)
+
+    def _fill(self) -> None:
+        on_tab_page = False
+        widget = self.parentWidget()
+        while widget is not None:
+            if isinstance(widget, QTabWidget):
+                on_tab_page = True
+                break
+            if widget.isWindow():
+                break
+            widget = widget.parentWidget()
+        if on_tab_page == self._on_tab_page:
+            return
+        self._on_tab_page = on_tab_page
+        self.setPalette(QPalette())  # (the inherited one: the window's colours)
+        if on_tab_page:
+            style.fill_as_tab_page(self)
+        else:
+            palette = self.palette()
+            palette.setColor(QPalette.ColorRole.Window, self.window().palette().window().color())
+            self.setPalette(palette)
+            self.setAutoFillBackground(True)
