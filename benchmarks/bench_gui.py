@@ -29,6 +29,10 @@ Modules are imported from cached bytecode, as an installed jaxviz's are
 would otherwise compile every module at every start-up), after one untimed start-up
 of each kind.
 
+``--only timing`` skips the rest: a warm engine, then ``--runs`` timing runs, each
+with its longest stall, the GUI thread's worst CPU between two ticks, how many turns
+went over a frame, and the calls over 17 ms.
+
 Run under Xvfb for a real window (``xvfb-run -a python benchmarks/bench_gui.py``);
 without a display it uses Qt's offscreen platform.
 """
@@ -296,11 +300,45 @@ def timing_run_stall(app, win, beat: Heartbeat) -> float | None:
         controls.sweep_on.setChecked(False)
     except AttributeError:
         pass
+    settle_for(app, 0.5)  # the tab's first paint (and its plot's build) is not the run's
     beat.start()
     view.controls.run_button.click()
     wait(app, lambda: view.running, timeout=10)
     wait(app, lambda: not view.running, timeout=180)
+    settle_for(app, 0.3)  # the run's last redraw, and the other tabs' in turns after it
     return beat.stop()
+
+
+def only_timing(runs: int) -> None:
+    """``--only timing``: a warm engine, then ``runs`` timing runs, each with its longest
+    stall, the GUI thread's worst CPU between two ticks and the calls over 17 ms."""
+    from PySide6.QtWidgets import QApplication
+
+    from jaxviz.ui import gc_policy
+    from jaxviz.ui.theme import style
+    from jaxviz.ui.window.main_window import MainWindow
+
+    log = StallLog()
+    app = QApplication.instance() or log.application(["bench"])
+    style.apply_theme(app)
+    gc_policy.install(app)
+    win = MainWindow()
+    win.resize(1920, 1080)
+    win.show()
+    win.start_engine()
+    wait(app, lambda: win.engine.info is not None)
+    beat = Heartbeat()
+    for n in range(runs):
+        log.clear()
+        stall = timing_run_stall(app, win, beat)
+        ticks = sorted(beat.cpu, reverse=True)
+        over = sum(cpu > TARGET_STALL_MS / 1000 for cpu in ticks)
+        print(stall_line(f"during timing run {n + 1} of {runs}", stall, beat.worst_cpu)
+              + f"; {over} of {len(ticks)} turns over {TARGET_STALL_MS:.0f} ms of GUI CPU "
+              f"(load average {os.getloadavg()[0]:.1f})")
+        print(named_line(log.worst(4)))
+        win.document.editor.document().setModified(False)
+    win.close()
 
 
 def verdict(value: float | None, target: float) -> str:
@@ -333,11 +371,17 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=20, help="modules in the import table")
     parser.add_argument("--startup-only", action="store_true",
                         help="only the imports and the start-up (no engine)")
+    parser.add_argument("--only", choices=["timing"],
+                        help="only this part: 'timing' runs the timing part --runs times "
+                             "(a warm engine, no start-up timings)")
     ns = parser.parse_args()
     platform = os.environ.get("QT_QPA_PLATFORM") or f"xcb (DISPLAY={os.environ.get('DISPLAY')})"
     print(f"jaxviz GUI benchmark — Qt platform: {platform}; load average "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(bytecode_as_installed())
+    if ns.only == "timing":
+        only_timing(ns.runs)
+        return
     startup_once(), import_jax_once(), startup_once(child=BARE_CHILD)  # warm: none timed
     import_breakdown(max(1, min(ns.runs, 3)), ns.top)
     starts, jax_imports, bare = [], [], []

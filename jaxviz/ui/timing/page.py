@@ -93,6 +93,8 @@ class PlotPage(QWidget):
         box.addWidget(self.footer)
         self.figure: TimingFigure | None = None
         self.hover_numbers = ""
+        #: A run streams in: the caption's room only grows (see :meth:`arrange`).
+        self.live = False
 
     def show_hover(self, text: str, at: QPoint | None = None) -> None:
         """Show the hovered points' numbers next to ``at`` (view pixels); hide them if empty."""
@@ -117,11 +119,13 @@ class PlotPage(QWidget):
         """Whether the caption sits beside the plot instead of under it."""
         return self.box.direction() == QBoxLayout.Direction.LeftToRight
 
-    def set_min_plot_px(self, px: int) -> None:
-        """How short the plot may get (its lanes stay readable); a shorter page scrolls."""
+    def set_min_plot_px(self, px: int, arrange: bool = True) -> None:
+        """How short the plot may get (its lanes stay readable); a shorter page scrolls.
+        (``arrange`` False: the caller arranges the page next.)"""
         self.min_plot_px = px
         self.view.setMinimumHeight(px)
-        self.arrange()
+        if arrange:
+            self.arrange()
 
     def arrange(self) -> None:
         """Caption under the plot; beside it on a wide page too short for both, so the
@@ -132,8 +136,15 @@ class PlotPage(QWidget):
             item = self.footer_row.itemAt(i)
             widget = item.widget() if item is not None else None
             extra += widget.sizeHint().width() if widget is not None else 0
+        kept = self.caption.minimumHeight()
         self.caption.setMinimumHeight(0)  # (a label's height for a width honours its minimum)
         needed = self.caption.heightForWidth(max(100, width - extra - 8))
+        if self.live:
+            # While a run streams in, its caption changes at every update and its lines
+            # with it: a line more or less resized the plot and redrew all of it (30-40 ms
+            # a time). The caption keeps the room it had: it grows, never shrinks, until the
+            # run has ended (when it gets what its last text needs).
+            needed = max(needed, kept)
         under = self.min_plot_px + needed + 4
         beside = self.height() < under and width >= SIDE_CAPTION_WIDTH
         # under the plot, the wrapped caption keeps all its lines (the page scrolls instead)

@@ -289,9 +289,9 @@ class PlotsPanel(QTabWidget):
             page.caption.setText(EMPTY[kind])
             return
         figure.width = max(page.view.width(), 320)
-        figure.live = self.live
+        figure.live = page.live = self.live
         figure.update(self.run)
-        page.set_min_plot_px(self._min_plot_px(kind))
+        page.set_min_plot_px(self._min_plot_px(kind), arrange=False)  # arranged below
         if kind == "sweep":
             self._connect_hover(page)  # the sweep adds a series per swept variant
         text = figure.caption()

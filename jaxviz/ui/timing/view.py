@@ -44,7 +44,7 @@ from jaxviz.ui.timing.export import (
 from jaxviz.ui.timing.plots_panel import PlotsPanel
 from jaxviz.ui.timing.projected import ProjectionPanel
 from jaxviz.ui.timing.runner import TimingRunner
-from jaxviz.ui.timing.widgets import Banner, FullScreen, InfoLine
+from jaxviz.ui.timing.widgets import Banner, FullScreen, InfoLine, PageFill, SteadyWrap
 from jaxviz.views import palette
 from jaxviz.views.timing.export import read_json
 from jaxviz.views.timing.options import (
@@ -120,11 +120,14 @@ class TimingView(QWidget):
         self.plots.setCornerWidget(self.export_bar, Qt.Corner.TopRightCorner)
         # The banner and the where-and-when line share one reserved line: a message
         # (after Export, Copy, Stop) covers the line, never pushes the plots down.
-        self.message_line = QWidget()
+        self.message_line = PageFill()  # (opaque: its changes repaint it alone)
         self.message_line.setObjectName("timing_message_line")
         cell = QGridLayout(self.message_line)
         cell.setContentsMargins(0, 0, 0, 0)
-        for widget in (self.info_label, self.banner):
+        # the line changes as a run starts and its header arrives: held, its text lays out
+        # nothing around it (it relaid out the window and repainted the dock: 15 ms)
+        self.info_holder = SteadyWrap(self.info_label)
+        for widget in (self.info_holder, self.banner):
             policy = widget.sizePolicy()
             policy.setRetainSizeWhenHidden(True)  # the line keeps the taller one's height
             policy.setVerticalPolicy(QSizePolicy.Policy.Fixed)
@@ -330,8 +333,10 @@ class TimingView(QWidget):
         if note and not self.banner.isHidden() and not self.runner.running:
             self.banner.hide()  # it spoke of the run now marked as another function's
         self.info_label.setProperty("stale", bool(note and self.run is not None))
-        self.info_label.setStyleSheet(f"color: {palette.WARNING_INK}; font-weight: bold;"
-                                      if note and self.run is not None else "")
+        sheet = (f"color: {palette.WARNING_INK}; font-weight: bold;"
+                 if note and self.run is not None else "")
+        if self.info_label.styleSheet() != sheet:  # (setting it restyles and relays out)
+            self.info_label.setStyleSheet(sheet)
         self._show_info(*self._info)
 
     def _on_finished(self, run: TimingRun, message: str, ok: bool) -> None:
