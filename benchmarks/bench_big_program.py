@@ -141,16 +141,18 @@ def gui(path: str, play_s: float, layers: int) -> int:
     # the window hands each pane the steps of its change marks (MainWindow's
     # _panes_show_result; the first result loads their module)
     from_window = log.timed("changes.marks_steps (as the window does)", _marks, result)
-    for pane, vr in zip(panes, result.variants):
-        log.timed(f"JaxprPane.show_result ({vr.variant})", pane.show_result, vr,
-                  from_window[vr.variant])
+    for vr in result.variants:  # through the area, as the window does: the panes in view
+        # at once within its budget per turn, the others in later turns (JaxprArea.fill)
+        log.timed(f"JaxprArea.fill ({vr.variant})", area.fill, vr.variant,
+                  lambda pane, vr=vr: pane.show_result(vr, from_window[vr.variant]))
     log.timed("LinkController.set_result", links.set_result, result)
     log.timed("DeviceView.set_result", view.set_result, result, "sharded")
     log.timed("CompareView.set_pair", compare.set_pair, "plain", "sharded")
     log.timed("CompareView.show_result", compare.show_result, result)
     highlighters = [p.jaxpr_view.highlighter for p in panes] + [
         compare.columns.left.highlighter, compare.columns.right.highlighter]
-    run_for(0.5, until=lambda: not compare.busy and compare.diff is not None
+    run_for(0.5, until=lambda: not area.filling and not any(p.filling for p in panes)
+            and not compare.busy and compare.diff is not None
             and not getattr(view, "busy", False) and bool(view.phases)
             and not any(h.lexing for h in highlighters))
     load_stall = beat.stop() * 1000
