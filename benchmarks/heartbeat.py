@@ -140,21 +140,34 @@ class StallLog:
             depth = 0
 
             def notify(self, receiver, event):  # noqa: N802 - Qt's name
-                if TimedApplication.depth:  # nested: its time is the outer event's
+                depth = TimedApplication.depth
+                if not log.times(depth, event):
                     return super().notify(receiver, event)
+                name = log.name(receiver, event)
                 TimedApplication.depth += 1
-                name = _name_of(receiver, event)
                 start, cpu = time.perf_counter(), time.thread_time()
                 try:
                     return super().notify(receiver, event)
                 finally:
                     TimedApplication.depth -= 1
-                    took = time.perf_counter() - start
-                    if took > log.over:
-                        log.stalls.append((took * 1000, name,
-                                           (time.thread_time() - cpu) * 1000))
+                    log.took(depth, name, receiver, time.perf_counter() - start,
+                             (time.thread_time() - cpu) * 1000)
 
         return TimedApplication(argv)
+
+    def times(self, depth: int, event) -> bool:
+        """Whether an event delivered at this nesting ``depth`` is timed: here only the
+        outermost (a nested event's time is the outer one's)."""
+        return depth == 0
+
+    def name(self, receiver, event) -> str:
+        """What the log calls an event."""
+        return _name_of(receiver, event)
+
+    def took(self, depth: int, name: str, receiver, seconds: float, cpu_ms: float) -> None:
+        """A timed event ended: a stall when it took longer than the target."""
+        if seconds > self.over:
+            self.stalls.append((seconds * 1000, name, cpu_ms))
 
     def worst(self, count: int = 8) -> list[tuple[float, str, float]]:
         """The longest stalls logged, longest first: (wall ms, name and how many times it

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import time
 
-from heartbeat import Heartbeat, StallLog, _name_of
+from heartbeat import Heartbeat, StallLog
 
 #: (CPU ms, where it stopped) of every step over 4 ms (see :class:`_Timed`).
 LONG_STEPS: list[tuple[float, str]] = []
@@ -106,43 +106,29 @@ class TurnLog(StallLog):
         run_until._turn_log = True  # type: ignore[attr-defined]
         sliced.SlicedJob.run_until = run_until  # type: ignore[method-assign]
 
-    def application(self, argv: list[str]):
-        """A ``QApplication`` whose events are timed into this log, and into the turn's."""
+    def times(self, depth: int, event) -> bool:
+        """The outermost events, and the widget paints inside a window's paint."""
         from PySide6.QtCore import QEvent
-        from PySide6.QtWidgets import QApplication
 
-        log = self
-        paint = QEvent.Type.Paint
+        return depth == 0 or (depth == 1 and event.type() == QEvent.Type.Paint)
 
-        class TurnApplication(QApplication):
-            depth = 0
+    def name(self, receiver, event) -> str:
+        name = super().name(receiver, event)
+        if name == "timer of QTimer":  # which one: its owner, and what it calls
+            owner = receiver.parent()
+            name += f" of {type(owner).__name__}" if owner is not None else ""
+            if owner is not None and owner.objectName():
+                name += f" '{owner.objectName()}'"
+        return name
 
-            def notify(self, receiver, event):  # noqa: N802 - Qt's name
-                depth = TurnApplication.depth
-                if depth and not (depth == 1 and event.type() == paint):
-                    return super().notify(receiver, event)
-                name = _name_of(receiver, event)
-                if name == "timer of QTimer":  # which one: its owner, and what it calls
-                    owner = receiver.parent()
-                    name += f" of {type(owner).__name__}" if owner is not None else ""
-                    if owner is not None and owner.objectName():
-                        name += f" '{owner.objectName()}'"
-                TurnApplication.depth += 1
-                start, cpu = time.perf_counter(), time.thread_time()
-                try:
-                    return super().notify(receiver, event)
-                finally:
-                    TurnApplication.depth -= 1
-                    took = time.perf_counter() - start
-                    used = (time.thread_time() - cpu) * 1000
-                    if depth == 0:
-                        if took > log.over:
-                            log.stalls.append((took * 1000, name, used))
-                        log._record(name if used >= SMALL_MS else "(other calls)", used)
-                    elif used >= SMALL_MS:  # a widget's paint inside a window's
-                        log._record(f"  {name} {type(receiver).__name__}", used)
-
-        return TurnApplication(argv)
+    def took(self, depth: int, name: str, receiver, seconds: float, cpu_ms: float) -> None:
+        """An outermost event: a stall over the target, and its share of the turn; a paint
+        inside a window's: its share, indented."""
+        if depth == 0:
+            super().took(depth, name, receiver, seconds, cpu_ms)
+            self._record(name if cpu_ms >= SMALL_MS else "(other calls)", cpu_ms)
+        elif cpu_ms >= SMALL_MS:  # a widget's paint inside a window's
+            self._record(f"  {name} {type(receiver).__name__}", cpu_ms)
 
     def clear(self) -> None:
         super().clear()
