@@ -18,8 +18,8 @@ from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QApplication, QLabel, QVBoxLayout, QWidget
 
 from jaxviz.model.timing import TimingRun, TimingStatus
+from jaxviz.ui.text.steady_label import SteadyWrap
 from jaxviz.ui.timing import TimingView
-from jaxviz.ui.timing.widgets import SteadyWrap
 from jaxviz.views.timing.export import read_json
 from tests.helpers.timing_view import image_rgb
 

@@ -9,6 +9,8 @@ counter and the status line did that at every step. :class:`SteadyLabel` holds i
 widest text it has shown (or was told to expect), growing -- one relayout -- only when a
 text is wider still; or, with ``elide``, as wide as its place, a longer text elided at
 the right with the whole of it in the tooltip (a long message never widens the window).
+:class:`SteadyWrap` holds a word-wrapped label the same way: it asks its layout for room
+again only when the label needs another number of lines.
 """
 
 from __future__ import annotations
@@ -98,3 +100,82 @@ class SteadyLabel(QWidget):
             self.updateGeometry()
             if self._elide:
                 self._show_elided()
+
+
+class SteadyWrap(QWidget):
+    """Holds a ``QLabel`` (word-wrapped or not) without a layout, so that its text changes
+    lay out nothing around it unless its height changes.
+
+    ``QLabel.setText`` asks every layout above it, up to the window, to lay out again
+    (and, on the way, repaints the tool tabs and their dock), whether or not the label's
+    size changed: during a timing run the progress line changes at every call. Here the
+    request stops at this holder (it has no layout); the holder asks its own layout for
+    room again only when the label needs another number of lines at its width. The label
+    fills the holder, so it looks as it would in the layout itself.
+    """
+
+    def __init__(self, label: QLabel, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.label = label
+        label.setParent(self)
+        self._height = -1  # the label's height at this width the last time we asked for it
+        self._held = False
+        policy = QSizePolicy(label.sizePolicy())
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
+
+    def hold(self, held: bool) -> None:
+        """While held, the label's room only grows (a line more, never a line less: a run's
+        progress line is laid out again when it needs more room, not at every call);
+        released, it takes the height its text needs."""
+        self._held = held
+        if not held:
+            self._fit()
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802 - Qt's name
+        return True
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802 - Qt's name
+        needed = self._needed(width)
+        return max(needed, self.height()) if self._held else needed
+
+    def _needed(self, width: int) -> int:
+        """The label's height at ``width``; a line even when it is empty (its first text
+        then lays out nothing)."""
+        margins = self.label.contentsMargins()
+        line = self.label.fontMetrics().height() + margins.top() + margins.bottom()
+        wrapped = self.label.heightForWidth(width)  # -1: a label that does not wrap
+        return max(wrapped if wrapped >= 0 else self.label.sizeHint().height(), line)
+
+    def sizeHint(self):  # noqa: N802 - Qt's name
+        hint = self.label.sizeHint()
+        return QSize(hint.width(), self._needed(self.width() if self.width() > 0
+                                                else hint.width()))
+
+    def minimumSizeHint(self):  # noqa: N802 - Qt's name
+        return self.label.minimumSizeHint()
+
+    def event(self, event) -> bool:
+        if event.type() == QEvent.Type.LayoutRequest:  # the label's text (or font) changed
+            self._fit()
+            return True
+        return super().event(event)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self._place()
+        self._height = self.heightForWidth(self.width())
+
+    def _place(self) -> None:
+        """The label at the top, as tall as its text (the holder may keep more room)."""
+        self.label.setGeometry(0, 0, self.width(),
+                               max(1, min(self.height(), self._needed(self.width()))))
+
+    def _fit(self) -> None:
+        self._place()
+        height = self._needed(self.width())
+        if self._held:
+            height = max(height, self._height)
+        if height != self._height:
+            self._height = height
+            self.updateGeometry()  # another number of lines: the one relayout

@@ -30,8 +30,9 @@ from PySide6.QtWidgets import (
 from jaxviz.model.limits import PIPELINE, RUNS, WARMUP, Limit
 from jaxviz.model.timing import TimingStatus, variant_label
 from jaxviz.ui.text.plain import plain, plain_tooltip
+from jaxviz.ui.text.steady_label import SteadyWrap
 from jaxviz.ui.theme import style
-from jaxviz.ui.timing.widgets import PageFill, SteadyWrap
+from jaxviz.ui.timing.widgets import PageFill
 from jaxviz.views import palette
 from jaxviz.views.timing.options import VARIANT_HELP, RunOptions
 

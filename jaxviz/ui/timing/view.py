@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 from jaxviz.model import TraceRequest
 from jaxviz.model.timing import TimingRun, TimingStatus, validate
 from jaxviz.ui import gc_policy
+from jaxviz.ui.text.steady_label import SteadyWrap
 from jaxviz.ui.timing.controls import RunControls
 from jaxviz.ui.timing.export import (
     ExportBar,
@@ -44,7 +45,7 @@ from jaxviz.ui.timing.export import (
 from jaxviz.ui.timing.plots_panel import PlotsPanel
 from jaxviz.ui.timing.projected import ProjectionPanel
 from jaxviz.ui.timing.runner import TimingRunner
-from jaxviz.ui.timing.widgets import Banner, FullScreen, InfoLine, PageFill, SteadyWrap
+from jaxviz.ui.timing.widgets import Banner, FullScreen, InfoLine, PageFill
 from jaxviz.views import palette
 from jaxviz.views.timing.export import read_json
 from jaxviz.views.timing.options import (
