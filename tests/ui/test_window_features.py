@@ -223,3 +223,15 @@ def test_the_devices_tab_draws_the_storyboard_readable_at_1280x720(qtbot, window
     assert len({r[1] for r in rects}) == 1
     assert all(a[0] + a[2] <= b[0] for a, b in zip(rects, rects[1:]))
     view.canvas.grab().save(str(tmp_path / "devices_tab.png"))
+
+
+def test_in_tabs_the_variant_worked_on_comes_to_the_front(qtbot, window):
+    """A projector-sized window shows the panes as tabs: stepping a variant (or picking it
+    for the device view) brings its tab to the front, where its lit equation is."""
+    window.set_pane_layout("tabs")
+    window.area.set_visible_variants(["plain", "vmap", "pmap"])
+    window.area.show_pane("vmap")
+    assert window.area.front_variant() == "vmap"
+    window.state.focused_variant = "pmap"
+    assert window.area.front_variant() == "pmap" and window.area.is_shown("pmap")
+    assert not window.area.is_shown("vmap")

@@ -273,6 +273,9 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         follow(state, "pane_layout", self._on_pane_layout)
         follow(state, "focused_variant",
                lambda v: self.tools.set_variant(v) if v is not None else None, self)
+        # in tabs, the variant worked on comes to the front (stepped: its lit equation)
+        follow(state, "focused_variant",
+               lambda v: self.area.show_pane(v) if v is not None else None, self)
         follow(state, "devices", self._on_devices)
         # The current result reaches every view this one way: the panes' texts first,
         # then the compare layout, then the links (they colour the rows just written).
