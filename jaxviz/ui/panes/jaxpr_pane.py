@@ -156,6 +156,7 @@ class JaxprPane(QFrame):
         self.note.setProperty("role", "pane-note")
         self.note.hide()
         self.legend = QLabel("")
+        self._legend = ("&nbsp;", "&nbsp;", "")  # rich text with words, without, plain
         self.legend.setProperty("role", "legend")
         self.legend.setTextFormat(Qt.TextFormat.RichText)
         self.legend.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
@@ -252,6 +253,7 @@ class JaxprPane(QFrame):
         super().resizeEvent(event)
         self.compare_button.setText(COMPARE_TEXT[self.width() >= WIDE_PANE])
         self._fit_copy_button()
+        self._fit_legend()
         self._place_call()
 
     def _fit_copy_button(self) -> None:
@@ -437,19 +439,37 @@ class JaxprPane(QFrame):
         from jaxviz.views.compare.changes import summary
 
         counts = summary(marks)
-        parts = []
+        long, short, words_only = [], [], []
         for kind, words in _LEGEND.items():
             if counts.get(kind):
                 colour = style.MARK_COLOURS[kind].name()
-                parts.append(f"<span style='color:{colour}; font-weight:bold'>"
-                             f"{style.MARK_GLYPHS[kind]}</span> {words} ×{counts[kind]}")
+                glyph = (f"<span style='color:{colour}; font-weight:bold'>"
+                         f"{style.MARK_GLYPHS[kind]}</span>")
+                long.append(f"{glyph} {words} ×{counts[kind]}")
+                short.append(f"{glyph} ×{counts[kind]}")
+                words_only.append(f"{style.MARK_GLYPHS[kind]} {words} ×{counts[kind]}")
         from jaxviz.views.compare.changes import compiler_added
 
         added = compiler_added(self.result) if self.result is not None else []
         if added:  # from the program, not the variant's name
-            parts.append(f"compiler adds: <b>{', '.join(added)}</b>")
-        self.legend.setText("&nbsp;&nbsp; ".join(parts) or "&nbsp;")
-        self.legend.setToolTip("\n".join(m.tip for m in marks[:12]))
+            long.append(f"compiler adds: <b>{', '.join(added)}</b>")
+            short.append(f"compiler adds: <b>{', '.join(added)}</b>")
+            words_only.append(f"compiler adds: {', '.join(added)}")
+        self._legend = ("&nbsp;&nbsp; ".join(long) or "&nbsp;",
+                        "&nbsp;&nbsp; ".join(short) or "&nbsp;", "   ".join(words_only))
+        self.legend.setToolTip("\n".join(["   ".join(words_only)] * bool(words_only)
+                                         + [m.tip for m in marks[:12]]))
+        self._fit_legend()
+
+    def _fit_legend(self) -> None:
+        """The marks' legend with its words where the header has room for them, else the
+        glyphs and counts alone (the words in its tooltip): never cut off mid-count."""
+        long, short, plain_long = self._legend
+        room = self.legend.width() - 6
+        fits = self.legend.fontMetrics().horizontalAdvance(plain_long) <= room
+        text = long if fits else short
+        if text != self.legend.text():
+            self.legend.setText(text)
 
     def set_details(self, vr: VariantResult) -> None:
         """StableHLO, HLO and cost of the variant (filled into their tabs when shown)."""
