@@ -103,6 +103,9 @@ class StallLog:
         #: (milliseconds, name, the GUI thread's CPU milliseconds) of each stall, in order
         #: (on a loaded machine the wall clock stretches; the CPU time is the call's own).
         self.stalls: list[tuple[float, str, float]] = []
+        #: Log only while this heartbeat runs (None: always): what a part's stall figure
+        #: measures, not the window's construction or the waits between its measurements.
+        self.during: Heartbeat | None = None
         self._gc_start = self._gc_cpu = 0.0
         import gc
 
@@ -117,8 +120,8 @@ class StallLog:
         elif self._gc_start:
             took = time.perf_counter() - self._gc_start
             if took > self.over:
-                self.stalls.append((took * 1000, "gc: full collection",
-                                    (time.thread_time() - self._gc_cpu) * 1000))
+                self._stall(took * 1000, "gc: full collection",
+                            (time.thread_time() - self._gc_cpu) * 1000)
 
     def timed(self, name: str, call, *args):
         """Call ``call(*args)`` and log it under ``name`` if it took longer than the limit."""
@@ -128,7 +131,7 @@ class StallLog:
         finally:
             took = time.perf_counter() - start
             if took > self.over:
-                self.stalls.append((took * 1000, name, (time.thread_time() - cpu) * 1000))
+                self._stall(took * 1000, name, (time.thread_time() - cpu) * 1000)
 
     def application(self, argv: list[str]):
         """A ``QApplication`` whose events are timed into this log."""
@@ -167,7 +170,11 @@ class StallLog:
     def took(self, depth: int, name: str, receiver, seconds: float, cpu_ms: float) -> None:
         """A timed event ended: a stall when it took longer than the target."""
         if seconds > self.over:
-            self.stalls.append((seconds * 1000, name, cpu_ms))
+            self._stall(seconds * 1000, name, cpu_ms)
+
+    def _stall(self, ms: float, name: str, cpu_ms: float) -> None:
+        if self.during is None or self.during.timer.isActive():
+            self.stalls.append((ms, name, cpu_ms))
 
     def worst(self, count: int = 8) -> list[tuple[float, str, float]]:
         """The longest stalls logged, longest first: (wall ms, name and how many times it
