@@ -452,13 +452,14 @@ class JaxprPane(QFrame):
 
         added = compiler_added(self.result) if self.result is not None else []
         if added:  # from the program, not the variant's name
-            long.append(f"compiler adds: <b>{', '.join(added)}</b>")
-            short.append(f"compiler adds: <b>{', '.join(added)}</b>")
-            words_only.append(f"compiler adds: {', '.join(added)}")
+            names = ", ".join(added)
+            long.append(f"compiler adds: <b>{names}</b>")
+            short.append(long[-1])
+            words_only.append(f"compiler adds: {names}")
         self._legend = ("&nbsp;&nbsp; ".join(long) or "&nbsp;",
                         "&nbsp;&nbsp; ".join(short) or "&nbsp;", "   ".join(words_only))
-        self.legend.setToolTip("\n".join(["   ".join(words_only)] * bool(words_only)
-                                         + [m.tip for m in marks[:12]]))
+        tips = [m.tip for m in marks[:12]]
+        self.legend.setToolTip("\n".join(["   ".join(words_only), *tips] if words_only else tips))
         self._fit_legend()
 
     def _fit_legend(self) -> None:

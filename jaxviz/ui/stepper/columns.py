@@ -9,6 +9,8 @@ side by side; per-device columns stack them, so eight fit across the window.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QBoxLayout, QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
@@ -45,6 +47,12 @@ class _CellList(QWidget):
         self.box.insertWidget(len(self.widgets), widget, 0)
         self.widgets.append(widget)
         return widget
+
+    def grow_steps(self, count: int) -> Iterator[None]:
+        """:meth:`grow` until there are ``count`` cells, one cell a step."""
+        while len(self.widgets) < count:
+            self.grow()
+            yield
 
     def show_cells(self, cells: list[Cell], scale: Scale | None, numbers: QFont,
                    small: QFont, side: int) -> None:

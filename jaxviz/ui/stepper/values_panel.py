@@ -205,14 +205,17 @@ class ValuesPanel(QWidget):
         lanes = min(max((len(s.lanes) for s in result.steps), default=0), PREPARED_COLUMNS)
         ins = min(max((len(s.inputs) for s in result.steps), default=0), PREPARED_CELLS)
         outs = min(max((len(s.outputs) for s in result.steps), default=0), PREPARED_CELLS)
-        while len(self.columns) < lanes:
-            self._add_column().hide()  # explicitly: shown when a step fills it
-            yield
+        yield from self._columns_steps(lanes)
         for column in self.columns[:lanes]:
-            for side, count in ((column.inputs, ins), (column.outputs, outs)):
-                while len(side.widgets) < count:
-                    side.grow()
-                    yield
+            yield from column.inputs.grow_steps(ins)
+            yield from column.outputs.grow_steps(outs)
+
+    def _columns_steps(self, count: int) -> Generator[None, None, None]:
+        """Columns made until there are ``count``, one a step, hidden (explicitly: each is
+        shown when a step fills it)."""
+        while len(self.columns) < count:
+            self._add_column().hide()
+            yield
 
     def show_panel(self, panel: StepPanel, result: StepResult | None = None) -> None:
         """Draw a panel model: the heading, notes and controls now, the columns of values
@@ -280,14 +283,10 @@ class ValuesPanel(QWidget):
             _release(self._content_box)
 
     def _fill_steps(self, fill: _Fill) -> Generator[None, None, None]:
-        while len(self.columns) < len(fill.panel.columns):
-            self._add_column().hide()  # explicitly: shown with the last column
-            yield
+        yield from self._columns_steps(len(fill.panel.columns))  # shown with the last
         for widget, column in zip(self.columns, fill.panel.columns):
-            for side, cells in ((widget.inputs, column.inputs), (widget.outputs, column.outputs)):
-                while len(side.widgets) < len(cells):  # cells the pool lacks: one a step
-                    side.grow()
-                    yield
+            yield from widget.inputs.grow_steps(len(column.inputs))  # what the pool lacks
+            yield from widget.outputs.grow_steps(len(column.outputs))
             self._fill_column(widget, column, fill)
             yield
         for widget in self.columns[:len(fill.panel.columns)]:
