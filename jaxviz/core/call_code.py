@@ -191,7 +191,8 @@ class CallWriter:
     # -- names --------------------------------------------------------------- #
 
     def arg_names(self, batched: bool) -> list[str]:
-        """The names the call passes: ``xs`` for a batched ``x``."""
+        """The names the call passes: ``xs`` for a batched ``x``, ``params_batch`` for a
+        batched ``params`` (a name that ends in ``s`` already: not ``paramss``)."""
         if not batched:
             return list(self.names)
         taken = set(self.names) | {self.function}
@@ -200,7 +201,7 @@ class CallWriter:
             if axis is None:
                 out.append(name)
                 continue
-            plural = f"{name}s"
+            plural = f"{name}_batch" if name.endswith("s") else f"{name}s"
             while plural in taken:
                 plural += "_"
             taken.add(plural)
