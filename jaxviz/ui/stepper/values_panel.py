@@ -44,6 +44,7 @@ from jaxviz.ui.sliced import SlicedJob
 from jaxviz.ui.stepper.cells import HEATMAP_SIDE, Scale, numbers_font, set_visible
 from jaxviz.ui.stepper.colour_bar import ColourBar
 from jaxviz.ui.stepper.columns import ColumnWidget
+from jaxviz.ui.stepper.sticky_headers import StickyHeaders
 from jaxviz.ui.text.plain import plain
 from jaxviz.ui.text.steady_label import SteadyLabel
 from jaxviz.ui.theme import style
@@ -169,6 +170,11 @@ class ValuesPanel(QWidget):
         self.scroller.viewport().installEventFilter(self)
         self.scroller.verticalScrollBar().rangeChanged.connect(
             lambda *_: QTimer.singleShot(0, self.keep_outputs_in_view))
+        # ... and where that scrolls the columns' headers out, their lanes' names stay
+        self.sticky = StickyHeaders(self.scroller.viewport(), self._content,
+                                    lambda: self.columns)
+        for bar in (self.scroller.verticalScrollBar(), self.scroller.horizontalScrollBar()):
+            bar.valueChanged.connect(self.sticky.refresh)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
@@ -328,7 +334,12 @@ class ValuesPanel(QWidget):
 
     def keep_outputs_in_view(self) -> None:
         """Scroll (down, the least that does it) so that the shown columns' outputs are
-        wholly in view; their top first where they are taller than the view."""
+        wholly in view; their top first where they are taller than the view. Headers
+        scrolled out of the top stay drawn there (:class:`StickyHeaders`)."""
+        self._scroll_to_outputs()
+        self.sticky.refresh()
+
+    def _scroll_to_outputs(self) -> None:
         if self.model is None:
             return
         outputs = [c.outputs for c in self.columns
@@ -370,6 +381,7 @@ class ValuesPanel(QWidget):
         for widget in self.columns:
             widget.hide()
         self.colour_bar.hide()
+        self.sticky.refresh()
         self._set_enabled(False, None)
         self.show_message(text)
 
