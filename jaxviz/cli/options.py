@@ -178,8 +178,12 @@ def build_request(ns: argparse.Namespace, want: list[str],
         # asks for arguments built anew
         merged["batched_args"] = None
     if merged.get("args") is None:
+        from jaxviz.model.gallery import declared_problem
+
+        problem = declared_problem(target.source)
         raise SystemExit(usage_error(f"say what arguments {target.function} takes, e.g. "
-                                     f"--args \"f32[5], f32[3]\""))
+                                     f"--args \"f32[5], f32[3]\""
+                                     + (f" ({problem})" if problem else "")))
     unbatched = [v for v in variants if v not in BATCHED_VARIANTS]
     if ns.batched_args is not None and unbatched and len(unbatched) == len(variants):
         # the batch would be dropped without a word: the variant calls the function once

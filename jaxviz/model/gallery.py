@@ -212,3 +212,38 @@ def declared_in(source: str | ast.Module) -> dict[str, Any] | None:
             except (ValueError, SyntaxError, TypeError):
                 meta = None
     return meta if isinstance(meta, dict) else None
+
+
+#: The settings a file of one's own may declare in ``JAXVIZ = {...}``: which function,
+#: its variants and telling panes, and every trace setting (the window and the command
+#: line both use them; a gallery example's dict has a few more keys, :class:`Example`).
+FILE_FIELDS = ("function", "variants", "panes", *TraceSettings.names())
+
+
+def declared_settings(source: str | ast.Module) -> dict[str, Any] | None:
+    """A file's ``JAXVIZ = {...}`` settings that a file may declare (:data:`FILE_FIELDS`),
+    read statically; None without a literal dict."""
+    declared = declared_in(source)
+    if declared is None:
+        return None
+    return {k: v for k, v in declared.items() if k in FILE_FIELDS}
+
+
+def declared_problem(source: str | ast.Module) -> str | None:
+    """Why a file's ``JAXVIZ = ...`` is not used, when it assigns one that is not a literal
+    dict (an f-string, a name, a call: it would take running the file to know); None
+    when there is none, or it is one."""
+    if isinstance(source, str):
+        try:
+            source = ast.parse(source)
+        except (SyntaxError, ValueError):
+            return None
+    if declared_in(source) is not None:
+        return None
+    lines = [node.lineno for node in source.body
+             if isinstance(node, ast.Assign) and len(node.targets) == 1
+             and isinstance(node.targets[0], ast.Name) and node.targets[0].id == "JAXVIZ"]
+    if not lines:
+        return None
+    return (f"JAXVIZ on line {lines[-1]} is not used: jaxviz reads it without running the "
+            f"file, so it must be a plain dict of literals (no f-string, name or call)")

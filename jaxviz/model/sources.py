@@ -19,7 +19,14 @@ from typing import Any
 
 from jaxviz.model.errors import UserError
 from jaxviz.model.files import SOURCE_BYTES, FileProblem, read_bytes
-from jaxviz.model.gallery import GalleryError, bound_names, get_example, list_functions
+from jaxviz.model.gallery import (
+    GalleryError,
+    bound_names,
+    declared_problem,
+    declared_settings,
+    get_example,
+    list_functions,
+)
 from jaxviz.model.records import ErrorInfo, Target
 
 
@@ -91,8 +98,10 @@ def resolve_target(text: str) -> tuple[Target, dict[str, Any]]:
     """Turn ``path.py:function``, ``path.py`` or ``example:NAME[:function]`` into a target.
 
     Returns:
-        ``(target, defaults)``: ``defaults`` holds an example's settings
-        (args, variants, in_axes, mesh, ...), empty for a file.
+        ``(target, defaults)``: ``defaults`` holds an example's settings (args,
+        variants, in_axes, mesh, ...), or those a file declares in its own
+        ``JAXVIZ = {...}`` as the window reads them (for the function it names,
+        or its only one; none when another function is asked for).
 
     Nothing is executed: the file is read and parsed, and a function name it
     never binds is refused with the list of the functions it defines.
@@ -125,15 +134,73 @@ def resolve_target(text: str) -> tuple[Target, dict[str, Any]]:
     path = Path(path_text)
     source = read_source(path, path_text)
     filename = str(path.resolve())
+    declared = declared_settings(source) or {}
+    named = declared.get("function")
+    named = named if isinstance(named, str) and named else ""
+    if not function and named:
+        check_function(source, named, f"{path_text} (its JAXVIZ 'function')", filename)
+        function = named
     if function:
         check_function(source, function, path_text, filename)
     else:
         names = list_functions(source)
         if len(names) != 1:
             listing = ", ".join(names) if names else "none"
+            problem = declared_problem(source)
             raise UserError(ErrorInfo(
                 kind="lookup", file=filename,
                 message=f"say which function of {path_text} to trace, as {path_text}:NAME "
-                        f"(functions: {listing})"))
+                        f"(functions: {listing})" + (f"; {problem}" if problem else "")))
         function = names[0]
-    return Target(source=source, filename=filename, function=function), {}
+    defaults = file_defaults(declared, path_text, filename) \
+        if named in ("", function) else {}
+    return Target(source=source, filename=filename, function=function), defaults
+
+
+#: What a setting of each kind takes in a ``JAXVIZ`` dict, in words.
+_TAKES = {"flag": "True or False", "list": "a string or a list of strings",
+          "count": "a whole number (or None: one per device)"}
+
+
+def file_defaults(declared: dict[str, Any], shown: str, filename: str) -> dict[str, Any]:
+    """A file's declared settings (:func:`~jaxviz.model.gallery.declared_settings`) as a
+    request's defaults: its variants that exist, and each trace setting as the command
+    line would give it (a list of strings joined by ", ").
+
+    Raises:
+        UserError: a setting whose value is not of the type it takes (``"batch":
+            "eight"``), naming the file, the key and what it takes.
+    """
+    from jaxviz.model.limits import BATCH
+    from jaxviz.model.records import VARIANTS
+    from jaxviz.model.settings_table import TRACE_SETTINGS
+
+    out: dict[str, Any] = {}
+    for setting in TRACE_SETTINGS:
+        if setting.name not in declared:
+            continue
+        value = declared[setting.name]
+        if setting.kind == "flag":
+            ok = isinstance(value, bool)
+        elif setting.kind == "count":
+            ok = value is None or (isinstance(value, int) and not isinstance(value, bool)
+                                   and BATCH.contains(value))
+        elif setting.kind == "list":
+            ok = isinstance(value, str) or (isinstance(value, (list, tuple))
+                                            and all(isinstance(v, str) for v in value))
+            if ok and not isinstance(value, str):
+                value = ", ".join(value)
+        else:
+            ok = isinstance(value, str)
+        if not ok:
+            takes = _TAKES.get(setting.kind, "a string")
+            if setting.kind == "count":
+                takes = f"{BATCH.describe()} (or None: one per device)"
+            raise UserError(ErrorInfo(kind="lookup", file=filename, message=(
+                f"{shown}: JAXVIZ {setting.name!r} is {value!r}: it takes {takes}, as "
+                f"{setting.flag} does")))
+        out[setting.name] = value
+    variants = declared.get("variants")
+    if isinstance(variants, (list, tuple)):
+        out["variants"] = [v for v in variants if v in VARIANTS]
+    return out

@@ -84,3 +84,20 @@ def test_a_file_names_its_telling_panes(qtbot, make_window, tmp_path):
             win.area.shown_variants() == ["plain", "pmap"]
     finally:
         win.session.stop()
+
+
+def test_a_jaxviz_that_is_not_a_literal_is_named_in_the_status_bar(qtbot, make_window,
+                                                                    tmp_path):
+    path = tmp_path / "sized.py"
+    path.write_text('import jax.numpy as jnp\nN = 8\n'
+                    'JAXVIZ = {"function": "scale", "args": f"f32[{N}]"}\n\n\n'
+                    'def scale(x):\n    return 2 * x\n')
+    win = make_window(1280, 690)
+    try:
+        win.open_file(str(path))
+        text = win.status_text.text()
+        assert "sized.py: JAXVIZ on line 3 is not used" in text
+        assert "plain dict of literals" in text
+        assert win.editor.toPlainText() == path.read_text()  # the file is open all the same
+    finally:
+        win.session.stop()

@@ -16,29 +16,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 
-from jaxviz.model import Example, TraceSettings, get_example, list_functions
+from jaxviz.model import Example, get_example, list_functions
 from jaxviz.model.errors import UserError
-from jaxviz.model.gallery import GalleryError, declared_in
+from jaxviz.model.gallery import GalleryError, declared_settings
 from jaxviz.model.sources import read_source
 from jaxviz.ui.panels.editor_panel import EditorPanel
 from jaxviz.ui.window.settings import Recovery, TrustedFiles
 from jaxviz.views.window.entry_points import FunctionChoice, choose_function
 from jaxviz.views.window.window_state import WindowState
-
-#: The settings a file may declare in ``JAXVIZ = {...}`` that the window uses.
-FIELDS = ("function", "variants", "panes", *TraceSettings.names())
-
-
-def declared_settings(source: str) -> dict[str, Any] | None:
-    """A file's ``JAXVIZ = {...}`` settings (as the gallery's examples have), read statically."""
-    declared = declared_in(source)
-    if declared is None:
-        return None
-    return {k: v for k, v in declared.items() if k in FIELDS}
 
 
 @dataclass

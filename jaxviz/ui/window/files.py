@@ -82,6 +82,7 @@ class WindowFilesMixin(WindowParts):
     def open_file(self, path: str, function: str = "") -> None:
         from jaxviz.model import VARIANTS
         from jaxviz.model.errors import UserError
+        from jaxviz.model.gallery import declared_problem
         from jaxviz.views.window.entry_points import argument_hint
 
         if not self.confirm_leave():
@@ -119,6 +120,9 @@ class WindowFilesMixin(WindowParts):
         self.recent_files_changed(self.settings.add_recent_file(str(doc.path)))
         self.session.trace_now()
         self._say_why_opened(from_annotations=bool(hint.spec) and fields["args"] == hint.spec)
+        problem = declared_problem(self.document.text())
+        if problem:  # the settings it meant to declare are not used: not silently
+            self.set_status(f"{doc.display_name}: {problem}", error=True)
 
     def _say_why_opened(self, from_annotations: bool) -> None:
         """Which function a file opened on and why (status bar, the picker's tooltip),
