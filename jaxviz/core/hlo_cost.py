@@ -174,8 +174,8 @@ class CostModel:
             cost.flops_by_dtype = dict(inner.flops_by_dtype)
             cost.bytes = self._fusion_bytes(comp, ins, called["calls"])
             return cost
-        if op == "custom-call":
-            self.custom_calls.append(ins.name)
+        if op == "custom-call" and ins.gemm_config is None:
+            self.custom_calls.append(ins.name)  # what it does is not known: no FLOPs
         cost.bytes = self._bytes(comp, ins)
         return cost
 
@@ -197,6 +197,8 @@ class CostModel:
             dims = array_shape(lhs)[1]
             width = math.prod(dims[d] for d in ins.lhs_contracting_dims if d < len(dims))
             return 2.0 * elements(out) * width, 0.0, array_shape(lhs)[0] or dtype
+        if op == "custom-call":
+            return self._gemm(ins, operands, dtype)
         if op == "convolution":
             return self._convolution(ins, operands), 0.0, array_shape(
                 operands[0][0] if operands and operands[0] else out)[0]
@@ -214,6 +216,33 @@ class CostModel:
         if op in ("rng", "rng-bit-generator"):
             return 0.0, float(sum(elements(t) for t in ins.types)), dtype
         return 0.0, 0.0, dtype
+
+    def _gemm(self, ins: Instruction, operands: list[list[str]],
+              dtype: str) -> tuple[float, float, str]:
+        """A cuBLAS gemm XLA:GPU made of a dot (``__cublas$gemm``, ``__cublas$lt$matmul``):
+        the dot's ``2 * output elements * contracted size``, plus what its epilogue and
+        ``beta`` fuse into it (a bias or the output added: one FLOP per output element, a
+        ReLU one, a GELU one transcendental), as XLA counts those ops unfused. Any other
+        custom call: nothing (XLA's own analysis does not know it either)."""
+        config = ins.gemm_config
+        if config is None or not ins.types:
+            return 0.0, 0.0, dtype
+        numbers = config.get("dot_dimension_numbers") or {}
+        lhs = operands[0][0] if operands and operands[0] else ""
+        dims = array_shape(lhs)[1]
+        try:
+            contracted = [int(d) for d in numbers.get("lhs_contracting_dimensions", [])]
+        except (TypeError, ValueError):
+            return 0.0, 0.0, dtype
+        out = elements(ins.types[0])
+        width = math.prod(dims[d] for d in contracted if 0 <= d < len(dims))
+        flops, transcendentals = 2.0 * out * width, 0.0
+        epilogue = str(config.get("epilogue", ""))
+        flops += out * (("BIAS" in epilogue) + ("RELU" in epilogue))
+        transcendentals += out * ("GELU" in epilogue)
+        if config.get("beta") not in (None, 0, "0"):
+            flops += out
+        return flops, transcendentals, array_shape(lhs)[0] or dtype
 
     def _reducer(self, ins: Instruction) -> Cost | None:
         for role, name in ins.called():
@@ -275,6 +304,9 @@ class CostModel:
             return 3.0 * updates + indices
         if op.endswith("-done"):
             return 0.0
+        if op == "custom-call" and ins.gemm_config is not None:
+            # its result, not the cuBLAS workspace it returns beside it (scratch space)
+            out = types_bytes(ins.types[:1])
         return float(out + sum(types_bytes(t) for t in operands))
 
     def _fusion_bytes(self, comp: Computation, ins: Instruction, fused: str) -> float:

@@ -27,6 +27,7 @@ the program in order.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 
@@ -75,6 +76,8 @@ _ARRAY = re.compile(r"^([a-z]\w*)\[([\d,]*)\]")
 _CONTRACTING = re.compile(r"\blhs_contracting_dims=\{([\d,]*)\}")
 _WINDOW = re.compile(r"\bwindow=\{([^}]*)\}")
 _DIM_LABELS = re.compile(r"\bdim_labels=(\w+)_(\w+)->(\w+)")
+_TARGET = re.compile(r'\bcustom_call_target="([^"]*)"')
+_BACKEND_CONFIG = "backend_config={"
 
 
 class HloReadError(ValueError):
@@ -150,6 +153,28 @@ class Instruction:
         """A dot's contracted dimensions of its left operand."""
         m = _CONTRACTING.search(self.attrs)
         return _ints(m.group(1)) if m else []
+
+    @property
+    def custom_call_target(self) -> str:
+        """A custom call's ``custom_call_target`` (``__cublas$lt$matmul``), or ``""``."""
+        m = _TARGET.search(self.attrs)
+        return m.group(1) if m else ""
+
+    @property
+    def gemm_config(self) -> dict | None:
+        """A cuBLAS call's ``gemm_backend_config`` (its dot's dimension numbers, epilogue,
+        alpha/beta, precision): the dot XLA:GPU handed to cuBLAS; None for any other
+        instruction, or one whose config does not read."""
+        at = self.attrs.find(_BACKEND_CONFIG)
+        if at < 0 or not self.custom_call_target.startswith("__cublas"):
+            return None
+        start = at + len(_BACKEND_CONFIG) - 1
+        try:
+            config = json.loads(self.attrs[start:_balanced_end(self.attrs, start)])
+        except ValueError:
+            return None
+        gemm = config.get("gemm_backend_config") if isinstance(config, dict) else None
+        return gemm if isinstance(gemm, dict) else None
 
     @property
     def window(self) -> list[tuple[int, int, int]]:

@@ -1,0 +1,83 @@
+"""A dot XLA:GPU hands to cuBLAS is costed as the dot it is.
+
+On a GPU, XLA compiles most dots to a ``__cublas$lt$matmul`` custom call whose
+``gemm_backend_config`` holds the dot's dimension numbers and what it fuses in
+(an ``epilogue`` such as a bias). XLA's own ``cost_analysis()`` counts such a call
+as nothing (it returned -1 on an H200 for a bf16 matmul), and jaxviz counted it as
+no FLOPs too: a matmul on a GPU was projected 12 times too fast. The two modules
+below are XLA:GPU's own output (jax 0.11.2 on an NVIDIA H200, 2026-11-26; the first
+verbatim but for its source table, the second one instruction of a train step's
+module); the oracle is XLA's count for the same computation compiled for the CPU,
+where the dot stays a ``dot`` and the bias an ``add`` (in f32: on the CPU, XLA turns a
+bf16 dot into converts around an f32 one, and counts the converts too).
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+
+from jaxviz.core.hlo_cost import CostModel
+from jaxviz.core.hlo_program import read_module
+
+_CONFIG = ('backend_config={{"device_type":"DEVICE_TYPE_INVALID","force_earliest_schedule":'
+           'false,"gemm_backend_config":{{"alpha_imag":0,"alpha_real":1,'
+           '"autotune_workspace_size":"33554432","beta":0,"damax_output":false,'
+           '"dot_dimension_numbers":{{"lhs_batch_dimensions":[],'
+           '"lhs_contracting_dimensions":["1"],"rhs_batch_dimensions":[],'
+           '"rhs_contracting_dimensions":["0"]}},"epilogue":"{epilogue}","grad_x":false,'
+           '"grad_y":false,"lhs_stride":"67108864","precision_config":{{"algorithm":'
+           '"ALG_UNSET","operand_precision":["DEFAULT","DEFAULT"]}},"rhs_stride":"67108864",'
+           '"scale_mode":0,"selected_algorithm":"1"}},"operation_queue_id":"0",'
+           '"reification_cost":[]}}')
+
+MATMUL = """HloModule jit_matmul, is_scheduled=true
+
+ENTRY %main.1 (a.1: bf16[8192,8192], b.1: bf16[8192,8192]) -> bf16[8192,8192] {
+  %b.1 = bf16[8192,8192]{1,0} parameter(1), metadata={op_name="b" scheduling_name="b.1"}
+  %a.1 = bf16[8192,8192]{1,0} parameter(0), metadata={op_name="a" scheduling_name="a.1"}
+  %custom-call.1 = (bf16[8192,8192]{1,0}, s8[33554432]{0}) custom-call(%a.1, %b.1), custom_call_target="__cublas$lt$matmul", metadata={op_name="jit(matmul)/dot_general" scheduling_name="custom-call.1" stack_frame_id=5}, """ + _CONFIG.format(epilogue="DEFAULT") + """
+  ROOT %get-tuple-element = bf16[8192,8192]{1,0} get-tuple-element(%custom-call.1), index=0
+}
+"""
+
+BIAS = """HloModule jit_mlp, is_scheduled=true
+
+ENTRY %main.26 (b.1: bf16[2048], w.1: bf16[2048,2048], x.1: bf16[8192,2048]) -> bf16[8192,2048] {
+  %b.1 = bf16[2048]{0} parameter(0)
+  %w.1 = bf16[2048,2048]{1,0} parameter(1)
+  %x.1 = bf16[8192,2048]{1,0} parameter(2)
+  %cublas-lt-matmul.1 = (bf16[8192,2048]{1,0}, s8[33554432]{0}) custom-call(%x.1, %w.1, %b.1), custom_call_target="__cublas$lt$matmul", metadata={op_name="jit(mlp_train_step)/jvp()/dot_general" scheduling_name="cublas-lt-matmul.1" stack_frame_id=8}, """ + _CONFIG.format(epilogue="BIAS") + """
+  ROOT %get-tuple-element = bf16[8192,2048]{1,0} get-tuple-element(%cublas-lt-matmul.1), index=0
+}
+"""
+
+
+def _xla_on_cpu(f, *shapes) -> dict:
+    args = [jax.ShapeDtypeStruct(s, jnp.float32) for s in shapes]
+    analysis = jax.jit(f).lower(*args).compile().cost_analysis()
+    return analysis[0] if isinstance(analysis, list) else analysis
+
+
+def test_a_cublas_matmul_costs_the_dot_it_was_made_of():
+    model = CostModel(read_module(MATMUL))
+    cost = model.program()
+    xla = _xla_on_cpu(lambda a, b: a @ b, (8192, 8192), (8192, 8192))
+    assert cost.flops == xla["flops"] == 2 * 8192 ** 3
+    assert cost.flops_by_dtype == {"bf16": cost.flops}
+    # what the dot reads and writes, not the cuBLAS workspace returned beside it
+    assert cost.bytes == xla["bytes accessed"] / 2 == 3 * 8192 * 8192 * 2  # bf16, not f32
+    assert model.custom_calls == []  # known now: no "costed as nothing" note
+
+
+def test_a_fused_bias_counts_as_the_add_it_replaces():
+    cost = CostModel(read_module(BIAS)).program()
+    xla = _xla_on_cpu(lambda x, w, b: x @ w + b, (8192, 2048), (2048, 2048), (2048,))
+    assert cost.flops == xla["flops"] == 2 * 8192 * 2048 * 2048 + 8192 * 2048
+
+
+def test_another_custom_call_is_still_named_as_not_costed():
+    text = MATMUL.replace("__cublas$lt$matmul", "my_kernel")
+    model = CostModel(read_module(text))
+    assert model.program().flops == 0
+    assert model.custom_calls == ["custom-call.1"]
