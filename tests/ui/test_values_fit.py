@@ -63,26 +63,33 @@ def _unnamed_columns(panel) -> list[str]:
     return lost
 
 
+def _each_step(qtbot, win, example: str):
+    """Open ``example``, step its pmap variant and yield the Values panel at each step,
+    filled and laid out (break out to stop early)."""
+    win.open_example(example)
+    wait_for_panes(qtbot, win, lambda: win.router.details is not None)
+    controller = start_stepping(qtbot, win, "pmap")
+    panel = win.tools.values.view
+    for _ in range(len(controller.result.steps)):
+        qtbot.waitUntil(lambda: panel.model is not None and not panel.filling)
+        flush_events()
+        yield panel
+        index = panel.model.index
+        if index >= panel.model.count - 1:
+            return
+        win.step_mode.move("next")
+        qtbot.waitUntil(lambda i=index: panel.model.index == i + 1, timeout=JAX_MS)
+
+
 @pytest.mark.parametrize("zoom", [0, 1])
 def test_the_outputs_of_every_step_are_in_view_at_1280x720(qtbot, make_window, zoom):
     win = projector_window(make_window, zoom)
     try:
-        win.open_example("normalize")
-        wait_for_panes(qtbot, win, lambda: win.router.details is not None)
-        controller = start_stepping(qtbot, win, "pmap")
-        panel = win.tools.values.view
         seen = []
-        for _ in range(len(controller.result.steps)):
-            qtbot.waitUntil(lambda: panel.model is not None and not panel.filling)
-            flush_events()
+        for panel in _each_step(qtbot, win, "normalize"):
             seen.append(panel.model.heading)
             assert _outputs_in_view(panel) == [], (panel.model.heading, zoom)
             assert _unnamed_columns(panel) == [], (panel.model.heading, zoom)
-            index = panel.model.index
-            if index >= panel.model.count - 1:
-                break
-            win.step_mode.move("next")
-            qtbot.waitUntil(lambda i=index: panel.model.index == i + 1, timeout=JAX_MS)
         assert "div" in seen  # the step that was cut
     finally:
         if win.step_mode.active:
@@ -96,25 +103,16 @@ def test_a_step_whose_headers_scroll_out_keeps_its_lanes_named(qtbot, make_windo
     the outputs in view at 1280x720 scrolls the "device N" headers out of the top."""
     win = projector_window(make_window, 0)
     try:
-        win.open_example("data_parallel")
-        wait_for_panes(qtbot, win, lambda: win.router.details is not None)
-        controller = start_stepping(qtbot, win, "pmap")
-        panel = win.tools.values.view
         scrolled_out = []
-        for _ in range(len(controller.result.steps)):
-            qtbot.waitUntil(lambda: panel.model is not None and not panel.filling)
-            flush_events()
+        for panel in _each_step(qtbot, win, "data_parallel"):
             assert _unnamed_columns(panel) == [], panel.model.heading
             if panel.sticky.isVisible():
                 scrolled_out.append(panel.model.heading)
                 shown = [c for c in panel.columns if not c.isHidden()]
                 titles = [title for title, *_ in panel.sticky.shown]
                 assert titles == [c.header.text() for c in shown][:len(titles)]
-            index = panel.model.index
-            if index >= panel.model.count - 1 or len(scrolled_out) >= 2:
+            if len(scrolled_out) >= 2:
                 break
-            win.step_mode.move("next")
-            qtbot.waitUntil(lambda i=index: panel.model.index == i + 1, timeout=JAX_MS)
         assert scrolled_out  # else this window showed every header and tested nothing
         panel.scroller.verticalScrollBar().setValue(0)  # scrolled back up: the real ones
         flush_events()
