@@ -196,7 +196,7 @@ class CostModel:
             lhs = operands[0][0] if operands and operands[0] else ""
             dims = array_shape(lhs)[1]
             width = math.prod(dims[d] for d in ins.lhs_contracting_dims if d < len(dims))
-            return 2.0 * elements(out) * width, 0.0, array_shape(lhs)[0] or dtype
+            return 2.0 * elements(out) * width, 0.0, _dot_dtype(ins, lhs, dtype)
         if op == "custom-call":
             return self._gemm(ins, operands, dtype)
         if op == "convolution":
@@ -242,7 +242,7 @@ class CostModel:
         transcendentals += out * ("GELU" in epilogue)
         if config.get("beta") not in (None, 0, "0"):
             flops += out
-        return flops, transcendentals, array_shape(lhs)[0] or dtype
+        return flops, transcendentals, _dot_dtype(ins, lhs, dtype)
 
     def _reducer(self, ins: Instruction) -> Cost | None:
         for role, name in ins.called():
@@ -356,6 +356,15 @@ class CostModel:
             elif not shared:
                 shared, total = True, total + size
         return total
+
+
+def _dot_dtype(ins: Instruction, lhs: str, dtype: str) -> str:
+    """What a dot's FLOPs run at: its operands' type, and for f32 operands the precision
+    it asks for above the default (``f32_high``, ``f32_highest``: the chip presets' peaks
+    for them, e.g. six bf16 passes on a TPU, true f32 on a GPU)."""
+    kind = array_shape(lhs)[0] or dtype
+    precision = ins.precision
+    return f"{kind}_{precision}" if kind == "f32" and precision != "default" else kind
 
 
 def _window_reductions(window_dims: list[tuple[int, int, int]], out: str) -> int:

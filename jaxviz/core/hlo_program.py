@@ -77,6 +77,9 @@ _CONTRACTING = re.compile(r"\blhs_contracting_dims=\{([\d,]*)\}")
 _WINDOW = re.compile(r"\bwindow=\{([^}]*)\}")
 _DIM_LABELS = re.compile(r"\bdim_labels=(\w+)_(\w+)->(\w+)")
 _TARGET = re.compile(r'\bcustom_call_target="([^"]*)"')
+_PRECISION = re.compile(r"\boperand_precision=\{([\w,]*)\}")
+#: Precision levels, lowest first (``jax.lax.Precision``: DEFAULT, HIGH, HIGHEST).
+_LEVELS = ("default", "high", "highest")
 _BACKEND_CONFIG = "backend_config={"
 
 
@@ -175,6 +178,20 @@ class Instruction:
             return None
         gemm = config.get("gemm_backend_config") if isinstance(config, dict) else None
         return gemm if isinstance(gemm, dict) else None
+
+    @property
+    def precision(self) -> str:
+        """The highest ``operand_precision`` a dot (or the cuBLAS call made of one) asks
+        for: ``"default"``, ``"high"`` or ``"highest"`` (``jax.lax.Precision``, or the
+        ``jax_default_matmul_precision`` it was traced under)."""
+        m = _PRECISION.search(self.attrs)
+        if m is not None:
+            levels = m.group(1).split(",")
+        else:
+            config = (self.gemm_config or {}).get("precision_config") or {}
+            levels = config.get("operand_precision") or []
+        ranks = [_LEVELS.index(str(v).lower()) for v in levels if str(v).lower() in _LEVELS]
+        return _LEVELS[max(ranks, default=0)]
 
     @property
     def window(self) -> list[tuple[int, int, int]]:

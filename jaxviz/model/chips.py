@@ -78,6 +78,8 @@ class Chip:
         key = {"f8e4m3fn": "fp8", "f8e5m2": "fp8", "s8": "int8", "u8": "int8"}.get(dtype, dtype)
         if key in self.flops:
             return self.flops[key], key
+        if key.startswith("f32_") and "f32" in self.flops:  # a precision the chip lacks
+            return self.flops["f32"], "f32"
         return self.flops.get("bf16", max(self.flops.values())), "bf16"
 
     def wraps(self, axis_size: int) -> bool:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
+import pytest
 
 from jaxviz.core.hlo_cost import CostModel
 from jaxviz.core.hlo_program import read_module
@@ -81,3 +82,45 @@ def test_another_custom_call_is_still_named_as_not_costed():
     model = CostModel(read_module(text))
     assert model.program().flops == 0
     assert model.custom_calls == ["custom-call.1"]
+
+
+def _dot_cost(precision):
+    a = jax.ShapeDtypeStruct((256, 128), jnp.float32)
+    b = jax.ShapeDtypeStruct((128, 64), jnp.float32)
+    text = jax.jit(lambda x, y: jnp.dot(x, y, precision=precision)).lower(a, b).compile() \
+        .as_text()
+    return CostModel(read_module(text)).program()
+
+
+def test_an_f32_dot_runs_at_the_peak_of_the_precision_it_asks_for():
+    """jax.lax.Precision: DEFAULT is one bf16 pass on a TPU and TF32 on a GPU; HIGH three
+    bf16 passes / TF32; HIGHEST six bf16 passes / true f32 (docs.jax.dev, Matmul
+    precision). The compiled dot keeps the precision asked for (``operand_precision``),
+    and its FLOPs are projected at that precision's peak."""
+    from jaxviz.model.chips import find_chip
+    from jaxviz.model.cost_model import compute_time
+
+    flops = 2 * 256 * 128 * 64
+    for precision, key in ((None, "f32"), ("high", "f32_high"), ("highest", "f32_highest")):
+        assert _dot_cost(precision).flops_by_dtype == {key: flops}
+    with jax.default_matmul_precision("highest"):  # the global setting, as users set it
+        assert _dot_cost(None).flops_by_dtype == {"f32_highest": flops}
+    tpu, gpu = find_chip("tpu-v5e"), find_chip("h100")
+    assert compute_time(tpu, {"f32_highest": flops}).value == pytest.approx(
+        6 * compute_time(tpu, {"bf16": flops}).value, rel=0.01)
+    assert compute_time(tpu, {"f32_high": flops}).value == pytest.approx(
+        3 * compute_time(tpu, {"bf16": flops}).value, rel=0.01)
+    assert compute_time(gpu, {"f32_high": flops}).value == compute_time(
+        gpu, {"f32": flops}).value  # TF32 either way
+    assert compute_time(gpu, {"f32_highest": flops}).value == pytest.approx(flops / 6.7e13)
+    # a chip without a figure for it says which peak it used
+    b200 = find_chip("b200")
+    assert "f32_highest at the f32 peak" in compute_time(b200, {"f32_highest": flops}).formula
+
+
+def test_a_cublas_call_keeps_the_precision_its_dot_asked_for():
+    highest = MATMUL.replace('"operand_precision":["DEFAULT","DEFAULT"]',
+                             '"operand_precision":["HIGHEST","HIGHEST"]').replace(
+        "bf16[8192", "f32[8192")
+    cost = CostModel(read_module(highest)).program()
+    assert cost.flops_by_dtype == {"f32_highest": 2 * 8192 ** 3}
