@@ -95,6 +95,8 @@ class PlotPage(QWidget):
         self.hover_numbers = ""
         #: A run streams in: the caption's room only grows (see :meth:`arrange`).
         self.live = False
+        #: what the last :meth:`arrange` arranged the page for
+        self._arranged: tuple | None = None
 
     def show_hover(self, text: str, at: QPoint | None = None) -> None:
         """Show the hovered points' numbers next to ``at`` (view pixels); hide them if empty."""
@@ -129,8 +131,15 @@ class PlotPage(QWidget):
 
     def arrange(self) -> None:
         """Caption under the plot; beside it on a wide page too short for both, so the
-        plot keeps its height (a docked tab on a 1080p screen)."""
+        plot keeps its height (a docked tab on a 1080p screen). Nothing is measured again
+        when the caption, the page's size and the plot's minimum are the ones arranged
+        last (a live update that leaves the caption as it was)."""
         width = self.width()
+        key = (self.caption.text(), self.caption.font().key(), width, self.height(),
+               self.min_plot_px, self.live, self.footer_row.count())
+        if key == self._arranged:
+            return
+        self._arranged = key
         extra = 0
         for i in range(1, self.footer_row.count()):
             item = self.footer_row.itemAt(i)

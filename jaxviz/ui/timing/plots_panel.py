@@ -294,8 +294,9 @@ class PlotsPanel(QTabWidget):
         page.set_min_plot_px(self._min_plot_px(kind), arrange=False)  # arranged below
         if kind == "sweep":
             self._connect_hover(page)  # the sweep adds a series per swept variant
-        text = figure.caption()
-        page.caption.setText(text if text else EMPTY[kind])
+        text = figure.caption() or EMPTY[kind]
+        if page.caption.text() != text:
+            page.caption.setText(text)
         page.arrange()
 
     def _min_plot_px(self, kind: str) -> int:
