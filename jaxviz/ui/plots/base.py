@@ -450,6 +450,33 @@ class TimingFigure:
             if item.cacheMode() != mode:
                 item.setCacheMode(mode)
 
+    def prepare_paint(self) -> bool:
+        """Make now what the next paint of the axes would make first: the picture of each
+        axis whose range or size changed (its grid, ticks and tick labels laid out:
+        1-2 ms an axis), exactly as :meth:`pyqtgraph.AxisItem.paint` makes it. A view
+        that repaints the figure a turn later (:meth:`~jaxviz.ui.timing.page.PlotPage.
+        paint_later`) calls this in the redraw's turn, so the paint's turn only plays the
+        pictures; a later change of range or size drops them again (pyqtgraph), so what
+        is painted is never stale. Returns whether it made any."""
+        made = False
+        for plot in self.plots:
+            for side in ("left", "bottom"):
+                axis = plot.getAxis(side)
+                if axis.picture is None and axis.isVisible():
+                    picture = QtGui.QPicture()
+                    painter = QtGui.QPainter(picture)
+                    try:
+                        if axis.style["tickFont"]:
+                            painter.setFont(axis.style["tickFont"])
+                        specs = axis.generateDrawSpecs(painter)
+                        if specs is not None:
+                            axis.drawPicture(painter, *specs)
+                    finally:
+                        painter.end()
+                    axis.picture = picture
+                    made = True
+        return made
+
     @staticmethod
     def set_range(plot: pg.PlotItem, x: tuple[float, float] | None = None,
                   y: tuple[float, float] | None = None) -> None:

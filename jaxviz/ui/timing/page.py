@@ -10,7 +10,7 @@ caption, the caption moves beside the plot.
 from __future__ import annotations
 
 import pyqtgraph as pg
-from PySide6.QtCore import QPoint, Qt, Signal
+from PySide6.QtCore import QPoint, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QBoxLayout,
     QFrame,
@@ -31,6 +31,11 @@ from jaxviz.ui.text.plain import plain
 #: labels ("result ready", "device 0") run into each other.
 FRAME_LINES, DATA_LINES = 7, 10
 LINES_PER_LANE, LINES_PER_ROW = 1.6, 2.0
+
+#: How long after a run's redraw of a plot its repaint comes (ms): a
+#: frame later, so the redraw and the repaint never add up in one turn of the event loop
+#: (see :meth:`PlotPage.paint_later`).
+PAINT_AFTER_MS = 16
 
 #: Pages at least this wide (px) put the caption beside a plot that would not fit above it.
 SIDE_CAPTION_WIDTH = 1100
@@ -97,6 +102,31 @@ class PlotPage(QWidget):
         self.live = False
         #: what the last :meth:`arrange` arranged the page for
         self._arranged: tuple | None = None
+        #: the plot's repaint is held until a later turn (see :meth:`paint_later`)
+        self.holding = False
+
+    def paint_later(self, ms: int) -> None:
+        """Repaint the plot ``ms`` from now, not in this turn of the event loop: its figure
+        was redrawn this turn (2-10 ms), and its repaint (5-15 ms:
+        the plot area, its axes laid out again where their range or size changed, then
+        the copy to the screen) would come in the same turn, right after -- together over
+        a 60 Hz frame. Half-way, in a turn of its own, the figure makes its axes' pictures
+        (:meth:`~jaxviz.ui.plots.base.TimingFigure.prepare_paint`), so the paint's turn
+        only plays them. The window handles input and other events in between."""
+        if self.holding:
+            return
+        self.holding = True
+        self.view.setUpdatesEnabled(False)
+        QTimer.singleShot(ms // 2, self, self._prepare_paint)
+        QTimer.singleShot(ms, self, self._paint_now)
+
+    def _prepare_paint(self) -> None:
+        if self.figure is not None:
+            self.figure.prepare_paint()
+
+    def _paint_now(self) -> None:
+        self.holding = False
+        self.view.setUpdatesEnabled(True)  # (repaints the view)
 
     def show_hover(self, text: str, at: QPoint | None = None) -> None:
         """Show the hovered points' numbers next to ``at`` (view pixels); hide them if empty."""
