@@ -102,8 +102,6 @@ class PlotPage(QWidget):
         self.live = False
         #: what the last :meth:`arrange` arranged the page for
         self._arranged: tuple | None = None
-        #: the caption's height for two lines, by font and width (see :meth:`_two_lines`)
-        self._two_lines_px: dict[tuple[str, int], int] = {}
         #: the plot's repaint is held until a later turn (see :meth:`paint_later`)
         self.holding = False
 
@@ -119,13 +117,17 @@ class PlotPage(QWidget):
             return
         self.holding = True
         self.view.setUpdatesEnabled(False)
-        QTimer.singleShot(ms // 2, self, lambda: self._prepare_paint(ms - ms // 2))
+        QTimer.singleShot(ms // 2, self, lambda: self._prepare_paint(ms - ms // 2, 3))
 
-    def _prepare_paint(self, then_ms: int) -> None:
-        if self.figure is not None:
-            self.figure.prepare_paint()
-        # timed from now: on a busy machine two timers due together run in one turn
-        QTimer.singleShot(then_ms, self, self._paint_now)
+    def _prepare_paint(self, then_ms: int, rounds: int) -> None:
+        made = self.figure is not None and self.figure.prepare_paint()
+        if (rounds < 3 and not made) or rounds == 0:
+            self._paint_now()
+            return
+        # timed from now: on a busy machine two timers due together run in one turn. The
+        # next turn looks again: the page may have laid out again meanwhile (the caption
+        # took another line, the plot got shorter), and its axes dropped their pictures
+        QTimer.singleShot(then_ms, self, lambda: self._prepare_paint(then_ms, rounds - 1))
 
     def _paint_now(self) -> None:
         self.holding = False
@@ -186,10 +188,7 @@ class PlotPage(QWidget):
             # with it: a line more or less resized the plot and redrew all of it (30-40 ms
             # a time). The caption keeps the room it had: it grows, never shrinks, until the
             # run has ended (when it gets what its last text needs).
-            # From the run's first draw it has room for two lines (what a run's caption
-            # takes), so that it does not grow in the middle of the run: a plot resized
-            # lays out its axes again and repaints all of it (15-25 ms).
-            needed = max(needed, kept, self._two_lines(max(100, width - extra - 8)))
+            needed = max(needed, kept)
         under = self.min_plot_px + needed + 4
         beside = self.height() < under and width >= SIDE_CAPTION_WIDTH
         # under the plot, the wrapped caption keeps all its lines (the page scrolls instead)
@@ -202,18 +201,6 @@ class PlotPage(QWidget):
         self.box.setStretch(1, 3 if beside else 0)
         self.caption.setAlignment(Qt.AlignmentFlag.AlignLeft | (
             Qt.AlignmentFlag.AlignVCenter if beside else Qt.AlignmentFlag.AlignTop))
-
-    def _two_lines(self, width: int) -> int:
-        """The caption's height for two lines of text at ``width`` (measured once per
-        font and width)."""
-        key = (self.caption.font().key(), width)
-        if key not in self._two_lines_px:
-            probe = QLabel("M\nM")
-            probe.setFont(self.caption.font())
-            probe.setWordWrap(True)
-            probe.setContentsMargins(self.caption.contentsMargins())
-            self._two_lines_px[key] = probe.heightForWidth(width)
-        return self._two_lines_px[key]
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)
