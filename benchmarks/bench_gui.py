@@ -310,16 +310,19 @@ def timing_run_stall(app, win, beat: Heartbeat) -> float | None:
     return beat.stop()
 
 
-def only_timing(runs: int) -> None:
+def only_timing(runs: int, turns: bool = False) -> None:
     """``--only timing``: a warm engine, then ``runs`` timing runs, each with its longest
-    stall, the GUI thread's worst CPU between two ticks and the calls over 17 ms."""
+    stall, the GUI thread's worst CPU between two ticks and the calls over 17 ms (with
+    ``turns``: what each turn over 17 ms of GUI CPU was made of, :class:`turn_log.TurnLog`)."""
     from PySide6.QtWidgets import QApplication
 
     from jaxviz.ui import gc_policy
     from jaxviz.ui.theme import style
     from jaxviz.ui.window.main_window import MainWindow
 
-    log = StallLog()
+    if turns:
+        from turn_log import TurnLog
+    log = TurnLog(TARGET_STALL_MS) if turns else StallLog()
     app = QApplication.instance() or log.application(["bench"])
     style.apply_theme(app)
     gc_policy.install(app)
@@ -330,6 +333,8 @@ def only_timing(runs: int) -> None:
     wait(app, lambda: win.engine.info is not None)
     beat = Heartbeat()
     log.during = beat  # the calls of the parts' measured stretches only
+    if turns:
+        log.watch(beat)
     for n in range(runs):
         log.clear()
         stall = timing_run_stall(app, win, beat)
@@ -339,6 +344,8 @@ def only_timing(runs: int) -> None:
               + f"; {over} of {len(ticks)} turns over {TARGET_STALL_MS:.0f} ms of GUI CPU "
               f"(load average {os.getloadavg()[0]:.1f})")
         print(named_line(log.worst(4)))
+        if turns:
+            print("\n".join(log.report()))
         win.document.editor.document().setModified(False)
     win.close()
 
@@ -376,13 +383,15 @@ def main() -> None:
     parser.add_argument("--only", choices=["timing"],
                         help="only this part: 'timing' runs the timing part --runs times "
                              "(a warm engine, no start-up timings)")
+    parser.add_argument("--turns", action="store_true",
+                        help="with --only timing: what each turn over 17 ms of GUI CPU held")
     ns = parser.parse_args()
     platform = os.environ.get("QT_QPA_PLATFORM") or f"xcb (DISPLAY={os.environ.get('DISPLAY')})"
     print(f"jaxviz GUI benchmark — Qt platform: {platform}; load average "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(bytecode_as_installed())
     if ns.only == "timing":
-        only_timing(ns.runs)
+        only_timing(ns.runs, ns.turns)
         return
     startup_once(), import_jax_once(), startup_once(child=BARE_CHILD)  # warm: none timed
     import_breakdown(max(1, min(ns.runs, 3)), ns.top)

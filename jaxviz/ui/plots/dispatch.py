@@ -34,6 +34,10 @@ class DispatchFigure(TimingFigure):
         #: the y range of the run streaming in (it only grows), and that run
         self._live_y: tuple[float, float] | None = None
         self._live_run: int | None = None
+        #: what the scatters and links hold: (the run, the variant, log axis?) and how
+        #: many of its calls; a run that grew since gets its new calls appended
+        self._plotted: tuple[TimingRun | None, str | None, bool] = (None, None, True)
+        self._plotted_n = 0
         super().__init__(*args, **kwargs)
 
     def _build(self) -> Iterator[None]:
@@ -73,6 +77,7 @@ class DispatchFigure(TimingFigure):
         if log_time != self.log_time:
             self.log_time = log_time
             self.body.clear()
+            self._plotted, self._plotted_n = (None, None, log_time), 0
             self.steps = self._building()
             self.finish_building()
 
@@ -89,22 +94,44 @@ class DispatchFigure(TimingFigure):
         self._live_y, self._live_run = (lo, hi), id(run)
         return lo, hi
 
+    def _points(self, run: TimingRun, variant: str | None,
+                calls: list) -> tuple[np.ndarray, np.ndarray]:
+        """Plot ``calls`` (the variant's steady calls): the ones not plotted yet are appended
+        to the scatters and links when the run is the one plotted and has only grown (a run
+        streaming in), else every point is set again. Returns the y of every call
+        (dispatch, completion) for the ranges."""
+        d_ms = np.array([c.dispatch_ns / 1e6 for c in calls])
+        c_ms = np.array([c.complete_ns / 1e6 for c in calls])
+        yd, yc = self._y(d_ms), self._y(c_ms)
+        key = (run, variant, self.log_time)
+        n = len(calls)
+        same = self._plotted[0] is run and self._plotted[1:] == key[1:]
+        start = self._plotted_n if same and self._plotted_n <= n else 0
+        if start == n and start:
+            return yd, yc  # nothing new
+        x = np.arange(start + 1, n + 1, dtype=float)
+        tips = {"dispatch": [f"call {i}: returned after {fmt_ms(v)}"
+                             for i, v in zip(range(start + 1, n + 1), d_ms[start:])],
+                "ready": [f"call {i}: ready after {fmt_ms(v)}"
+                          for i, v in zip(range(start + 1, n + 1), c_ms[start:])]}
+        for kind, y in (("dispatch", yd), ("ready", yc)):
+            if start:  # only the new calls' points are made
+                self.scatters[kind].addPoints(x=x, y=y[start:], data=tips[kind])
+            else:
+                self.scatters[kind].setData(x=x, y=y, data=tips[kind])
+        all_x = np.arange(1, n + 1, dtype=float)
+        pairs_y = np.empty(2 * n)
+        pairs_y[0::2], pairs_y[1::2] = yd, yc
+        self.links.setData(np.repeat(all_x, 2), pairs_y)
+        self._plotted, self._plotted_n = key, n
+        return yd, yc
+
     def _update(self, run: TimingRun):
         t = self.style.colours
         variant = self.variant or primary_variant(run)
         calls = run.calls_of(variant, "steady") if variant else []
         x = np.arange(1, len(calls) + 1, dtype=float)
-        d_ms = np.array([c.dispatch_ns / 1e6 for c in calls])
-        c_ms = np.array([c.complete_ns / 1e6 for c in calls])
-        yd, yc = self._y(d_ms), self._y(c_ms)
-        self.scatters["dispatch"].setData(x=x, y=yd, data=[
-            f"call {i}: returned after {fmt_ms(v)}" for i, v in zip(range(1, len(x) + 1), d_ms)])
-        self.scatters["ready"].setData(x=x, y=yc, data=[
-            f"call {i}: ready after {fmt_ms(v)}" for i, v in zip(range(1, len(x) + 1), c_ms)])
-        pairs_x = np.repeat(x, 2)
-        pairs_y = np.empty(2 * len(x))
-        pairs_y[0::2], pairs_y[1::2] = yd, yc
-        self.links.setData(pairs_x, pairs_y)
+        yd, yc = self._points(run, variant, calls)
         summary = steady(run, variant) if variant else None
         for line in self.medians.values():
             line.setVisible(summary is not None)

@@ -10,7 +10,7 @@ caption, the caption moves beside the plot.
 from __future__ import annotations
 
 import pyqtgraph as pg
-from PySide6.QtCore import QPoint, Qt, Signal
+from PySide6.QtCore import QPoint, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QBoxLayout,
     QFrame,
@@ -31,6 +31,11 @@ from jaxviz.ui.text.plain import plain
 #: labels ("result ready", "device 0") run into each other.
 FRAME_LINES, DATA_LINES = 7, 10
 LINES_PER_LANE, LINES_PER_ROW = 1.6, 2.0
+
+#: How long after a run's redraw of a plot its repaint comes (ms): a
+#: frame later, so the redraw and the repaint never add up in one turn of the event loop
+#: (see :meth:`PlotPage.paint_later`).
+PAINT_AFTER_MS = 16
 
 #: Pages at least this wide (px) put the caption beside a plot that would not fit above it.
 SIDE_CAPTION_WIDTH = 1100
@@ -95,6 +100,38 @@ class PlotPage(QWidget):
         self.hover_numbers = ""
         #: A run streams in: the caption's room only grows (see :meth:`arrange`).
         self.live = False
+        #: what the last :meth:`arrange` arranged the page for
+        self._arranged: tuple | None = None
+        #: the plot's repaint is held until a later turn (see :meth:`paint_later`)
+        self.holding = False
+
+    def paint_later(self, ms: int) -> None:
+        """Repaint the plot ``ms`` from now, not in this turn of the event loop: its figure
+        was redrawn this turn (2-10 ms), and its repaint (5-15 ms:
+        the plot area, its axes laid out again where their range or size changed, then
+        the copy to the screen) would come in the same turn, right after -- together over
+        a 60 Hz frame. Half-way, in a turn of its own, the figure makes its axes' pictures
+        (:meth:`~jaxviz.ui.plots.base.TimingFigure.prepare_paint`), so the paint's turn
+        only plays them. The window handles input and other events in between."""
+        if self.holding:
+            return
+        self.holding = True
+        self.view.setUpdatesEnabled(False)
+        QTimer.singleShot(ms // 2, self, lambda: self._prepare_paint(ms - ms // 2, 3))
+
+    def _prepare_paint(self, then_ms: int, rounds: int) -> None:
+        made = self.figure is not None and self.figure.prepare_paint()
+        if (rounds < 3 and not made) or rounds == 0:
+            self._paint_now()
+            return
+        # timed from now: on a busy machine two timers due together run in one turn. The
+        # next turn looks again: the page may have laid out again meanwhile (the caption
+        # took another line, the plot got shorter), and its axes dropped their pictures
+        QTimer.singleShot(then_ms, self, lambda: self._prepare_paint(then_ms, rounds - 1))
+
+    def _paint_now(self) -> None:
+        self.holding = False
+        self.view.setUpdatesEnabled(True)  # (repaints the view)
 
     def show_hover(self, text: str, at: QPoint | None = None) -> None:
         """Show the hovered points' numbers next to ``at`` (view pixels); hide them if empty."""
@@ -129,8 +166,15 @@ class PlotPage(QWidget):
 
     def arrange(self) -> None:
         """Caption under the plot; beside it on a wide page too short for both, so the
-        plot keeps its height (a docked tab on a 1080p screen)."""
+        plot keeps its height (a docked tab on a 1080p screen). Nothing is measured again
+        when the caption, the page's size and the plot's minimum are the ones arranged
+        last (a live update that leaves the caption as it was)."""
         width = self.width()
+        key = (self.caption.text(), self.caption.font().key(), width, self.height(),
+               self.min_plot_px, self.live, self.footer_row.count())
+        if key == self._arranged:
+            return
+        self._arranged = key
         extra = 0
         for i in range(1, self.footer_row.count()):
             item = self.footer_row.itemAt(i)

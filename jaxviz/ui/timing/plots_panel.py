@@ -30,6 +30,7 @@ from jaxviz.ui.timing.page import (
     FRAME_LINES,
     LINES_PER_LANE,
     LINES_PER_ROW,
+    PAINT_AFTER_MS,
     PlotPage,
 )
 from jaxviz.views.palette import theme
@@ -246,15 +247,17 @@ class PlotsPanel(QTabWidget):
     def set_run(self, run: TimingRun | None, live: bool = False) -> None:
         """Show ``run`` on every tab; ``live`` while it streams in (the axes then move in
         steps, see :class:`~jaxviz.ui.plots.base.TimingFigure`), False once it ended."""
+        ended = self.live and not live  # the streamed run's last, settled draw
         self.run = run
         self.live = live
         for page in self.pages.values():
             page.show_hover("")
         self._stale = set(self.pages)
-        self.refresh()
+        self.refresh(paint_later=ended)
 
-    def refresh(self, everything: bool = False) -> None:
-        """Redraw the tab on screen from the run (every tab with ``everything``)."""
+    def refresh(self, everything: bool = False, paint_later: bool = False) -> None:
+        """Redraw the tab on screen from the run (every tab with ``everything``); while a
+        run streams in (or with ``paint_later``), its repaint comes a frame later."""
         self._stale = set(self.pages)
         kinds = list(self.pages) if everything else [self.current_kind()]
         if self.run is None:  # what each tab says before a run (its figure is built when shown)
@@ -262,6 +265,8 @@ class PlotsPanel(QTabWidget):
                 page.caption.setText(EMPTY[kind])
         for kind in kinds:
             self._draw(kind)
+            if self.live or paint_later:
+                self.pages[kind].paint_later(PAINT_AFTER_MS)
 
     def undrawn(self) -> list[str]:
         """The built tabs not drawn from the current run yet (drawn when shown, or soon);
@@ -294,8 +299,9 @@ class PlotsPanel(QTabWidget):
         page.set_min_plot_px(self._min_plot_px(kind), arrange=False)  # arranged below
         if kind == "sweep":
             self._connect_hover(page)  # the sweep adds a series per swept variant
-        text = figure.caption()
-        page.caption.setText(text if text else EMPTY[kind])
+        text = figure.caption() or EMPTY[kind]
+        if page.caption.text() != text:
+            page.caption.setText(text)
         page.arrange()
 
     def _min_plot_px(self, kind: str) -> int:
