@@ -255,7 +255,9 @@ class CompareView(QFrame):
         self._say(f"comparing {left.variant} and {right.variant} "
                   f"({left.jaxpr_text.count(chr(10)) + 1} and "
                   f"{right.jaxpr_text.count(chr(10)) + 1} lines)…", "info")
-        self.layout().activate()  # (the banner moves the columns down)
+        box = self.layout()
+        if box is not None:
+            box.activate()  # (the banner moves the columns down)
         self.repaint()
         yield
         for module in _DIFF_MODULES:  # the first comparison loads them: one a step
