@@ -341,12 +341,13 @@ class PygmentsHighlighter(QSyntaxHighlighter):
     def _apply(self, first: int, stop: int) -> None:
         """Set the formats of lines ``first..stop-1``.
 
-        The lines Qt has laid out are laid out again: those in view here and now (in the
-        step that colours them: laid out in the paint, the 60 lines of a tall view were
-        6-10 ms of a paint after the steps' turn, which their budget could not see), the
-        others when next shown; lines never laid out get their formats when they first
-        are, so colouring lines off screen repaints nothing. Folded lines are left for when they are unfolded (:meth:`colour_unfolded`):
-        new formats drop a line's layout, and Qt lays out again every folded line a paint
+        The lines in view are laid out here and now, with their formats (in the step that
+        colours them: laid out in the paint, the 60 lines of a tall view were 6-10 ms of a
+        paint after the steps' turn, which their budget could not see); other lines Qt has
+        laid out are laid out again when next shown, and lines never laid out get their
+        formats when they first are, so colouring lines off screen repaints nothing.
+        Folded lines are left for when they are unfolded (:meth:`colour_unfolded`): new
+        formats drop a line's layout, and Qt lays out again every folded line a paint
         passes (a train step's pane: 4,000 lines, 245 ms in one paint). Not by marking the
         lines' contents dirty, as Qt's own highlighting does: that drops the layout of every
         line between the first and the last line coloured since the last time.
