@@ -249,7 +249,8 @@ class _Canvas(QWidget):
         def steps() -> Steps[QPixmap]:
             if key != self._key or self._builder is None:
                 lay = yield from self._layout_steps()
-                self._rebuild(key, lay)
+                yield  # (the last size tried is a whole layout: the builder in a step of
+                self._rebuild(key, lay)  # its own)
                 yield
             assert self._builder is not None
             return (yield from self._layer_steps(self._builder, phase))
