@@ -99,6 +99,30 @@ def test_the_compare_layout_of_a_train_step_is_put_on_screen_in_steps(qtbot, tra
     assert spans and len(view.columns.right._layers["tokens"]) == spans
 
 
+def test_the_bands_drawn_once_are_drawn_again_when_they_move(qtbot, train_step):
+    from jaxviz.ui.compare.compare_view import CompareView
+
+    view = CompareView()
+    qtbot.addWidget(view)
+    view.resize(1280, 720)
+    view.show()
+    view.set_pair("plain", "sharded")
+    view.show_result(train_step)
+    qtbot.waitUntil(lambda: not view.busy and view.diff is not None, timeout=120000)
+    gutter, bar = view.columns.gutter, view.columns.right.verticalScrollBar()
+    seen = []
+    for value in (0, bar.maximum() // 3, bar.maximum() // 3 + 7, 0):
+        bar.setValue(value)
+        qtbot.wait(20)
+        kept = gutter.grab().toImage()  # what the gutter shows (drawn again or kept)
+        bands = gutter.bands()
+        gutter._drawn = None  # drawn from scratch: the same picture
+        assert gutter.grab().toImage() == kept, value
+        seen.append((tuple(bands), kept))
+    assert seen[0][0] != seen[1][0] != seen[2][0]  # the bands moved with the rows
+    assert seen[0][0] == seen[3][0] and seen[0][1] == seen[3][1]
+
+
 def test_a_newer_result_cancels_the_comparison_under_way(qtbot, train_step):
     from jaxviz.ui.compare.compare_view import CompareView
 
