@@ -158,7 +158,8 @@ def gui(path: str, play_s: float, layers: int) -> int:
     load_stall = beat.stop() * 1000
     load_cpu = beat.worst_cpu * 1000
     load_names = log.worst()
-    load_turns = log.report(count=int(os.environ.get("TURNS", "4")))
+    load_turns = log.report(count=int(os.environ.get("TURNS", "4")),
+                            calls=int(os.environ.get("CALLS", "8")))
     log.clear()
     beat.start()
 
@@ -201,7 +202,8 @@ def gui(path: str, play_s: float, layers: int) -> int:
     play_cpu = max(play_cpu, beat.worst_cpu * 1000)
     fps_mid = Counter.frames / played_mid
     play_names = sorted(first_names + log.worst(), reverse=True)[:8]
-    play_turns = log.report(count=int(os.environ.get("TURNS", "2")))
+    play_turns = log.report(count=int(os.environ.get("TURNS", "2")),
+                            calls=int(os.environ.get("CALLS", "8")))
     rss, peak = _memory_mb()
     print(f"GUI process (no JAX): {len(view.phases)} phases; jaxprs of "
           + " and ".join(f"{len(vr.jaxpr_text.splitlines())} lines" for vr in result.variants))

@@ -72,7 +72,10 @@ def test_the_compare_layout_of_a_train_step_is_put_on_screen_in_steps(qtbot, tra
     ticks = _turns(qtbot, lambda: view.busy)
     view.show_result(train_step)
     assert view.busy and view.diff is None  # show_result returned before the work was done
-    assert "comparing plain and sharded" in view.error_text
+    # what is coming is said in the first step (its paint paid by the steps' budget, not by
+    # the turn the result came in)
+    qtbot.waitUntil(lambda: "comparing plain and sharded" in view.error_text, timeout=5000)
+    assert view.diff is None and view.calls["right"].text() == right.call
     assert view.banner.property("severity") == "info"  # work under way, not a fault
     qtbot.waitUntil(lambda: not view.busy, timeout=120000)
     assert view._job is not None and view._job.turns > 10 and len(ticks) > 5
@@ -94,6 +97,30 @@ def test_the_compare_layout_of_a_train_step_is_put_on_screen_in_steps(qtbot, tra
     # the changed tokens are on screen: one extra selection per changed span
     spans = sum(len(line.spans) for line in expected.side("right"))
     assert spans and len(view.columns.right._layers["tokens"]) == spans
+
+
+def test_the_bands_drawn_once_are_drawn_again_when_they_move(qtbot, train_step):
+    from jaxviz.ui.compare.compare_view import CompareView
+
+    view = CompareView()
+    qtbot.addWidget(view)
+    view.resize(1280, 720)
+    view.show()
+    view.set_pair("plain", "sharded")
+    view.show_result(train_step)
+    qtbot.waitUntil(lambda: not view.busy and view.diff is not None, timeout=120000)
+    gutter, bar = view.columns.gutter, view.columns.right.verticalScrollBar()
+    seen = []
+    for value in (0, bar.maximum() // 3, bar.maximum() // 3 + 7, 0):
+        bar.setValue(value)
+        qtbot.wait(20)
+        kept = gutter.grab().toImage()  # what the gutter shows (drawn again or kept)
+        bands = gutter.bands()
+        gutter._drawn = None  # drawn from scratch: the same picture
+        assert gutter.grab().toImage() == kept, value
+        seen.append((tuple(bands), kept))
+    assert seen[0][0] != seen[1][0] != seen[2][0]  # the bands moved with the rows
+    assert seen[0][0] == seen[3][0] and seen[0][1] == seen[3][1]
 
 
 def test_a_newer_result_cancels_the_comparison_under_way(qtbot, train_step):
@@ -180,8 +207,12 @@ def test_a_big_storyboard_becomes_the_device_view_in_steps(qtbot, train_step_sto
     ticks = _turns(qtbot, lambda: view.busy)
     view.set_result(train_step_story, "sharded")
     assert view.busy and not view.phases  # set_result returned before the scene was built
-    assert "Preparing the" in view.scene.error
     job = view._scene_job
+    # what is coming is said in the job's first step (its paint paid by the steps' budget,
+    # not by the turn the result came in)
+    assert "Preparing the" not in view.scene.error
+    qtbot.waitUntil(lambda: "Preparing the" in view.scene.error, timeout=5000)
+    assert view.busy and not view.phases
     qtbot.waitUntil(lambda: not view.busy and bool(view.phases), timeout=60000)
     assert job is not None and job.turns > 1 and len(ticks) >= 1
     # the scene shown is the one built at once: a phase per storyboard step, in its order
@@ -192,6 +223,54 @@ def test_a_big_storyboard_becomes_the_device_view_in_steps(qtbot, train_step_sto
         list(range(len(steps)))
     assert sum(p.kind == "collective" for p in view.phases) == \
         sum(s.collective is not None for s in steps)
+
+
+def test_a_big_programs_group_tree_made_in_steps_is_its_overview(qtbot, train_step_story,
+                                                                 monkeypatch):
+    from jaxviz.ui.devices import view as view_module
+    from jaxviz.ui.devices.overview import GroupTree
+    from jaxviz.views.devices import build_scene
+    from jaxviz.views.devices.overview import build_overview
+
+    monkeypatch.setattr(view_module, "STEPPED_SCENE", 20)  # a 1-layer step is big enough
+    view = view_module.DeviceView()
+    qtbot.addWidget(view)
+    view.resize(1280, 720)
+    view.show()
+    made: list[int] = []  # the items made per step, ahead of the scene's arrival
+    steps = GroupTree.items_steps
+
+    def counted(rows, per_step=40):
+        made.append(len(rows))
+        return (yield from steps(rows, per_step=5))
+
+    monkeypatch.setattr(GroupTree, "items_steps", staticmethod(counted))
+    view.set_result(train_step_story, "sharded")
+    qtbot.waitUntil(lambda: not view.busy and bool(view.phases), timeout=60000)
+    tree = view.tree
+    assert tree.isVisible() and made == [len(view.overview)]
+    # the groups shown are the scene's overview (the groups of the storyboard's phases,
+    # tested against the program in tests/core/test_story_groups.py), in order, nested
+    rows = build_overview(build_scene(train_step_story, "sharded"))
+    assert [(r.title, r.first, r.last, r.parent) for r in view.overview] == \
+        [(r.title, r.first, r.last, r.parent) for r in rows]
+
+    def shown(item, depth=0):
+        yield depth, item.text(0), item.text(1), item.isExpanded()
+        for k in range(item.childCount()):
+            yield from shown(item.child(k), depth + 1)
+
+    stepped = [row for k in range(tree.topLevelItemCount())
+               for row in shown(tree.topLevelItem(k))]
+    at_once = GroupTree()
+    qtbot.addWidget(at_once)
+    at_once.set_rows(rows)
+    expected = [row for k in range(at_once.topLevelItemCount())
+                for row in shown(at_once.topLevelItem(k))]
+    assert stepped == expected and len(stepped) == len(rows)
+    assert [d for d, *_ in stepped] == [r.depth for r in rows]
+    assert all(text1 == f"{r.first + 1}–{r.last + 1}"
+               for (_d, _t, text1, _e), r in zip(stepped, rows))
 
 
 def test_the_next_phase_drawn_ahead_while_playing_is_the_phase_drawn_at_once(

@@ -108,9 +108,9 @@ def test_a_resized_big_program_is_laid_out_again_in_steps_not_in_a_paint(qtbot, 
     in_job: list[bool] = []
     rebuild = canvas._rebuild
 
-    def spy(key: tuple) -> None:  # where the new layout is made: in a job's steps or not
-        in_job.append(canvas._job is not None and canvas._job.busy)
-        rebuild(key)
+    def spy(key: tuple, *lay) -> None:  # where the new layout is made: in a job's steps
+        in_job.append(canvas._job is not None and canvas._job.busy and bool(lay))
+        rebuild(key, *lay)
 
     canvas._rebuild = spy
     view.resize(W - 200, H - 100)

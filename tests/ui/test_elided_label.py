@@ -13,6 +13,7 @@ from PySide6.QtCore import Qt
         f"{{'w{k}': NamedSharding(mesh, P('data', 'model'))}}" for k in range(300)) + "))",
     "i" * 5000 + "W" * 50,
     "W" * 5000,
+    "\u200a" * 5000 + "W" * 50,  # a hair space: narrower than any ASCII character
 ])
 @pytest.mark.parametrize("width", [40, 300, 1500])
 def test_the_label_shows_qts_elision_of_its_whole_text(qtbot, text, width):

@@ -62,8 +62,10 @@ _PRINTED_NOTE = ("the same primitive, types and parameters; the printed lines di
 
 
 #: The diff's modules, each imported in a step of its own by the first big comparison (the
-#: three at once were a 14-20 ms step).
-_DIFF_MODULES = ("jaxviz.views.compare.jaxpr_shapes", "jaxviz.views.compare.jaxpr_align",
+#: three at once were a 14-20 ms step; difflib, which the alignment imports, is 2 ms of
+#: its own).
+_DIFF_MODULES = ("jaxviz.views.compare.jaxpr_shapes", "difflib",
+                 "jaxviz.views.compare.jaxpr_align",
                  "jaxviz.views.compare.jaxpr_diff", "jaxviz.views.compare.diff_layout")
 
 #: Jaxprs from this many characters on (a couple of hundred equations) are compared in
@@ -221,8 +223,6 @@ class CompareView(QFrame):
             self.show_error(ErrorInfo("compare", "; ".join(problems)))
             return
         left, right = (variants[name] for name in self._pair)
-        self.calls["left"].setText(left.call)
-        self.calls["right"].setText(right.call)
         self._generation += 1
         if self._job is not None:
             self._job.cancel()
@@ -231,21 +231,35 @@ class CompareView(QFrame):
         if size < BACKGROUND_CHARS:
             from jaxviz.views.compare.jaxpr_diff import diff_variants
 
+            self._show_calls(left, right)
             self.set_diff(diff_variants(left, right))
             return
         # a big program: diffed and laid out in steps, a few ms per event-loop turn (a
         # thread would hold the GIL the GUI thread needs for every Qt call: see
         # jaxviz.views.incremental); the window keeps painting meanwhile
         generation = self._generation
-        self._say(f"comparing {left.variant} and {right.variant} "
-                  f"({left.jaxpr_text.count(chr(10)) + 1} and "
-                  f"{right.jaxpr_text.count(chr(10)) + 1} lines)…", "info")
         self._job = SlicedJob(self._compare_steps(left, right, generation), parent=self)
         self._job.start()
 
+    def _show_calls(self, left, right) -> None:
+        self.calls["left"].setText(left.call)
+        self.calls["right"].setText(right.call)
+
     def _compare_steps(self, left, right, generation: int) -> Steps[None]:
         """The diff of two variants, its side-by-side layout, and putting it on screen, in
-        steps (each a few milliseconds of the GUI thread)."""
+        steps (each a few milliseconds of the GUI thread). First the calls and a line
+        saying what is coming, painted in a step of their own: the steps' shared budget
+        pays for that paint, not the turn the result came in, which every view spends on
+        its first changes."""
+        self._show_calls(left, right)
+        self._say(f"comparing {left.variant} and {right.variant} "
+                  f"({left.jaxpr_text.count(chr(10)) + 1} and "
+                  f"{right.jaxpr_text.count(chr(10)) + 1} lines)…", "info")
+        box = self.layout()
+        if box is not None:
+            box.activate()  # (the banner moves the columns down)
+        self.repaint()
+        yield
         for module in _DIFF_MODULES:  # the first comparison loads them: one a step
             if module not in sys.modules:
                 importlib.import_module(module)

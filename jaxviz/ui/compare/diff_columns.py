@@ -26,6 +26,7 @@ from PySide6.QtGui import (
     QPainter,
     QPainterPath,
     QPen,
+    QPixmap,
     QTextCharFormat,
     QTextCursor,
     QTextFormat,
@@ -241,14 +242,24 @@ class BandGutter(QWidget):
         self.columns = columns
         self.setMouseTracking(True)
         self.setObjectName("diff_bands")
+        #: The bands drawn last, and what they were drawn for (see :meth:`paintEvent`).
+        self._drawn: QPixmap | None = None
+        self._drawn_key: tuple | None = None
 
-    def _edge(self, view: DiffSideView, top: int, count: int) -> tuple[int, int]:
-        """The gutter y range of lines ``top .. top+count-1`` of a side (count 0: a point)."""
+    def _edge(self, view: DiffSideView, top: int, count: int,
+              origin: int | None = None) -> tuple[int, int]:
+        """The gutter y range of lines ``top .. top+count-1`` of a side (count 0: a point);
+        ``origin``: the side's viewport top in gutter coordinates (:meth:`_origin`)."""
         first = view.line_rect(top)
         last = view.line_rect(top + count - 1) if count else first
-        origin = self.mapFrom(self.columns, view.viewport().mapTo(self.columns, QPoint(0, 0)))
-        y0 = origin.y() + first.top()
-        return y0, (origin.y() + last.bottom() + 1) if count else y0
+        if origin is None:
+            origin = self._origin(view)
+        y0 = origin + first.top()
+        return y0, (origin + last.bottom() + 1) if count else y0
+
+    def _origin(self, view: DiffSideView) -> int:
+        """A side's viewport top in gutter coordinates (once per paint, not per band)."""
+        return self.mapFrom(self.columns, view.viewport().mapTo(self.columns, QPoint(0, 0))).y()
 
     def bands(self) -> list[Band]:
         """The bands of the blocks that are (partly) in view, in gutter coordinates."""
@@ -258,6 +269,7 @@ class BandGutter(QWidget):
         left, right = self.columns.left, self.columns.right
         lines = left.visible_lines_range()
         out = []
+        at_left, at_right = self._origin(left), self._origin(right)
         # the blocks are in line order: from the last one starting at or above the view
         start = max(0, bisect.bisect_right(layout.blocks, lines[0], key=_block_top) - 1)
         for k in range(start, len(layout.blocks)):
@@ -266,8 +278,8 @@ class BandGutter(QWidget):
                 break
             if block.top + block.height <= lines[0]:
                 continue
-            lt, lb = self._edge(left, block.top, block.left)
-            rt, rb = self._edge(right, block.top, block.right)
+            lt, lb = self._edge(left, block.top, block.left, at_left)
+            rt, rb = self._edge(right, block.top, block.right, at_right)
             out.append(Band(k, lt, lb, rt, rb, block.category))
         return out
 
@@ -278,11 +290,30 @@ class BandGutter(QWidget):
         return None
 
     def paintEvent(self, event) -> None:  # noqa: N802
+        """The bands, drawn again only when they moved (or the size or colours changed):
+        the gutter repaints with every repaint of either side (a colouring step's, a
+        hovered row's), and its antialiased curves were 2-4 ms of each."""
+        bands = self.bands()
+        dpr = self.devicePixelRatioF()
+        key = (self.width(), self.height(), dpr, tuple(bands),
+               tuple(palette.DIFF_COLOURS.items()), style.GUTTER_BACKGROUND.rgba(),
+               palette.DIFF_BAND_MIX)
+        if key != self._drawn_key or self._drawn is None:
+            pix = QPixmap(max(1, round(self.width() * dpr)), max(1, round(self.height() * dpr)))
+            pix.setDevicePixelRatio(dpr)
+            drawing = QPainter(pix)
+            self._draw(drawing, bands)
+            drawing.end()
+            self._drawn, self._drawn_key = pix, key
         painter = QPainter(self)
+        painter.drawPixmap(0, 0, self._drawn)
+        painter.end()
+
+    def _draw(self, painter: QPainter, bands: list[Band]) -> None:
         painter.fillRect(self.rect(), style.GUTTER_BACKGROUND)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         w = float(self.width())
-        for band in self.bands():
+        for band in bands:
             inset_l = 1 if band.left_bottom - band.left_top > 3 else 0
             inset_r = 1 if band.right_bottom - band.right_top > 3 else 0
             lt, lb = band.left_top + inset_l, band.left_bottom - inset_l
@@ -303,7 +334,6 @@ class BandGutter(QWidget):
                 edge = diff_colour(band.category)
             painter.setPen(QPen(edge, 1))
             painter.drawPath(path)
-        painter.end()
 
     def mouseMoveEvent(self, event) -> None:  # noqa: N802
         band = self.band_at(event.position().y())

@@ -10,6 +10,7 @@ Example (docking it; the main window owns the result and the jaxpr panes):
 from __future__ import annotations
 
 import math
+import time
 from pathlib import Path
 from typing import cast
 
@@ -44,8 +45,11 @@ from jaxviz.views.keys import CLICKER_MOVES, END, HOME
 FRAME_MS = 16
 #: Static layers kept (one is 3.7 MB at 1280x720; a train step has hundreds of phases).
 KEPT_LAYERS = 6
-#: Items of a static layer drawn per step while it is prepared ahead of its phase.
-LAYER_ITEMS = 150
+#: Items of a static layer drawn between two looks at the clock while it is prepared in
+#: steps, and the GUI thread's time one step draws for, at most (plus one batch): 150
+#: items a step, as before, were 7-10 ms where they held the phase's caption and labels.
+LAYER_ITEMS = 25
+LAYER_STEP_MS = 1.5
 #: Storyboards of this many steps on have their scene built in steps (see set_result),
 #: and their layers drawn in steps (see _Canvas.in_steps).
 STEPPED_SCENE = 200
@@ -132,18 +136,26 @@ class _Canvas(QWidget):
         assert self._builder is not None
         return self._builder
 
-    def _rebuild(self, key: tuple) -> None:
-        """A new builder (the layout at the canvas's size) for ``key``; no layer kept."""
+    def _rebuild(self, key: tuple, lay: geometry.CanvasGeometry | None = None) -> None:
+        """A new builder (the layout at the canvas's size, or ``lay`` made in steps by
+        :meth:`_layout_steps`) for ``key``; no layer kept."""
         v = self.view
         px = self.body_px()
-        unit = geometry.default_unit(self.width(), self.height(), px, v.font_scale)
-        lay = geometry.fitted_geometry(v.scene, self.width(), self.height(), unit,
-                                       v.expanded, min_text=px)
+        if lay is None:
+            lay = run_to_end(self._layout_steps())
         self._builder = FrameBuilder(v.scene, lay, palette.theme(v.theme).device_view)
         self.painter.family = v.font().family()
         self.painter.floor = px
         self._static.clear()
         self._key = key
+
+    def _layout_steps(self) -> Steps[geometry.CanvasGeometry]:
+        """The layout at the canvas's size, in steps (one per size tried)."""
+        v = self.view
+        px = self.body_px()
+        unit = geometry.default_unit(self.width(), self.height(), px, v.font_scale)
+        return (yield from geometry.fitted_geometry_steps(
+            v.scene, self.width(), self.height(), unit, v.expanded, min_text=px))
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
         if event.type() == QEvent.Type.Resize and not self.holding:  # the viewport's
@@ -200,16 +212,23 @@ class _Canvas(QWidget):
         self.painter.draw(p, fb.dynamic(phase, t))
 
     def _layer_steps(self, fb: FrameBuilder, phase: int) -> Steps[QPixmap]:
-        """A phase's static layer drawn into a pixmap, in steps (its items, then
-        :data:`LAYER_ITEMS` of them drawn per step)."""
+        """A phase's static layer drawn into a pixmap, in steps (its items, then as many of
+        them per step as :data:`LAYER_STEP_MS` draws, :data:`LAYER_ITEMS` at a time: a
+        caption's words fitted to its band cost a hundred boxes' time)."""
         items = yield from fb.static_steps(phase)
         dpr = self.devicePixelRatioF()
         pix = QPixmap(int(self.width() * dpr), int(self.height() * dpr))
         pix.setDevicePixelRatio(dpr)
-        for start in range(0, len(items), LAYER_ITEMS):
+        start = 0
+        while start < len(items):
             q = QPainter(pix)
+            until = time.perf_counter() + LAYER_STEP_MS / 1000.0
             try:
-                self.painter.draw(q, items[start:start + LAYER_ITEMS])
+                while start < len(items):
+                    self.painter.draw(q, items[start:start + LAYER_ITEMS])
+                    start += LAYER_ITEMS
+                    if time.perf_counter() >= until:
+                        break
             finally:
                 q.end()
             yield
@@ -229,7 +248,9 @@ class _Canvas(QWidget):
 
         def steps() -> Steps[QPixmap]:
             if key != self._key or self._builder is None:
-                self._rebuild(key)
+                lay = yield from self._layout_steps()
+                yield  # (the last size tried is a whole layout: the builder in a step of
+                self._rebuild(key, lay)  # its own)
                 yield
             assert self._builder is not None
             return (yield from self._layer_steps(self._builder, phase))
@@ -418,15 +439,12 @@ class DeviceView(QWidget):
         # a big program (a train step: 600 phases, 0.1-0.3 s to build): its scene is built
         # in steps, a few ms per turn of the event loop; the last scene stays meanwhile
         # (the same program, usually, traced again), or a line says what is coming
-        job = self._scene_job = SlicedJob(self._big_scene_steps(result, variant), parent=self)
+        job = self._scene_job = SlicedJob(
+            self._big_scene_steps(result, variant, announce=not self.scene.phases), parent=self)
         # shown on a turn of its own (its last steps took the one it finished on)
         job.finished.connect(lambda built: QTimer.singleShot(
             0, self, lambda: self._scene_built(job, result, built)))
         job.start()
-        if not self.scene.phases:
-            self._show(result, empty_scene(
-                f"Preparing the {len(_story_steps(result, variant))} steps of the {variant} "
-                f"program…", variant, "", result.function, result.simulated))
 
     @property
     def busy(self) -> bool:
@@ -434,27 +452,38 @@ class DeviceView(QWidget):
         steps (the last frame stays on screen meanwhile)."""
         return self._scene_job is not None or self.canvas.preparing
 
-    def _big_scene_steps(self, result: TraceResult,
-                         variant: str) -> Steps[tuple[Scene, list]]:
-        """A big program's scene, its overview and its strip's marks, in steps."""
+    def _big_scene_steps(self, result: TraceResult, variant: str,
+                         announce: bool = False) -> Steps[tuple[Scene, list, list]]:
+        """A big program's scene, its overview and its strip's marks, in steps; first
+        (``announce``: no scene shown yet) a line saying what is coming, painted in its
+        own step -- the steps' budget pays for it, not the turn the result came in, which
+        every view spends on its first changes."""
+        if announce:
+            self._show(result, empty_scene(
+                f"Preparing the {len(_story_steps(result, variant))} steps of the {variant} "
+                f"program…", variant, "", result.function, result.simulated))
+            self.canvas.repaint()
+            yield
         scene = yield from scene_steps(result, variant)
         yield
         yield from geometry.measure_captions(scene)
         rows = build_overview(scene)
         yield
+        items: list = []
         if len(scene.phases) >= OVERVIEW_PHASES:
             self.strip.theme = self.theme
             yield from self.strip.prepare(scene, rows, self.width())
             yield
-        return scene, rows
+            items = yield from self.tree.items_steps(rows)
+        return scene, rows, items
 
     def _scene_built(self, job: SlicedJob, result: TraceResult, built: object) -> None:
         if job is not self._scene_job:  # (cancelled by a newer result meanwhile)
             return
         self._scene_job = None
         job.deleteLater()
-        scene, rows = cast(tuple[Scene, list], built)
-        self._show(result, scene, rows)
+        scene, rows, items = cast(tuple[Scene, list, list], built)
+        self._show(result, scene, rows, items or None)
 
     def _cancel_scene(self) -> None:
         if self._scene_job is not None:
@@ -486,12 +515,13 @@ class DeviceView(QWidget):
         if self.result is not None and self.scene.phases:
             self.set_result(self.result, self.scene.variant)
 
-    def _show(self, result: TraceResult, scene: Scene, overview: list | None = None) -> None:
+    def _show(self, result: TraceResult, scene: Scene, overview: list | None = None,
+              items: list | None = None) -> None:
         self.result = result
         self.scene = scene
         if self.chip is not None:
             with_projections(scene, result, self.chip)
-        self._show_overview(overview)
+        self._show_overview(overview, items)
         new = [p.kind for p in self.scene.phases]
         if not new:  # an error (a typo being fixed): the phase is kept for the fix
             self.pause()
@@ -690,24 +720,25 @@ class DeviceView(QWidget):
             return parse_size(size, ANIMATION_SIZES)
         return int(size[0]), int(size[1])
 
-    def _show_overview(self, rows: list | None = None) -> None:
+    def _show_overview(self, rows: list | None = None, items: list | None = None) -> None:
         """The strip and the group tree, for a program of many phases only (``rows``: the
-        scene's overview, if built already)."""
+        scene's overview, if built already; ``items``: the tree's items for them, made
+        ahead)."""
         self.overview = rows if rows is not None else build_overview(self.scene)
         self.canvas.holding = True  # (the caller's invalidate() fits the height, once)
         try:
-            self._arrange_overview()
+            self._arrange_overview(items)
         finally:
             self.canvas.holding = False
 
-    def _arrange_overview(self) -> None:
+    def _arrange_overview(self, items: list | None = None) -> None:
         big = len(self.scene.phases) >= OVERVIEW_PHASES
         self.strip.setVisible(big)
         self.tree.setVisible(big)
         if big:
             self.strip.theme = self.theme
             self.strip.set_scene(self.scene, self.overview)
-            self.tree.set_rows(self.overview)
+            self.tree.set_rows(self.overview, items)
             width = self.split.width()
             side = min(max(width * 3 // 10, 260), 460)
             self.split.setSizes([max(width - side, 1), side])

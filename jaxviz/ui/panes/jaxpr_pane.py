@@ -292,24 +292,41 @@ class JaxprPane(QFrame):
             return
         self._stop_fill()
         self.result = vr
-        self.call.setText(vr.call)
-        self.show_notes(vr.notes)
-        self.copy_button.setEnabled(vr.code is not None)
-        self.banner.hide()
-        self.set_dimmed(False)
         from jaxviz.ui.text.code_view import FILL_LINES
 
         if vr.jaxpr_text.count("\n") + 1 < FILL_LINES:
+            self._show_header(vr)
             # at once, its marks made first: the gutter takes its width once (marks cleared
             # then set narrowed and widened it, Qt laying the text out again each time)
             made = marks if isinstance(marks, list) else run_to_end(marks)
             run_to_end(self._result_steps(vr, made))
             return
         self.jaxpr_view.expect_fill()
-        job = self._fill_job = SlicedJob(self._result_steps(vr, marks), parent=self)
+        job = self._fill_job = SlicedJob(self._big_result_steps(vr, marks), parent=self)
         job.finished.connect(lambda _none: self._filled(job))
         job.failed.connect(lambda _error: self._filled(job))
         job.start()
+
+    def _show_header(self, vr: VariantResult) -> None:
+        """The header and banner of a result shown: its call, its notes, no error."""
+        self.call.setText(vr.call)
+        self.show_notes(vr.notes)
+        self.copy_button.setEnabled(vr.code is not None)
+        self.banner.hide()
+        self.set_dimmed(False)
+
+    def _big_result_steps(self, vr: VariantResult, marks: list[Mark] | Steps[list[Mark]]
+                          ) -> Steps[None]:
+        """A big jaxpr's :meth:`_result_steps`, after its header in a step of its own,
+        painted in it: the steps' shared budget pays for that paint, not the turn the
+        result came in, which every view spends on its first changes."""
+        self._show_header(vr)
+        layout = self.layout()
+        if layout is not None:
+            layout.activate()  # (a note shown or hidden moves the views below it)
+        self.repaint()
+        yield
+        yield from self._result_steps(vr, marks)
 
     def _result_steps(self, vr: VariantResult, marks: list[Mark] | Steps[list[Mark]]
                       ) -> Steps[None]:

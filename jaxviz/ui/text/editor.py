@@ -46,6 +46,9 @@ class CodeEditor(LinkedTextEdit):
         self._error_message = ""
         self._link: dict[int, QColor] = {}
         self._active = 0
+        #: What set_link_colours and set_active_line showed last, and for which text.
+        self._link_text = -1
+        self._active_shown: tuple[int, QColor | None, int] = (0, None, -1)
         #: Step mode is on: a click on a line number runs the stepper to that line.
         self.stepping = False
         self.set_zoom(0)
@@ -173,12 +176,19 @@ class CodeEditor(LinkedTextEdit):
     # ---------------------------------------------------------------- linking
     def set_link_colours(self, colours: dict[int, QColor]) -> None:
         """Background colours of 1-based source lines (those that produced equations)."""
-        self._link = dict(colours)
+        if colours == self._link and (not colours or self._link_text == self._generation):
+            return  # (unchanged, for the same text, or none again: no repaint -- a new
+            # result clears the last one's colours before its own come)
+        self._link, self._link_text = dict(colours), self._generation
         self.set_line_backgrounds("link", {n - 1: c for n, c in colours.items()})
         self._gutter.update()
 
     def set_active_line(self, line: int, colour: QColor | None = None) -> None:
         """Highlight one 1-based source line strongly (0 to clear)."""
+        shown = self._active_shown
+        if (line, colour) == shown[:2] and (not line or shown[2] == self._generation):
+            return  # (unchanged, for the same text, or none again: no repaint)
+        self._active_shown = (line, colour, self._generation)
         self._active = line
         if line and colour is not None:
             self.set_line_backgrounds("active", {line - 1: colour})

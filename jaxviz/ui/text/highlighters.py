@@ -318,13 +318,16 @@ class PygmentsHighlighter(QSyntaxHighlighter):
         count = self._doc.blockCount()
         view = self._view()
         first = max(0, min(view.firstVisibleBlock().blockNumber(), count - 1)) if view else 0
-        # the lines in view in one step (each step that colours some of them repaints the
-        # view), then the rest from there, then from the top
+        # the lines in view first, then the rest from there, then from the top; the lines
+        # in view are laid out in the steps that colour them (see _apply), CHUNK_LINES a
+        # step (60 in one step were 8-10 ms), so the paint that follows only draws them
         shown = view.viewport().height() // max(1, view.fontMetrics().lineSpacing()) + 2 \
             if view is not None else CHUNK_LINES
-        spans = [(first, min(count, first + max(shown, CHUNK_LINES)))]
+        in_view = min(count, first + max(shown, CHUNK_LINES))
+        spans = [(start, min(start + CHUNK_LINES, in_view))
+                 for start in range(first, in_view, CHUNK_LINES)] or [(first, in_view)]
         spans += [(start, min(start + CHUNK_LINES, count))
-                  for start in range(spans[0][1], count, CHUNK_LINES)]
+                  for start in range(in_view, count, CHUNK_LINES)]
         spans += [(start, min(start + CHUNK_LINES, first))
                   for start in range(0, first, CHUNK_LINES)]
         for start, stop in spans:
@@ -338,10 +341,13 @@ class PygmentsHighlighter(QSyntaxHighlighter):
     def _apply(self, first: int, stop: int) -> None:
         """Set the formats of lines ``first..stop-1``.
 
-        The lines Qt has laid out are laid out again when next painted; the others get
-        their formats when they are first laid out, so colouring lines off screen repaints
-        nothing. Folded lines are left for when they are unfolded (:meth:`colour_unfolded`):
-        new formats drop a line's layout, and Qt lays out again every folded line a paint
+        The lines in view are laid out here and now, with their formats (in the step that
+        colours them: laid out in the paint, the 60 lines of a tall view were 6-10 ms of a
+        paint after the steps' turn, which their budget could not see); other lines Qt has
+        laid out are laid out again when next shown, and lines never laid out get their
+        formats when they first are, so colouring lines off screen repaints nothing.
+        Folded lines are left for when they are unfolded (:meth:`colour_unfolded`): new
+        formats drop a line's layout, and Qt lays out again every folded line a paint
         passes (a train step's pane: 4,000 lines, 245 ms in one paint). Not by marking the
         lines' contents dirty, as Qt's own highlighting does: that drops the layout of every
         line between the first and the last line coloured since the last time.
@@ -350,6 +356,7 @@ class PygmentsHighlighter(QSyntaxHighlighter):
         view = self._view()
         block = doc.findBlockByNumber(first)
         dirty: tuple[int, int] | None = None
+        shown = _lines_in_view(view) if view is not None and view.isVisible() else (0, -1)
         self._applying = True
         try:
             while block.isValid() and block.blockNumber() < stop:
@@ -367,9 +374,13 @@ class PygmentsHighlighter(QSyntaxHighlighter):
                 layout = block.layout()
                 laid_out = layout.lineCount() > 0
                 layout.setFormats(ranges)
-                if laid_out:
-                    if view is not None:
-                        layout.clearLayout()  # laid out again, with its formats, when painted
+                if laid_out and view is not None:
+                    layout.clearLayout()  # laid out again, with its formats, when shown
+                now = shown[0] <= n <= shown[1]
+                if now:  # in view: laid out here, as Qt's paint would (it only draws it)
+                    assert view is not None
+                    view.blockBoundingRect(block)
+                if laid_out or now:
                     end = block.position() + block.length()
                     dirty = (dirty[0] if dirty else block.position(), end)
                 block = block.next()
@@ -480,6 +491,24 @@ def _in_view(view: LinkedTextEdit, span: tuple[int, int]) -> bool:
         else:
             block = view.after_hidden(block)
     return span[0] < last.position() + last.length() and span[1] > first.position()
+
+
+def _lines_in_view(view: LinkedTextEdit) -> tuple[int, int]:
+    """The first and last line (block number) a view shows, counted as :func:`_in_view`
+    does (folded lines skipped, not asked of Qt's layout)."""
+    first = view.firstVisibleBlock()
+    if not first.isValid():
+        return (0, -1)
+    room = view.viewport().height() // max(1, view.fontMetrics().lineSpacing()) + 1
+    block, last, shown = first, first, 0
+    while block.isValid() and shown < room:
+        if block.isVisible():
+            shown += 1
+            last = block
+            block = block.next()
+        else:
+            block = view.after_hidden(block)
+    return first.blockNumber(), last.blockNumber()
 
 
 def _format_range(start: int, length: int, fmt: QTextCharFormat) -> QTextLayout.FormatRange:
