@@ -22,12 +22,16 @@ window's process only) adds the pass that frees them, when the window is idle:
   is a pass after :data:`DEEP_IDLE_S` seconds idle (at most once per
   :data:`DEEP_EVERY_S`); the others walk only what was made since the last freeze.
 
-Python's own collections go on as before.
+Python's own collections go on as before. After each idle pass the C heap's free pages
+go back to the system (:func:`release_free_heap`): what a timing run's transient buffers
+left free (a plot's pictures cached while it streamed in) stayed resident, 5.6 MB.
 """
 
 from __future__ import annotations
 
+import ctypes
 import gc
+import sys
 import time
 import weakref
 from collections.abc import Callable
@@ -124,8 +128,30 @@ class IdleCollector(QObject):
             self.deep_passes += 1
         gc.collect()
         gc.freeze()
+        release_free_heap()
         self.passes += 1
         return True
+
+
+_libc: list = []
+
+
+def release_free_heap() -> bool:
+    """Give the C heap's free pages back to the system (glibc's ``malloc_trim(0)``, well
+    under a millisecond): freed buffers otherwise stay in the process's resident memory.
+    Linux with glibc only; elsewhere, or without it, nothing (False)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    if not _libc:
+        try:
+            trim = ctypes.CDLL("libc.so.6").malloc_trim
+        except (OSError, AttributeError):
+            trim = None
+        _libc.append(trim)
+    if _libc[0] is None:
+        return False
+    _libc[0](0)
+    return True
 
 
 _installed: list[IdleCollector] = []
