@@ -113,3 +113,36 @@ def spin_until(check, timeout_ms: int = JAX_MS) -> None:
 
 def hex_rgb(colour: str) -> np.ndarray:
     return np.array([int(colour[i:i + 2], 16) for i in (1, 3, 5)])
+
+
+def settle_events(turns: int = 6) -> None:
+    """Let the event loop run ``turns`` times."""
+    from PySide6.QtWidgets import QApplication
+
+    for _ in range(turns):
+        QApplication.processEvents()
+
+
+def docked_timing_view(qtbot):
+    """A TimingView in a 1600x760 window's layout, as docked (the window lays out around
+    it), shown and laid out for good: the plots' resize timer (120 ms after the last
+    resize) may build the figures again for the new text size, and a test holding the old
+    figure would watch one the view no longer updates. Returns (window, view)."""
+    from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+    from jaxviz.ui.timing import TimingView
+
+    window = QWidget()
+    window.setObjectName("host_window")
+    box = QVBoxLayout(window)
+    box.addWidget(QLabel("the window's other widgets"))
+    view = TimingView()
+    box.addWidget(view, 1)
+    window.resize(1600, 760)
+    window.show()
+    qtbot.addWidget(window)
+    qtbot.waitExposed(window)
+    qtbot.wait(200)
+    qtbot.waitUntil(lambda: not view.plots._resize_timer.isActive())
+    settle_events()
+    return window, view

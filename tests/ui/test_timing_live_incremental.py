@@ -15,12 +15,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PySide6.QtCore import QEvent, QObject
-from PySide6.QtWidgets import QApplication, QGraphicsItem, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QGraphicsItem
 
 from jaxviz.model.timing import TimingRun, TimingStatus
-from jaxviz.ui.timing import TimingView
 from jaxviz.views.timing.export import read_json
-from tests.helpers.timing_view import image_rgb
+from tests.helpers.timing_view import docked_timing_view, image_rgb
 
 RECORDING = (Path(__file__).resolve().parents[2] / "resources" / "lectures" / "recordings"
              / "async_dispatch" / "timings.json")
@@ -65,23 +64,8 @@ class Paints(QObject):
 
 @pytest.fixture
 def docked(qtbot):
-    """The view in a window's layout, as docked."""
-    window = QWidget()
-    box = QVBoxLayout(window)
-    box.addWidget(QLabel("the window's other widgets"))
-    view = TimingView()
-    box.addWidget(view, 1)
-    window.resize(1600, 760)
-    window.show()
-    qtbot.addWidget(window)
-    qtbot.waitExposed(window)
-    # laid out for good: the plots' resize timer (120 ms after the last resize) may build
-    # the figures again for the new text size; a test holding the old figure would
-    # watch one the view no longer updates
-    qtbot.wait(200)
-    qtbot.waitUntil(lambda: not view.plots._resize_timer.isActive())
-    settle()
-    return window, view
+    """The view in a window's layout, as docked (laid out for good)."""
+    return docked_timing_view(qtbot)
 
 
 def jit_records(recording: TimingRun) -> list:

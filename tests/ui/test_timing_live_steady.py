@@ -21,7 +21,7 @@ from jaxviz.model.timing import TimingRun, TimingStatus
 from jaxviz.ui.text.steady_label import SteadyWrap
 from jaxviz.ui.timing import TimingView
 from jaxviz.views.timing.export import read_json
-from tests.helpers.timing_view import image_rgb
+from tests.helpers.timing_view import docked_timing_view, image_rgb
 
 RECORDING = (Path(__file__).resolve().parents[2] / "resources" / "lectures" / "recordings"
              / "async_dispatch" / "timings.json")
@@ -88,19 +88,8 @@ def stream(view: TimingView, recording: TimingRun, on_update=None) -> TimingRun:
 
 @pytest.fixture
 def docked(qtbot):
-    """The view in a window's layout (as docked: the window lays out around it)."""
-    window = QWidget()
-    window.setObjectName("host_window")
-    box = QVBoxLayout(window)
-    box.addWidget(QLabel("the window's other widgets"))
-    view = TimingView()
-    box.addWidget(view, 1)
-    window.resize(1600, 760)
-    window.show()
-    qtbot.addWidget(window)
-    qtbot.waitExposed(window)
-    settle()
-    return window, view
+    """The view in a window's layout, as docked (laid out for good)."""
+    return docked_timing_view(qtbot)
 
 
 def test_the_plotted_points_are_the_recorded_timings(docked):

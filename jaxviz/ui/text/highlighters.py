@@ -39,6 +39,7 @@ from PySide6.QtGui import (
     QFont,
     QFontMetricsF,
     QSyntaxHighlighter,
+    QTextBlock,
     QTextCharFormat,
     QTextDocument,
     QTextLayout,
@@ -478,27 +479,28 @@ def _in_view(view: LinkedTextEdit, span: tuple[int, int]) -> bool:
     """Whether the characters ``span`` (start, end) touch the lines a view shows (counted
     from its first line shown, folded ones skipped: not asked of Qt's layout, which would
     lay out every line in view to answer, the paint's work done twice)."""
-    first = view.firstVisibleBlock()
-    if not first.isValid():
+    shown = _blocks_in_view(view)
+    if shown is None:
         return True
-    room = view.viewport().height() // max(1, view.fontMetrics().lineSpacing()) + 1
-    block, last, shown = first, first, 0
-    while block.isValid() and shown < room:
-        if block.isVisible():
-            shown += 1
-            last = block
-            block = block.next()
-        else:
-            block = view.after_hidden(block)
+    first, last = shown
     return span[0] < last.position() + last.length() and span[1] > first.position()
 
 
 def _lines_in_view(view: LinkedTextEdit) -> tuple[int, int]:
     """The first and last line (block number) a view shows, counted as :func:`_in_view`
     does (folded lines skipped, not asked of Qt's layout)."""
+    shown = _blocks_in_view(view)
+    if shown is None:
+        return (0, -1)
+    return shown[0].blockNumber(), shown[1].blockNumber()
+
+
+def _blocks_in_view(view: LinkedTextEdit) -> tuple[QTextBlock, QTextBlock] | None:
+    """The first and last block a view shows, counted from its first block shown by line
+    spacing (folded ones skipped); None for an empty view."""
     first = view.firstVisibleBlock()
     if not first.isValid():
-        return (0, -1)
+        return None
     room = view.viewport().height() // max(1, view.fontMetrics().lineSpacing()) + 1
     block, last, shown = first, first, 0
     while block.isValid() and shown < room:
@@ -508,7 +510,7 @@ def _lines_in_view(view: LinkedTextEdit) -> tuple[int, int]:
             block = block.next()
         else:
             block = view.after_hidden(block)
-    return first.blockNumber(), last.blockNumber()
+    return first, last
 
 
 def _format_range(start: int, length: int, fmt: QTextCharFormat) -> QTextLayout.FormatRange:
