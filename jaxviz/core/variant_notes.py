@@ -240,12 +240,16 @@ def collectives_note(closed: Any, hlo: str) -> VariantNote | None:
     said = ", ".join(f"{k} {name}" for name, k in sorted(jaxpr_counts.items())) or "no collective"
     runs = ", ".join(f"{k} {name}" for name, k in sorted(hlo_counts.items())) or "no collective"
     text = f"the jaxpr has {said}; the compiled program runs {runs}"
-    # a combined collective works on a tuple: one operand per jaxpr collective it replaced
+    # a combined collective works on a tuple: one operand per collective it replaced --
+    # the jaxpr's own where its op_name names only collective primitives (psum ...), else
+    # ones the partitioner inserted (their op_name names what they serve: dot_general ...)
     combined = [i for i in ops if max(len(i.types), len(i.primitives)) > 1]
-    if combined:
-        parts = sum(max(len(i.types), len(i.primitives)) for i in combined)
-        text += (f" (XLA combined {parts} jaxpr collectives into {len(combined)} "
-                 f"op{'s' if len(combined) > 1 else ''})")
-    elif not jaxpr_counts:
-        text += " (inserted by XLA's SPMD partitioner)"
+    ops_word = f"{len(combined)} op{'s' if len(combined) > 1 else ''}"
+    parts = sum(max(len(i.types), len(i.primitives)) for i in combined)
+    own = all(i.primitives and set(i.primitives) <= set(VERBS) for i in combined)
+    if not jaxpr_counts:
+        text += " (inserted by XLA's SPMD partitioner" + (
+            f", which combined {parts} of them into {ops_word})" if combined else ")")
+    elif combined:
+        text += f" (XLA combined {parts} {'jaxpr ' if own else ''}collectives into {ops_word})"
     return VariantNote("collectives", text)

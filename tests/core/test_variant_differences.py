@@ -206,6 +206,34 @@ def test_the_collectives_note_counts_what_the_programs_have():
     assert "(XLA combined 2 jaxpr collectives into 1 op)" in note.text
 
 
+def test_collectives_the_partitioner_combined_are_not_called_the_jaxprs():
+    """A data-parallel gradient of two weights: the jaxpr has no collective, XLA's SPMD
+    partitioner inserts an all-reduce per gradient and its combiner makes them one op on
+    a tuple (read from the compiled HLO here); they were called "2 jaxpr collectives"."""
+    from jax.sharding import NamedSharding
+    from jax.sharding import PartitionSpec as P
+
+    from jaxviz.core.variant_notes import collectives_note
+
+    mesh = jax.make_mesh((8,), ("data",))
+    rep, rows = NamedSharding(mesh, P()), NamedSharding(mesh, P("data"))
+
+    def loss(w, b, x):
+        return jnp.sum((x @ w + b) ** 2)
+
+    f = jax.jit(jax.grad(loss, argnums=(0, 1)), in_shardings=(rep, rep, rows))
+    args = (jnp.ones((4, 3)), jnp.ones(3), jnp.ones((16, 4)))
+    hlo = f.lower(*args).compile().as_text()
+    tuples = re.findall(r"= \([^)]*\) all-reduce(?:-start)?\(", hlo)
+    assert len(tuples) == 1 and len(re.findall(r"\sall-reduce(?:-start)?\(", hlo)) == 1
+    assert not [e for e in eqns(jax.make_jaxpr(f)(*args).jaxpr) if "psum" in e.primitive.name]
+    note = collectives_note(jax.make_jaxpr(f)(*args), hlo)
+    assert note is not None
+    assert note.text == ("the jaxpr has no collective; the compiled program runs 1 all-reduce "
+                         "(inserted by XLA's SPMD partitioner, which combined 2 of them "
+                         "into 1 op)")
+
+
 @pytest.mark.parametrize("name, untrue", [
     ("async_dispatch", "stays flat"), ("jit_composition", "smooth step"),
     ("data_parallel", "one collective in the jaxpr"),
