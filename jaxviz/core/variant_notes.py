@@ -224,6 +224,21 @@ def _divided_by(eqn: Any, n: int, eqns: list[Any]) -> bool:
 # --------------------------------------------------------------------------- #
 
 
+def _in_loops(module: Any) -> set[str]:
+    """The computations a while loop runs (its bodies and conditions, and what they call)."""
+    looped: set[str] = set()
+    todo = [name for c in module.computations.values() for i in c.instructions
+            if i.opcode == "while" for role, name in i.called() if role in ("body", "condition")]
+    while todo:
+        name = todo.pop()
+        if name in looped or name not in module.computations:
+            continue
+        looped.add(name)
+        todo += [called for i in module.computations[name].instructions
+                 for _, called in i.called()]
+    return looped
+
+
 def collectives_note(closed: Any, hlo: str) -> VariantNote | None:
     """How many collectives the jaxpr has, and how many the compiled program runs."""
     jaxpr_counts = Counter(e.primitive.name for e in walk(closed.jaxpr)
@@ -240,16 +255,27 @@ def collectives_note(closed: Any, hlo: str) -> VariantNote | None:
     said = ", ".join(f"{k} {name}" for name, k in sorted(jaxpr_counts.items())) or "no collective"
     runs = ", ".join(f"{k} {name}" for name, k in sorted(hlo_counts.items())) or "no collective"
     text = f"the jaxpr has {said}; the compiled program runs {runs}"
+    looped = _in_loops(module)
+    in_loop = sum(1 for c in module.computations.values() if c.name in looped
+                  for i in c.instructions if i.opcode.removesuffix("-start") in HLO_COLLECTIVES)
     # a combined collective works on a tuple: one operand per collective it replaced --
     # the jaxpr's own where its op_name names only collective primitives (psum ...), else
-    # ones the partitioner inserted (their op_name names what they serve: dot_general ...)
-    combined = [i for i in ops if max(len(i.types), len(i.primitives)) > 1]
-    ops_word = f"{len(combined)} op{'s' if len(combined) > 1 else ''}"
+    # ones the partitioner inserted (their op_name names what they serve: dot_general ...).
+    # (An all-to-all on a tuple is one all-to-all: one operand per device's chunk.)
+    combined = [i for i in ops if max(len(i.types), len(i.primitives)) > 1
+                and i.opcode.removesuffix("-start") != "all-to-all"]
     parts = sum(max(len(i.types), len(i.primitives)) for i in combined)
-    own = all(i.primitives and set(i.primitives) <= set(VERBS) for i in combined)
+    own = bool(jaxpr_counts) and all(i.primitives and set(i.primitives) <= set(VERBS)
+                                     for i in combined)
+    said_more = []
     if not jaxpr_counts:
-        text += " (inserted by XLA's SPMD partitioner" + (
-            f", which combined {parts} of them into {ops_word})" if combined else ")")
-    elif combined:
-        text += f" (XLA combined {parts} {'jaxpr ' if own else ''}collectives into {ops_word})"
+        said_more.append("inserted by XLA's SPMD partitioner")
+    if combined:
+        said_more.append(f"XLA combined {parts} {'jaxpr ' if own else ''}collectives into "
+                         f"{len(combined)} op{'s' if len(combined) > 1 else ''}")
+    if in_loop:
+        said_more.append("inside a loop, once per iteration" if in_loop == len(ops) else
+                         f"{in_loop} inside a loop, once per iteration each")
+    if said_more:
+        text += f" ({'; '.join(said_more)})"
     return VariantNote("collectives", text)

@@ -230,8 +230,60 @@ def test_collectives_the_partitioner_combined_are_not_called_the_jaxprs():
     note = collectives_note(jax.make_jaxpr(f)(*args), hlo)
     assert note is not None
     assert note.text == ("the jaxpr has no collective; the compiled program runs 1 all-reduce "
-                         "(inserted by XLA's SPMD partitioner, which combined 2 of them "
+                         "(inserted by XLA's SPMD partitioner; XLA combined 2 collectives "
                          "into 1 op)")
+
+
+def test_an_all_to_all_on_a_tuple_is_one_collective_not_a_combination():
+    """Resharding rows to columns: XLA's all-to-all takes one operand per device's chunk
+    (a tuple of 8), which is one all-to-all -- it was called "8 collectives combined"."""
+    from jax.sharding import AxisType, NamedSharding
+    from jax.sharding import PartitionSpec as P
+
+    from jaxviz.core.variant_notes import collectives_note
+
+    mesh = jax.make_mesh((8,), ("x",), axis_types=(AxisType.Auto,))
+    f = jax.jit(lambda x: x * 2, in_shardings=NamedSharding(mesh, P("x", None)),
+                out_shardings=NamedSharding(mesh, P(None, "x")))
+    x = jnp.ones((64, 64))
+    hlo = f.lower(x).compile().as_text()
+    [line] = [ln for ln in hlo.splitlines() if re.search(r"\sall-to-all(?:-start)?\(", ln)]
+    assert line.count("f32[8,1,8]") == 8  # one operand per device's chunk
+    note = collectives_note(jax.make_jaxpr(f)(x), hlo)
+    assert note is not None and "combined" not in note.text
+    assert note.text == ("the jaxpr has no collective; the compiled program runs 1 all-to-all "
+                         "(inserted by XLA's SPMD partitioner)")
+
+
+def test_a_collective_inside_a_loop_is_said_to_run_once_per_iteration():
+    """A ring pass written with shard_map and fori_loop: its one ppermute is inside the
+    jaxpr's while loop, and so is the compiled collective-permute."""
+    from jax.sharding import AxisType
+    from jax.sharding import PartitionSpec as P
+
+    from jaxviz.core.variant_notes import collectives_note
+
+    mesh = jax.make_mesh((8,), ("x",), axis_types=(AxisType.Auto,))
+    perm = [(i, (i + 1) % 8) for i in range(8)]
+
+    def ring(block):
+        def body(i, carry):
+            acc, cur = carry
+            cur = jax.lax.ppermute(cur, "x", perm)
+            return acc + cur, cur
+        return jax.lax.fori_loop(0, 7, body, (block, block))[0]
+
+    f = jax.jit(jax.shard_map(ring, mesh=mesh, in_specs=P("x"), out_specs=P("x")))
+    x = jnp.ones((64, 16))
+    closed = jax.make_jaxpr(f)(x)
+    # (fori_loop with static bounds is a scan)
+    [loop] = [e for e in eqns(closed.jaxpr) if e.primitive.name in ("while", "scan")]
+    assert [e for sub in jax.extend.core.jaxprs_in_params(loop.params) for e in eqns(sub)
+            if e.primitive.name == "ppermute"]
+    note = collectives_note(closed, f.lower(x).compile().as_text())
+    assert note is not None
+    assert note.text == ("the jaxpr has 1 ppermute; the compiled program runs 1 "
+                         "collective-permute (inside a loop, once per iteration)")
 
 
 @pytest.mark.parametrize("name, untrue", [
