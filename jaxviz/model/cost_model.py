@@ -315,16 +315,20 @@ def project(costs: ProgramCosts, chip: Chip) -> Projection:
             label = f"{use.kind} over {axes}"
             comm_total += comm.value
         if sc.times > 1:
-            label += f" x{sc.times}"
+            label += f" ×{sc.times}"
         phases.append(_phase(chip, sc.step, sc.kind, label,
                              sc.source_lines[0] if sc.source_lines else None, sc.times,
                              sc.flops, sc.flops_by_dtype, sc.hbm_bytes, sc.comm_bytes, comm))
         if comm.value:
-            comm_formulas.append(seconds(comm.value))
-    total_comm = Estimate(comm_total, (" + ".join(comm_formulas) if len(comm_formulas) < 12
-                                       else f"the sum over {len(comm_formulas)} collective "
-                                            f"phases") + f" = {seconds(comm_total)}"
-                          if comm_formulas else "no communication")
+            comm_formulas.append(f"{seconds(comm.value)} (phase {sc.step + 1})")
+    if len(comm_formulas) == 1:  # the one phase's own formula says how it was made
+        total_comm = Estimate(comm_total, next(p.t_comm.formula for p in phases if p.t_comm.value))
+    else:
+        total_comm = Estimate(comm_total, (" + ".join(comm_formulas) if len(comm_formulas) < 12
+                                           else f"the sum over {len(comm_formulas)} "
+                                                f"collective phases")
+                              + f" = {seconds(comm_total)}" if comm_formulas
+                              else "no communication")
     total = _phase(chip, None, "program", "the whole program", None, 1, costs.flops,
                    costs.flops_by_dtype, costs.hbm_bytes, costs.comm_bytes, total_comm)
     mesh = costs.mesh

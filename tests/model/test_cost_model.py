@@ -15,7 +15,13 @@ import tomllib
 import pytest
 
 from jaxviz.model.chips import PRESETS, Chip, ChipFileError, find_chip, load_chips
-from jaxviz.model.cost_model import collective_time, compute_time, memory_time, project
+from jaxviz.model.cost_model import (
+    collective_time,
+    compute_time,
+    memory_time,
+    project,
+    seconds,
+)
 from jaxviz.model.program import CollectiveUse, MemoryUse, ProgramCosts, StepCost
 
 V5E = find_chip("tpu-v5e")
@@ -132,13 +138,21 @@ def test_a_phase_lies_between_the_max_and_the_sum():
     assert compute.t_upper.value == pytest.approx(compute.t_compute.value
                                                   + compute.t_memory.value)
     one = collective_time(V5E, "all-gather", MB34 / 4, MB34, [4]).value
-    assert comm.t_comm.value == pytest.approx(12 * one) and comm.label.endswith("x12")
+    assert comm.t_comm.value == pytest.approx(12 * one) and comm.label.endswith("×12")
     assert p.total.t_comm.value == pytest.approx(12 * one)
     assert p.total.t_lower.value == pytest.approx(max(p.total.t_compute.value,
                                                       p.total.t_memory.value, 12 * one))
     assert p.total.t_upper.value == pytest.approx(p.total.t_compute.value
                                                   + p.total.t_memory.value + 12 * one)
     assert p.memory_fits and compute.source_line == 7
+    # one collective phase: the whole program's T_comm is that phase's, formula and all
+    # (it read "7 us = 7 us"); with two, each phase named in the sum
+    assert p.total.t_comm.formula == comm.t_comm.formula
+    costs.steps.append(StepCost(step=2, kind="collective", times=1, collective=0,
+                                comm_bytes=3 * MB34 / 4))
+    two = project(costs, V5E)
+    assert two.total.t_comm.formula.endswith(f"(phase 2) + {seconds(one)} (phase 3) = "
+                                             f"{seconds(13 * one)}")
 
 
 # --------------------------------------------------------------------------- #
