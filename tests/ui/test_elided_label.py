@@ -16,11 +16,17 @@ from PySide6.QtCore import Qt
     "\u200a" * 5000 + "W" * 50,  # a hair space: narrower than any ASCII character
 ])
 @pytest.mark.parametrize("width", [40, 300, 1500])
-def test_the_label_shows_qts_elision_of_its_whole_text(qtbot, text, width):
+@pytest.mark.parametrize("points", [10, 12, 16])  # (a hair space: 1.3, 1.6, 2.1 px)
+def test_the_label_shows_qts_elision_of_its_whole_text(qtbot, text, width, points):
+    from PySide6.QtGui import QFont
+
     from jaxviz.ui.text.elided import ElidedLabel
 
     label = ElidedLabel()
     qtbot.addWidget(label)
+    font = QFont(label.font())
+    font.setPointSize(points)
+    label.setFont(font)
     label.resize(width, 30)
     label.setText(text)
     expected = label.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, width)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFontMetrics
+from PySide6.QtGui import QFontMetricsF
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
 #: Texts longer than this are cut to what could fit before Qt elides them.
@@ -39,18 +39,21 @@ class ElidedLabel(QLabel):
         text = self._full
         if len(text) > LONG_TEXT:  # (Qt measures all of it: a sharded call's 10,000
             # characters were 1-2 ms a label) cut where not even its narrowest characters fit
-            narrowest = _narrowest(self.font().key(), metrics, text)
+            exact = QFontMetricsF(self.font())  # (whole pixels round a 1.6 px space up to 2)
+            narrowest = _narrowest(self.font().key(), exact, text)
             if narrowest > 0:
-                text = text[:width // narrowest + 2]
+                cut = text[:int(width / narrowest) + 2]
+                if exact.horizontalAdvance(cut) > width:  # Qt elides it as it would all
+                    text = cut
         super().setText(metrics.elidedText(text, Qt.TextElideMode.ElideRight, width))
 
 
 #: The narrowest printable ASCII character's advance, per font (``QFont.key()``) and DPI.
-_ASCII_NARROWEST: dict[tuple[str, float], int] = {}
+_ASCII_NARROWEST: dict[tuple[str, float], float] = {}
 _ASCII = frozenset(chr(c) for c in range(32, 127))
 
 
-def _narrowest(font: str, metrics: QFontMetrics, text: str) -> int:
+def _narrowest(font: str, metrics: QFontMetricsF, text: str) -> float:
     """An advance no wider than that of ``text``'s narrowest character: the narrowest
     printable ASCII character's (measured once per font), or a narrower one of the text's
     other characters (measuring each of a long call's hundred distinct characters was 2-5
