@@ -194,9 +194,8 @@ class CostModel:
         operands = self._operand_types(comp, ins)
         if op == "dot":
             lhs = operands[0][0] if operands and operands[0] else ""
-            dims = array_shape(lhs)[1]
-            width = math.prod(dims[d] for d in ins.lhs_contracting_dims if d < len(dims))
-            return 2.0 * elements(out) * width, 0.0, _dot_dtype(ins, lhs, dtype)
+            return (_dot_flops(out, lhs, ins.lhs_contracting_dims), 0.0,
+                    _dot_dtype(ins, lhs, dtype))
         if op == "custom-call":
             return self._gemm(ins, operands, dtype)
         if op == "convolution":
@@ -229,14 +228,12 @@ class CostModel:
             return 0.0, 0.0, dtype
         numbers = config.get("dot_dimension_numbers") or {}
         lhs = operands[0][0] if operands and operands[0] else ""
-        dims = array_shape(lhs)[1]
         try:
             contracted = [int(d) for d in numbers.get("lhs_contracting_dimensions", [])]
         except (TypeError, ValueError):
             return 0.0, 0.0, dtype
         out = elements(ins.types[0])
-        width = math.prod(dims[d] for d in contracted if 0 <= d < len(dims))
-        flops, transcendentals = 2.0 * out * width, 0.0
+        flops, transcendentals = _dot_flops(ins.types[0], lhs, contracted), 0.0
         epilogue = str(config.get("epilogue", ""))
         flops += out * (("BIAS" in epilogue) + ("RELU" in epilogue))
         transcendentals += out * ("GELU" in epilogue)
@@ -356,6 +353,13 @@ class CostModel:
             elif not shared:
                 shared, total = True, total + size
         return total
+
+
+def _dot_flops(out: str, lhs: str, contracted: list[int]) -> float:
+    """XLA's count for a dot: ``2 * output elements * contracted size`` (the sizes of the
+    left operand's ``contracted`` dimensions)."""
+    dims = array_shape(lhs)[1]
+    return 2.0 * elements(out) * math.prod(dims[d] for d in contracted if 0 <= d < len(dims))
 
 
 def _dot_dtype(ins: Instruction, lhs: str, dtype: str) -> str:

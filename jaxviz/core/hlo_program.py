@@ -27,6 +27,7 @@ the program in order.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass, field
@@ -163,11 +164,12 @@ class Instruction:
         m = _TARGET.search(self.attrs)
         return m.group(1) if m else ""
 
-    @property
+    @functools.cached_property
     def gemm_config(self) -> dict | None:
         """A cuBLAS call's ``gemm_backend_config`` (its dot's dimension numbers, epilogue,
         alpha/beta, precision): the dot XLA:GPU handed to cuBLAS; None for any other
-        instruction, or one whose config does not read."""
+        instruction, or one whose config does not read. (Read once: the cost of a call
+        asks for it for its FLOPs, its bytes and its precision.)"""
         at = self.attrs.find(_BACKEND_CONFIG)
         if at < 0 or not self.custom_call_target.startswith("__cublas"):
             return None
