@@ -247,8 +247,9 @@ def collectives_note(closed: Any, hlo: str) -> VariantNote | None:
         module = read_module(hlo)
     except HloReadError:
         return None
-    ops = [i for c in module.computations.values() for i in c.instructions
-           if i.opcode.removesuffix("-start") in HLO_COLLECTIVES]
+    placed = [(c.name, i) for c in module.computations.values() for i in c.instructions
+              if i.opcode.removesuffix("-start") in HLO_COLLECTIVES]
+    ops = [i for _, i in placed]
     hlo_counts = Counter(i.opcode.removesuffix("-start") for i in ops)
     if not jaxpr_counts and not hlo_counts:
         return None
@@ -256,8 +257,7 @@ def collectives_note(closed: Any, hlo: str) -> VariantNote | None:
     runs = ", ".join(f"{k} {name}" for name, k in sorted(hlo_counts.items())) or "no collective"
     text = f"the jaxpr has {said}; the compiled program runs {runs}"
     looped = _in_loops(module)
-    in_loop = sum(1 for c in module.computations.values() if c.name in looped
-                  for i in c.instructions if i.opcode.removesuffix("-start") in HLO_COLLECTIVES)
+    in_loop = sum(1 for name, _ in placed if name in looped)
     # a combined collective works on a tuple: one operand per collective it replaced --
     # the jaxpr's own where its op_name names only collective primitives (psum ...), else
     # ones the partitioner inserted (their op_name names what they serve: dot_general ...).
