@@ -198,20 +198,30 @@ def declared_in(source: str | ast.Module) -> dict[str, Any] | None:
         The dict; None when the source does not parse, has no such
         assignment, or assigns something that is not a literal dict.
     """
+    assignments = _jaxviz_assignments(source)
+    return _literal_dict(assignments[-1]) if assignments else None
+
+
+def _literal_dict(assignment: ast.Assign) -> dict[str, Any] | None:
+    """The dict an assignment assigns, if it is a literal one."""
+    try:
+        meta = ast.literal_eval(assignment.value)
+    except (ValueError, SyntaxError, TypeError):
+        return None
+    return meta if isinstance(meta, dict) else None
+
+
+def _jaxviz_assignments(source: str | ast.Module) -> list[ast.Assign]:
+    """The module's top-level ``JAXVIZ = ...`` assignments, in order ([] for source that
+    does not parse)."""
     if isinstance(source, str):
         try:
             source = ast.parse(source)
         except (SyntaxError, ValueError):
-            return None
-    meta: Any = None
-    for node in source.body:
-        if (isinstance(node, ast.Assign) and len(node.targets) == 1
-                and isinstance(node.targets[0], ast.Name) and node.targets[0].id == "JAXVIZ"):
-            try:
-                meta = ast.literal_eval(node.value)
-            except (ValueError, SyntaxError, TypeError):
-                meta = None
-    return meta if isinstance(meta, dict) else None
+            return []
+    return [node for node in source.body
+            if isinstance(node, ast.Assign) and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name) and node.targets[0].id == "JAXVIZ"]
 
 
 #: The settings a file of one's own may declare in ``JAXVIZ = {...}``: which function,
@@ -233,17 +243,9 @@ def declared_problem(source: str | ast.Module) -> str | None:
     """Why a file's ``JAXVIZ = ...`` is not used, when it assigns one that is not a literal
     dict (an f-string, a name, a call: it would take running the file to know); None
     when there is none, or it is one."""
-    if isinstance(source, str):
-        try:
-            source = ast.parse(source)
-        except (SyntaxError, ValueError):
-            return None
-    if declared_in(source) is not None:
+    assignments = _jaxviz_assignments(source)
+    if not assignments or _literal_dict(assignments[-1]) is not None:
         return None
-    lines = [node.lineno for node in source.body
-             if isinstance(node, ast.Assign) and len(node.targets) == 1
-             and isinstance(node.targets[0], ast.Name) and node.targets[0].id == "JAXVIZ"]
-    if not lines:
-        return None
-    return (f"JAXVIZ on line {lines[-1]} is not used: jaxviz reads it without running the "
-            f"file, so it must be a plain dict of literals (no f-string, name or call)")
+    return (f"JAXVIZ on line {assignments[-1].lineno} is not used: jaxviz reads it without "
+            f"running the file, so it must be a plain dict of literals (no f-string, name "
+            f"or call)")
