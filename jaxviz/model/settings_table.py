@@ -194,3 +194,21 @@ def settings_values(values: Mapping[str, Any]) -> dict[str, Any]:
             value = "" if setting.name == "args" else setting.default
         out[setting.name] = value
     return out
+
+
+def fits_kind(setting: TraceSetting, value: Any) -> bool:
+    """Whether ``value``, as a settings file writes it (a lecture's ``[step.options]``, a
+    file's ``JAXVIZ`` dict), is of the type ``setting``'s kind takes: True or False for a
+    flag, a whole number within :data:`~jaxviz.model.limits.BATCH` for a count, one string
+    or a list of them for a list, a string otherwise. (Whether the text parses is the
+    fields' own check: :func:`jaxviz.views.window.window_state.find_field_errors`.)"""
+    from jaxviz.model.limits import BATCH
+
+    if setting.kind == "flag":
+        return isinstance(value, bool)
+    if setting.kind == "count":
+        return isinstance(value, int) and not isinstance(value, bool) and BATCH.contains(value)
+    if setting.kind == "list":
+        return isinstance(value, str) or (isinstance(value, (list, tuple))
+                                          and all(isinstance(v, str) for v in value))
+    return isinstance(value, str)

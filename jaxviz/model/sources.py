@@ -158,8 +158,7 @@ def resolve_target(text: str) -> tuple[Target, dict[str, Any]]:
 
 
 #: What a setting of each kind takes in a ``JAXVIZ`` dict, in words.
-_TAKES = {"flag": "True or False", "list": "a string or a list of strings",
-          "count": "a whole number (or None: one per device)"}
+_TAKES = {"flag": "True or False", "list": "a string or a list of strings"}
 
 
 def file_defaults(declared: dict[str, Any], shown: str, filename: str) -> dict[str, Any]:
@@ -173,32 +172,22 @@ def file_defaults(declared: dict[str, Any], shown: str, filename: str) -> dict[s
     """
     from jaxviz.model.limits import BATCH
     from jaxviz.model.records import VARIANTS
-    from jaxviz.model.settings_table import TRACE_SETTINGS
+    from jaxviz.model.settings_table import TRACE_SETTINGS, fits_kind
 
     out: dict[str, Any] = {}
     for setting in TRACE_SETTINGS:
         if setting.name not in declared:
             continue
         value = declared[setting.name]
-        if setting.kind == "flag":
-            ok = isinstance(value, bool)
-        elif setting.kind == "count":
-            ok = value is None or (isinstance(value, int) and not isinstance(value, bool)
-                                   and BATCH.contains(value))
-        elif setting.kind == "list":
-            ok = isinstance(value, str) or (isinstance(value, (list, tuple))
-                                            and all(isinstance(v, str) for v in value))
-            if ok and not isinstance(value, str):
-                value = ", ".join(value)
-        else:
-            ok = isinstance(value, str)
-        if not ok:
+        if not (fits_kind(setting, value) or (setting.kind == "count" and value is None)):
             takes = _TAKES.get(setting.kind, "a string")
             if setting.kind == "count":
                 takes = f"{BATCH.describe()} (or None: one per device)"
             raise UserError(ErrorInfo(kind="lookup", file=filename, message=(
                 f"{shown}: JAXVIZ {setting.name!r} is {value!r}: it takes {takes}, as "
                 f"{setting.flag} does")))
+        if setting.kind == "list" and not isinstance(value, str):
+            value = ", ".join(value)
         out[setting.name] = value
     variants = declared.get("variants")
     if isinstance(variants, (list, tuple)):

@@ -359,10 +359,6 @@ def _check_recording(path: Path, at: str) -> None:
         raise LectureError(f"{at}: the recording {path} cannot be used: {exc}") from None
 
 
-#: ``[step.options]`` that are text, as the command line's flags of the same name.
-TEXT_OPTIONS = ("in_axes", "axis_name", "mesh", "specs", "args", "batched_args", "out_specs")
-
-
 def _check_options(options: dict[str, Any], defaults: dict[str, Any], where: _StepLines,
                    devices: int, needs_args: bool) -> None:
     """Refuse ``[step.options]`` of the wrong type, or that do not parse as their flags do.
@@ -372,20 +368,16 @@ def _check_options(options: dict[str, Any], defaults: dict[str, Any], where: _St
     on the options over the function's own settings.
     """
     from jaxviz.model.limits import BATCH
+    from jaxviz.model.settings_table import SETTINGS, fits_kind
     from jaxviz.views.window.window_state import find_field_errors
 
-    if "batch" in options:
-        batch = options["batch"]
-        if not isinstance(batch, int) or isinstance(batch, bool) or not BATCH.contains(batch):
-            raise LectureError(f"{where.at('batch')}: batch is {BATCH.describe()}, "
-                               f"not {batch!r}")
-    if "check_vma" in options and not isinstance(options["check_vma"], bool):
-        raise LectureError(f"{where.at('check_vma')}: check_vma is true or false, not "
-                           f"{options['check_vma']!r}")
-    for name in TEXT_OPTIONS:
-        if name in options and not isinstance(options[name], str):
-            raise LectureError(f"{where.at(name)}: {name} is a string, as its command-line "
-                               f"flag takes it (e.g. {name} = \"...\"), not {options[name]!r}")
+    for name, value in options.items():
+        if fits_kind(SETTINGS[name], value):
+            continue
+        takes = {"count": BATCH.describe(), "flag": "true or false"}.get(
+            SETTINGS[name].kind,
+            f"a string, as its command-line flag takes it (e.g. {name} = \"...\")")
+        raise LectureError(f"{where.at(name)}: {name} is {takes}, not {value!r}")
     texts = {k: v for k, v in {**defaults, **options}.items() if isinstance(v, str)}
     if needs_args and not texts.get("args", "").strip():
         raise LectureError(f"{where.at()}: say what arguments the function takes: "
