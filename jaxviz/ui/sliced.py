@@ -23,7 +23,7 @@ import time
 from PySide6.QtCore import QObject, QTimer, Signal
 from shiboken6 import isValid
 
-from jaxviz.views.incremental import Steps
+from jaxviz.views.incremental import OWN_TURN, Steps
 
 #: The GUI thread's time given to the steps per event-loop turn (one 60 Hz frame is 16.7).
 SLICE_MS = 6.0
@@ -95,6 +95,7 @@ class SlicedJob(QObject):
         self.error: BaseException | None = None
         #: How many turns of the event loop the job took (for benchmarks and tests).
         self.turns = 0
+        self._own_next = False
         # deleted under way (with the view that owns it): the collector is not left paused,
         # and the turns forget it
         self.destroyed.connect(functools.partial(_forget, id(self)))
@@ -122,29 +123,56 @@ class SlicedJob(QObject):
         self._steps = None
         _resume_gc(id(self))
 
-    def run_until(self, deadline: float) -> None:
+    @property
+    def wants_own_turn(self) -> bool:
+        """Its next step changes what is on screen (a step yielded
+        :data:`~jaxviz.views.incremental.OWN_TURN`): it runs alone, first in a turn."""
+        return self._own_next and self._steps is not None
+
+    def run_until(self, deadline: float) -> bool:
         """Run steps until ``deadline`` (``time.perf_counter``) or this job's own slice is
-        over; emit :attr:`finished` or :attr:`failed` if they end."""
-        steps = self._steps
-        if steps is None:
-            return
+        over; emit :attr:`finished` or :attr:`failed` if they end. Returns whether a step
+        asked for the next one to run in a turn of its own (this turn ends then)."""
+        if self._steps is None:
+            return False
         self.turns += 1
         end = min(deadline, time.perf_counter() + self._slice_s)
+        while time.perf_counter() < end:
+            if not self._step():
+                return False
+            if self._own_next:
+                return True
+        return False
+
+    def run_own_step(self) -> None:
+        """Run the one step that asked for a turn of its own (:attr:`wants_own_turn`)."""
+        if self._steps is not None:
+            self.turns += 1
+            self._own_next = False
+            self._step()
+
+    def _step(self) -> bool:
+        """One step; whether the job goes on (False: it ended, failed or was deleted)."""
+        steps = self._steps
+        if steps is None:
+            return False
         try:
-            while time.perf_counter() < end:
-                next(steps)
-                if not isValid(self):  # a step deleted the job (with its parent): no more
-                    self._end()
-                    return
+            self._own_next = next(steps) is OWN_TURN
         except StopIteration as done:
             self._end()
             if isValid(self):
                 self.finished.emit(done.value)
+            return False
         except Exception as error:  # noqa: BLE001 - handed to whoever started the job
             self._end()
             self.error = error
             if isValid(self):
                 self.failed.emit(error)
+            return False
+        if not isValid(self):  # a step deleted the job (with its parent): no more
+            self._end()
+            return False
+        return True
 
 
 #: The GUI thread's time given to all the jobs together per event-loop turn, at most.
@@ -159,7 +187,10 @@ MIN_TURN_MS = 2.0
 class _Turns(QObject):
     """The jobs under way, run from one zero-interval timer: each turn gives them
     :meth:`budget` in all, in order (each at most its own slice); the ones that ran go to
-    the back of the line, so a job not reached this turn goes first the next."""
+    the back of the line, so a job not reached this turn goes first the next. A step that
+    yields :data:`~jaxviz.views.incremental.OWN_TURN` ends the turn, and its job's next step
+    (a change on screen) runs alone in the next one: its paint follows it in that turn,
+    not a full budget of steps."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -190,14 +221,20 @@ class _Turns(QObject):
         return min(TURN_MS, max(MIN_TURN_MS, FRAME_MS - other))
 
     def turn(self) -> None:
-        end = time.perf_counter() + self.budget() / 1000.0
-        ran: list[int] = []
-        for key, job in list(self.jobs.items()):
-            if time.perf_counter() >= end:
-                break
-            if key in self.jobs:  # not forgotten by a job that ran before it this turn
-                job.run_until(end)
-                ran.append(key)
+        own = next((key for key, job in self.jobs.items() if job.wants_own_turn), None)
+        if own is not None:  # a step that changes the screen: alone, painted before more
+            ran = [own]
+            self.jobs[own].run_own_step()
+        else:
+            end = time.perf_counter() + self.budget() / 1000.0
+            ran = []
+            for key, job in list(self.jobs.items()):
+                if time.perf_counter() >= end:
+                    break
+                if key in self.jobs:  # not forgotten by a job that ran before it this turn
+                    ran.append(key)
+                    if job.run_until(end):  # its next step wants a turn of its own
+                        break
         for key in ran:  # to the back of the line, or gone when done
             done = self.jobs.pop(key, None)
             if done is not None and done.busy:

@@ -24,13 +24,30 @@ Example:
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Generator
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
-#: Work in steps: yields ``None`` between pieces, returns the result.
-Steps = Generator[None, None, T]
+
+class Turn(enum.Enum):
+    """What a step may yield instead of ``None``: a wish about the event loop's turns."""
+
+    OWN = "a turn of its own"
+
+
+#: Yielded before a step that changes what is on screen: the window runs that step first
+#: in a turn of the event loop, alone, and ends the turn after it, so that Qt paints its
+#: change before any more steps run (:class:`jaxviz.ui.sliced.SlicedJob`); a frame then
+#: holds one step and its paint, not a full slice of steps and the paint on top. Nothing
+#: else notices it (:func:`run_to_end` runs through).
+OWN_TURN = Turn.OWN
+
+#: Work in steps: yields ``None`` (or :data:`OWN_TURN`) between pieces, returns the result.
+#: (The yields are typed ``Any``: mypy asks a bare ``yield`` for a value unless the type
+#: yielded is exactly ``None``.)
+Steps = Generator[Any, None, T]
 
 
 def run_to_end(steps: Steps[T]) -> T:

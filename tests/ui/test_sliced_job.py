@@ -222,3 +222,69 @@ def test_the_jobs_turn_leaves_room_for_the_paint_of_the_last_one(qtbot, monkeypa
     job.cancel()
     full, rest = int(sliced.TURN_MS), int(sliced.FRAME_MS - 10)
     assert ran == [full, rest, int(sliced.MIN_TURN_MS), full]
+
+
+def test_a_step_that_changes_the_screen_is_painted_before_any_other_step_runs(qtbot):
+    """A step after ``OWN_TURN`` (a change on screen) runs alone: Qt paints the change
+    before the next step of any job, so a frame holds that step and its paint, not a whole
+    budget of other jobs' steps with the paint on top."""
+    import time
+
+    from PySide6.QtCore import QEvent, QObject
+    from PySide6.QtWidgets import QLabel
+
+    from jaxviz.ui.sliced import SlicedJob
+    from jaxviz.views.incremental import OWN_TURN
+
+    label = QLabel("before")
+    qtbot.addWidget(label)
+    label.show()
+    qtbot.waitExposed(label)
+    log: list[str] = []
+
+    class Paints(QObject):
+        def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt's name
+            if event.type() == QEvent.Type.Paint:
+                log.append("paint")
+            return False
+
+    paints = Paints()
+    label.installEventFilter(paints)
+
+    def busy(name: str, n: int):
+        for _ in range(n):
+            t = time.perf_counter()
+            while time.perf_counter() - t < 0.0005:  # half a ms of work per step
+                pass
+            log.append(name)
+            yield
+
+    def changes():
+        yield from busy("change-job", 3)
+        yield OWN_TURN
+        label.setText("after")  # the change on screen
+        log.append("changed")
+        yield
+        yield from busy("change-job", 3)
+
+    other = SlicedJob(busy("other", 400)).start()
+    job = SlicedJob(changes()).start()
+    qtbot.waitUntil(lambda: not job.busy and not other.busy, timeout=10000)
+    at = log.index("changed")
+    after = [entry for entry in log[at + 1:] if entry != "changed"]
+    assert after[0] == "paint", log[at - 3:at + 6]  # painted before any step went on
+    assert label.text() == "after"
+    # the other job's steps ran in the turns before and after it (it was not starved)
+    assert "other" in log[:at] and "other" in log[at + 1:]
+
+
+def test_own_turn_is_ignored_when_steps_run_to_the_end():
+    """The command line and the tests run the same steps at once: the wish changes nothing."""
+    from jaxviz.views.incremental import OWN_TURN, run_to_end
+
+    def steps():
+        yield OWN_TURN
+        yield
+        return 7
+
+    assert run_to_end(steps()) == 7

@@ -41,7 +41,7 @@ from jaxviz.ui.sliced import SlicedJob
 from jaxviz.ui.text.elided import ElidedLabel
 from jaxviz.ui.text.plain import plain
 from jaxviz.ui.theme import style
-from jaxviz.views.incremental import Steps, run_to_end
+from jaxviz.views.incremental import OWN_TURN, Steps, run_to_end
 
 if TYPE_CHECKING:  # the diff's modules load with the first comparison, not with the window
     from jaxviz.views.compare.diff_layout import SideBySide
@@ -248,17 +248,13 @@ class CompareView(QFrame):
     def _compare_steps(self, left, right, generation: int) -> Steps[None]:
         """The diff of two variants, its side-by-side layout, and putting it on screen, in
         steps (each a few milliseconds of the GUI thread). First the calls and a line
-        saying what is coming, painted in a step of their own: the steps' shared budget
-        pays for that paint, not the turn the result came in, which every view spends on
-        its first changes."""
+        saying what is coming, in a turn of their own (painted in it, not on top of the
+        turn the result came in, which every view spends on its first changes)."""
+        yield OWN_TURN
         self._show_calls(left, right)
         self._say(f"comparing {left.variant} and {right.variant} "
                   f"({left.jaxpr_text.count(chr(10)) + 1} and "
                   f"{right.jaxpr_text.count(chr(10)) + 1} lines)…", "info")
-        box = self.layout()
-        if box is not None:
-            box.activate()  # (the banner moves the columns down)
-        self.repaint()
         yield
         for module in _DIFF_MODULES:  # the first comparison loads them: one a step
             if module not in sys.modules:

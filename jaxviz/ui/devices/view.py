@@ -39,7 +39,7 @@ from jaxviz.views.devices.build import scene_steps
 from jaxviz.views.devices.follow import phase_of_equation
 from jaxviz.views.devices.frames import FrameBuilder
 from jaxviz.views.devices.overview import OVERVIEW_PHASES, build_overview
-from jaxviz.views.incremental import Steps, run_to_end
+from jaxviz.views.incremental import OWN_TURN, Steps, run_to_end
 from jaxviz.views.keys import CLICKER_MOVES, END, HOME
 
 FRAME_MS = 16
@@ -441,9 +441,8 @@ class DeviceView(QWidget):
         # (the same program, usually, traced again), or a line says what is coming
         job = self._scene_job = SlicedJob(
             self._big_scene_steps(result, variant, announce=not self.scene.phases), parent=self)
-        # shown on a turn of its own (its last steps took the one it finished on)
-        job.finished.connect(lambda built: QTimer.singleShot(
-            0, self, lambda: self._scene_built(job, result, built)))
+        # shown in a turn of its own (the steps' last one asks for it)
+        job.finished.connect(lambda built: self._scene_built(job, result, built))
         job.start()
 
     @property
@@ -455,14 +454,14 @@ class DeviceView(QWidget):
     def _big_scene_steps(self, result: TraceResult, variant: str,
                          announce: bool = False) -> Steps[tuple[Scene, list, list]]:
         """A big program's scene, its overview and its strip's marks, in steps; first
-        (``announce``: no scene shown yet) a line saying what is coming, painted in its
-        own step -- the steps' budget pays for it, not the turn the result came in, which
-        every view spends on its first changes."""
+        (``announce``: no scene shown yet) a line saying what is coming, in a turn of its
+        own (painted in it, not on top of the turn the result came in, which every view
+        spends on its first changes). The result is shown in a turn of its own too."""
         if announce:
+            yield OWN_TURN
             self._show(result, empty_scene(
                 f"Preparing the {len(_story_steps(result, variant))} steps of the {variant} "
                 f"program…", variant, "", result.function, result.simulated))
-            self.canvas.repaint()
             yield
         scene = yield from scene_steps(result, variant)
         yield
@@ -475,6 +474,7 @@ class DeviceView(QWidget):
             yield from self.strip.prepare(scene, rows, self.width())
             yield
             items = yield from self.tree.items_steps(rows)
+        yield OWN_TURN
         return scene, rows, items
 
     def _scene_built(self, job: SlicedJob, result: TraceResult, built: object) -> None:

@@ -43,7 +43,7 @@ from jaxviz.ui.text.find_bar import FindBar
 from jaxviz.ui.text.highlighters import hlo_highlighter, jaxpr_highlighter, stablehlo_highlighter
 from jaxviz.ui.text.plain import plain
 from jaxviz.ui.theme import style
-from jaxviz.views.incremental import Steps, run_to_end
+from jaxviz.views.incremental import OWN_TURN, Steps, run_to_end
 
 if TYPE_CHECKING:  # loaded with the first result, not before the window paints
     from jaxviz.views.compare.changes import Mark
@@ -317,14 +317,11 @@ class JaxprPane(QFrame):
 
     def _big_result_steps(self, vr: VariantResult, marks: list[Mark] | Steps[list[Mark]]
                           ) -> Steps[None]:
-        """A big jaxpr's :meth:`_result_steps`, after its header in a step of its own,
-        painted in it: the steps' shared budget pays for that paint, not the turn the
-        result came in, which every view spends on its first changes."""
+        """A big jaxpr's :meth:`_result_steps`, after its header in a turn of its own
+        (painted in it, not on top of the turn the result came in, which every view
+        spends on its first changes)."""
+        yield OWN_TURN
         self._show_header(vr)
-        layout = self.layout()
-        if layout is not None:
-            layout.activate()  # (a note shown or hidden moves the views below it)
-        self.repaint()
         yield
         yield from self._result_steps(vr, marks)
 
