@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from jaxviz.core import jax_internals
-from jaxviz.core.hlo_program import HloReadError, read_module
+from jaxviz.core.hlo_program import COLLECTIVE_OPCODES, HloReadError, read_module
 from jaxviz.model.notes import VariantNote
 
 #: Collective primitives and what one does over the devices of its axis.
@@ -42,8 +42,6 @@ VERBS = {
 #: The same, for the batch the reference reduces over.
 REFERENCE = {"axis_index": "not the {b} examples", "ppermute": "not among the {b} examples",
              "pshuffle": "not among the {b} examples"}
-HLO_COLLECTIVES = ("all-reduce", "all-gather", "reduce-scatter", "collective-permute",
-                   "all-to-all", "collective-broadcast")
 
 
 def walk(jaxpr: Any) -> Iterator[Any]:
@@ -248,7 +246,7 @@ def collectives_note(closed: Any, hlo: str) -> VariantNote | None:
     except HloReadError:
         return None
     placed = [(c.name, i) for c in module.computations.values() for i in c.instructions
-              if i.opcode.removesuffix("-start") in HLO_COLLECTIVES]
+              if i.opcode.removesuffix("-start") in COLLECTIVE_OPCODES]
     ops = [i for _, i in placed]
     hlo_counts = Counter(i.opcode.removesuffix("-start") for i in ops)
     if not jaxpr_counts and not hlo_counts:
@@ -261,9 +259,10 @@ def collectives_note(closed: Any, hlo: str) -> VariantNote | None:
     # a combined collective works on a tuple: one operand per collective it replaced --
     # the jaxpr's own where its op_name names only collective primitives (psum ...), else
     # ones the partitioner inserted (their op_name names what they serve: dot_general ...).
-    # (An all-to-all on a tuple is one all-to-all: one operand per device's chunk.)
+    # (An all-to-all on a tuple is one all-to-all: one operand per device's chunk; a
+    # ragged one's operands are its data, output and offsets.)
     combined = [i for i in ops if max(len(i.types), len(i.primitives)) > 1
-                and i.opcode.removesuffix("-start") != "all-to-all"]
+                and i.opcode.removesuffix("-start") not in ("all-to-all", "ragged-all-to-all")]
     parts = sum(max(len(i.types), len(i.primitives)) for i in combined)
     own = bool(jaxpr_counts) and all(i.primitives and set(i.primitives) <= set(VERBS)
                                      for i in combined)
