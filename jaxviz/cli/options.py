@@ -194,7 +194,12 @@ def build_request(ns: argparse.Namespace, want: list[str],
             f"drop --batched-args"))
     req = TraceRequest(target=target, variants=variants, want=want,
                        **settings_values(merged))
-    check_settings(ns, req)
+    # a setting the file's JAXVIZ gave (not the command line) is named as the file gives it
+    from_file = "" if ns.target.startswith("example:") else (
+        ns.target.rpartition(".py:")[0] + ".py" if ".py:" in ns.target else ns.target)
+    named = {name: f"{from_file}: JAXVIZ {name!r}" for name in SETTING_OPTIONS
+             if from_file and given.get(name) is None and name in defaults}
+    check_settings(ns, req, named)
     return req, defaults
 
 
@@ -208,8 +213,11 @@ def default_variant(source: str, function: str, declared: list[str]) -> str:
     return "plain" if "plain" in declared or not declared else declared[0]
 
 
-def check_settings(ns: argparse.Namespace, req: TraceRequest) -> None:
+def check_settings(ns: argparse.Namespace, req: TraceRequest,
+                   named: dict[str, str] | None = None) -> None:
     """Refuse trace settings that do not parse, with the window's own checks (no engine).
+    ``named``: how the message names a setting not given by its option (a file's
+    ``JAXVIZ`` key).
 
     Raises:
         SystemExit: (:data:`EXIT_USAGE`) after one message naming the option,
@@ -217,12 +225,13 @@ def check_settings(ns: argparse.Namespace, req: TraceRequest) -> None:
     """
     from jaxviz.views.window.window_state import call_arity_problem, find_field_errors
 
+    named = named or {}
     texts = {name: getattr(req, name) or "" for name in SETTING_OPTIONS}
     with contextlib.suppress(SpecError, SyntaxError, ValueError):  # reported below / by JAX
         wrong = call_arity_problem(ast.parse(req.target.source), req.target.function,
                                    texts["args"], texts["static"])
         if wrong:
-            raise SystemExit(usage_error(f"--args: {wrong}"))
+            raise SystemExit(usage_error(f"{named.get('args', '--args')}: {wrong}"))
     errors = find_field_errors(texts, ns.devices)
     if errors:
         name, (message, position) = next(iter(errors.items()))
@@ -230,7 +239,8 @@ def check_settings(ns: argparse.Namespace, req: TraceRequest) -> None:
         if position is not None and texts[name].isprintable():
             caret = SpecError(message, texts[name], position).pretty().splitlines()[1:]
             where = "\n" + "\n".join(caret)
-        raise SystemExit(usage_error(f"{SETTING_OPTIONS[name]}: {message}{where}"))
+        raise SystemExit(usage_error(f"{named.get(name, SETTING_OPTIONS[name])}: "
+                                     f"{message}{where}"))
 
 
 def usage_error(message: str) -> int:

@@ -97,3 +97,30 @@ def test_a_declared_value_of_the_wrong_type_says_which_and_where(tmp_path, entry
     assert words in out.stderr, out.stderr
     assert "own.py" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize("entry, flags, words", [
+    ('"static": ["q"]', [], "own.py: JAXVIZ 'static': give static arguments as name=value"),
+    ('"mesh": "i=0"', [], "own.py: JAXVIZ 'mesh': "),
+    # given on the command line, the flag is named (the file's value is not used)
+    ('"static": ["q"]', ["--static", "q"], "jaxviz: error: --static: give static arguments"),
+])
+def test_a_declared_setting_that_does_not_parse_is_named_as_the_file_gives_it(
+        tmp_path, entry, flags, words):
+    path = tmp_path / "own.py"
+    path.write_text(OWN + 'JAXVIZ = {"function": "step", "args": "f32[3,2], f32[4,3]", '
+                    + entry + "}\n")
+    out = jaxviz("jaxpr", str(path), *flags)
+    assert out.returncode == 2, out.stdout
+    assert words in out.stderr, out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_declared_arguments_of_the_wrong_count_are_named_as_the_file_gives_them(tmp_path):
+    path = tmp_path / "own.py"
+    path.write_text(OWN + 'JAXVIZ = {"function": "step", "args": "f32[3,2]"}\n')
+    out = jaxviz("jaxpr", str(path))
+    assert out.returncode == 2, out.stdout
+    assert "own.py: JAXVIZ 'args': step takes 2 arguments (w, x)" in out.stderr, out.stderr
+    given = jaxviz("jaxpr", str(path), "--args", "f32[3,2]")
+    assert "--args: step takes 2 arguments" in given.stderr, given.stderr
