@@ -314,6 +314,15 @@ def explain(exc: Exception, filename: str, variant: str, loaded: Loaded) -> Erro
     if spec is not None:
         info.kind, info.field, info.message = "spec", spec[0], spec[1]
         return info
+    if "in_specs passed to shard_map" in text and "does not match the specs of the input" in text:
+        # JAX 0.10's jax.make_mesh makes Explicit axes: shard_map then takes each argument
+        # as it is sharded, and the arguments jaxviz makes are not (P(None))
+        info.message += (
+            " (jaxviz passes the arguments unsharded. Over a mesh whose axes are Explicit -- "
+            "jax.make_mesh's default -- shard_map does not reshard its arguments: make the "
+            "mesh with axis_types=(jax.sharding.AxisType.Auto, ...), or jax.reshard each "
+            "argument to NamedSharding(mesh, its in_spec) before calling shard_map)")
+        return info
     if "unbound axis name" in text:
         axis = text.split("unbound axis name:", 1)[-1].split(".")[0].strip()
         info.kind = "collective"

@@ -125,3 +125,47 @@ def test_unreadable_file_and_unknown_example():
         resolve_target("/nonexistent/file.py:f")
     with pytest.raises(UserError, match="the gallery has: .*convolve"):
         resolve_target("example:convolution")
+
+
+SHARD_MAP_EXPLICIT = """\
+import jax
+import jax.numpy as jnp
+from jax.sharding import PartitionSpec as P
+
+mesh = jax.make_mesh((4,), ("x",){axis_types})
+
+
+def local(x):
+    return jax.lax.psum(jnp.sin(x), "x")
+
+
+step = jax.shard_map(local, mesh=mesh, in_specs=P("x"), out_specs=P())
+"""
+
+
+def test_shard_map_over_explicit_axes_given_unsharded_arguments_says_what_to_change(user_file):
+    """JAX refuses the call (its own words are kept); the hint says why and what to change,
+    and what it says to change works."""
+    import jax
+
+    req = _request(user_file, SHARD_MAP_EXPLICIT.format(axis_types=""), function="step",
+                   args="f32[16]", variants=["as_written"])
+    err = core.trace_request(req).variant("as_written").error
+    assert err is not None and err.kind == "trace"  # the function, as its file wrote it
+    assert "does not match the specs of the input" in err.message  # JAX's words
+    assert "axis_types=(jax.sharding.AxisType.Auto" in err.message
+    assert "jax.reshard" in err.message
+    # the mesh's axes are indeed Explicit, as the hint says
+    assert jax.make_mesh((4,), ("x",)).axis_types == (jax.sharding.AxisType.Explicit,)
+    fixed = SHARD_MAP_EXPLICIT.format(axis_types=", axis_types=(jax.sharding.AxisType.Auto,)")
+    req = _request(user_file, fixed, function="step", args="f32[16]", variants=["as_written"])
+    vr = core.trace_request(req).variant("as_written")
+    assert vr.error is None, vr.error
+    assert "psum" in vr.jaxpr_text
+    resharded = SHARD_MAP_EXPLICIT.format(axis_types="") + (
+        "\n\ndef resharded(x):\n"
+        "    return step(jax.reshard(x, jax.sharding.NamedSharding(mesh, P('x'))))\n")
+    req = _request(user_file, resharded, function="resharded", args="f32[16]",
+                   variants=["plain"])
+    vr = core.trace_request(req).variant("plain")
+    assert vr.error is None, vr.error
