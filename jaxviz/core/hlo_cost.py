@@ -362,10 +362,22 @@ def _dot_flops(out: str, lhs: str, contracted: list[int]) -> float:
     return 2.0 * elements(out) * math.prod(dims[d] for d in contracted if 0 <= d < len(dims))
 
 
+#: A dot algorithm's primitive type -> the chip presets' peak for it (``f32``: true float32,
+#: the peak of Precision.HIGHEST).
+_ALGORITHM_PEAKS = {"any_f8": "fp8", "f32": "f32_highest"}
+
+
 def _dot_dtype(ins: Instruction, lhs: str, dtype: str) -> str:
     """What a dot's FLOPs run at: its operands' type, and for f32 operands the precision
     it asks for above the default (``f32_high``, ``f32_highest``: the chip presets' peaks
-    for them, e.g. six bf16 passes on a TPU, true f32 on a GPU)."""
+    for them, e.g. six bf16 passes on a TPU, true f32 on a GPU). A dot with an algorithm
+    (``precision="BF16_BF16_F32_X6"``) runs in the algorithm's type, as many times as it
+    says: ``bf16_x6`` (the bf16 peak / 6)."""
+    algorithm = ins.algorithm
+    if algorithm is not None:
+        kind, passes = algorithm
+        kind = _ALGORITHM_PEAKS.get(kind, kind)
+        return f"{kind}_x{passes}" if passes > 1 else kind
     kind = array_shape(lhs)[0] or dtype
     precision = ins.precision
     return f"{kind}_{precision}" if kind == "f32" and precision != "default" else kind

@@ -81,6 +81,12 @@ _TARGET = re.compile(r'\bcustom_call_target="([^"]*)"')
 _PRECISION = re.compile(r"\boperand_precision=\{([\w,]*)\}")
 #: Precision levels, lowest first (``jax.lax.Precision``: DEFAULT, HIGH, HIGHEST).
 _LEVELS = ("default", "high", "highest")
+#: A dot algorithm (``algorithm=dot_bf16_bf16_f32_x6``; a cuBLAS call's
+#: ``"algorithm":"ALG_DOT_BF16_BF16_F32_X6"``): XLA names it
+#: ``DOT_{A_TYPE}_{B_TYPE}_{ACCUM_TYPE}[_X{NUM_OPS}]``, the types of the primitive dot
+#: operations the chip runs and how many of them make one (xla_data.proto, Algorithm).
+_ALGORITHM = re.compile(r"(?:alg_)?dot_(any_f8|[a-z]+\d+)_(?:any_f8|[a-z]+\d+)_[a-z]+\d+"
+                        r"(?:_x(\d+))?")
 _BACKEND_CONFIG = "backend_config={"
 
 
@@ -194,6 +200,19 @@ class Instruction:
             levels = config.get("operand_precision") or []
         ranks = [_LEVELS.index(str(v).lower()) for v in levels if str(v).lower() in _LEVELS]
         return _LEVELS[max(ranks, default=0)]
+
+    @property
+    def algorithm(self) -> tuple[str, int] | None:
+        """A dot's algorithm as ``(the type its primitive dots run in, how many of them
+        make one)`` -- ``("bf16", 6)`` for ``dot_bf16_bf16_f32_x6`` -- or None when it
+        has none (``ALG_UNSET``: the operand precision decides)."""
+        m = re.search(r"\balgorithm=(\w+)", self.attrs)
+        name = m.group(1) if m is not None else str(
+            ((self.gemm_config or {}).get("precision_config") or {}).get("algorithm", ""))
+        found = _ALGORITHM.fullmatch(name.lower())
+        if found is None:
+            return None
+        return found.group(1), int(found.group(2) or 1)
 
     @property
     def window(self) -> list[tuple[int, int, int]]:

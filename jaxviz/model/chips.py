@@ -7,6 +7,7 @@ each with its source; a user's own file with the same fields is read by the same
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -73,8 +74,13 @@ class Chip:
         """The peak FLOP/s for operands of ``dtype`` and the dtype whose peak it is.
 
         A dtype the chip lists has its own peak; any other uses the bf16 peak
-        (``f64``, ``s32`` ...: the projection says which peak it used).
+        (``f64``, ``s32`` ...: the projection says which peak it used). A dot algorithm's
+        ``bf16_x6`` (six bf16 dots make one) runs at the bf16 peak / 6.
         """
+        repeated = re.fullmatch(r"(\w+)_x(\d+)", dtype)
+        if repeated is not None and int(repeated.group(2)) > 0:
+            peak, used = self.peak(repeated.group(1))
+            return peak / int(repeated.group(2)), f"{used}_x{repeated.group(2)}"
         key = {"f8e4m3fn": "fp8", "f8e5m2": "fp8", "s8": "int8", "u8": "int8"}.get(dtype, dtype)
         if key in self.flops:
             return self.flops[key], key

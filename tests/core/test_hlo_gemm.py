@@ -124,3 +124,40 @@ def test_a_cublas_call_keeps_the_precision_its_dot_asked_for():
         "bf16[8192", "f32[8192")
     cost = CostModel(read_module(highest)).program()
     assert cost.flops_by_dtype == {"f32_highest": 2 * 8192 ** 3}
+
+
+@pytest.mark.parametrize("preset, key, passes", [
+    ("BF16_BF16_F32", "bf16", 1),
+    ("BF16_BF16_F32_X3", "bf16", 3),
+    ("BF16_BF16_F32_X6", "bf16", 6),
+    ("F32_F32_F32", "f32_highest", 1),
+])
+def test_a_dot_algorithm_runs_in_its_type_as_many_times_as_it_says(preset, key, passes):
+    """A dot asked for an algorithm (``precision="BF16_BF16_F32_X6"``) keeps it in the
+    compiled program (``algorithm=dot_bf16_bf16_f32_x6``); XLA names algorithms
+    DOT_{A}_{B}_{ACCUM}[_X{NUM_OPS}], NUM_OPS primitive dots of type A per dot
+    (xla_data.proto). Its FLOPs (XLA's own count on the CPU) are projected at the
+    peak of type A divided by NUM_OPS -- not at the f32 operands' peak."""
+    from jaxviz.model.chips import find_chip
+    from jaxviz.model.cost_model import compute_time
+
+    a = jax.ShapeDtypeStruct((256, 128), jnp.float32)
+    b = jax.ShapeDtypeStruct((128, 64), jnp.float32)
+    compiled = jax.jit(lambda x, y: jnp.dot(x, y, precision=preset)).lower(a, b).compile()
+    assert f"algorithm=dot_{preset.lower()}" in compiled.as_text()
+    xla = compiled.cost_analysis()
+    xla = xla[0] if isinstance(xla, list) else xla
+    cost = CostModel(read_module(compiled.as_text())).program()
+    shown = key if passes == 1 else f"{key}_x{passes}"
+    assert cost.flops_by_dtype == {shown: pytest.approx(xla["flops"])}
+    for chip in ("tpu-v5e", "h100"):
+        spec = find_chip(chip)
+        peak = spec.flops[key] if key in spec.flops else spec.flops["bf16"]
+        assert compute_time(spec, cost.flops_by_dtype).value == pytest.approx(
+            xla["flops"] / (peak / passes))
+
+
+def test_a_cublas_call_keeps_the_algorithm_its_dot_asked_for():
+    x6 = MATMUL.replace('"algorithm":"ALG_UNSET"', '"algorithm":"ALG_DOT_BF16_BF16_F32_X6"') \
+        .replace("bf16[8192", "f32[8192")
+    assert CostModel(read_module(x6)).program().flops_by_dtype == {"bf16_x6": 2 * 8192 ** 3}
