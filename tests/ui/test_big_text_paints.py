@@ -140,3 +140,62 @@ def test_lines_added_below_the_view_do_not_repaint_it_and_a_fill_ends_as_at_once
         bar = stepped.verticalScrollBar()
         bar.setValue(bar.maximum())
         assert _shown_lines(stepped)[-1] == "  in (a,) }"
+
+
+def test_lines_in_view_keep_their_glyphs_and_paint_as_they_would_without(qtbot, monkeypatch):
+    """The lines painted keep their shaped glyphs between paints (Qt drops them by default
+    and shapes a coloured line again, token by token, at every paint): what is drawn is
+    the same as without, as the view is scrolled sideways (wide lines coloured anew), a
+    fold opened and the text replaced."""
+    from PySide6.QtGui import QImage
+
+    text = _text(60)
+    kept, plain = _view(qtbot), _view(qtbot)
+    monkeypatch.setattr(plain, "_keep_glyphs_in_view", lambda: None)  # Qt's default
+    for view in (kept, plain):
+        for _ in view.fill_steps(text, [(3, 40)], [3]):
+            pass
+        qtbot.waitUntil(lambda view=view: not view.highlighter.lexing, timeout=60000)
+
+    def same() -> None:
+        shots = [v.viewport().grab().toImage().convertToFormat(QImage.Format.Format_RGB32)
+                 for v in (kept, plain)]
+        assert shots[0] == shots[1]
+
+    same()
+    shown = [n for n, _t, _b in kept.visible_lines()]
+    assert all(kept.document().findBlockByNumber(n).layout().cacheEnabled() for n in shown)
+    assert not any(plain.document().findBlockByNumber(n).layout().cacheEnabled()
+                   for n in shown)
+    for view in (kept, plain):  # sideways: the wide line is coloured anew near the view
+        bar = view.horizontalScrollBar()
+        bar.setValue(bar.maximum() // 2)
+    qtbot.wait(20)
+    same()
+    for view in (kept, plain):
+        view.toggle_fold(3)
+    qtbot.wait(20)
+    same()
+    for view in (kept, plain):
+        view.set_text(_text(30).replace("sin", "cos"))
+        qtbot.waitUntil(lambda view=view: not view.highlighter.lexing, timeout=60000)
+    same()
+
+
+def test_a_fold_in_view_says_how_many_lines_it_hides(qtbot):
+    view = _view(qtbot)
+    for _ in view.fill_steps(_text(60), [(3, 40)], [3]):
+        pass
+    image = view.viewport().grab().toImage()
+    rect = view.line_rect(3)
+    block = view.document().findBlockByNumber(3)
+    x = int(block.layout().lineAt(0).naturalTextWidth() + view.contentOffset().x()
+            + view.document().documentMargin())
+    label = style.GUTTER_TEXT.name()
+    found = {image.pixelColor(px, py).name() for px in range(x, min(x + 200, image.width()))
+             for py in range(rect.top(), rect.bottom())}
+    assert label in found or any(_near(c, label) for c in found)
+
+
+def _near(a: str, b: str) -> bool:
+    return sum(abs(int(a[k:k + 2], 16) - int(b[k:k + 2], 16)) for k in (1, 3, 5)) < 40

@@ -444,10 +444,13 @@ class CodeView(LinkedTextEdit):
         return "\n".join(tips)
 
     def paint_overlay(self, painter: QPainter) -> None:
+        """"⋯ N lines" after each folded line in view (only those: a train step's pane folds
+        hundreds, and each label drawn, on screen or not, is laid out anew)."""
         if not self._folded:
             return
         painter.setPen(style.GUTTER_TEXT)
-        for first in self._folded:
+        shown = [line for line, _top, _bottom in self.visible_lines() if line in self._folded]
+        for first in shown:
             block = self.document().findBlockByNumber(first)
             layout = block.layout()
             rect = self.line_rect(first)

@@ -401,6 +401,7 @@ class LinkedTextEdit(QPlainTextEdit):
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
         self.flush_selections()
+        self._keep_glyphs_in_view()
         super().paintEvent(event)
         painter = QPainter(self.viewport())
         if self._outlined:
@@ -419,6 +420,23 @@ class LinkedTextEdit(QPlainTextEdit):
             wash.setAlpha(150)
             painter.fillRect(self.viewport().rect(), wash)
         painter.end()
+
+    def _keep_glyphs_in_view(self) -> None:
+        """Let the lines in view keep their shaped glyphs between paints. By default Qt
+        drops a line's glyphs once it is laid out (``QTextLayout::setCacheEnabled``) and
+        shapes its text again at every paint, once per coloured token: most of the paint
+        of a coloured jaxpr (43 lines: 5.7 of 7.3 ms). Only the lines painted keep them."""
+        block = self.firstVisibleBlock()
+        rows = self.viewport().height() // max(1, self.fontMetrics().lineSpacing()) + 2
+        while block.isValid() and rows > 0:
+            if not block.isVisible():
+                block = self.after_hidden(block)
+                continue
+            layout = block.layout()
+            if layout is not None and not layout.cacheEnabled():
+                layout.setCacheEnabled(True)
+            rows -= 1
+            block = block.next()
 
     def paint_overlay(self, painter: QPainter) -> None:
         """Paint on top of the text, before dimming (e.g. inline error messages)."""
