@@ -86,10 +86,10 @@ class TurnLog(StallLog):
         original = sliced.SlicedJob.run_until
         log = self
 
-        def run_until(job, deadline: float) -> None:
+        def run_until(job, deadline: float, *args, **kwargs) -> bool:
             steps = job._steps
             if steps is None:
-                return original(job, deadline)
+                return original(job, deadline, *args, **kwargs)
             name = getattr(steps, "__qualname__", type(steps).__name__)
             longest = [0.0]
             if not getattr(steps, "_timed", False):
@@ -98,7 +98,7 @@ class TurnLog(StallLog):
                 steps.longest = longest  # type: ignore[attr-defined]
             cpu = time.thread_time()
             try:
-                return original(job, deadline)
+                return original(job, deadline, *args, **kwargs)
             finally:
                 log._record(f"  job {name} (longest step {longest[0] * 1000:.1f})",
                             (time.thread_time() - cpu) * 1000)

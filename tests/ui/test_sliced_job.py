@@ -288,3 +288,38 @@ def test_own_turn_is_ignored_when_steps_run_to_the_end():
         return 7
 
     assert run_to_end(steps()) == 7
+
+
+def test_a_step_that_would_overrun_the_turn_waits_for_the_next(qtbot, monkeypatch):
+    """A job whose steps take 6 ms does not begin a second one 6 ms into an 8 ms turn (a
+    14 ms turn): it waits for the next turn, where it goes first; a job of short steps
+    fills the rest. Stand-in clocks: each step 'takes' what the test says."""
+    import time
+
+    from jaxviz.ui import sliced
+    from jaxviz.ui.sliced import SlicedJob
+
+    wall, cpu = [0.0], [0.0]
+    monkeypatch.setattr(time, "perf_counter", lambda: wall[0])
+    monkeypatch.setattr(time, "thread_time", lambda: cpu[0])
+    done = {"long": 0, "short": 0}
+
+    def steps(name: str, ms: float):
+        for _ in range(100):
+            wall[0] += ms / 1000
+            cpu[0] += ms / 1000
+            done[name] += 1
+            yield
+
+    long_job = SlicedJob(steps("long", 6.0), slice_ms=50.0).start()
+    short_job = SlicedJob(steps("short", 1.0), slice_ms=50.0).start()
+    turns = sliced._turns()
+    took = []
+    for _ in range(6):
+        before = wall[0]
+        turns.turn()
+        took.append((wall[0] - before) * 1000)
+    long_job.cancel()
+    short_job.cancel()
+    assert max(took) <= sliced.TURN_MS + 0.5, took
+    assert done["long"] >= 3 and done["short"] >= 6, done  # both went on
