@@ -75,7 +75,12 @@ def main(argv: list[str] | None = None,
     from jaxviz.ui.theme.qt_guard import protect_singletons
 
     protect_singletons()  # once, before any widget: PySide6 6.12.0 on CPython 3.11
-    app = cast(QApplication, QApplication.instance()) or QApplication(sys.argv[:1])
+    app = cast(QApplication, QApplication.instance())
+    if app is None:
+        # Fusion from the start (Qt's -style option): setting it from Python hands PySide6
+        # the QStyle before the first paint, which creates its type and eleven enums.
+        app = QApplication([*sys.argv[:1], "-style", "Fusion"])
+        app.setProperty(style.FUSION_PROPERTY, True)
     app.setApplicationName("jaxviz")
     app.setOrganizationName("jaxviz")
     app.setApplicationDisplayName("jaxviz")

@@ -38,12 +38,18 @@ def painted(window):
                                    "built": window.built,
                                    "says": starting.text() if starting else None}), flush=True)
 
+def base_style():
+    from PySide6.QtWidgets import QApplication
+    QApplication.instance().setStyleSheet("")  # the style under the style sheet (at the end)
+    return QApplication.style().name()
+
 def shown(window):
     print("SHOWN " + json.dumps({"built": window.built,
                                  "editor_text": window.editor.toPlainText(),
                                  "panes": sorted(window.area.panes),
                                  "docks": sorted(window.docks),
-                                 "menus": [a.text() for a in window.menuBar().actions()]}),
+                                 "menus": [a.text() for a in window.menuBar().actions()],
+                                 "style": base_style()}),
           flush=True)
     os._exit(0)
 
@@ -108,6 +114,7 @@ def test_right_after_its_first_paint_the_window_has_every_part_and_opens_its_tar
     assert {"plain", "vmap", "pmap", "sharded"} <= set(shown["panes"])
     assert shown["docks"] == ["Arguments", "Console · Devices · Timing", "Gallery"]
     assert [m.replace("&", "") for m in shown["menus"]][:2] == ["File", "Examples"]
+    assert shown["style"].lower() == "fusion"  # started with Qt's -style option
 
 
 #: The child with no fallback: ``on_painted`` can only come from the window's paint event.
