@@ -38,12 +38,18 @@ def painted(window):
                                    "built": window.built,
                                    "says": starting.text() if starting else None}), flush=True)
 
+def base_style():
+    from PySide6.QtWidgets import QApplication
+    QApplication.instance().setStyleSheet("")  # the style under the style sheet (at the end)
+    return QApplication.style().name()
+
 def shown(window):
     print("SHOWN " + json.dumps({"built": window.built,
                                  "editor_text": window.editor.toPlainText(),
                                  "panes": sorted(window.area.panes),
                                  "docks": sorted(window.docks),
-                                 "menus": [a.text() for a in window.menuBar().actions()]}),
+                                 "menus": [a.text() for a in window.menuBar().actions()],
+                                 "style": base_style()}),
           flush=True)
     os._exit(0)
 
@@ -108,3 +114,34 @@ def test_right_after_its_first_paint_the_window_has_every_part_and_opens_its_tar
     assert {"plain", "vmap", "pmap", "sharded"} <= set(shown["panes"])
     assert shown["docks"] == ["Arguments", "Console · Devices · Timing", "Gallery"]
     assert [m.replace("&", "") for m in shown["menus"]][:2] == ["File", "Examples"]
+    assert shown["style"].lower() == "fusion"  # started with Qt's -style option
+
+
+#: The child with no fallback: ``on_painted`` can only come from the window's paint event.
+PAINT_ONLY_CHILD = """
+import os, sys
+from jaxviz.ui import app
+
+app.PAINT_WAIT_MS = 10 ** 8  # no timer stands in for the paint
+
+def painted(window):
+    print("PAINTED", window.isVisible(), window.windowHandle().isExposed(), flush=True)
+    os._exit(0)
+
+sys.exit(app.main(["example:convolve"], on_painted=painted))
+"""
+
+
+def test_the_first_paint_is_seen_on_the_window_itself(tmp_path):
+    """The watcher filters the window's own events (an application-wide filter made
+    PySide6 wrap every event and object of the start-up); the window's paint event
+    must still reach it: without the fallback timer the child reports its paint, or
+    it is killed at the timeout and the test fails."""
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(ROOT),
+               XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_DATA_HOME=str(tmp_path / "data"))
+    try:
+        out = subprocess.run([sys.executable, "-c", PAINT_ONLY_CHILD], capture_output=True,
+                             text=True, timeout=60, env=env, cwd=tmp_path)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the window's first paint event never reached the watcher")
+    assert "PAINTED True True" in out.stdout, out.stdout + out.stderr

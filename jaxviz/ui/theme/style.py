@@ -142,6 +142,10 @@ def scale_fonts(widgets: Sequence[QWidget], fonts: Sequence[QFont], ratio: float
         widget.setFont(scaled)
 
 
+#: Set on a QApplication started with Qt's ``-style Fusion`` (:func:`jaxviz.ui.app.main`).
+FUSION_PROPERTY = "jaxviz_fusion"
+
+
 def apply_theme(app: QApplication, zoom: int = 0) -> None:
     """A light, high-contrast Fusion theme: it reads well on washed-out projectors.
 
@@ -152,7 +156,8 @@ def apply_theme(app: QApplication, zoom: int = 0) -> None:
     if app.property("jaxviz_themed"):
         return
     app.setProperty("jaxviz_themed", True)
-    app.setStyle(QStyleFactory.create("Fusion"))
+    if not app.property(FUSION_PROPERTY):  # else started with Fusion (jaxviz.ui.app)
+        app.setStyle(QStyleFactory.create("Fusion"))
     pal = QPalette()
     for name, colour in palette.WINDOW_PALETTE.items():
         pal.setColor(getattr(QPalette.ColorRole, name), qcolor(colour))
