@@ -8,6 +8,7 @@ Enter or double-click) asks the window to open it.
 from __future__ import annotations
 
 import ast
+from collections.abc import Generator
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, Qt, Signal
@@ -126,7 +127,7 @@ class GalleryPanel(QWidget):
         self._cancel_explaining()
         self._explaining = SlicedJob(self._explain_steps(markdown), parent=self).start()
 
-    def _explain_steps(self, markdown: str):  # noqa: ANN202 - a generator of steps
+    def _explain_steps(self, markdown: str) -> Generator[None, None, None]:
         self.explanation.setMarkdown(markdown)
         return
         yield  # a generator: SlicedJob runs it in a later turn
