@@ -65,14 +65,14 @@ def test_a_fill_that_raises_leaves_the_panel_laid_out_and_says_so(qtbot, panel, 
     panel.finish()
     reported: list[BaseException] = []
     monkeypatch.setattr("sys.excepthook", lambda kind, error, tb: reported.append(error))
-    original = ColumnWidget.show_column
+    original = ColumnWidget.show_column_steps
 
     def broken(self, column, *args):
         if column.device == 1:
             raise RuntimeError("a column that cannot be shown")
         return original(self, column, *args)
 
-    monkeypatch.setattr(ColumnWidget, "show_column", broken)
+    monkeypatch.setattr(ColumnWidget, "show_column_steps", broken)
     panel.show_step(result, 1)
     qtbot.waitUntil(lambda: not panel.filling)
     assert [str(e) for e in reported] == ["a column that cannot be shown"]
@@ -103,3 +103,23 @@ def test_a_first_step_made_in_its_own_fill_ends_laid_out(qtbot, panel):
             if not cell.isHidden():
                 corner = cell.mapTo(column, cell.rect().topLeft())
                 assert inside.contains(corner) and cell.width() > 0 and cell.height() > 0
+
+
+def test_a_step_taken_while_a_column_is_half_filled_ends_showing_its_own(qtbot, panel):
+    """A column fills its inputs and its outputs in separate steps: a step taken between the
+    two (the fill cancelled inside the column) ends showing that step's values, each
+    column laid out again (no layout left held off)."""
+    result = _stepping()
+    panel.show_step(result, 0)
+    panel.finish()
+    panel.show_step(result, 1)
+    next(panel._filling)  # the first column's inputs: its outputs still to come
+    shown = [c for c in panel.columns if not c.isHidden()][0]
+    assert [w.text.text() for w in shown.inputs.widgets if not w.isHidden()] == ["0.25"]
+    assert [w.text.text() for w in shown.outputs.widgets if not w.isHidden()] == ["0.25"]
+    assert not shown.layout().isEnabled()
+    panel.show_step(result, 0)  # back, before the column was done
+    qtbot.waitUntil(lambda: not panel.filling)
+    QApplication.processEvents()
+    assert _shown(panel) == [("device 0", ["0.5", "0.25"]), ("device 1", ["1.5", "0.75"])]
+    assert all(layout.isEnabled() for c in panel.columns for layout in panel._layouts(c))

@@ -8,6 +8,8 @@ Enter or double-click) asks the window to open it.
 from __future__ import annotations
 
 import ast
+from collections.abc import Generator
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QTextOption
@@ -22,6 +24,9 @@ from PySide6.QtWidgets import (
 
 from jaxviz.model import Example, GalleryError, list_examples
 from jaxviz.ui.text.title_label import TitleLabel
+
+if TYPE_CHECKING:
+    from jaxviz.ui.sliced import SlicedJob
 
 #: The examples the list always has room for.
 MIN_ROWS = 5
@@ -68,6 +73,7 @@ class GalleryPanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(split)
         self.examples: dict[str, Example] = {}
+        self._explaining: SlicedJob | None = None
         try:
             examples = list_examples()
         except GalleryError as exc:
@@ -108,7 +114,33 @@ class GalleryPanel(QWidget):
         if ex is None:
             return
         self.title.setText(ex.title)
-        self.explanation.setMarkdown(ex.explanation)
+        self._explain_later(ex.explanation)
+
+    def _explain_later(self, markdown: str) -> None:
+        """The explanation's Markdown is parsed and laid out in a step of its own, a turn
+        after the title (:class:`~jaxviz.ui.sliced.SlicedJob`): a switch of examples
+        already sets the editor's text, the arguments and the panes in its turn, and this
+        2-4 ms (more at a projector's zoom) need not join them. A later explanation or
+        document replaces one not yet shown (only the last one ever appears)."""
+        from jaxviz.ui.sliced import SlicedJob
+
+        self._cancel_explaining()
+        self._explaining = SlicedJob(self._explain_steps(markdown), parent=self).start()
+
+    def _explain_steps(self, markdown: str) -> Generator[None, None, None]:
+        self.explanation.setMarkdown(markdown)
+        return
+        yield  # a generator: SlicedJob runs it in a later turn
+
+    def _cancel_explaining(self) -> None:
+        if self._explaining is not None:
+            self._explaining.cancel()
+            self._explaining = None
+
+    @property
+    def explaining(self) -> bool:
+        """Whether an explanation is still to be shown (a later turn)."""
+        return self._explaining is not None and self._explaining.busy
 
     def show_document(self, name: str, source: str) -> None:
         """What is open is not an example: its own docstring, if it has one, else its name
@@ -117,6 +149,7 @@ class GalleryPanel(QWidget):
             doc = ast.get_docstring(ast.parse(source)) or ""
         except (SyntaxError, ValueError):
             doc = ""
+        self._cancel_explaining()  # an example's explanation not yet shown never appears
         self.title.setText(name)
         self.explanation.setMarkdown(
             doc or "Not an example of the gallery: pick one above to read its explanation.")

@@ -103,6 +103,14 @@ class ColumnWidget(QFrame):
     def show_column(self, column: Column, scale: Scale | None, numbers: QFont, small: QFont,
                     side_by_side: bool) -> None:
         """Show one lane; ``side_by_side`` puts the outputs right of the inputs."""
+        for _ in self.show_column_steps(column, scale, numbers, small, side_by_side):
+            pass
+
+    def show_column_steps(self, column: Column, scale: Scale | None, numbers: QFont,
+                          small: QFont, side_by_side: bool) -> Iterator[None]:
+        """:meth:`show_column` in two steps, the inputs' cells then the outputs': a column of
+        a data-parallel step filled in one step took up to 9 ms, more than is left of a
+        frame after the step's own turn (:mod:`jaxviz.ui.sliced` runs at least one step)."""
         self.column = column
         look = (column.colour, column.title, side_by_side, small)
         if look != self._look:  # style sheets and fonts cost a relayout: only on change
@@ -114,6 +122,7 @@ class ColumnWidget(QFrame):
         set_visible(self.arrow, has_in and has_out)
         side = HEATMAP_SIDE if side_by_side else DEVICE_HEATMAP_SIDE
         self.inputs.show_cells(column.inputs, scale, numbers, small, side)
+        yield
         self.outputs.show_cells(column.outputs, scale, numbers, small, side)
 
     def _restyle(self, colour: str, numbers: QFont, small: QFont, side_by_side: bool) -> None:

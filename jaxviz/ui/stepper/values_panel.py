@@ -293,7 +293,7 @@ class ValuesPanel(QWidget):
         for widget, column in zip(self.columns, fill.panel.columns):
             yield from widget.inputs.grow_steps(len(column.inputs))  # what the pool lacks
             yield from widget.outputs.grow_steps(len(column.outputs))
-            self._fill_column(widget, column, fill)
+            yield from self._fill_column(widget, column, fill)
             yield
         for widget in self.columns[:len(fill.panel.columns)]:
             set_visible(widget, True)
@@ -304,15 +304,17 @@ class ValuesPanel(QWidget):
         _release(self._content_box)
         QTimer.singleShot(0, self.keep_outputs_in_view)  # once the columns are laid out
 
-    def _fill_column(self, widget: ColumnWidget, column: Column, fill: _Fill) -> None:
+    def _fill_column(self, widget: ColumnWidget, column: Column, fill: _Fill
+                     ) -> Generator[None, None, None]:
         """Show one column's values. Showing a widget inside a visible one activates the
         layout of every visible ancestor, at once and each time, and a step of another
         shape shows and hides dozens of cells: the column's layouts are off while it
         changes, and laid out once after (in the next turn of the event loop, before Qt
         paints)."""
         layouts = self._layouts(widget)
-        with _layouts_held(layouts):
-            widget.show_column(column, fill.scale, fill.numbers, fill.small, fill.side_by_side)
+        with _layouts_held(layouts):  # its inputs, then its outputs, in a step each
+            yield from widget.show_column_steps(column, fill.scale, fill.numbers, fill.small,
+                                                fill.side_by_side)
         if widget.isHidden():
             # laid out now, in this step: showing it (with the last column) would lay it
             # out then, every new column in one turn (2 ms each)
