@@ -8,7 +8,6 @@ Enter or double-click) asks the window to open it.
 from __future__ import annotations
 
 import ast
-from collections.abc import Generator
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, Qt, Signal
@@ -24,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from jaxviz.model import Example, GalleryError, list_examples
 from jaxviz.ui.text.title_label import TitleLabel
+from jaxviz.views.incremental import OWN_TURN, Steps
 
 if TYPE_CHECKING:
     from jaxviz.ui.sliced import SlicedJob
@@ -127,10 +127,9 @@ class GalleryPanel(QWidget):
         self._cancel_explaining()
         self._explaining = SlicedJob(self._explain_steps(markdown), parent=self).start()
 
-    def _explain_steps(self, markdown: str) -> Generator[None, None, None]:
+    def _explain_steps(self, markdown: str) -> Steps[None]:
+        yield OWN_TURN  # (laid out and painted in a turn of its own)
         self.explanation.setMarkdown(markdown)
-        return
-        yield  # a generator: SlicedJob runs it in a later turn
 
     def _cancel_explaining(self) -> None:
         if self._explaining is not None:
