@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import ast
 
+from jaxviz.model.parse import parse_module
+
 #: The last part of the names of JAX's transformations that make a function parallel
 #: or compiled as written (``jax.jit``, ``jax.shard_map``, ``jax.experimental.shard_map.
 #: shard_map``, ``jax.pmap``, ``jax.vmap``).
@@ -67,7 +69,7 @@ def transformed_reason(source: str, function: str) -> str | None:
         not parse.
     """
     try:
-        tree = ast.parse(source)
+        tree = parse_module(source)
     except (SyntaxError, ValueError):
         return None
     reason = None

@@ -17,6 +17,7 @@ from typing import Any
 
 from jaxviz.model.as_written import transformed_call
 from jaxviz.model.files import SOURCE_BYTES, read_text
+from jaxviz.model.parse import parse_module
 from jaxviz.model.records import TraceSettings
 from jaxviz.model.resources import ResourcesMissing, resources_dir
 
@@ -129,7 +130,7 @@ def list_functions(source: str) -> list[str]:
     Returns an empty list for source that does not parse.
     """
     try:
-        tree = ast.parse(source)
+        tree = parse_module(source)
     except SyntaxError:
         return []
     names = []
@@ -155,7 +156,7 @@ def bound_names(source: str) -> set[str] | None:
         (the source does not parse, or it has a ``from m import *``).
     """
     try:
-        tree = ast.parse(source)
+        tree = parse_module(source)
     except (SyntaxError, ValueError):
         return None
     names: set[str] = set()
@@ -216,7 +217,7 @@ def _jaxviz_assignments(source: str | ast.Module) -> list[ast.Assign]:
     does not parse)."""
     if isinstance(source, str):
         try:
-            source = ast.parse(source)
+            source = parse_module(source)
         except (SyntaxError, ValueError):
             return []
     return [node for node in source.body

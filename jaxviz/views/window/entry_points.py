@@ -34,6 +34,7 @@ import ast
 from dataclasses import dataclass
 
 from jaxviz.model.gallery import declared_in
+from jaxviz.model.parse import parse_module
 from jaxviz.model.specs import DTYPES, Aval, SpecError, parse_args
 
 #: jaxtyping's dtype annotations and the jaxpr dtype each stands for (its usual one).
@@ -112,7 +113,7 @@ def _names_used(node: _Function) -> set[str]:
 def entry_points(source: str) -> list[str]:
     """The top-level functions no other function of the file calls or names, in order."""
     try:
-        tree = ast.parse(source)
+        tree = parse_module(source)
     except (SyntaxError, ValueError):
         return []
     functions = _functions(tree)
@@ -129,7 +130,7 @@ def choose_function(source: str, remembered: str = "") -> FunctionChoice:
         remembered: the function chosen last time for this file ("" if none).
     """
     try:
-        tree = ast.parse(source)
+        tree = parse_module(source)
     except (SyntaxError, ValueError):
         return FunctionChoice("", "the file does not parse")
     names = list(_functions(tree))
@@ -149,7 +150,7 @@ def choose_function(source: str, remembered: str = "") -> FunctionChoice:
 def argument_hint(source: str, function: str) -> ArgumentHint:
     """What ``function``'s signature says about its arguments (empty if it is not defined)."""
     try:
-        node = _functions(ast.parse(source)).get(function)
+        node = _functions(parse_module(source)).get(function)
     except (SyntaxError, ValueError):
         node = None
     if node is None:

@@ -36,6 +36,7 @@ from psygnal import SignalGroupDescriptor
 
 from jaxviz.model import call_options, specs
 from jaxviz.model.limits import DEFAULT_DEVICES
+from jaxviz.model.parse import parse_module
 from jaxviz.model.partition_specs import (
     format_partition_spec,
     parse_partition_specs,
@@ -266,7 +267,7 @@ class WindowState:
     def request_problem(self) -> RequestProblem | None:
         """Why :meth:`to_request` gives None; None when it gives a request."""
         try:
-            tree = ast.parse(self.source, filename=self.filename)
+            tree = parse_module(self.source)
         except SyntaxError as exc:
             return RequestProblem("syntax", f"SyntaxError: {exc.msg}", line=exc.lineno or 1)
         if not self.function:

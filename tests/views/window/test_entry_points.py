@@ -105,3 +105,44 @@ def step(params, x: Float[Array, "batch 4"], y: jax.Array, z: f32[8]):
     assert argument_hint(TRAINING, "train_step").placeholder == "params, x, y"
     assert argument_hint(TRAINING, "nothing").params == ()
     assert argument_hint("def f():\n    return 1\n", "f").spec is None
+
+
+def test_opening_a_file_parses_its_text_once(monkeypatch):
+    """What opening a file reads without running it -- its JAXVIZ, its functions, the one
+    to open, that function's arguments, whether it is already transformed, whether the
+    document can be traced -- comes from one parse of the text (each parse of a long
+    file is milliseconds of the window's thread), and the answers are those of fresh
+    parses."""
+    import ast
+
+    from jaxviz.model import parse
+    from jaxviz.model.as_written import transformed_reason
+    from jaxviz.model.gallery import declared_problem, declared_settings, list_functions
+    from jaxviz.views.window.entry_points import argument_hint, choose_function, entry_points
+    from jaxviz.views.window.window_state import WindowState
+
+    source = ("import jax\nimport jax.numpy as jnp\n\n\ndef loss(w, x):\n"
+              "    return jnp.sum(jnp.sin(x @ w))\n\n\nstep = jax.jit(jax.grad(loss))\n\n"
+              'JAXVIZ = {"function": "loss", "args": "f32[3,2], f32[4,3]"}\n')
+
+    def answers():
+        return (declared_settings(source), declared_problem(source), list_functions(source),
+                choose_function(source), entry_points(source), argument_hint(source, "loss"),
+                transformed_reason(source, "step"),
+                WindowState(source=source, function="loss").request_problem())
+
+    parse.parse_module.cache_clear()
+    real = ast.parse
+    calls: list[str] = []
+
+    def counting(text, *args, **kwargs):
+        if text == source:
+            calls.append(text)
+        return real(text, *args, **kwargs)
+
+    monkeypatch.setattr(ast, "parse", counting)
+    settings, problem, functions, choice, entries, hint, transformed, blocked = answers()
+    assert len(calls) == 1
+    assert settings == {"function": "loss", "args": "f32[3,2], f32[4,3]"} and problem is None
+    assert functions == ["loss", "step"] and choice.name == "loss" and entries == ["loss"]
+    assert hint.params == ("w", "x") and transformed and blocked.kind == "args"  # parsed
