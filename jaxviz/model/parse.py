@@ -4,7 +4,9 @@ Opening a file reads it several ways without running it -- its ``JAXVIZ`` settin
 functions, the one to open, that function's arguments, whether the document can be
 traced, whether it is already transformed -- and a keystroke asks some of them again.
 Each ``ast.parse`` of a file of a few hundred lines is milliseconds of the GUI thread
-(6 ms for 400 lines on a loaded 2-core machine), so the last few texts' trees are kept.
+(6 ms for 400 lines on a loaded 2-core machine), so the last two texts' trees are kept
+(a keystroke makes a new text: more would hold the trees of the last few versions of a
+long file, a megabyte or so each).
 A tree is shared by every reader: read it, never change it.
 """
 
@@ -14,7 +16,7 @@ import ast
 import functools
 
 
-@functools.lru_cache(maxsize=8)
+@functools.lru_cache(maxsize=2)
 def parse_module(source: str) -> ast.Module:
     """``ast.parse(source)`` for a module, the same tree again for the same text.
 
