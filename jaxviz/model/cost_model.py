@@ -142,9 +142,16 @@ def compute_time(chip: Chip, flops_by_dtype: dict[str, float]) -> Estimate:
             continue
         peak, used = chip.peak(dtype)
         total += flops / peak
-        shown = dtype if used == dtype else f"{dtype} at the {used} peak"
+        shown = _dtype_words(dtype) if used == dtype else \
+            f"{_dtype_words(dtype)} at the {_dtype_words(used)} peak"
         parts.append(f"{quantity(flops)} FLOP ({shown}) / {quantity(peak)} FLOP/s")
     return Estimate(total, " + ".join(parts) + f" = {seconds(total)}")
+
+
+def _dtype_words(dtype: str) -> str:
+    """``bf16_x6`` (a dot algorithm: six bf16 dots make one) -> ``bf16, 6 passes``."""
+    base, _, passes = dtype.rpartition("_x")
+    return f"{base}, {passes} passes" if base and passes.isdigit() else dtype
 
 
 def memory_time(chip: Chip, hbm_bytes: float) -> Estimate:

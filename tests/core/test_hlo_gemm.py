@@ -155,6 +155,8 @@ def test_a_dot_algorithm_runs_in_its_type_as_many_times_as_it_says(preset, key, 
         peak = spec.flops[key] if key in spec.flops else spec.flops["bf16"]
         assert compute_time(spec, cost.flops_by_dtype).value == pytest.approx(
             xla["flops"] / (peak / passes))
+        if passes > 1 and key in spec.flops:  # the formula says how it runs
+            assert f"({key}, {passes} passes)" in compute_time(spec, cost.flops_by_dtype).formula
 
 
 def test_a_cublas_call_keeps_the_algorithm_its_dot_asked_for():
