@@ -46,9 +46,14 @@ def _inside(win, widget) -> bool:
 @pytest.fixture
 def platform_font(qapp):
     """The platform's own font, as the first window of a fresh process has it before the
-    theme is applied by an earlier test's shared engine; put back afterwards."""
+    theme is applied by an earlier test's shared engine; put back afterwards. The theme's
+    style is applied first, as the app does, whatever ran before (alone, the test had
+    none)."""
     from PySide6.QtGui import QFont, QFontDatabase
 
+    from jaxviz.ui.theme import style
+
+    style.apply_theme(qapp)
     before = QFont(qapp.font())
     qapp.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.GeneralFont))
     yield
