@@ -77,10 +77,10 @@ class Chip:
         (``f64``, ``s32`` ...: the projection says which peak it used). A dot algorithm's
         ``bf16_x6`` (six bf16 dots make one) runs at the bf16 peak / 6.
         """
-        repeated = re.fullmatch(r"(\w+)_x(\d+)", dtype)
-        if repeated is not None and int(repeated.group(2)) > 0:
-            peak, used = self.peak(repeated.group(1))
-            return peak / int(repeated.group(2)), f"{used}_x{repeated.group(2)}"
+        repeated = passes(dtype)
+        if repeated is not None:
+            peak, used = self.peak(repeated[0])
+            return peak / repeated[1], f"{used}_x{repeated[1]}"
         key = {"f8e4m3fn": "fp8", "f8e5m2": "fp8", "s8": "int8", "u8": "int8"}.get(dtype, dtype)
         if key in self.flops:
             return self.flops[key], key
@@ -97,6 +97,15 @@ class Chip:
         if self.wraparound == "multiple-of-4":
             return axis_size % 4 == 0
         return axis_size in self.torus
+
+
+def passes(dtype: str) -> tuple[str, int] | None:
+    """A dot algorithm's ``bf16_x6`` (six bf16 dots make one) as ``("bf16", 6)``; None
+    for any other dtype."""
+    repeated = re.fullmatch(r"(\w+)_x(\d+)", dtype)
+    if repeated is None or int(repeated.group(2)) <= 0:
+        return None
+    return repeated.group(1), int(repeated.group(2))
 
 
 def load_chips(path: Path | str | None = None) -> dict[str, Chip]:

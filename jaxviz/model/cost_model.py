@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from jaxviz.model.chips import Chip
+from jaxviz.model.chips import Chip, passes
 from jaxviz.model.codec import check_annotations, register
 from jaxviz.model.program import CollectiveUse, MemoryUse, ProgramCosts
 
@@ -150,8 +150,8 @@ def compute_time(chip: Chip, flops_by_dtype: dict[str, float]) -> Estimate:
 
 def _dtype_words(dtype: str) -> str:
     """``bf16_x6`` (a dot algorithm: six bf16 dots make one) -> ``bf16, 6 passes``."""
-    base, _, passes = dtype.rpartition("_x")
-    return f"{base}, {passes} passes" if base and passes.isdigit() else dtype
+    repeated = passes(dtype)
+    return f"{repeated[0]}, {repeated[1]} passes" if repeated is not None else dtype
 
 
 def memory_time(chip: Chip, hbm_bytes: float) -> Estimate:

@@ -496,21 +496,10 @@ def _lines_in_view(view: LinkedTextEdit) -> tuple[int, int]:
 
 
 def _blocks_in_view(view: LinkedTextEdit) -> tuple[QTextBlock, QTextBlock] | None:
-    """The first and last block a view shows, counted from its first block shown by line
-    spacing (folded ones skipped); None for an empty view."""
-    first = view.firstVisibleBlock()
-    if not first.isValid():
-        return None
-    room = view.viewport().height() // max(1, view.fontMetrics().lineSpacing()) + 1
-    block, last, shown = first, first, 0
-    while block.isValid() and shown < room:
-        if block.isVisible():
-            shown += 1
-            last = block
-            block = block.next()
-        else:
-            block = view.after_hidden(block)
-    return first, last
+    """The first and last block a view shows (:meth:`LinkedTextEdit.shown_blocks`); None
+    for an empty view."""
+    shown = list(view.shown_blocks())
+    return (shown[0], shown[-1]) if shown else None
 
 
 def _format_range(start: int, length: int, fmt: QTextCharFormat) -> QTextLayout.FormatRange:

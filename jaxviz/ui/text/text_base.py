@@ -14,6 +14,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from PySide6.QtCore import QPoint, QRect, QSize, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
@@ -426,15 +428,22 @@ class LinkedTextEdit(QPlainTextEdit):
         drops a line's glyphs once it is laid out (``QTextLayout::setCacheEnabled``) and
         shapes its text again at every paint, once per coloured token: most of the paint
         of a coloured jaxpr (43 lines: 5.7 of 7.3 ms). Only the lines painted keep them."""
+        for block in self.shown_blocks(margin=2):
+            layout = block.layout()
+            if layout is not None and not layout.cacheEnabled():
+                layout.setCacheEnabled(True)
+
+    def shown_blocks(self, margin: int = 1) -> Iterator[QTextBlock]:
+        """The blocks in view and ``margin`` lines' worth more, from the first shown,
+        counted by line spacing with folded ones skipped (not asked of Qt's layout, which
+        would lay out every line in view to answer: the paint's work done twice)."""
         block = self.firstVisibleBlock()
-        rows = self.viewport().height() // max(1, self.fontMetrics().lineSpacing()) + 2
+        rows = self.viewport().height() // max(1, self.fontMetrics().lineSpacing()) + margin
         while block.isValid() and rows > 0:
             if not block.isVisible():
                 block = self.after_hidden(block)
                 continue
-            layout = block.layout()
-            if layout is not None and not layout.cacheEnabled():
-                layout.setCacheEnabled(True)
+            yield block
             rows -= 1
             block = block.next()
 
