@@ -168,7 +168,10 @@ class CostModel:
             for _, name in ins.called():
                 cost.add(self.computation(name))
             return cost
-        if op == "fusion":
+        if op in ("fusion", "fusion-start"):
+            # fusion-start: XLA:GPU running a fusion asynchronously (a scan's dynamic
+            # slices of its stacked weights); it moves what the fusion it calls moves
+            # (its tuple type repeats the operands beside the result; fusion-done is free)
             inner = self.computation(called["calls"])
             cost.flops, cost.transcendentals = inner.flops, inner.transcendentals
             cost.flops_by_dtype = dict(inner.flops_by_dtype)
