@@ -69,6 +69,23 @@ NO_CHILD = ("measuring with CPU async dispatch {} needs a fresh JAX process, and
 SWEEP_ORDER = ("jit", "jit-vmap", "sharded", "pmap", "shard_map")
 
 
+#: Why async dispatch cannot be turned off on these devices.
+NOT_ON_CPU = ("async dispatch can be turned off only on CPU devices (JAX's "
+              "jax_cpu_enable_async_dispatch); on {platform} devices JAX always dispatches "
+              "asynchronously, so there is no 'async dispatch off' to measure")
+
+
+def device_platform() -> str:
+    """The platform of the devices the calls run on (``cpu``, ``gpu``, ``tpu``)."""
+    return str(devices.active_devices()[0].platform)
+
+
+def sync_unavailable() -> ErrorInfo | None:
+    """Why this process's devices cannot run with async dispatch off (None: they can)."""
+    here = device_platform()
+    return None if here == "cpu" else ErrorInfo("option", NOT_ON_CPU.format(platform=here))
+
+
 def async_dispatch_setting() -> bool:
     """This process's CPU async dispatch setting."""
     return bool(jax.config.read(ASYNC_FLAG))
@@ -103,11 +120,17 @@ def measure_timings(req: TimingRequest, progress=None, origin_ns: int | None = N
     if errors:
         run = TimingRun(request=req, error=errors[0], errors=errors[1:])
         return run
+    # Off is refused on accelerators: asked once JAX runs (a fresh process first sets it)
+    if not req.async_dispatch and jax_internals.backends_started() and \
+            (refused := sync_unavailable()) is not None:
+        return TimingRun(request=req, error=refused)
     if not ensure_async_dispatch(req.async_dispatch):
         if in_child is None:
             state = "on" if req.async_dispatch else "off"
             return TimingRun(request=req, error=ErrorInfo("engine", NO_CHILD.format(state)))
         return in_child(req, progress, origin_ns)
+    if not req.async_dispatch and (refused := sync_unavailable()) is not None:
+        return TimingRun(request=req, error=refused)
     session = _Session(req, progress, clock() if origin_ns is None else origin_ns, in_child)
     session.go()
     return session.run
@@ -173,6 +196,9 @@ class _Session:
         self.emit(self.header())
         batched_numpy = uses_batched(self.loaded, self.variants)
         for variant in self.variants:
+            if variant == "jit-sync" and (refused := sync_unavailable()) is not None:
+                self.fail(refused, variant)
+                continue
             if variant == "jit-sync" and async_dispatch_setting():
                 self.in_child(variant)
                 continue
@@ -226,7 +252,7 @@ class _Session:
         if simulated and len(devs) > 1:
             notes.append(f"the {len(devs)} devices are simulated on this machine's cores: "
                          f"timings show structure (dispatch, queueing), not real speed-ups")
-        if "jit-sync" in self.variants:
+        if "jit-sync" in self.variants and sync_unavailable() is None:
             notes.append("jit-sync is measured in a child process started with "
                          "jax_cpu_enable_async_dispatch=False")
         return TimingHeader(

@@ -268,3 +268,26 @@ def test_a_timed_variant_that_differs_carries_its_note():
     assert note.kind == "per_device_collective" and "not 16" in note.text
     assert not [n for n in run.info("vmap").notes if n.differs]
     assert run.info("pmap").call == run.info("pmap").code.call
+
+
+def test_async_dispatch_off_is_refused_on_an_accelerator(monkeypatch):
+    """JAX's switch is for CPU devices only (jax_cpu_enable_async_dispatch): on an H100
+    the 'jit (async dispatch off)' row returned 0.058 ms in and was ready at 0.33 ms,
+    asynchronous like jit, under a label saying otherwise (jaxviz time, 2026-11-27).
+    On any other platform the variant, or a whole run asked to be off, says why not."""
+    from jaxviz.core import timing
+    from jaxviz.worker.timing_child import run_in_child
+
+    monkeypatch.setattr(timing, "device_platform", lambda: "gpu")
+    run = timing.measure_timings(small_request(variants=["jit", "jit-sync"], sweep=None,
+                                               pipeline=0), in_child=run_in_child)
+    assert run.error is None and len(run.calls_of("jit", "steady")) == RUNS
+    assert not run.calls_of("jit-sync")
+    refused = [e for e in run.errors if e.variant == "jit-sync"]
+    assert len(refused) == 1 and "only on CPU devices" in refused[0].message
+    assert "on gpu devices JAX always dispatches asynchronously" in refused[0].message
+    assert not any("child process" in note for note in run.header.notes)
+    whole = timing.measure_timings(small_request(variants=["jit"], sweep=None, pipeline=0,
+                                                 async_dispatch=False), in_child=run_in_child)
+    assert whole.error.kind == "option" and "only on CPU devices" in whole.error.message
+    assert not whole.calls

@@ -242,3 +242,20 @@ def test_chrome_trace_tracks_do_not_overlap():
         spans.sort()
         for (_a0, a1), (b0, _b1) in zip(spans, spans[1:]):
             assert b0 >= a1 - 1e-6
+
+
+@pytest.mark.parametrize("dispatch_us, complete_us, says, never", [
+    # an H100 running async_dispatch's small matmul (jaxviz time, 2026-11-27): the call
+    # returned 0.087 ms in, the result was ready 0.043 ms later
+    (87, 130, "results are ready 0.043 ms later", "waits for its result"),
+    (50, 5000, "the call returns 100× sooner than its result", "waits"),
+    (20_000, 20_050, "the call waits for its result", "returns before"),
+])
+def test_the_dispatch_caption_says_whether_the_call_waited(dispatch_us, complete_us, says,
+                                                           never):
+    run = TimingRun(request=request(variants=["jit"]))
+    for i in range(5):
+        run.add(CallRecord("jit", "steady", i, 10 * MS * i, 0, dispatch_us * 1000,
+                           complete_us * 1000))
+    text = caption_dispatch(run)
+    assert says in text and never not in text

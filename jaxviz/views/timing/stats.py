@@ -75,6 +75,11 @@ class Summary:
         """True when calls return well before their results are ready."""
         return self.dispatch_median < SYNC_RATIO * self.complete_median
 
+    @property
+    def waits(self) -> bool:
+        """True when calls return only when their results are (about) ready."""
+        return self.dispatch_median >= SYNC_WAIT * self.complete_median
+
 
 def summarize(calls: list[CallRecord]) -> Summary | None:
     """Medians and 10th/90th percentiles of dispatch and completion (None if no calls)."""
@@ -144,6 +149,11 @@ def caption_dispatch(run: TimingRun, variant: str | None = None) -> str:
         return (f"{label}: calls return after {d}; results are ready after {c} "
                 f"(median of {s.n}) — dispatch is asynchronous, the call returns "
                 f"{fmt_num(factor)}× sooner than its result")
+    if variant != "numpy" and not s.waits:  # a short computation on an accelerator
+        later = fmt_ms(s.complete_median - s.dispatch_median)
+        return (f"{label}: calls return after {d}; results are ready {later} later ({c}, "
+                f"median of {s.n}) — the call returns before its result, but dispatching "
+                f"it takes most of the time")
     why = " — NumPy computes before returning" if variant == "numpy" else \
         " — dispatch is synchronous here: the call waits for its result"
     return f"{label}: calls return after {d}, when results are ready ({c}, median of {s.n}){why}"
