@@ -168,7 +168,7 @@ def _trace(ns, want: list[str]):
         result = multihost_trace(ns.target, ns.processes, ns.devices // ns.processes,
                                  ns.axis_name, max(ns.timeout, 120.0))
     except UserError as exc:
-        return None, None, report(exc.info, ns.debug)
+        return None, None, report(exc.info, ns)
     return result, result.variants[0], 0
 
 

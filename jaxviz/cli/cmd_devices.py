@@ -28,7 +28,7 @@ def run(ns) -> int:
     try:
         info = run_request(DevicesRequest(), ns.devices, ns.timeout)
     except EngineError as exc:
-        return report(exc.info, ns.debug)
+        return report(exc.info, ns)
     if ns.json:
         print(json.dumps(dataclasses.asdict(info), indent=1))
     else:

@@ -74,7 +74,7 @@ def run(ns) -> int:
     try:
         _, defaults = resolve_target(ns.target)
     except UserError as exc:
-        return report(exc.info, ns.debug)
+        return report(exc.info, ns)
     declared = list(defaults.get("variants") or [])
     chosen = _pick_variants(ns.variants, declared)
     if isinstance(chosen, str):
@@ -82,11 +82,11 @@ def run(ns) -> int:
     try:
         req, _ = build_request(ns, ["jaxpr"], variants=chosen)
     except UserError as exc:
-        return report(exc.info, ns.debug)
+        return report(exc.info, ns)
     result = run_trace(req, ns.devices, ns.timeout)
     sys.stderr.write(result.stdout + result.stderr)
     if result.error is not None:
-        return report(result.error, ns.debug)
+        return report(result.error, ns)
     left, right = (result.variant(name) for name in chosen)
     for failed in (left, right):
         if failed.error is not None:

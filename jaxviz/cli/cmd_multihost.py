@@ -39,7 +39,7 @@ def run(ns) -> int:
     try:
         reports = run_multihost(ns.target, ns.processes, ns.devices, ns.axis_name, ns.timeout)
     except UserError as exc:
-        return report(exc.info, ns.debug)
+        return report(exc.info, ns)
     if ns.json:
         print(json.dumps([{k: v for k, v in r.__dict__.items() if k not in ("result", "hlo")}
                           for r in reports], indent=1))

@@ -97,7 +97,7 @@ def run(ns) -> int:
     except UserError as exc:
         from jaxviz.cli.common import report
 
-        return report(exc.info, ns.debug)
+        return report(exc.info, ns)
     refused = _untrusted(lecture, ns.trust)
     if refused:
         return refused

@@ -64,7 +64,7 @@ def run(ns) -> int:
     try:
         trace, _ = build_request(ns, want=[])
     except UserError as exc:
-        return report(exc.info, ns.debug)
+        return report(exc.info, ns)
     lines = len(trace.target.source.splitlines())
     if ns.until is not None and ns.until > lines:
         return usage_error(f"--until {ns.until}: {os.path.basename(trace.target.filename)} "
@@ -78,9 +78,9 @@ def run(ns) -> int:
     if not isinstance(result, StepResult):
         return report(reply.error or ErrorInfo(kind="engine", message="the engine gave no "
                                                                       "stepping result"),
-                      ns.debug)
+                      ns)
     if result.error is not None:
-        return report(result.error, ns.debug)
+        return report(result.error, ns)
     if ns.until is not None and result.complete:
         sys.stderr.write(f"note: line {ns.until} made no equation of {trace.target.function}; "
                          f"stepped to the end\n")

@@ -254,14 +254,14 @@ def run(ns) -> int:
     try:
         req = build_timing_request(ns)
     except UserError as exc:
-        return report(exc.info, ns.debug)
+        return report(exc.info, ns)
     problem = plot_problem(ns.plot, req)
     if problem:
         return usage_error(problem)
     problems = validate(req)
     if problems:
         for info in problems:
-            report(info, ns.debug)
+            report(info, ns)
         return EXIT_USAGE
     problem = None if plot_file(out) else check_writable(out)  # only for a request that runs
     if problem:
@@ -278,13 +278,13 @@ def run(ns) -> int:
         progress.clear()
         run_.error = exc.info
         result = None
-        report(exc.info, ns.debug)
+        report(exc.info, ns)
         code = EXIT_FAILED
     progress.clear()
     if isinstance(result, TimingRun):
         run_ = result
         if run_.error is not None:
-            code = report(run_.error, ns.debug)
+            code = report(run_.error, ns)
     for info in run_.errors:
         code = max(code, EXIT_USAGE if info.kind in USAGE_KINDS else EXIT_FAILED)
     kinds = plots_measured(run_, ns.plot)

@@ -17,10 +17,16 @@ USAGE_KINDS = {"syntax", "spec", "option", "lookup", "load", "batch", "mesh", "c
                "size"}
 
 
-def report(info: ErrorInfo, debug: bool) -> int:
+def report(info: ErrorInfo, ns) -> int:
+    """Print the error (a setting's error from the engine named as the user gave it:
+    ``--static: ...`` or ``own.py: JAXVIZ 'static': ...``); return the exit code."""
     from jaxviz.model.errors import format_error
 
-    print(f"jaxviz: error: {format_error(info, debug)}", file=sys.stderr)
+    name = getattr(ns, "setting_names", {}).get(info.field or "")
+    text = format_error(info, ns.debug)
+    if name and not text.startswith(name):
+        text = f"{name}: {text}"
+    print(f"jaxviz: error: {text}", file=sys.stderr)
     return EXIT_USAGE if info.kind in USAGE_KINDS else EXIT_FAILED
 
 
@@ -32,13 +38,13 @@ def trace_one(ns, want: list[str]) -> tuple[TraceResult | None, VariantResult | 
     try:
         req, _ = build_request(ns, want)
     except UserError as exc:
-        return None, None, report(exc.info, ns.debug)
+        return None, None, report(exc.info, ns)
     result = run_trace(req, ns.devices, ns.timeout)
     # What the user's code printed goes to stderr (stdout is for the result), failure or not.
     sys.stderr.write(result.stdout + result.stderr)
     if result.error is not None:
-        return result, None, report(result.error, ns.debug)
+        return result, None, report(result.error, ns)
     variant = result.variants[0]
     if variant.error is not None:
-        return result, variant, report(variant.error, ns.debug)
+        return result, variant, report(variant.error, ns)
     return result, variant, 0

@@ -57,7 +57,7 @@ def run_what_if(ns, chip: Chip) -> int:
         variants = what_if_variants(ns, defaults.get("variants") or [])
         req, _ = build_request(ns, ["jaxpr", "cost"], variants)
     except UserError as exc:
-        return report(exc.info, ns.debug)
+        return report(exc.info, ns)
     try:
         result = run_request(WhatIfRequest(req, counts), max(counts),
                              max(ns.timeout, WHAT_IF_TIMEOUT))

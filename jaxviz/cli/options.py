@@ -200,6 +200,8 @@ def build_request(ns: argparse.Namespace, want: list[str],
     named = {name: f"{from_file}: JAXVIZ {name!r}" for name in SETTING_OPTIONS
              if from_file and given.get(name) is None and name in defaults}
     check_settings(ns, req, named)
+    # the engine's errors name their setting as the user gave it (common.report)
+    ns.setting_names = {s.name: named.get(s.name, s.flag) for s in TRACE_SETTINGS}
     return req, defaults
 
 

@@ -124,3 +124,20 @@ def test_declared_arguments_of_the_wrong_count_are_named_as_the_file_gives_them(
     assert "own.py: JAXVIZ 'args': step takes 2 arguments (w, x)" in out.stderr, out.stderr
     given = jaxviz("jaxpr", str(path), "--args", "f32[3,2]")
     assert "--args: step takes 2 arguments" in given.stderr, given.stderr
+
+
+@pytest.mark.parametrize("entry, flags, words", [
+    # the engine finds these (the function has no parameter n): the message says where
+    ('"static": "n=3"', [], "own.py: JAXVIZ 'static': step has no parameter 'n'"),
+    ('"args": "f32[3,2], f32[4,3]"', ["--static", "n=3"],
+     "jaxviz: error: --static: step has no parameter 'n'"),
+])
+def test_a_setting_the_engine_refuses_is_named_as_the_user_gave_it(tmp_path, entry, flags,
+                                                                   words):
+    path = tmp_path / "own.py"
+    path.write_text(OWN + 'JAXVIZ = {"function": "step", "args": "f32[3,2], f32[4,3]", '
+                    + entry + "}\n")
+    out = jaxviz("jaxpr", str(path), *flags)
+    assert out.returncode in (1, 2), out.stdout
+    assert words in out.stderr, out.stderr
+    assert "Traceback" not in out.stderr
