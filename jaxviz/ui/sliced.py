@@ -196,8 +196,11 @@ class SlicedJob(QObject):
 #: How far past its turn's deadline a step may be expected to end and still begin.
 _SLACK_S = 0.0002
 
-#: The GUI thread's time given to all the jobs together per event-loop turn, at most.
-TURN_MS = 8.0
+#: The GUI thread's time given to all the jobs together per event-loop turn, at most. The
+#: paint that follows a turn's steps is not known ahead (the last one's is): at 8 ms, a
+#: 12-layer train step loading (bench_big_program) had 1-5 of about 200 turns over a frame,
+#: its longest gaps 14-21 ms; at 6 ms, 0-1 such turns and 13-16 ms, loading 5 % longer.
+TURN_MS = 6.0
 #: The GUI thread's CPU time one turn may cost in all (a 60 Hz frame is 16.7 ms): the jobs
 #: get what the GUI thread's other work since their last turn (the paint of what they
 #: changed, an event handler) left of it, at least :data:`MIN_TURN_MS` (so they go on).
