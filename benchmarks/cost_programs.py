@@ -33,40 +33,10 @@ def mm(a, b):
     return a @ b
 
 
-def mm_highest(a, b):
-    return jnp.dot(a, b, precision=lax.Precision.HIGHEST)
-
-
-def mm_high(a, b):
-    return jnp.dot(a, b, precision=lax.Precision.HIGH)
-
-
-def mm_bf16_x3(a, b):
-    return jnp.dot(a, b, precision="BF16_BF16_F32_X3")
-
-
-def mm_bf16_x6(a, b):
-    return jnp.dot(a, b, precision="BF16_BF16_F32_X6")
-
-
-def mm_bf16_x9(a, b):
-    return jnp.dot(a, b, precision="BF16_BF16_F32_X9")
-
-
-def mm_tf32(a, b):
-    return jnp.dot(a, b, precision="TF32_TF32_F32")
-
-
-def mm_tf32_x3(a, b):
-    return jnp.dot(a, b, precision="TF32_TF32_F32_X3")
-
-
-def mm_f32_alg(a, b):
-    return jnp.dot(a, b, precision="F32_F32_F32")
-
-
-def mm_bf16_f32(a, b):
-    return jnp.dot(a, b, precision="BF16_BF16_F32")
+def mm_at(a, b, precision):
+    """``a @ b`` at ``precision``: a ``lax.Precision`` name (``HIGHEST``) or a dot
+    algorithm (``BF16_BF16_F32_X6``), given as a static argument."""
+    return jnp.dot(a, b, precision=getattr(lax.Precision, precision, precision))
 
 
 def axpy(x, y):
