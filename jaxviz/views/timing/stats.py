@@ -24,7 +24,7 @@ PRIMARY_ORDER = ("jit", "jit-vmap", "sharded", "pmap", "shard_map", "vmap", "op-
 #: Dispatch slower than this fraction of completion counts as synchronous.
 SYNC_RATIO = 0.5
 
-#: A pipelined call that returned after this fraction of its completion time waited for it.
+#: A call that returned after this fraction of its completion time waited for it.
 SYNC_WAIT = 0.9
 
 #: Medians within this factor of the fastest count as a tie (machines are noisy).
@@ -78,7 +78,13 @@ class Summary:
     @property
     def waits(self) -> bool:
         """True when calls return only when their results are (about) ready."""
-        return self.dispatch_median >= SYNC_WAIT * self.complete_median
+        return waited(self.dispatch_median, self.complete_median)
+
+
+def waited(dispatch: float, complete: float) -> bool:
+    """Whether a call that returned after ``dispatch`` waited for its result, ready after
+    ``complete`` (the same unit): it returned after :data:`SYNC_WAIT` of that time."""
+    return dispatch >= SYNC_WAIT * complete
 
 
 def summarize(calls: list[CallRecord]) -> Summary | None:
@@ -173,15 +179,15 @@ def caption_timeline(run: TimingRun) -> str:
     text = (f"{len(calls)} {kind}{label} calls were all dispatched within "
             f"{fmt_ms(last_dispatch)}; their results became ready one after another from "
             f"{fmt_ms(first_ready)} to {fmt_ms(last_ready)}")
-    waited = [c for c in calls if c.t_dispatch_ns >= SYNC_WAIT * c.t_complete_ns]
-    if not waited:
+    waits = [c for c in calls if waited(c.t_dispatch_ns, c.t_complete_ns)]
+    if not waits:
         text += " — the calls queue up behind each other while Python runs ahead"
-    elif len(waited) == len(calls):
+    elif len(waits) == len(calls):
         text += (" — each call returned only when its result was ready: dispatch is "
                  "synchronous here, nothing queues")
     else:
-        text += (f" — {len(waited)} of the {len(calls)} calls returned only when their result "
-                 f"was ready, the other {len(calls) - len(waited)} queued up while Python ran "
+        text += (f" — {len(waits)} of the {len(calls)} calls returned only when their result "
+                 f"was ready, the other {len(calls) - len(waits)} queued up while Python ran "
                  f"ahead")
     spreads = [(max(d.t_ready_ns for d in c.devices) - min(d.t_ready_ns for d in c.devices))
                / 1e6 for c in calls if len(c.devices) > 1]
