@@ -14,6 +14,7 @@ from jaxviz.model.timing import (
     DeviceReady,
     FirstCall,
     PipelineInfo,
+    TimingHeader,
     TimingRequest,
     TimingRun,
     TimingStatus,
@@ -259,3 +260,25 @@ def test_the_dispatch_caption_says_whether_the_call_waited(dispatch_us, complete
                            complete_us * 1000))
     text = caption_dispatch(run)
     assert says in text and never not in text
+
+
+def _header(backend: str) -> TimingHeader:
+    return TimingHeader("0", "0.10", "0.10", backend, "dev", 1, backend == "cpu", "host",
+                        "3.11", "linux", "today", "perf_counter_ns", "f", "f.py", "", "", "")
+
+
+@pytest.mark.parametrize("backend", ["cpu", "gpu"])
+def test_the_sweep_caption_says_a_call_waited_only_where_it_did(backend):
+    """The dispatch caption's rule, size by size: a call that returned 0.087 ms in with
+    its result ready at 0.13 ms (an H100's small matmul) did not wait for its result; one
+    at 20 of 20.05 ms did. Why small calls wait is said for CPU devices alone."""
+    short = sweep_run([0.087, 0.09, 0.1, 0.12], [0.13, 0.5, 3.0, 20.0])
+    short.header = _header(backend)
+    text = caption_sweep(short)
+    assert "only when their results are ready" not in text
+    assert "while dispatch stays between 0.087 ms and 0.12 ms" in text
+    waits = sweep_run([20.0, 0.09, 0.1, 0.12], [20.05, 0.5, 3.0, 20.0])
+    waits.header = _header(backend)
+    text = caption_sweep(waits)
+    assert "up to n = 256 calls return only when their results are ready" in text
+    assert ("small CPU computations run inline" in text) == (backend == "cpu")

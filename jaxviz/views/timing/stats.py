@@ -250,8 +250,10 @@ def caption_sweep(run: TimingRun, variant: str | None = None) -> str:
     growth = b.complete_median / max(a.complete_median, 1e-9)
     text = (f"{variant_label(variant)}: as {name} grows from {s0} to {s1}, completion grows "
             f"{fmt_num(growth)}× ({fmt_ms(a.complete_median)} → {fmt_ms(b.complete_median)})")
-    asynchronous = [(size, p) for size, p in points if p.asynchronous]
-    inline = [size for size, p in points if not p.asynchronous]
+    # a size whose calls returned before their results (of however much) against one
+    # whose calls waited for them: the dispatch caption's rule (Summary.waits)
+    asynchronous = [(size, p) for size, p in points if not p.waits]
+    inline = [size for size, p in points if p.waits]
     if not asynchronous:
         return text + " — calls return only when their results are ready: dispatch is synchronous"
     d_lo = min(p.dispatch_median for _, p in asynchronous)
@@ -274,8 +276,10 @@ def caption_sweep(run: TimingRun, variant: str | None = None) -> str:
     else:
         where = f"at {name} = {', '.join(map(str, inline))}"
         then = "at the other sizes"
-    return (text + f"; {where} calls return only when their results are ready (small CPU "
-            f"computations run inline), {then} they return after {spread}")
+    why = " (small CPU computations run inline)" if run.header is not None \
+        and run.header.backend == "cpu" else ""
+    return (text + f"; {where} calls return only when their results are ready{why}, {then} "
+            f"they return after {spread}")
 
 
 CAPTIONS = {
