@@ -60,10 +60,9 @@ exec(compile(Path(FILE).read_text(), FILE, "exec"), ns_mod)
 rows = []
 
 
-def best(f, args, repeats=20):
-    jax.block_until_ready(f(*args))
-    jax.block_until_ready(f(*args))
-    jax.block_until_ready(f(*args))
+def best(f, args, repeats=20, warmups=3):
+    for _ in range(warmups):
+        jax.block_until_ready(f(*args))
     times = []
     for _ in range(repeats):
         t = time.perf_counter()
