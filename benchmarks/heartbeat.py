@@ -11,6 +11,7 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 
 
 def bytecode_as_installed() -> str:
@@ -146,15 +147,17 @@ class StallLog:
                 depth = TimedApplication.depth
                 if not log.times(depth, event):
                     return super().notify(receiver, event)
-                name = log.name(receiver, event)
+                # Named only if it is logged (naming every event would add its own CPU to
+                # the turns measured); a receiver the event deleted is named before.
+                early = log.name(receiver, event) if event.type() == _DEFERRED_DELETE else None
                 TimedApplication.depth += 1
                 start, cpu = time.perf_counter(), time.thread_time()
                 try:
                     return super().notify(receiver, event)
                 finally:
                     TimedApplication.depth -= 1
-                    log.took(depth, name, receiver, time.perf_counter() - start,
-                             (time.thread_time() - cpu) * 1000)
+                    log.took(depth, early or (lambda: log.name(receiver, event)), receiver,
+                             time.perf_counter() - start, (time.thread_time() - cpu) * 1000)
 
         return TimedApplication(argv)
 
@@ -167,10 +170,10 @@ class StallLog:
         """What the log calls an event."""
         return _name_of(receiver, event)
 
-    def took(self, depth: int, name: str, receiver, seconds: float, cpu_ms: float) -> None:
+    def took(self, depth: int, name: Naming, receiver, seconds: float, cpu_ms: float) -> None:
         """A timed event ended: a stall when it took longer than the target."""
         if seconds > self.over:
-            self._stall(seconds * 1000, name, cpu_ms)
+            self._stall(seconds * 1000, named(name), cpu_ms)
 
     def _stall(self, ms: float, name: str, cpu_ms: float) -> None:
         if self.during is None or self.during.timer.isActive():
@@ -188,6 +191,23 @@ class StallLog:
 
     def clear(self) -> None:
         self.stalls.clear()
+
+
+#: An event's name, or how to get it once it is known to be wanted.
+Naming = str | Callable[[], str]
+
+#: ``QEvent.Type.DeferredDelete``: the event deletes its receiver.
+_DEFERRED_DELETE = 52
+
+
+def named(name: Naming) -> str:
+    """The name an event was given (see :meth:`StallLog.took`)."""
+    if isinstance(name, str):
+        return name
+    try:
+        return name()
+    except RuntimeError:  # its receiver went with the event (Qt deleted it)
+        return "(a deleted object)"
 
 
 def _steps_name(steps) -> str:

@@ -22,10 +22,13 @@ from __future__ import annotations
 
 import time
 
-from heartbeat import Heartbeat, StallLog
+from heartbeat import Heartbeat, Naming, StallLog, named
 
 #: (CPU ms, where it stopped) of every step over 4 ms (see :class:`_Timed`).
 LONG_STEPS: list[tuple[float, str]] = []
+
+#: ``QEvent.Type.Paint``.
+_PAINT = 12
 
 #: Calls under this many CPU ms are summed into one "other calls" entry of a turn.
 SMALL_MS = 0.5
@@ -108,9 +111,7 @@ class TurnLog(StallLog):
 
     def times(self, depth: int, event) -> bool:
         """The outermost events, and the widget paints inside a window's paint."""
-        from PySide6.QtCore import QEvent
-
-        return depth == 0 or (depth == 1 and event.type() == QEvent.Type.Paint)
+        return depth == 0 or (depth == 1 and event.type() == _PAINT)
 
     def name(self, receiver, event) -> str:
         name = super().name(receiver, event)
@@ -121,14 +122,14 @@ class TurnLog(StallLog):
                 name += f" '{owner.objectName()}'"
         return name
 
-    def took(self, depth: int, name: str, receiver, seconds: float, cpu_ms: float) -> None:
+    def took(self, depth: int, name: Naming, receiver, seconds: float, cpu_ms: float) -> None:
         """An outermost event: a stall over the target, and its share of the turn; a paint
         inside a window's: its share, indented."""
         if depth == 0:
             super().took(depth, name, receiver, seconds, cpu_ms)
-            self._record(name if cpu_ms >= SMALL_MS else "(other calls)", cpu_ms)
+            self._record(named(name) if cpu_ms >= SMALL_MS else "(other calls)", cpu_ms)
         elif cpu_ms >= SMALL_MS:  # a widget's paint inside a window's
-            self._record(f"  {name} {type(receiver).__name__}", cpu_ms)
+            self._record(f"  {named(name)} {type(receiver).__name__}", cpu_ms)
 
     def clear(self) -> None:
         super().clear()
