@@ -71,6 +71,7 @@ def test_the_panes_an_example_declares_are_shown(qtbot, window):
     for name, variants in (("jit_composition", ["plain", "jit", "sharded"]),
                            ("async_dispatch", ["plain", "jit"])):
         window.open_example(name)
+        qtbot.waitUntil(lambda: not window.opening)  # laid out in the turn after the paint
         assert window.state.visible_variants == variants
         assert window.area.visible_variants == variants
 
@@ -535,6 +536,7 @@ def test_an_example_gets_a_tab_for_every_variant_it_declares_when_its_panes_are_
     win = make_window(*size)
     for name in ("convolve", "batched_matmul"):
         win.open_example(name)
+        qtbot.waitUntil(lambda: not win.opening)
         shown = win.state.visible_variants
         assert win.area.visible_variants == shown
         if win.area.effective_mode() == "tabs":

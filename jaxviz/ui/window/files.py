@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from jaxviz.ui.window.parts import WindowParts
@@ -24,8 +25,17 @@ if TYPE_CHECKING:  # the records, the gallery and the document load with the win
 DEFAULT_VARIANTS = ("plain", "vmap", "pmap", "sharded")
 
 
+#: What a document just opened still waits for: its variants and its telling ones.
+_Opening = tuple[list[str] | tuple[str, ...], list[str] | tuple[str, ...]]
+
+
 class WindowFilesMixin(WindowParts):
     """Open example/file/target, New, Open…, Save, Save As, unsaved-edit questions."""
+
+    #: The panes of the document just opened, still to be laid out (see
+    #: :meth:`_lay_out_after_paint`), and the timer that lays them out.
+    _opening: _Opening | None = None
+    _opening_timer: QTimer | None = None
 
     # ----------------------------------------------------------- documents
     def open_target(self, target: str) -> None:
@@ -48,7 +58,7 @@ class WindowFilesMixin(WindowParts):
         if not self.confirm_leave():
             return
         self._remember_fields()
-        with self.area.holding():  # each pane in view cleared once, in its new layout
+        with self.area.holding():  # each pane in view cleared once, in the layout it has
             try:
                 ex = self.document.open_example(name)
             except GalleryError as exc:
@@ -58,7 +68,39 @@ class WindowFilesMixin(WindowParts):
             self.state.set_settings(ex.settings())
             self.args_panel.suggest_args("")
             self.args_panel.validate()  # drops markers the engine set for the last document
-            self._show_panes_of(ex.variants, ex.panes)
+        self._lay_out_after_paint(ex.variants, ex.panes)
+
+    def _lay_out_after_paint(self, variants: list[str] | tuple[str, ...],
+                             telling: list[str] | tuple[str, ...]) -> None:
+        """The new document's panes, laid out (and its trace asked for) in the next turn of
+        the event loop, after Qt has painted the document: opening one is two turns of
+        about half a frame each, not one of two (a document opened before then replaces
+        what is to be laid out)."""
+        self._opening = (variants, telling)
+        if self._opening_timer is None:
+            # A timer object, not QTimer.singleShot(0, ...): that is a posted call, run
+            # before the paint Qt posted at low priority; a timer fires after it.
+            self._opening_timer = QTimer(self)
+            self._opening_timer.setSingleShot(True)
+            self._opening_timer.setInterval(0)
+            self._opening_timer.timeout.connect(self.finish_opening)
+        self._opening_timer.start()
+
+    @property
+    def opening(self) -> bool:
+        """Whether the document just opened still waits for its panes' layout."""
+        return self._opening is not None
+
+    def finish_opening(self) -> None:
+        """Lay out the panes of the document just opened and trace it (now, if it still
+        waits for that)."""
+        pending, self._opening = self._opening, None
+        if pending is None:
+            return
+        if self._opening_timer is not None:
+            self._opening_timer.stop()
+        with self.area.holding():
+            self._show_panes_of(*pending)
         self.session.trace_now()
 
     def _show_panes_of(self, variants: list[str] | tuple[str, ...],
@@ -216,6 +258,7 @@ class WindowFilesMixin(WindowParts):
         self.setWindowModified(self.document.modified)
 
     def _on_document_opened(self, doc: Document) -> None:
+        self._opening = None  # another document: the last one's panes are not laid out
         self._show_title()
         self._remember_target()
         self.linking.set_result(None)
