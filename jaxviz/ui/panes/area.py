@@ -23,10 +23,9 @@ so a new document's result costs the turn it arrives in only the panes in view.
 from __future__ import annotations
 
 import contextlib
-import time
 from collections.abc import Callable, Iterator
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QSizePolicy,
@@ -41,16 +40,12 @@ from jaxviz.model import VARIANTS, TraceResult, variant_label
 from jaxviz.ui.compare.compare_view import CompareView
 from jaxviz.ui.panes.jaxpr_pane import JaxprPane
 from jaxviz.ui.sliced import SlicedJob
-from jaxviz.views.incremental import Steps
+from jaxviz.views.incremental import OWN_TURN, Steps
 from jaxviz.views.window.pane_layouts import PANE_LAYOUTS, TWO_PANES
 from jaxviz.views.window.window_state import pane_order
 
 #: Narrower panes than this many code characters switch "auto" layout to tabs.
 MIN_PANE_CHARS = 26
-#: The GUI thread's time one turn of the event loop gives panes in view their new content
-#: (a pane's jaxpr, highlighted, with its marks and folds: 5-35 ms); the others get theirs
-#: in the next turns, one pane a turn (one 60 Hz frame is 16.7 ms).
-FILL_MS = 8.0
 LAYOUTS = PANE_LAYOUTS
 
 
@@ -59,6 +54,8 @@ class JaxprArea(QStackedWidget):
 
     #: The set of visible variants changed (by the user or an example).
     visibleChanged = Signal(list)
+    #: The panes in view have everything they were given (after the fill that did it).
+    inViewFilled = Signal()
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -104,8 +101,6 @@ class JaxprArea(QStackedWidget):
         #: What each pane not shown is still to be given (see :meth:`fill`), in order.
         self._pending: dict[str, list[Callable[[JaxprPane], None]]] = {}
         self._filling: SlicedJob | None = None
-        self._spent = 0.0  # the GUI thread's time panes took in this turn of the event loop
-        self._turn_started = False
         self._held = 0  # inside holding(): no pane is filled until it ends
         self.set_zoom(0)  # lays the panes out
 
@@ -335,12 +330,13 @@ class JaxprArea(QStackedWidget):
     def fill(self, variant: str, put: Callable[[JaxprPane], None], fresh: bool = False,
              small: bool = False) -> None:
         """Give ``variant``'s pane new content, after what it was given before (``fresh``:
-        ``put`` replaces it all, e.g. a clear). ``put(pane)`` runs now if the pane is shown
-        and this turn of the event loop has not yet given panes :data:`FILL_MS` (a clear:
-        whatever the turn gave, nothing of the last document stays in view), else in the
-        next turns, one pane a turn, the panes in view first -- or when the pane is shown.
-        A ``small`` change (a banner, dimming) is made now unless the pane still waits for
-        earlier content."""
+        ``put`` replaces it all, e.g. a clear). A clear runs now if the pane is shown
+        (nothing of the last document stays in view); other content in the next turns of
+        the event loop, one pane a turn, alone, the panes in view first -- or when the pane
+        is shown. A pane's new jaxpr and its first paint are most of a frame (5-35 ms with
+        its marks, folds and colours): the turn a result comes in, which every view spends
+        on its first changes, does not fill one too. A ``small`` change (a banner, dimming)
+        is made now unless the pane still waits for earlier content."""
         pane = self.panes.get(variant)
         if pane is None:
             return
@@ -351,7 +347,7 @@ class JaxprArea(QStackedWidget):
         if fresh:
             queue.clear()
         queue.append(put)
-        if not self._held and not pane.isHidden() and (fresh or self._spent < FILL_MS / 1000.0):
+        if fresh and not self._held and not pane.isHidden():
             self._fill_now(variant)
         else:
             self._fill_later()
@@ -381,30 +377,28 @@ class JaxprArea(QStackedWidget):
         """Whether a pane is still to get what it was given."""
         return bool(self._pending)
 
+    def in_view_waiting(self) -> bool:
+        """Whether a pane in view is still to get what it was given."""
+        return any(self.is_shown(v) for v in self._pending)
+
     def _fill_now(self, variant: str) -> None:
-        start = time.thread_time()
         for put in self._pending.pop(variant, ()):
             put(self.panes[variant])
         if self._tabs.count():
             self.refresh_tab_titles()
-        if not self._turn_started:  # the time panes took this turn, forgotten the next
-            self._turn_started = True
-            QTimer.singleShot(0, self, self._next_turn)
-        self._spent += time.thread_time() - start
-
-    def _next_turn(self) -> None:
-        self._turn_started = False
-        self._spent = 0.0
+        if not self.in_view_waiting():
+            self.inViewFilled.emit()
 
     def _fill_steps(self) -> Steps[None]:
-        """The panes waiting for content get it, one pane a step, those in view first."""
+        """The panes waiting for content get it, one pane a step, those in view first, each
+        alone in a turn of the event loop (its paint follows it)."""
         while self._pending:
+            yield OWN_TURN
+            if not self._pending:
+                return  # (filled meanwhile: shown, or in a held block's end)
             variant = next((v for v in self._pending if self.is_shown(v)),
                            next(iter(self._pending)))
             self._fill_now(variant)
-            if not self._pending:
-                return  # done with the last fill: no job outlives what it had to do
-            yield
 
     def _splitter_panes(self) -> list[JaxprPane]:
         return [w for w in (self._splitter.widget(i) for i in range(self._splitter.count()))

@@ -40,8 +40,11 @@ if TYPE_CHECKING:  # the parts are imported by the methods that build them (see 
 class MainWindow(WindowFilesMixin, WindowStateMixin):
     """jaxviz's main window. ``engine`` defaults to a real engine process."""
 
-    #: The jaxpr panes show a new result (or its error).
+    #: The jaxpr panes in view show a new result (or its error): each pane's is put in a
+    #: turn of the event loop of its own, after the turn the result came in.
     panesUpdated = Signal()
+    #: A result came whose panes in view have not all shown it yet.
+    _panes_awaited = False
     #: StableHLO, HLO, costs and layouts of the result arrived.
     detailsUpdated = Signal()
 
@@ -267,6 +270,7 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         self.tools.timingShown.connect(lambda f: setattr(self.state, "timing_of", f))
         # The views follow the state; what the user does to them goes into it.
         self.area.visibleChanged.connect(lambda v: setattr(self.state, "visible_variants", v))
+        self.area.inViewFilled.connect(self._panes_filled)
         state = self.state
         follow(state, "visible_variants", self.area.set_visible_variants)
         follow(state, "visible_variants", self._on_visible_changed)
@@ -533,8 +537,15 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
 
     def _on_result(self, req, reply) -> None:
         self.router.show_result(req, reply)
-        self.panesUpdated.emit()
+        self._panes_awaited = True  # panesUpdated once the panes in view show it
+        self._panes_filled()
         self.step_mode.restart_if_changed()
+
+    def _panes_filled(self) -> None:
+        """The panes in view have what they were given: a result that came is shown."""
+        if self._panes_awaited and not self.area.in_view_waiting():
+            self._panes_awaited = False
+            self.panesUpdated.emit()
 
     def _on_details(self, req, reply) -> None:
         self.router.show_details(req, reply)
