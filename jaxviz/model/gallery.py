@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from jaxviz.model.as_written import transformed_call
-from jaxviz.model.files import SOURCE_BYTES, read_text
+from jaxviz.model.files import OWN_FILE, SOURCE_BYTES, read_text
 from jaxviz.model.parse import parse_module
 from jaxviz.model.records import TraceSettings
 from jaxviz.model.resources import ResourcesMissing, resources_dir
@@ -70,7 +70,7 @@ def load_example(path: Path) -> Example:
             dict is missing, lacks a required key or has an unknown one.
     """
     try:
-        source = read_text(path, limit=SOURCE_BYTES, what="Python source")
+        source = read_text(path, limit=SOURCE_BYTES, what="Python source", timeout=OWN_FILE)
         tree = ast.parse(source, filename=str(path))
     except (OSError, ValueError, SyntaxError) as exc:  # UnicodeDecodeError is a ValueError
         raise GalleryError(f"{path}: cannot read the example: {exc}") from None

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from jaxviz.model.errors import UserError
-from jaxviz.model.files import SOURCE_BYTES, FileProblem, read_bytes
+from jaxviz.model.files import OWN_FILE, READ_SECONDS, SOURCE_BYTES, FileProblem, read_bytes
 from jaxviz.model.gallery import (
     GalleryError,
     bound_names,
@@ -30,12 +30,15 @@ from jaxviz.model.gallery import (
 from jaxviz.model.records import ErrorInfo, Target
 
 
-def read_source(path: str | os.PathLike[str], shown: str | None = None) -> str:
+def read_source(path: str | os.PathLike[str], shown: str | None = None,
+                timeout: float | None = READ_SECONDS) -> str:
     """The text of a Python file, or a message that says why it is not one.
 
     Args:
         path: the file.
         shown: how messages name it (default: ``path`` as given).
+        timeout: as :func:`~jaxviz.model.files.read_bytes` reads it (a gallery example:
+            :data:`~jaxviz.model.files.OWN_FILE`).
 
     Raises:
         UserError: (``kind="load"``) the file cannot be read (missing, not a
@@ -46,7 +49,8 @@ def read_source(path: str | os.PathLike[str], shown: str | None = None) -> str:
     """
     name = str(path) if shown is None else shown
     try:
-        data = read_bytes(path, limit=SOURCE_BYTES, shown=name, what="Python source")
+        data = read_bytes(path, limit=SOURCE_BYTES, shown=name, what="Python source",
+                          timeout=timeout)
     except FileProblem as exc:
         raise UserError(ErrorInfo(kind="load", file=name, message=str(exc))) from None
     nul = data.find(b"\0")
@@ -120,7 +124,7 @@ def resolve_target(text: str) -> tuple[Target, dict[str, Any]]:
             ex = get_example(name)
         except GalleryError as exc:
             raise UserError(ErrorInfo(kind="lookup", message=str(exc))) from None
-        source = read_source(ex.path)
+        source = read_source(ex.path, timeout=OWN_FILE)
         if function:
             check_function(source, function, f"example:{ex.name}", ex.path)
         defaults = {**ex.settings(), "variants": ex.variants, "baseline": ex.baseline,

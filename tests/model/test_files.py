@@ -98,3 +98,29 @@ def test_every_file_is_read_through_model_files():
                                                     r"buffer\.open|Popen", code):
                 found.append(f"{relative}:{number}: {line.strip()}")
     assert found == []
+
+
+def test_jaxvizs_own_files_are_read_on_the_callers_thread_with_the_same_checks(
+        tmp_path, monkeypatch):
+    """A gallery example sits beside jaxviz's modules: it is read without a thread of its
+    own (one per read cost the window 1-1.5 ms each time an example opened), and what is
+    refused is refused as before."""
+    import threading
+
+    from jaxviz.model.files import OWN_FILE
+    from jaxviz.model.gallery import get_example
+    from jaxviz.model.sources import read_source
+
+    def no_thread(*_args, **_kwargs):
+        raise AssertionError("a thread was started to read one of jaxviz's own files")
+
+    monkeypatch.setattr(threading, "Thread", no_thread)
+    example = get_example("convolve")
+    assert "def convolve" in read_source(example.path, timeout=OWN_FILE)
+    (tmp_path / "big.py").write_bytes(b"x" * 200)
+    with pytest.raises(FileProblem, match="it is 200 bytes; jaxviz reads a file of at most 100"):
+        read_bytes(tmp_path / "big.py", limit=100, timeout=OWN_FILE)
+    with pytest.raises(FileProblem, match="cannot read .*no.py: No such file or directory"):
+        read_text(tmp_path / "no.py", limit=100, timeout=OWN_FILE)
+    with pytest.raises(AssertionError, match="a thread was started"):
+        read_bytes(tmp_path / "big.py", limit=1000)  # a user's file: in a thread, as before

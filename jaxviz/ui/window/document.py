@@ -21,6 +21,7 @@ from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 
 from jaxviz.model import Example, get_example, list_functions
 from jaxviz.model.errors import UserError
+from jaxviz.model.files import OWN_FILE
 from jaxviz.model.gallery import GalleryError, declared_settings
 from jaxviz.model.sources import read_source
 from jaxviz.ui.panels.editor_panel import EditorPanel
@@ -153,7 +154,7 @@ class DocumentController(QObject):
         self._unwatch()
         self.doc = Document(example=ex, function=ex.function)
         try:
-            text = read_source(ex.path)
+            text = read_source(ex.path, timeout=OWN_FILE)
         except UserError as exc:
             raise GalleryError(exc.info.message) from None
         self._set_text(text)
