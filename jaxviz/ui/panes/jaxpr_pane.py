@@ -369,9 +369,11 @@ class JaxprPane(QFrame):
         self.copy_button.setEnabled(False)
         self.show_notes([])
         self._show_legend([])
+        # The text first: each narrower gutter (no marks, then no folds) lays the view out
+        # again, the message then, not the last document's jaxpr twice.
+        self.jaxpr_view.set_text(message)
         self.jaxpr_view.set_marks([])
         self.jaxpr_view.set_folds([])
-        self.jaxpr_view.set_text(message)
         for view in (self.stablehlo_view, self.hlo_view):
             view.set_text("")
         self.cost_table.setRowCount(0)
