@@ -86,3 +86,17 @@ def start_stepping(qtbot, win, variant: str):
     qtbot.waitUntil(lambda: controller.result is not None and not controller.busy,
                     timeout=JAX_MS)
     return controller
+
+
+def event_loop_turns(qtbot) -> list[int]:
+    """A 0 ms timer object (it fires once a turn of the event loop, after Qt's paint): a
+    list that grows by one each turn, kept alive for the test."""
+    from PySide6.QtCore import QTimer
+
+    ticks: list[int] = []
+    timer = QTimer()
+    timer.setInterval(0)
+    timer.timeout.connect(lambda: ticks.append(1))
+    timer.start()
+    qtbot.turns_timer = timer
+    return ticks

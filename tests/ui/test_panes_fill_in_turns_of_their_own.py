@@ -5,24 +5,11 @@ were 25-35 ms), and ``panesUpdated`` says when the panes in view show it."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QTimer
 
-from tests.helpers.window import JAX_MS, wait_for_panes
+from tests.helpers.window import JAX_MS, event_loop_turns, wait_for_panes
 
 # Not in the fast tier: the window on the real engine.
 pytestmark = pytest.mark.slow
-
-
-def _turns(qtbot) -> list[int]:
-    """A 0 ms timer object (it fires after Qt's paint, once a turn of the event loop): how
-    many turns the event loop has had."""
-    ticks: list[int] = []
-    timer = QTimer()
-    timer.setInterval(0)
-    timer.timeout.connect(lambda: ticks.append(1))
-    timer.start()
-    qtbot.turns_timer = timer  # kept alive for the test
-    return ticks
 
 
 def test_the_panes_in_view_show_a_result_when_panes_updated_says_so(qtbot, make_window):
@@ -64,7 +51,7 @@ def test_each_pane_gets_its_result_in_a_turn_of_its_own(qtbot, make_window):
     wait_for_panes(qtbot, window, lambda: window.state.details is not None)
     shown = [v for v in window.state.shown_variants() if window.area.is_shown(v)]
     assert len(shown) >= 2
-    turns = _turns(qtbot)
+    turns = event_loop_turns(qtbot)
     seen: list[tuple[str, int]] = []
     for variant in shown:
         pane = window.area.panes[variant]

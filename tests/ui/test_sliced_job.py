@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import gc
 
-from PySide6.QtCore import QTimer
+from tests.helpers.window import event_loop_turns
 
 
 def _counting(n: int, seen: list[int], raise_at: int = -1):
@@ -18,17 +18,6 @@ def _counting(n: int, seen: list[int], raise_at: int = -1):
         total += k
         yield
     return total
-
-
-def _ticks(qtbot) -> list[int]:
-    """A 0 ms timer: how many times the event loop got a turn."""
-    ticks: list[int] = []
-    timer = QTimer()
-    timer.setInterval(0)
-    timer.timeout.connect(lambda: ticks.append(1))
-    timer.start()
-    qtbot.timer = timer  # kept alive for the test
-    return ticks
 
 
 def test_steps_run_over_many_turns_of_the_event_loop_and_return_once(qtbot):
@@ -48,7 +37,7 @@ def test_steps_run_over_many_turns_of_the_event_loop_and_return_once(qtbot):
     results: list[object] = []
     job = SlicedJob(slow(40, seen), slice_ms=4.0)
     job.finished.connect(results.append)
-    ticks = _ticks(qtbot)
+    ticks = event_loop_turns(qtbot)
     # (an earlier test's window may still be filling a pane in its last turns)
     qtbot.waitUntil(lambda: not sliced.running() and gc.isenabled(), timeout=5000)
     job.start()
