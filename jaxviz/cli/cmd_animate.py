@@ -224,7 +224,7 @@ def run(ns) -> int:
         return usage_error(problem)
     renderer = Renderer(scene, width, height, ns.theme, ns.font_scale, phases=span)
     shown = scene.phases[span[0]:span[1] + 1] if span else scene.phases
-    kinds = _kinds(shown)
+    kinds = _kinds([p.kind for p in shown])
     try:
         if frame is not None and phase is not None:
             if not 0 <= phase < len(shown):
@@ -251,9 +251,8 @@ def run(ns) -> int:
     return 0
 
 
-def _kinds(phases) -> str:
+def _kinds(kinds: list[str]) -> str:
     """``host, split, compute, all-gather ...``; a long program as counts per kind."""
-    kinds = [p.kind for p in phases]
     if len(kinds) <= 40:
         return ", ".join(kinds)
     from collections import Counter
@@ -292,7 +291,7 @@ def _write_storyboard(ns, out: Path) -> int:
     except OSError as exc:
         print(f"jaxviz: error: could not write {out}: {exc}", file=sys.stderr)
         return EXIT_FAILED
-    kinds = ", ".join(s.collective.kind if s.collective else s.kind for s in story.steps)
+    kinds = _kinds([s.collective.kind if s.collective else s.kind for s in story.steps])
     def count(n: int, word: str) -> str:
         return f"{n} {word}" + ("" if n == 1 else "s")
 

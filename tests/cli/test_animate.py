@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from PIL import Image, ImageSequence
 
@@ -118,6 +120,32 @@ def test_json_writes_the_storyboard(tmp_path):
     assert gather_phase.output_shapes == ["f32[4,64]"]
     assert gather_phase.caption.startswith("Inserted by XLA's SPMD partitioner: ")
     assert story.phases[1].arrays == ["x", "w"] and story.phases[4].devices == list(range(8))
+
+
+def test_a_long_storyboard_is_summed_up_by_kind_in_one_line(tmp_path):
+    """A program of many steps (a train step has hundreds): the line says how many of each
+    kind the storyboard it wrote holds, not each step in turn."""
+    import json
+    from collections import Counter
+
+    from jaxviz.model import from_plain
+
+    (tmp_path / "many.py").write_text(
+        "import jax\nimport jax.numpy as jnp\n\n\ndef many(x):\n"
+        "    for _ in range(30):\n        x = jnp.sin(jax.lax.psum(x, 'i'))\n    return x\n",
+        encoding="utf-8")
+    out = run_animate("many.py:many", "--variant", "pmap", "--args", "f32[4]", "--out",
+                      "story.json", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    story = from_plain(json.loads((tmp_path / "story.json").read_text()))
+    kinds = Counter(s.collective.kind if s.collective else s.kind for s in story.steps)
+    assert len(story.steps) > 40 and kinds["all-reduce"] == 30
+    line = out.stdout.strip().splitlines()[-1]
+    listed = re.search(r"\d+ steps \(([^)]*)\)", line)
+    assert listed, line
+    said = {kind: int(n) for n, kind in (part.split(" ") for part in listed.group(1).split(", "))}
+    assert said == dict(kinds), line
+    assert len(line) < 300
 
 
 @pytest.mark.slow
