@@ -18,7 +18,10 @@ steps into :class:`~jaxviz.model.storyboard.StepGroup` records by those keys
 (part, loops, calls, scopes), consecutive steps with the same key forming one
 group, and collapses a group whose steps are one stretch repeated (the same
 kinds, shapes and sources, a layer after another) into a ``repeat`` group with
-one child per repetition.
+one child per repetition. The part of the key is the stretch of the program a step
+runs in (:func:`part_regions`: XLA runs some backward-pass steps among the forward
+ones), and runs of collectives at a group's edges (every layer's parameter gathers,
+hoisted) are grouped beside it when that leaves the layers one stretch repeated.
 
 A compute step is a run of many instructions; it takes the sources its
 instructions share most (the most common name stack and call stack among
@@ -164,13 +167,49 @@ def _representative(module: Module, instructions: list[Instruction], filename: s
 # --------------------------------------------------------------------------- #
 
 
+#: A train step's parts, in the order they run, and their groups' titles.
+PARTS = ("forward", "backward", "update")
+_PART_TITLES = {"forward": "forward pass (jvp)", "backward": "backward pass (transpose)",
+                "update": "update (after the gradient)"}
+_PART_WORDS = {"forward": "the forward pass", "backward": "the backward pass",
+               "update": "the update"}
+
+
+def part_regions(parts: list[str]) -> list[str]:
+    """The stretch of the program each step falls in: the forward pass, then the backward
+    pass, then the update, split where the fewest steps of one part fall in another's
+    stretch (steps of no part count for none).
+
+    XLA runs a step as soon as what it reads is ready, so a backward-pass step that needs
+    only the parameters (a layer norm's constant factor, say) runs among the forward steps;
+    grouped by their own part alone, a 12-layer train step alternated forward and backward
+    29 times. The steps keep their part; their group is the stretch they run in.
+    """
+    if "backward" not in parts:
+        return list(parts)
+    n = len(parts)
+    # cost[s]: fewest steps out of place for the steps so far, the last in stretch s
+    cost = [0, 0, 0]
+    back: list[tuple[int, int, int]] = []
+    for part in parts:
+        miss = [0 if not part or part == name else 1 for name in PARTS]
+        came = (0, min((0, 1), key=lambda s: cost[s]), min((0, 1, 2), key=lambda s: cost[s]))
+        cost = [cost[came[s]] + miss[s] for s in range(3)]
+        back.append(came)
+    state = min(range(3), key=lambda s: (cost[s], -s))
+    regions = [""] * n
+    for k in range(n - 1, -1, -1):
+        regions[k] = PARTS[state] if parts[k] else ""
+        state = back[k][state]
+    return regions
+
+
 def _path(step: Step, module: Module, named: dict[str, Instruction], filename: str,
-          function: str) -> list[_Level]:
+          function: str, region: str = "") -> list[_Level]:
     levels: list[_Level] = []
     if step.part:
-        words = {"forward": "forward pass (jvp)", "backward": "backward pass (transpose)",
-                 "update": "update (after the gradient)"}
-        levels.append(_Level("part", step.part, step.part, words[step.part]))
+        part = region or step.part
+        levels.append(_Level("part", part, part, _PART_TITLES[part]))
     calls = step.calls
     loops: list[tuple[int, _Level]] = []
     for enc in step.within:
@@ -209,10 +248,12 @@ def group_steps(module: Module, steps: list[Step], filename: str,
     if not steps:
         return []
     named = {i.name: i for c in module.computations.values() for i in c.instructions}
-    paths = _smooth([_path(s, module, named, filename, function) for s in steps])
+    regions = part_regions([s.part for s in steps])
+    paths = _smooth([_path(s, module, named, filename, function, region)
+                     for s, region in zip(steps, regions)])
     groups = [StepGroup(name="program", title=f"{function}: the whole program", kind="program",
                         first=0, last=len(steps) - 1, function=function)]
-    _Builder(steps, paths, groups).fill(0, 0, len(steps), 0)
+    _Builder(steps, paths, groups, regions).fill(0, 0, len(steps), 0)
     return groups
 
 
@@ -234,8 +275,9 @@ def _smooth(paths: list[list[_Level]]) -> list[list[_Level]]:
 
 
 class _Builder:
-    def __init__(self, steps: list[Step], paths: list[list[_Level]], groups: list[StepGroup]):
-        self.steps, self.paths, self.groups = steps, paths, groups
+    def __init__(self, steps: list[Step], paths: list[list[_Level]], groups: list[StepGroup],
+                 regions: list[str]):
+        self.steps, self.paths, self.groups, self.regions = steps, paths, groups, regions
 
     def fill(self, parent: int, start: int, stop: int, depth: int) -> None:
         """Groups for steps ``[start, stop)`` inside ``parent``, from path level ``depth``."""
@@ -254,11 +296,78 @@ class _Builder:
             end = k + 1
             while end < stop and end not in runs and self._level(end, depth) == level:
                 end += 1
+            first, last = self._trimmed(k, end, depth + 1)
+            self._edge_runs(parent, k, first, depth, used)
             used[level.short] += 1
             short = level.short if used[level.short] == 1 else f"{level.short}#{used[level.short]}"
-            node = self._add(parent, short, level.title, level, k, end - 1)
-            self._fill_node(node, level, k, end, depth + 1)
+            node = self._add(parent, short, self._title(level, first, last), level, first,
+                             last - 1)
+            self._fill_node(node, level, first, last, depth + 1)
+            self._edge_runs(parent, last, end, depth, used)
             k = end
+
+    def _trimmed(self, start: int, stop: int, depth: int) -> tuple[int, int]:
+        """``[start, stop)`` without the runs of collectives at its edges when what is left
+        is one stretch repeated (XLA hoists every layer's parameter gathers ahead of the
+        layers: ``block`` x12 after 84 all-gathers, not one ``block`` group that repeats
+        nothing)."""
+        if self._period(start, stop, depth) is not None:
+            return start, stop
+        first = self._past_runs(start, stop, 1)
+        last = self._past_runs(stop - 1, first - 1, -1) + 1
+        if (first, last) == (start, stop) or last - first < 2 \
+                or self._period(first, last, depth) is None:
+            return start, stop
+        return first, last
+
+    def _past_runs(self, k: int, stop: int, way: int) -> int:
+        """From ``k`` towards ``stop`` (``way`` 1 or -1): the first step past the runs of at
+        least 4 collectives of one kind there (with the steps between them that read
+        nothing or belong to another part's stretch)."""
+        while k != stop:
+            c = self.steps[k].collective
+            if c is None:
+                if not (self._transparent(k) or self._elsewhere(k)):
+                    return k
+                k += way
+                continue
+            end, count = k, 0
+            while end != stop:
+                here = self.steps[end].collective
+                if here is not None and here.kind == c.kind:
+                    count += 1
+                elif here is not None or not (self._transparent(end) or self._elsewhere(end)):
+                    break
+                end += way
+            if count < 4:
+                return k
+            k = end
+        return k
+
+    def _edge_runs(self, parent: int, start: int, stop: int, depth: int,
+                   used: Counter[str]) -> None:
+        """The collectives cut from a group's edges (:meth:`_trimmed`): their runs of one
+        kind grouped under ``parent``, the steps between them in ``parent`` itself."""
+        k = start
+        while k < stop:
+            if self.steps[k].collective is None:
+                self.steps[k].group = parent
+                k += 1
+                continue
+            k = self._run_group(parent, k, self._run_end(k, stop), depth, used)
+
+    def _title(self, level: _Level, start: int, stop: int) -> str:
+        """A group's title; a part's says how many steps of the other parts XLA runs in
+        its stretch (:func:`part_regions`)."""
+        if level.kind != "part":
+            return level.title
+        others = Counter(s.part for s in self.steps[start:stop]
+                         if s.part and s.part != level.key)
+        if not others:
+            return level.title
+        told = [f"{n} step{'s' if n != 1 else ''} of {_PART_WORDS[part]}"
+                for part, n in sorted(others.items(), key=lambda kv: PARTS.index(kv[0]))]
+        return f"{level.title}, with {' and '.join(told)} that XLA runs among them"
 
     def _run_group(self, parent: int, k: int, end: int, depth: int, used: Counter[str]) -> int:
         """A group of the collectives ``[k, end)`` of one kind in a row; returns ``end``."""
@@ -289,22 +398,28 @@ class _Builder:
         runs: dict[int, int] = {}
         k = start
         while k < stop:
-            first = self.steps[k].collective
-            end = k
-            while first is not None and end < stop:
-                c = self.steps[end].collective
-                if c is not None and c.kind == first.kind:
-                    end += 1
-                elif (self._transparent(end) and end + 1 < stop
-                      and (after := self.steps[end + 1].collective) is not None
-                      and after.kind == first.kind):
-                    end += 1  # a step that reads nothing, between two of the run
-                else:
-                    break
+            end = self._run_end(k, stop) if self.steps[k].collective is not None else k
             if end - k >= 4 and len({self._level(j, depth) for j in range(k, end)}) > 1:
                 runs[k] = end
             k = max(end, k + 1)
         return runs
+
+    def _run_end(self, k: int, stop: int) -> int:
+        """Where the run of collectives of step ``k``'s kind that begins at ``k`` ends."""
+        first = self.steps[k].collective
+        assert first is not None
+        end = k
+        while end < stop:
+            c = self.steps[end].collective
+            if c is not None and c.kind == first.kind:
+                end += 1
+            elif (self._transparent(end) and end + 1 < stop
+                  and (after := self.steps[end + 1].collective) is not None
+                  and after.kind == first.kind):
+                end += 1  # a step that reads nothing, between two of the run
+            else:
+                break
+        return end
 
     def _fill_node(self, node: int, level: _Level, start: int, stop: int, depth: int) -> None:
         starts = self._period(start, stop, depth)
@@ -358,10 +473,17 @@ class _Builder:
         s = self.steps[k]
         return s.collective is None and not s.input_shapes
 
+    def _elsewhere(self, k: int) -> bool:
+        """A step of one part that XLA runs in another's stretch (:func:`part_regions`)."""
+        part = self.steps[k].part
+        return bool(part) and part != self.regions[k]
+
     def _period(self, start: int, stop: int, depth: int) -> list[int] | None:
         """Where each repetition starts, when ``[start, stop)`` is one stretch repeated at
-        least twice (the shortest such stretch; steps that read nothing do not count)."""
-        keep = [k for k in range(start, stop) if not self._transparent(k)]
+        least twice (the shortest such stretch; steps that read nothing, and steps of another
+        part that XLA runs among its own, do not count)."""
+        keep = [k for k in range(start, stop)
+                if not self._transparent(k) and not self._elsewhere(k)]
         n = len(keep)
         sigs = [self._signature(k, depth) for k in keep]
         for p in range(1, n // 2 + 1):

@@ -18,6 +18,7 @@ groups are checked against JAX itself, read here without jaxviz's code:
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 import jax
 import pytest
@@ -139,6 +140,30 @@ def test_parts_follow_the_name_stack_of_the_compiled_hlo(traced):
     assert {"forward", "backward", "update"} <= parts
 
 
+def test_a_train_step_reads_forward_backward_update_and_says_what_xla_moved(traced):
+    """XLA runs some backward-pass steps (those that need only the parameters) among the
+    forward ones: the overview still reads forward pass, backward pass, update, once each,
+    and each part's title counts the steps of the other parts that run in its stretch."""
+    _, _, _, vr = traced
+    sb = vr.storyboard
+    groups = sb.groups
+    parts = [g for g in groups if g.parent == 0 and g.kind == "part"]
+    assert [g.name for g in parts] == ["forward", "backward", "update"]
+    assert parts[0].first <= parts[0].last < parts[1].first <= parts[1].last < parts[2].first
+    words = {"forward": "the forward pass", "backward": "the backward pass",
+             "update": "the update"}
+    for g in parts:
+        others = Counter(sb.steps[k].part for k in range(g.first, g.last + 1)
+                         if sb.steps[k].part and sb.steps[k].part != g.name)
+        for part, n in others.items():
+            assert f"{n} step{'s' if n != 1 else ''} of {words[part]}" in g.title, g.title
+        if not others:
+            assert "XLA runs" not in g.title, g.title
+        # each step's own part is its own (the name stack's: see the test above)
+        assert all(sb.steps[k].part in ("", g.name) or sb.steps[k].part in others
+                   for k in range(g.first, g.last + 1))
+
+
 def test_the_layers_collapse_to_the_layer_count(traced):
     (layers, scanned, _), _, _, vr = traced
     sb = vr.storyboard
@@ -177,7 +202,9 @@ def test_the_layers_collapse_to_the_layer_count(traced):
         if layers == 1:
             assert not [g for g in repeats if g.function == "block"]
             return
-        assert [g for g in repeats if g.function == "block" and "backward" not in g.name]
+        # the blocks' group repeated, or (XLA fusing every layer's compute into one step)
+        # the runs of their parameters' collectives, one stretch a layer
+        assert [g for g in repeats if "backward" not in g.name]
         for g in repeats:
             assert g.repeat == layers, g.title
             assert f"x{layers}" in g.title
