@@ -14,10 +14,10 @@ wide enough to read at a projector's 1280x720. While two variants are compared, 
 compare layout (:class:`~jaxviz.ui.compare.compare_view.CompareView`) takes the
 panes' place.
 
-What goes into a pane goes through :meth:`JaxprArea.fill`: a pane on screen gets it at
-once, a pane not shown (a tab behind, a pane hidden) when it is first shown, or in a
-later turn of the event loop (one pane a turn, a :class:`~jaxviz.ui.sliced.SlicedJob`),
-so a new document's result costs the turn it arrives in only the panes in view.
+What goes into a pane goes through :meth:`JaxprArea.fill`: a clear of a pane on screen
+at once; a result in the turns after the one it arrives in, one pane a turn, alone, the
+panes in view first (a :class:`~jaxviz.ui.sliced.SlicedJob`), and a pane not shown (a
+tab behind, a pane hidden) when it is first shown if that comes sooner.
 """
 
 from __future__ import annotations
