@@ -341,3 +341,7 @@ def test_the_device_view_strip_and_tree_jump_to_phases(traced, qtbot):
     view.tree.itemClicked.emit(view.tree.items[k], 0)
     assert view.current_phase == view.overview[k].first
     assert view.show_group(view.overview[k].name) and view.current_phase == view.overview[k].first
+    # a row too long for the tree is elided; its hover text says it whole, and its name
+    for item, row in zip(view.tree.items, view.overview):
+        tip = item.toolTip(0)
+        assert tip.startswith(row.title) and tip.endswith(f"(group {row.name})"), tip

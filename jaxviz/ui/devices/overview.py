@@ -233,7 +233,7 @@ class GroupTree(QTreeWidget):
                      and f"line {row.line}" not in row.title else "")
             item = QTreeWidgetItem([row.title + where, f"{row.first + 1}–{row.last + 1}"])
             item.setData(0, Qt.ItemDataRole.UserRole, k)
-            item.setToolTip(0, row.name)
+            item.setToolTip(0, f"{row.title}{where}\n(group {row.name})")  # (elided above)
             if row.parent is not None:
                 items[row.parent].addChild(item)
             items.append(item)
