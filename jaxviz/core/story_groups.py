@@ -296,29 +296,34 @@ class _Builder:
             end = k + 1
             while end < stop and end not in runs and self._level(end, depth) == level:
                 end += 1
-            first, last = self._trimmed(k, end, depth + 1)
+            first, last, starts = self._trimmed(k, end, depth + 1)
             self._edge_runs(parent, k, first, depth, used)
             used[level.short] += 1
             short = level.short if used[level.short] == 1 else f"{level.short}#{used[level.short]}"
             node = self._add(parent, short, self._title(level, first, last), level, first,
                              last - 1)
-            self._fill_node(node, level, first, last, depth + 1)
+            if starts is None:
+                self.fill(node, first, last, depth + 1)
+            else:
+                self._repeat(node, level, starts, last, depth + 1)
             self._edge_runs(parent, last, end, depth, used)
             k = end
 
-    def _trimmed(self, start: int, stop: int, depth: int) -> tuple[int, int]:
+    def _trimmed(self, start: int, stop: int, depth: int
+                 ) -> tuple[int, int, list[int] | None]:
         """``[start, stop)`` without the runs of collectives at its edges when what is left
         is one stretch repeated (XLA hoists every layer's parameter gathers ahead of the
         layers: ``block`` x12 after 84 all-gathers, not one ``block`` group that repeats
-        nothing)."""
-        if self._period(start, stop, depth) is not None:
-            return start, stop
+        nothing); with where each repetition of what is kept starts (None: no repeat)."""
+        starts = self._period(start, stop, depth)
+        if starts is not None:
+            return start, stop, starts
         first = self._past_runs(start, stop, 1)
         last = self._past_runs(stop - 1, first - 1, -1) + 1
-        if (first, last) == (start, stop) or last - first < 2 \
-                or self._period(first, last, depth) is None:
-            return start, stop
-        return first, last
+        if (first, last) == (start, stop) or last - first < 2:
+            return start, stop, None
+        starts = self._period(first, last, depth)
+        return (first, last, starts) if starts is not None else (start, stop, None)
 
     def _past_runs(self, k: int, stop: int, way: int) -> int:
         """From ``k`` towards ``stop`` (``way`` 1 or -1): the first step past the runs of at
@@ -420,13 +425,6 @@ class _Builder:
             else:
                 break
         return end
-
-    def _fill_node(self, node: int, level: _Level, start: int, stop: int, depth: int) -> None:
-        starts = self._period(start, stop, depth)
-        if starts is None:
-            self.fill(node, start, stop, depth)
-        else:
-            self._repeat(node, level, starts, stop, depth)
 
     def _repeat(self, node: int, level: _Level, starts: list[int], stop: int, depth: int,
                 leaves: bool = False) -> None:
