@@ -136,9 +136,11 @@ class StallLog:
 
     def application(self, argv: list[str]):
         """A ``QApplication`` whose events are timed into this log."""
+        from PySide6.QtCore import QEvent
         from PySide6.QtWidgets import QApplication
 
         log = self
+        deferred_delete = QEvent.Type.DeferredDelete  # the event deletes its receiver
 
         class TimedApplication(QApplication):
             depth = 0
@@ -149,7 +151,7 @@ class StallLog:
                     return super().notify(receiver, event)
                 # Named only if it is logged (naming every event would add its own CPU to
                 # the turns measured); a receiver the event deleted is named before.
-                early = log.name(receiver, event) if event.type() == _DEFERRED_DELETE else None
+                early = log.name(receiver, event) if event.type() == deferred_delete else None
                 TimedApplication.depth += 1
                 start, cpu = time.perf_counter(), time.thread_time()
                 try:
@@ -195,10 +197,6 @@ class StallLog:
 
 #: An event's name, or how to get it once it is known to be wanted.
 Naming = str | Callable[[], str]
-
-#: ``QEvent.Type.DeferredDelete``: the event deletes its receiver.
-_DEFERRED_DELETE = 52
-
 
 def named(name: Naming) -> str:
     """The name an event was given (see :meth:`StallLog.took`)."""

@@ -27,9 +27,6 @@ from heartbeat import Heartbeat, Naming, StallLog, named
 #: (CPU ms, where it stopped) of every step over 4 ms (see :class:`_Timed`).
 LONG_STEPS: list[tuple[float, str]] = []
 
-#: ``QEvent.Type.Paint``.
-_PAINT = 12
-
 #: Calls under this many CPU ms are summed into one "other calls" entry of a turn.
 SMALL_MS = 0.5
 
@@ -38,7 +35,10 @@ class TurnLog(StallLog):
     """A :class:`StallLog` that also keeps the make-up of every turn over the limit."""
 
     def __init__(self, over_ms: float = 17.0) -> None:
+        from PySide6.QtCore import QEvent
+
         super().__init__(over_ms)
+        self._paint = QEvent.Type.Paint
         #: (the turn's GUI-thread CPU ms, [(call, CPU ms), ...] largest first) per slow turn.
         self.slow: list[tuple[float, list[tuple[str, float]]]] = []
         self._turn: list[tuple[str, float]] = []
@@ -111,7 +111,7 @@ class TurnLog(StallLog):
 
     def times(self, depth: int, event) -> bool:
         """The outermost events, and the widget paints inside a window's paint."""
-        return depth == 0 or (depth == 1 and event.type() == _PAINT)
+        return depth == 0 or (depth == 1 and event.type() == self._paint)
 
     def name(self, receiver, event) -> str:
         name = super().name(receiver, event)
