@@ -136,6 +136,16 @@ def test_parts_follow_the_name_stack_of_the_compiled_hlo(traced):
         forward = sum("jvp(" in p and "transpose(" not in p for p in pieces)
         if backward or forward:
             assert s.part == ("backward" if backward >= forward else "forward"), (s.hlo, pieces)
+    # a compute step's part is that of instructions it runs (a fusion carries the op_name
+    # of what it fused): the backward pass's steps that XLA runs early are such steps
+    for s in sb.steps:
+        named = [op_names[h] for h in s.hlo if h in op_names]
+        if s.collective is not None or s.part not in ("forward", "backward") or not named:
+            continue
+        if s.part == "backward":
+            assert any("transpose(" in n for n in named), (s.hlo, named)
+        else:
+            assert any("jvp(" in n and "transpose(" not in n for n in named), (s.hlo, named)
     parts = {s.part for s in sb.steps}
     assert {"forward", "backward", "update"} <= parts
 
