@@ -18,10 +18,12 @@ steps into :class:`~jaxviz.model.storyboard.StepGroup` records by those keys
 (part, loops, calls, scopes), consecutive steps with the same key forming one
 group, and collapses a group whose steps are one stretch repeated (the same
 kinds, shapes and sources, a layer after another) into a ``repeat`` group with
-one child per repetition. The part of the key is the stretch of the program a step
-runs in (:func:`part_regions`: XLA runs some backward-pass steps among the forward
-ones), and runs of collectives at a group's edges (every layer's parameter gathers,
-hoisted) are grouped beside it when that leaves the layers one stretch repeated.
+one child per repetition; or, when most of them are, those into a ``repeated``
+group inside it, beside the steps before and after. The part of the key is the
+stretch of the program a step runs in (:func:`part_regions`: XLA runs some
+backward-pass steps among the forward ones), and runs of collectives at a group's
+edges (every layer's parameter gathers, hoisted) are grouped beside it when that
+leaves the layers one stretch repeated.
 
 A compute step is a run of many instructions; it takes the sources its
 instructions share most (the most common name stack and call stack among
@@ -279,10 +281,12 @@ class _Builder:
                  regions: list[str]):
         self.steps, self.paths, self.groups, self.regions = steps, paths, groups, regions
 
-    def fill(self, parent: int, start: int, stop: int, depth: int) -> None:
-        """Groups for steps ``[start, stop)`` inside ``parent``, from path level ``depth``."""
+    def fill(self, parent: int, start: int, stop: int, depth: int,
+             used: Counter[str] | None = None) -> None:
+        """Groups for steps ``[start, stop)`` inside ``parent``, from path level ``depth``
+        (``used``: the short names its groups have taken already)."""
         k = start
-        used: Counter[str] = Counter()
+        used = Counter() if used is None else used
         runs = self._runs(start, stop, depth)
         while k < stop:
             if k in runs:
@@ -296,34 +300,42 @@ class _Builder:
             end = k + 1
             while end < stop and end not in runs and self._level(end, depth) == level:
                 end += 1
-            first, last, starts = self._trimmed(k, end, depth + 1)
+            first, last, rep = self._trimmed(k, end, depth + 1)
             self._edge_runs(parent, k, first, depth, used)
             used[level.short] += 1
             short = level.short if used[level.short] == 1 else f"{level.short}#{used[level.short]}"
             node = self._add(parent, short, self._title(level, first, last), level, first,
                              last - 1)
-            if starts is None:
+            if rep is None:
                 self.fill(node, first, last, depth + 1)
-            else:
-                self._repeat(node, level, starts, last, depth + 1)
+            elif (rep.starts[0], rep.stop) == (first, last):
+                self._repeat(node, level, rep, depth + 1)
+            else:  # the steps before and after the repetitions stay in the group itself
+                inner: Counter[str] = Counter()
+                self.fill(node, first, rep.starts[0], depth + 1, inner)
+                self._repeat(self._add(node, "repeated", "", level, rep.starts[0], rep.stop - 1),
+                             level, rep, depth + 1)
+                self.fill(node, rep.stop, last, depth + 1, inner)
             self._edge_runs(parent, last, end, depth, used)
             k = end
 
     def _trimmed(self, start: int, stop: int, depth: int
-                 ) -> tuple[int, int, list[int] | None]:
+                 ) -> tuple[int, int, _Repeats | None]:
         """``[start, stop)`` without the runs of collectives at its edges when what is left
         is one stretch repeated (XLA hoists every layer's parameter gathers ahead of the
         layers: ``block`` x12 after 84 all-gathers, not one ``block`` group that repeats
-        nothing); with where each repetition of what is kept starts (None: no repeat)."""
-        starts = self._period(start, stop, depth)
-        if starts is not None:
-            return start, stop, starts
+        nothing); with the repetitions found in what is kept (None: none). Failing that,
+        the repetitions in most of it, the steps before and after them kept beside."""
+        rep = self._repeats(start, stop, depth, whole=True)
+        if rep is not None:
+            return start, stop, rep
         first = self._past_runs(start, stop, 1)
         last = self._past_runs(stop - 1, first - 1, -1) + 1
-        if (first, last) == (start, stop) or last - first < 2:
-            return start, stop, None
-        starts = self._period(first, last, depth)
-        return (first, last, starts) if starts is not None else (start, stop, None)
+        if (first, last) != (start, stop) and last - first >= 2:
+            rep = self._repeats(first, last, depth, whole=True)
+            if rep is not None:
+                return first, last, rep
+        return start, stop, self._repeats(start, stop, depth, whole=False)
 
     def _past_runs(self, k: int, stop: int, way: int) -> int:
         """From ``k`` towards ``stop`` (``way`` 1 or -1): the first step past the runs of at
@@ -382,19 +394,22 @@ class _Builder:
         collectives = sum(self.steps[j].collective is not None for j in range(k, end))
         level = _Level("run", f"run:{k}", short, f"{collectives} {kind}s in a row")
         node = self._add(parent, short, level.title, level, k, end - 1)
-        starts = self._period(k, end, depth)
-        if starts is None:
+        rep = self._repeats(k, end, depth, whole=True)
+        if rep is None:
             for j in range(k, end):
                 self.steps[j].group = node
             return end
-        count = len(starts)
-        self._repeat(node, level, starts, end, depth, leaves=True)
-        per = collectives // count
-        self.groups[node].title = f"{collectives} {kind}s in a row: {per} x{count}"
-        for child in range(node + 1, len(self.groups)):
-            if self.groups[child].parent == node:
-                it = self.groups[child].iteration
-                self.groups[child].title = f"{per} {kind}s, {it} of {count}"
+        count = len(rep.starts)
+        self._repeat(node, level, rep, depth, leaves=True)
+        children = [c for c in range(node + 1, len(self.groups))
+                    if self.groups[c].parent == node]
+        each = [sum(self.steps[j].collective is not None
+                    for j in range(self.groups[c].first, self.groups[c].last + 1))
+                for c in children]
+        last = f" (the last one {each[-1]})" if each[-1] != each[0] else ""
+        self.groups[node].title = f"{collectives} {kind}s in a row: {each[0]} x{count}{last}"
+        for n, child in enumerate(children):
+            self.groups[child].title = f"{each[n]} {kind}s, {n + 1} of {count}"
         return end
 
     def _runs(self, start: int, stop: int, depth: int) -> dict[int, int]:
@@ -426,15 +441,17 @@ class _Builder:
                 break
         return end
 
-    def _repeat(self, node: int, level: _Level, starts: list[int], stop: int, depth: int,
+    def _repeat(self, node: int, level: _Level, rep: _Repeats, depth: int,
                 leaves: bool = False) -> None:
-        """Make ``node`` a repeat group: one identical child from each of ``starts``."""
-        count = len(starts)
+        """Make ``node`` a repeat group: one child from each of the repetitions' starts."""
+        count = len(rep.starts)
         group = self.groups[node]
         group.kind, group.repeat = "repeat", count
         group.title = f"{level.title} x{count}"
-        ends = [*starts[1:], stop]
-        for n, (a, b) in enumerate(zip(starts, ends)):
+        if rep.shorter:
+            group.title += " (the last one shorter)"
+        ends = [*rep.starts[1:], rep.stop]
+        for n, (a, b) in enumerate(zip(rep.starts, ends)):
             child = self._add(node, str(n + 1), f"{level.short}, {n + 1} of {count}", level, a,
                               b - 1)
             self.groups[child].iteration = n + 1
@@ -476,15 +493,61 @@ class _Builder:
         part = self.steps[k].part
         return bool(part) and part != self.regions[k]
 
-    def _period(self, start: int, stop: int, depth: int) -> list[int] | None:
-        """Where each repetition starts, when ``[start, stop)`` is one stretch repeated at
-        least twice (the shortest such stretch; steps that read nothing, and steps of another
-        part that XLA runs among its own, do not count)."""
+    def _repeats(self, start: int, stop: int, depth: int, whole: bool) -> _Repeats | None:
+        """The longest stretch of ``[start, stop)`` that is one shorter stretch repeated,
+        the shortest such (steps that read nothing, and steps of another part that XLA runs
+        among its own, do not count).
+
+        ``whole``: only a stretch that is all of ``[start, stop)``; else one that covers at
+        least two thirds of it, repeated at least three times. The last repetition may lack
+        its last steps (XLA fused them with other work) if it has at least half of them:
+        12 layers of 4 steps that end with 3 are 12 repetitions, the last one of 3 steps.
+        """
         keep = [k for k in range(start, stop)
                 if not self._transparent(k) and not self._elsewhere(k)]
         n = len(keep)
-        sigs = [self._signature(k, depth) for k in keep]
+        ids: dict[tuple[object, ...], int] = {}
+        sigs = [ids.setdefault(self._signature(k, depth), len(ids)) for k in keep]
+        best: tuple[int, int, int] | None = None  # (steps covered, period, first)
         for p in range(1, n // 2 + 1):
-            if n % p == 0 and all(sigs[i] == sigs[i - p] for i in range(p, n)):
-                return [start] + [keep[i] for i in range(p, n, p)]
-        return None
+            if whole:
+                if all(sigs[i] == sigs[i + p] for i in range(n - p)):
+                    best = (n, p, 0)
+                    break
+                continue
+            run = longest = at = 0
+            for i in range(n - p):
+                run = run + 1 if sigs[i] == sigs[i + p] else 0
+                if run > longest:
+                    longest, at = run, i - run + 1
+            covered = longest + p
+            if longest >= 2 * p and 3 * covered >= 2 * n and (best is None or covered > best[0]):
+                best = (covered, p, at)
+        if best is None:
+            return None
+        covered, p, first = best
+        rest = covered % p
+        if rest and 2 * rest < p:
+            if whole:
+                return None
+            covered -= rest
+        starts = [keep[first + i] for i in range(0, covered, p)]
+        if whole:
+            starts[0] = start
+            end = stop
+        else:
+            end = keep[first + covered - 1] + 1
+        inside = {self._level(keep[i], depth) for i in range(first, first + covered)}
+        if len(starts) < 2 or (not whole and len(inside) == 1 and None not in inside):
+            return None  # (what repeats is inside one group of the next level: found there)
+        return _Repeats(starts, end, shorter=covered % p != 0)
+
+
+@dataclass(frozen=True)
+class _Repeats:
+    """Repetitions found in a stretch of steps: where each starts, where the last ends, and
+    whether the last one lacks some of its last steps."""
+
+    starts: list[int]
+    stop: int
+    shorter: bool = False

@@ -188,7 +188,8 @@ class StepGroup:
     hoists the parameters' all-gathers of a whole model to the start). Consecutive
     identical stretches (the same steps, shapes and sources: one function
     called again and again, a layer after another) collapse into one
-    ``repeat`` group with a count and one child per repetition.
+    ``repeat`` group with a count and one child per repetition (the last one may
+    lack its last steps, when XLA fused them with other work: its title says so).
 
     Attributes:
         name: a unique path of short names (``forward/loss_fn/block``), what

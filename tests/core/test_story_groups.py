@@ -87,8 +87,10 @@ def _jaxpr_chains(source: str) -> set[tuple[tuple[str, int], ...]]:
 
 
 def test_every_step_is_in_exactly_one_innermost_group_and_groups_nest(traced):
-    _, _, _, vr = traced
-    sb = vr.storyboard
+    _assert_nested(traced[3].storyboard)
+
+
+def _assert_nested(sb):
     groups = sb.groups
     assert groups and groups[0].kind == "program"
     assert (groups[0].first, groups[0].last) == (0, len(sb.steps) - 1)
@@ -220,10 +222,64 @@ def test_the_layers_collapse_to_the_layer_count(traced):
             assert f"x{layers}" in g.title
             children = [c for c in groups if c.parent == groups.index(g)]
             assert [c.iteration for c in children] == list(range(1, layers + 1))
-            # the repetitions are alike: the same kinds of collectives in each
-            kinds = [[sb.steps[k].collective.kind for k in range(c.first, c.last + 1)
-                      if sb.steps[k].collective] for c in children]
-            assert all(k == kinds[0] for k in kinds), g.title
+            _assert_alike(sb, g, children)
+
+
+def _assert_alike(sb, g, children):
+    """The repetitions are alike: the same kinds of collectives in each; the last one may
+    lack some of its last ones when the title says so. (Steps of another part of the train
+    step that XLA runs among them are not theirs.)"""
+    part = g.name.split("/")[0]
+    kinds = [[sb.steps[k].collective.kind for k in range(c.first, c.last + 1)
+              if sb.steps[k].collective and sb.steps[k].part in ("", part)] for c in children]
+    assert all(k == kinds[0] for k in kinds[:-1]), g.title
+    if kinds[-1] != kinds[0]:
+        assert g.title.endswith("(the last one shorter)"), g.title
+        assert kinds[0][:len(kinds[-1])] == kinds[-1], g.title
+
+
+@pytest.fixture(scope="module")
+def own_unrolled():
+    """The 12-layer train step of tests/programs/gpt_train_step.py, unrolled, sharded FSDP x
+    tensor parallel: a user's own file, where XLA runs each layer's parameter gathers and
+    the backward pass's parameter-only steps among the forward pass's."""
+    from jaxviz.model.sources import resolve_target
+    from tests.programs import gpt_train_step as gpt
+
+    target, _ = resolve_target(f"{gpt.__file__}:train_step_unrolled")
+    req = TraceRequest(target=target, args=gpt.args_text(scanned=False), variants=["sharded"],
+                       mesh=gpt.MESH_TEXT, specs=gpt.specs_text(scanned=False),
+                       want=["jaxpr", "story"])
+    result = core.trace_request(req)
+    assert result.error is None, result.error
+    vr = result.variants[0]
+    assert vr.error is None, vr.error
+    layers = len(eval(gpt.args_text(scanned=False), vars(gpt))[0]["layers"])
+    return layers, vr.storyboard
+
+
+def test_an_own_unrolled_train_steps_layers_read_as_repeats_of_the_layer_count(own_unrolled):
+    """Most of the forward pass's steps that run 'block' read as 'block x12' (the last
+    repetition shorter where XLA fused its last step with other work), and the backward
+    pass's as well; the steps before and after the repetitions stay beside them."""
+    layers, sb = own_unrolled
+    _assert_nested(sb)
+    groups = sb.groups
+    for part in ("forward", "backward"):
+        top = next(g for g in groups if g.parent == 0 and g.name == part)
+        in_block = {k for k in range(top.first, top.last + 1)
+                    if any(c.function == "block" for c in sb.steps[k].calls)}
+        repeats = [(j, r) for j, r in enumerate(groups) if r.kind == "repeat"
+                   and r.function == "block" and r.name.startswith(part + "/")]
+        assert repeats, part
+        repeated = set()
+        for j, r in repeats:
+            assert r.repeat == layers and f"x{layers}" in r.title, r.title
+            children = [c for c in groups if c.parent == j]
+            assert [c.iteration for c in children] == list(range(1, layers + 1))
+            _assert_alike(sb, r, children)
+            repeated |= set(range(r.first, r.last + 1))
+        assert 3 * len(in_block & repeated) >= 2 * len(in_block), part
 
 
 # --------------------------------------------------------------------------- #

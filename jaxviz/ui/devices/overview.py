@@ -205,7 +205,9 @@ class GroupTree(QTreeWidget):
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         self.setIndentation(12)
-        self.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        # A title's start says what the group is ("block (line 73) x12", "forward pass
+        # (jvp)"); what follows qualifies it and is in the row's hover text in full.
+        self.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.rows: list[OverviewRow] = []
         self.items: list[QTreeWidgetItem] = []
         self.itemClicked.connect(self._clicked)
