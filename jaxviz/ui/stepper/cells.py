@@ -9,17 +9,16 @@ numbers on top.
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QImage, QPainter
-from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtGui import QAction, QColor, QFont, QGuiApplication, QImage, QPainter
+from PySide6.QtWidgets import QFrame, QVBoxLayout, QWidget
 
-from jaxviz.ui.text.plain import plain
+from jaxviz.ui.text.painted import PaintedText
 from jaxviz.ui.theme import style
 from jaxviz.views import palette
 from jaxviz.views.palette import DARK_LUMINANCE
@@ -223,12 +222,13 @@ class CellWidget(QFrame):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setProperty("role", "value-cell")
-        self.title = QLabel()
-        self.title.setTextFormat(Qt.TextFormat.RichText)
-        self.text = plain(QLabel())
-        self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.text.setWordWrap(False)
-        self.text.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        # Painted, not QLabels: about 80 of them change at every step (see PaintedText).
+        self.title = PaintedText()
+        self.text = PaintedText()
+        copy = QAction("Copy the value", self)
+        copy.triggered.connect(self._copy)
+        self.addAction(copy)
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         self.heatmap: HeatMap | None = None
         self.histogram: Histogram | None = None
         self._box = QVBoxLayout(self)
@@ -251,9 +251,7 @@ class CellWidget(QFrame):
     def show_cell(self, cell: Cell, scale: Scale | None, side: int = HEATMAP_SIDE) -> None:
         """Show one value (``scale``: the step's heat-map scale; ``side``: a heat map's)."""
         self.cell = cell
-        self.title.setText(f"<b>{html.escape(cell.name)}</b> "
-                           f"<span style='color:{palette.MUTED_INK}'>"
-                           f"{html.escape(cell.type)}</span>")
+        self.title.set_runs([(cell.name, True, None), (f" {cell.type}", False, palette.MUTED_INK)])
         self.setToolTip(cell.text if cell.kind != "numbers" else "")
         drawn = cell.kind == "heatmap" and cell.matrix is not None and scale is not None
         if drawn:
@@ -277,6 +275,12 @@ class CellWidget(QFrame):
             self._histogram().show_counts(cell.histogram, cell.edges)
         if self.histogram is not None:
             set_visible(self.histogram, histogram)
+
+    def _copy(self) -> None:
+        """The value as written (its name, type and every number shown) to the clipboard."""
+        if self.cell is not None:
+            QGuiApplication.clipboard().setText(
+                f"{self.cell.name} {self.cell.type}\n{self.cell.text}")
 
     def prepare(self) -> None:
         """Make the heat map and histogram (hidden) and polish every part now, so that the
