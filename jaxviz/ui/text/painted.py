@@ -2,12 +2,13 @@
 
 The Values tab shows about 80 labels (each value's name and type, and its numbers), all
 of them new at every step. A ``QLabel`` lays its text out with a ``QTextDocument`` (rich
-text) or ``QTextLayout``, paints through the application's style sheet, and asks every
-layout above it to lay out again on each ``setText``: stepping data_parallel spent about
-4.7 ms a step painting those labels alone (``/tmp``-free figures in
-``benchmarks/bench_gui.py``'s stepping part). :class:`PaintedText` draws its lines with
-one ``QPainter.drawText`` each, in one font or in runs of their own (a bold name, a muted
-type), and asks for room again only when its size changes.
+text) or ``QTextLayout`` at every paint, draws through the application's style sheet, and
+asks every layout above it to lay out again on each ``setText``: stepping data_parallel
+spent about 4.7 ms a step painting those labels alone, and the worst turn of a step took
+25-30 ms of the GUI thread (``benchmarks/bench_gui.py``). A :class:`PaintedText` lays its
+lines out once per text (``QStaticText``), in one font or in runs of their own (a bold
+name, a muted type), draws them with no style in between, and asks for room again only
+when its size changes.
 
 The text is never HTML (there is nothing to guess: it is drawn as written).
 """
