@@ -49,8 +49,12 @@ def header(scene: Scene, lay: CanvasGeometry, th: DeviceViewColours) -> list[Ite
     if one:
         items.append(Text(room, call, one, th.fg, mono=True))
     else:
-        items.append(Text(room, call, wrapped_size(call, 0.8 * u, room[2], h), th.fg,
-                          mono=True, wrap=True))
+        size = wrapped_size(call, 0.8 * u, room[2], h)
+        shown = elided_to_lines(call, size, room[2], h)
+        if shown != call:  # too long even that small: its start, at a size one can read
+            size = 0.75 * 0.8 * u
+            shown = elided_to_lines(call, size, room[2], h)
+        items.append(Text(room, shown, size, th.fg, mono=True, wrap=True))
     return items
 
 
@@ -72,6 +76,16 @@ def wrapped_size(text: str, px: float, width: float, height: float,
             return size
         size *= 0.95
     return floor * px
+
+
+def elided_to_lines(text: str, size: float, width: float, height: float) -> str:
+    """``text`` cut, ending in "…", to what wraps into ``width`` x ``height`` at ``size``
+    (a call whose shardings name every leaf of a 12-layer model's parameters is thousands
+    of characters: shrunk to fit, it could not be read; its start, readable, says what it
+    calls and how). Unchanged when it fits."""
+    lines = max(1, int(height // (size * LINE_HEIGHT)))
+    room = lines * max(1, int(width * WRAP_FILL // text_width("M", size, mono=True)))
+    return text if len(text) <= room else text[:max(room - 1, 1)].rstrip() + "…"
 
 
 def inputs_on_host(scene: Scene) -> str:
