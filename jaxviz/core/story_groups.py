@@ -406,8 +406,12 @@ class _Builder:
         each = [sum(self.steps[j].collective is not None
                     for j in range(self.groups[c].first, self.groups[c].last + 1))
                 for c in children]
-        last = f" (the last one {each[-1]})" if each[-1] != each[0] else ""
-        self.groups[node].title = f"{collectives} {kind}s in a row: {each[0]} x{count}{last}"
+        if len(set(each[:-1])) > 1:  # (another part's among some of them): no one count
+            title = f"{collectives} {kind}s in a row: x{count}"
+        else:
+            last = f" (the last one {each[-1]})" if each[-1] != each[0] else ""
+            title = f"{collectives} {kind}s in a row: {each[0]} x{count}{last}"
+        self.groups[node].title = title
         for n, child in enumerate(children):
             self.groups[child].title = f"{each[n]} {kind}s, {n + 1} of {count}"
         return end
