@@ -69,8 +69,10 @@ def test_a_title_draws_the_name_in_ink_and_the_type_muted(qtbot):
     bold.setBold(True)
     name_width = QFontMetrics(bold).horizontalAdvance("x")
     muted = _inked(title, QColor(palette.MUTED_INK), tolerance=12)
-    # the type's pixels are muted and right of the name; the name's are the text colour
-    assert muted and min(x for x, _ in muted) >= name_width - 1
+    # the type's pixels are muted and right of the name (the name's antialiased edges may
+    # pass for muted here and there); the name's are the text colour
+    right = [x for x, _ in muted if x >= name_width - 1]
+    assert len(right) >= 20 and len(right) >= 10 * (len(muted) - len(right))
     ink = title.palette().windowText().color()
     assert [p for p in _inked(title, ink, tolerance=40) if p[0] < name_width]
 
