@@ -541,9 +541,10 @@ class _Builder:
             end = stop
         else:
             end = keep[first + covered - 1] + 1
-        inside = {self._level(keep[i], depth) for i in range(first, first + covered)}
-        if len(starts) < 2 or (not whole and len(inside) == 1 and None not in inside):
-            return None  # (what repeats is inside one group of the next level: found there)
+        if not whole:  # what repeats inside one group of the next level is found there
+            inside = {self._level(keep[i], depth) for i in range(first, first + covered)}
+            if len(inside) == 1 and None not in inside:
+                return None
         return _Repeats(starts, end, shorter=covered % p != 0)
 
 

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QWidget
 
 from jaxviz.ui.text.painted import PaintedText
 from jaxviz.views import palette
+from tests.helpers.window import close
 
 
 def _inked(widget: QWidget, colour: QColor | None = None, tolerance: int = 60):
@@ -24,8 +25,7 @@ def _inked(widget: QWidget, colour: QColor | None = None, tolerance: int = 60):
         for x in range(image.width()):
             c = image.pixelColor(x, y)
             if colour is not None:
-                if max(abs(c.red() - colour.red()), abs(c.green() - colour.green()),
-                       abs(c.blue() - colour.blue())) <= tolerance:
+                if close(c, colour, tolerance):
                     found.append((x, y))
             elif c != background:
                 found.append((x, y))

@@ -265,8 +265,7 @@ class CellWidget(QFrame):
                     self._vector_font
                 if self.text.font() != wanted:
                     self.text.setFont(wanted)
-            if self.text.text() != cell.text:
-                self.text.setText(cell.text)
+            self.text.setText(cell.text)  # (nothing when it shows that already)
         set_visible(self.text, not drawn)
         if self.heatmap is not None:
             set_visible(self.heatmap, drawn)

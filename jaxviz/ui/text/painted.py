@@ -34,7 +34,7 @@ class PaintedText(QWidget):
         self._runs: list[Run] = []
         self._lines: list[str] = []
         self._size = QSize(0, 0)
-        self._placed: list[tuple[QPoint, QStaticText, QFont, str | None]] = []
+        self._placed: list[tuple[QPoint, QStaticText, QFont, QColor | None]] = []
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
 
     def text(self) -> str:
@@ -75,7 +75,7 @@ class PaintedText(QWidget):
     def _measure(self) -> None:
         """Lay the text out once (a ``QStaticText`` per line or run: a paint only draws
         the glyphs), and ask for room again if its size changed."""
-        placed: list[tuple[QPoint, QStaticText, QFont, str | None]] = []
+        placed: list[tuple[QPoint, QStaticText, QFont, QColor | None]] = []
         if self._runs:
             fonts = self._fonts()
             ascent = max(QFontMetrics(f).ascent() for f in fonts)
@@ -83,7 +83,8 @@ class PaintedText(QWidget):
             for text, bold, colour in self._runs:
                 metrics = QFontMetrics(fonts[bold])
                 placed.append((QPoint(x, ascent - metrics.ascent()),
-                               _static(text, fonts[bold]), fonts[bold], colour))
+                               _static(text, fonts[bold]), fonts[bold],
+                               QColor(colour) if colour else None))
                 x += metrics.horizontalAdvance(text)
             width, height = x, max(QFontMetrics(f).height() for f in fonts)
         else:
@@ -106,7 +107,7 @@ class PaintedText(QWidget):
         ink = self.palette().windowText().color()
         for at, text, font, colour in self._placed:
             painter.setFont(font)
-            painter.setPen(QColor(colour) if colour else ink)
+            painter.setPen(colour if colour is not None else ink)
             painter.drawStaticText(at, text)
         painter.end()
 
