@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QCoreApplication, QEvent
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QWidget
@@ -88,15 +90,24 @@ def start_stepping(qtbot, win, variant: str):
     return controller
 
 
-def event_loop_turns(qtbot) -> list[int]:
+def event_loop_turns(qtbot, while_: Callable[[], bool] | None = None) -> list[int]:
     """A 0 ms timer object (it fires once a turn of the event loop, after Qt's paint): a
-    list that grows by one each turn, kept alive for the test."""
+    list that grows by one each turn (while ``while_()`` holds, if given: the work in
+    steps left the loop running), kept alive for the test."""
     from PySide6.QtCore import QTimer
 
     ticks: list[int] = []
     timer = QTimer()
     timer.setInterval(0)
-    timer.timeout.connect(lambda: ticks.append(1))
+
+    def tick() -> None:
+        try:
+            if while_ is None or while_():
+                ticks.append(1)
+        except RuntimeError:  # what it asks about was deleted: the test is over
+            timer.stop()
+
+    timer.timeout.connect(tick)
     timer.start()
     qtbot.turns_timer = timer
     return ticks

@@ -14,9 +14,9 @@ from __future__ import annotations
 import functools
 
 import pytest
-from PySide6.QtCore import QTimer
 
 from jaxviz.model import Target, TraceRequest
+from tests.helpers.window import event_loop_turns
 
 # Not in the fast tier: traces a train step with JAX.
 pytestmark = pytest.mark.slow
@@ -37,26 +37,6 @@ def train_step():
     return result
 
 
-def _turns(qtbot, busy) -> list[int]:
-    """Counts the turns the event loop gave another timer while ``busy()`` held: the work
-    in steps left the loop running."""
-    ticks: list[int] = []
-    timer = QTimer()
-    timer.setInterval(0)
-
-    def tick() -> None:
-        try:
-            if busy():
-                ticks.append(1)
-        except RuntimeError:  # its view was deleted: the test is over, the timer stops
-            timer.stop()
-
-    timer.timeout.connect(tick)
-    timer.start()
-    qtbot.timer = timer
-    return ticks
-
-
 def test_the_compare_layout_of_a_train_step_is_put_on_screen_in_steps(qtbot, train_step):
     from jaxviz.ui.compare.compare_view import BACKGROUND_CHARS, CompareView
     from jaxviz.views.compare.diff_layout import side_by_side
@@ -69,7 +49,7 @@ def test_the_compare_layout_of_a_train_step_is_put_on_screen_in_steps(qtbot, tra
     view.resize(1280, 720)
     view.show()
     view.set_pair("plain", "sharded")
-    ticks = _turns(qtbot, lambda: view.busy)
+    ticks = event_loop_turns(qtbot, lambda: view.busy)
     view.show_result(train_step)
     assert view.busy and view.diff is None  # show_result returned before the work was done
     # what is coming is said in the first step (its paint paid by the steps' budget, not by
@@ -154,7 +134,7 @@ def test_a_train_step_jaxpr_goes_into_a_pane_whole_and_is_coloured_in_steps(qtbo
     plain.highlighter.chunked = False  # Qt's own highlighting of every line, at once
     for view in (chunked, plain):
         qtbot.addWidget(view)
-    ticks = _turns(qtbot, lambda: chunked.highlighter.lexing)
+    ticks = event_loop_turns(qtbot, lambda: chunked.highlighter.lexing)
     chunked.set_text(text)
     assert chunked.highlighter.lexing
     qtbot.waitUntil(lambda: chunked.highlighter._job is not None, timeout=10000)
@@ -204,7 +184,7 @@ def test_a_big_storyboard_becomes_the_device_view_in_steps(qtbot, train_step_sto
     qtbot.addWidget(view)
     view.resize(1280, 720)
     view.show()
-    ticks = _turns(qtbot, lambda: view.busy)
+    ticks = event_loop_turns(qtbot, lambda: view.busy)
     shown: list[tuple[str, bool, bool]] = []  # each scene shown: its message, busy, phases
     show = view._show
 
