@@ -135,7 +135,11 @@ class StallLog:
                 self._stall(took * 1000, name, (time.thread_time() - cpu) * 1000)
 
     def application(self, argv: list[str]):
-        """A ``QApplication`` whose events are timed into this log."""
+        """A ``QApplication`` whose events are timed into this log, told what the window's
+        own is (:func:`jaxviz.ui.display.prepare_qt`)."""
+        from jaxviz.ui.display import prepare_qt
+
+        prepare_qt()
         from PySide6.QtCore import QEvent
         from PySide6.QtWidgets import QApplication
 

@@ -60,6 +60,9 @@ def open_window(home: str, devices: int = 8, size: tuple[int, int] = (1920, 1080
         size: the window's size in pixels.
         side_panels: keep the gallery and arguments (else hidden, as with Ctrl+B).
     """
+    from jaxviz.ui.display import prepare_qt
+
+    prepare_qt()  # as the window's own process (before its application)
     from PySide6.QtCore import QSettings, Qt
     from PySide6.QtWidgets import QApplication
 

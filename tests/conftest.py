@@ -15,6 +15,7 @@ read or write the user's QSettings or crash-recovery copies.
 import os
 import tempfile
 
+from jaxviz.ui.display import prepare_qt
 from scripts.scripted import offscreen_platform
 
 # jax reads JAX_NUM_CPU_DEVICES when its backend starts (engine processes
@@ -26,6 +27,7 @@ QT_PLATFORM = offscreen_platform(QT_HOME, (2560, 1440))
 os.environ["QT_QPA_PLATFORM"] = QT_PLATFORM
 os.environ["XDG_CONFIG_HOME"] = os.path.join(QT_HOME, "config")
 os.environ["XDG_DATA_HOME"] = os.path.join(QT_HOME, "data")
+prepare_qt()  # what the window's process tells Qt (jaxviz.ui.display.QT_ENVIRONMENT)
 
 
 import pytest  # noqa: E402

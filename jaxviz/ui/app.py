@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, cast
 
 from jaxviz.model.limits import DEVICES, argument_type
-from jaxviz.ui.display import display_problem
+from jaxviz.ui.display import display_problem, prepare_qt
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QApplication, QWidget
@@ -68,6 +68,7 @@ def main(argv: list[str] | None = None,
     if problem:
         print(problem, file=sys.stderr)
         return 3
+    prepare_qt()
     from PySide6.QtCore import QCoreApplication, QEvent, QTimer
     from PySide6.QtWidgets import QApplication
 

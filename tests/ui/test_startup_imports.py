@@ -145,3 +145,49 @@ def test_the_first_paint_is_seen_on_the_window_itself(tmp_path):
     except subprocess.TimeoutExpired:
         pytest.fail("the window's first paint event never reached the watcher")
     assert "PAINTED True True" in out.stdout, out.stdout + out.stderr
+
+
+#: A smooth scaling of a big image, as the Values panel's heat maps are drawn, then the
+#: count of Qt's pool threads in the process ({start}: the window, or a bare application).
+POOL_CHILD = """
+import os, sys
+
+def scale_and_count(*_window):
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QColor, QImage
+    image = QImage(1600, 1000, QImage.Format.Format_ARGB32_Premultiplied)
+    image.fill(QColor(30, 60, 90))
+    image.scaled(800, 500, Qt.AspectRatioMode.IgnoreAspectRatio,
+                 Qt.TransformationMode.SmoothTransformation)
+    names = [open(f"/proc/self/task/{{task}}/comm").read().strip()
+             for task in os.listdir("/proc/self/task")]
+    print("POOLED", sum(name == "Thread (pooled)" for name in names), flush=True)
+    os._exit(0)
+
+{start}
+"""
+
+
+def _pooled_threads(tmp_path, start: str) -> int:
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(ROOT),
+               XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_DATA_HOME=str(tmp_path / "data"))
+    env.pop("QT_NO_GUI_THREADPOOL", None)  # the suite's own setting (conftest) is not the child's
+    out = subprocess.run([sys.executable, "-c", POOL_CHILD.format(start=start)],
+                         capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
+    lines = [line for line in out.stdout.splitlines() if line.startswith("POOLED ")]
+    assert lines, out.stdout + out.stderr
+    return int(lines[0].split()[1])
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_the_window_paints_on_its_own_thread_without_waiting_for_qts_pool(tmp_path):
+    """Qt's raster engine hands big fills and scalings to a pool of threads and waits for
+    them, which stalls the GUI thread while JAX holds the other cores: the window's
+    process (``jaxviz.ui.app.main``) tells Qt not to (``QT_NO_GUI_THREADPOOL``)."""
+    if (os.cpu_count() or 1) > 1:  # Qt makes no pool on one core: nothing to tell apart
+        bare = "from PySide6.QtWidgets import QApplication\napp = QApplication([])\n" \
+               "scale_and_count()"
+        assert _pooled_threads(tmp_path, bare) > 0  # Qt's own way: the check can fail
+    window = "from jaxviz.ui import app\n" \
+             "sys.exit(app.main(['example:convolve'], on_painted=scale_and_count))"
+    assert _pooled_threads(tmp_path, window) == 0

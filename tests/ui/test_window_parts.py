@@ -375,3 +375,14 @@ def test_a_long_jaxpr_is_lexed_off_the_gui_thread_and_coloured_as_a_short_one_is
     primitive = next(i for i, t, v in JaxprLexer().get_tokens_unprocessed(line)
                      if t is Name.Function and v == "dot_general")
     assert primitive in {start for start, _l, _c in formats(chunked, 1999)}
+
+
+def test_what_the_window_tells_qt_keeps_what_the_user_set():
+    from jaxviz.ui.display import prepare_qt
+
+    env: dict[str, str] = {}
+    prepare_qt(env)
+    assert env == {"QT_NO_GUI_THREADPOOL": "1"}
+    env = {"QT_NO_GUI_THREADPOOL": "0", "HOME": "/h"}
+    prepare_qt(env)
+    assert env == {"QT_NO_GUI_THREADPOOL": "0", "HOME": "/h"}

@@ -12,12 +12,13 @@ from jaxviz.views.present.lecture import Lecture
 def main(lecture: Lecture, theme: str = "light", start: int = 0, measure: bool = False,
          full_screen: bool = True, timeout: float = 120.0) -> int:
     """Present ``lecture`` until the presentation is left (Esc); returns the exit code."""
-    from jaxviz.ui.display import display_problem
+    from jaxviz.ui.display import display_problem, prepare_qt
 
     problem = display_problem()
     if problem:
         print(problem.replace("open the window on", "present on"), file=sys.stderr)
         return 3
+    prepare_qt()
     from PySide6.QtCore import QCoreApplication, QEvent
     from PySide6.QtWidgets import QApplication
 
