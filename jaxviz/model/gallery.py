@@ -71,7 +71,7 @@ def load_example(path: Path) -> Example:
     """
     try:
         source = read_text(path, limit=SOURCE_BYTES, what="Python source", timeout=OWN_FILE)
-        tree = ast.parse(source, filename=str(path))
+        tree = parse_module(source)  # the tree the document's readers then share
     except (OSError, ValueError, SyntaxError) as exc:  # UnicodeDecodeError is a ValueError
         raise GalleryError(f"{path}: cannot read the example: {exc}") from None
     doc = ast.get_docstring(tree) or ""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QPoint, QTimer
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QTableWidget
 
 from jaxviz.ui.theme import style
 from jaxviz.ui.window.main_window import MainWindow
@@ -112,8 +112,12 @@ def test_pmap_pane_folds_the_shared_jaxpr_and_marks_the_wrapper(qtbot, window):
     assert "wrapper" in kinds and "collective" not in kinds
     assert window.area.panes["vmap"].legend.text().count("gained the batch axis") == 1
     pane = window.area.panes["sharded"]
+    # its compiled programs' views and cost table are made when first shown (memory)
+    assert pane.program_views() == {} and not pane.findChildren(QTableWidget)
     pane.show_view("StableHLO")
     assert pane.stablehlo_view.toPlainText().startswith("module @")
+    assert pane.stack.currentWidget() is pane.stablehlo_view
+    assert pane.stablehlo_view.dimmed == pane.dimmed
     pane.show_view("cost")
     assert pane.cost_table.rowCount() >= 2
 

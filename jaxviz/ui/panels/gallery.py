@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from jaxviz.model import Example, GalleryError, list_examples
+from jaxviz.model.parse import parse_module
 from jaxviz.ui.text.title_label import TitleLabel
 from jaxviz.views.incremental import OWN_TURN, Steps
 
@@ -145,7 +146,7 @@ class GalleryPanel(QWidget):
         """What is open is not an example: its own docstring, if it has one, else its name
         (never the explanation of the example open before)."""
         try:
-            doc = ast.get_docstring(ast.parse(source)) or ""
+            doc = ast.get_docstring(parse_module(source)) or ""
         except (SyntaxError, ValueError):
             doc = ""
         self._cancel_explaining()  # an example's explanation not yet shown never appears

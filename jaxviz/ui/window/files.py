@@ -33,8 +33,10 @@ class WindowFilesMixin(WindowParts):
     """Open example/file/target, New, Open…, Save, Save As, unsaved-edit questions."""
 
     #: The panes of the document just opened, still to be laid out (see
-    #: :meth:`_lay_out_after_paint`), and the timer that lays them out.
+    #: :meth:`_lay_out_after_paint`), whether its trace is still to be asked for, and the
+    #: timer that does each in a turn of its own.
     _opening: _Opening | None = None
+    _trace_after_opening = False
     _opening_timer: QTimer | None = None
 
     # ----------------------------------------------------------- documents
@@ -72,11 +74,12 @@ class WindowFilesMixin(WindowParts):
 
     def _lay_out_after_paint(self, variants: list[str] | tuple[str, ...],
                              telling: list[str] | tuple[str, ...]) -> None:
-        """The new document's panes, laid out (and its trace asked for) in the next turn of
-        the event loop, after Qt has painted the document: opening one is two turns of
-        about half a frame each, not one of two (a document opened before then replaces
-        what is to be laid out)."""
+        """The new document's panes, laid out in the next turn of the event loop, after Qt
+        has painted the document, and its trace asked for in the turn after that: opening
+        one is three turns of less than a frame each, not one of two (a document opened
+        before then replaces what is to be laid out and traced)."""
         self._opening = (variants, telling)
+        self._trace_after_opening = False
         if self._opening_timer is None:
             # A timer object, not QTimer.singleShot(0, ...): that is a posted call, run
             # before the paint Qt posted at low priority; a timer fires after it.
@@ -88,20 +91,23 @@ class WindowFilesMixin(WindowParts):
 
     @property
     def opening(self) -> bool:
-        """Whether the document just opened still waits for its panes' layout."""
-        return self._opening is not None
+        """Whether the document just opened still waits for its panes' layout or its trace."""
+        return self._opening is not None or self._trace_after_opening
 
     def finish_opening(self) -> None:
-        """Lay out the panes of the document just opened and trace it (now, if it still
-        waits for that)."""
+        """The next step of opening a document (its timer's turn): lay out its panes, then
+        (in the next turn, after Qt has painted them) ask for its trace."""
         pending, self._opening = self._opening, None
         if pending is None:
+            if self._trace_after_opening:
+                self._trace_after_opening = False
+                self.session.trace_now()
             return
-        if self._opening_timer is not None:
-            self._opening_timer.stop()
         with self.area.holding():
             self._show_panes_of(*pending)
-        self.session.trace_now()
+        self._trace_after_opening = True
+        if self._opening_timer is not None:
+            self._opening_timer.start()  # a timer's turn comes after the paint
 
     def _show_panes_of(self, variants: list[str] | tuple[str, ...],
                        telling: list[str] | tuple[str, ...] = ()) -> None:
@@ -258,7 +264,8 @@ class WindowFilesMixin(WindowParts):
         self.setWindowModified(self.document.modified)
 
     def _on_document_opened(self, doc: Document) -> None:
-        self._opening = None  # another document: the last one's panes are not laid out
+        # another document: the last one's panes are not laid out, nor is it traced
+        self._opening, self._trace_after_opening = None, False
         self._show_title()
         self._remember_target()
         self.linking.set_result(None)

@@ -1,6 +1,6 @@
-"""Opening an example is two turns of the event loop: the document at once (its code in
+"""Opening an example is three turns of the event loop: the document at once (its code in
 the editor, nothing of the last document in the panes in view), then, after Qt has
-painted that, its panes laid out and its trace asked for (issue 31: one turn of both
+painted that, its panes laid out, then its trace asked for (issue 31: one turn of all
 was two frames long)."""
 
 from __future__ import annotations
@@ -30,8 +30,10 @@ def test_the_code_shows_first_and_the_panes_are_laid_out_in_the_next_turn(qtbot,
         if window.area.is_shown(variant):  # nothing of convolve in view meanwhile
             assert window.area.panes[variant].result is None, variant
 
-    qtbot.waitUntil(lambda: not window.opening, timeout=1000)
+    window.finish_opening()  # (the timer's next turn) the panes, not yet the trace
     assert set(window.state.visible_variants) <= set(declared)
+    assert window.opening and window.session.latest is sent
+    qtbot.waitUntil(lambda: not window.opening, timeout=1000)
     assert window.session.latest is not sent
     assert window.session.latest.target.function == get_example("async_dispatch").function
 
