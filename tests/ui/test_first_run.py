@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import os
 
 import pytest
 from PySide6.QtCore import QPoint, QRect, QSettings, Qt, QTimer
@@ -275,3 +276,24 @@ def test_the_icon_shows_four_device_colours_even_at_16_pixels(qapp):
             assert close(seen, QColor(colour), tolerance=40), (size, colour, seen.name())
         if size >= 32:  # dark between them (a gap a pixel wide at 16)
             assert image.pixelColor(size // 2, size // 2).lightness() < 80
+
+
+def test_a_change_is_written_to_the_settings_file_a_second_later_or_at_close(qtbot, settings):
+    """Qt would write the file (and flush it to disk) in the next turn, the one that paints
+    the document just opened; the window's settings write it a second later, or when the
+    window closes (its ``sync``)."""
+    from jaxviz.ui.window.settings import WRITE_AFTER_MS
+
+    path = settings.q.fileName()
+
+    def on_disk() -> str:
+        return open(path, encoding="utf-8").read() if os.path.exists(path) else ""
+
+    settings.last_target = "example:psum_ones"
+    assert settings.last_target == "example:psum_ones"  # (this process sees it at once)
+    qtbot.wait(WRITE_AFTER_MS // 3)
+    assert "psum_ones" not in on_disk()  # not in the turns right after the change
+    qtbot.waitUntil(lambda: "psum_ones" in on_disk(), timeout=WRITE_AFTER_MS * 3)
+    settings.last_target = "example:convolve"
+    settings.sync()  # closing the window
+    assert "example:convolve" in on_disk()

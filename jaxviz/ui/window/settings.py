@@ -19,7 +19,16 @@ import os
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QCryptographicHash, QSettings, QStandardPaths
+from PySide6.QtCore import (
+    QByteArray,
+    QCoreApplication,
+    QCryptographicHash,
+    QEvent,
+    QObject,
+    QSettings,
+    QStandardPaths,
+    QTimer,
+)
 
 from jaxviz.model.files import SETTINGS_BYTES, SOURCE_BYTES, parse_json, read_text
 
@@ -58,11 +67,49 @@ def _digest(text: str) -> str:
     return _hex_digest(text.encode("utf-8", "surrogatepass"), QCryptographicHash.Algorithm.Sha256)
 
 
+#: How long a change waits before Qt writes the settings file (ms). Qt writes it in the
+#: next turn of the event loop, which is the turn that paints what the change came with
+#: (the example just opened names itself the one to open next time): a file written and
+#: flushed to disk, 0.5-4 ms on the clock in a turn that has no time to spare. Closing the
+#: window writes at once (:meth:`RememberedSettings.sync`), and so does Qt when the
+#: settings object goes.
+WRITE_AFTER_MS = 1000
+
+
+class _WriteLater(QObject):
+    """Holds back a QSettings' own write (its ``UpdateRequest`` event, which Qt posts at
+    the first change after a write) for :data:`WRITE_AFTER_MS`, then lets it through."""
+
+    def __init__(self, q: QSettings):
+        super().__init__(q)
+        self._settings = q
+        self._letting_through = False
+        self._timer = QTimer(self, singleShot=True, interval=WRITE_AFTER_MS)
+        self._timer.timeout.connect(self._write)
+        q.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        if event.type() != QEvent.Type.UpdateRequest or self._letting_through:
+            return False
+        if not self._timer.isActive():
+            self._timer.start()
+        return True
+
+    def _write(self) -> None:
+        self._letting_through = True
+        try:
+            QCoreApplication.sendEvent(self._settings, QEvent(QEvent.Type.UpdateRequest))
+        finally:
+            self._letting_through = False
+
+
 class RememberedSettings:
-    """Typed access to the window's QSettings (organisation and application ``jaxviz``)."""
+    """Typed access to the window's QSettings (organisation and application ``jaxviz``),
+    written to its file a second after a change (:data:`WRITE_AFTER_MS`)."""
 
     def __init__(self, qsettings: QSettings | None = None):
         self.q = qsettings or QSettings("jaxviz", "jaxviz")
+        self._write_later = _WriteLater(self.q)
         #: Files the user has run, by path and content (see :class:`TrustedFiles`).
         self.trusted = TrustedFiles(self.q)
 
