@@ -195,18 +195,13 @@ class JaxprPane(QFrame):
         self.banner.hide()
         self.jaxpr_view = CodeView(jaxpr_highlighter)
         self.jaxpr_view.setObjectName(f"jaxpr_{variant}")
-        self.stablehlo_view = CodeView(stablehlo_highlighter, marks_column=False)
-        self.hlo_view = CodeView(hlo_highlighter, marks_column=False)
-        self.cost_table = QTableWidget(0, 2)
-        self.cost_table.setHorizontalHeaderLabels(["XLA cost analysis", "value"])
-        self.cost_table.horizontalHeader().setSectionResizeMode(
-            0, QHeaderView.ResizeMode.Stretch)
-        self.cost_table.verticalHeader().hide()
-        for code in (self.jaxpr_view, self.stablehlo_view, self.hlo_view):
-            code.setTabChangesFocus(True)  # read-only: Tab moves on to the next pane or field
+        self.jaxpr_view.setTabChangesFocus(True)  # read-only: Tab moves on to the next pane
         self.stack = QStackedWidget()
-        for view in (self.jaxpr_view, self.stablehlo_view, self.hlo_view, self.cost_table):
-            self.stack.addWidget(view)
+        self.stack.addWidget(self.jaxpr_view)
+        # The StableHLO and HLO views and the cost table, made when first asked for (most
+        # panes never show them: 14 views and 7 tables were 4.9 MB of the window's memory)
+        self._programs: tuple[CodeView, CodeView, QTableWidget] | None = None
+        self._zoom = 0
         self.view_picker = QComboBox()
         self.view_picker.setObjectName(f"view_picker_{variant}")
         self.view_picker.addItems(VIEWS)
@@ -239,15 +234,54 @@ class JaxprPane(QFrame):
         self._details_filled = False
         self.jaxpr_view.lineHovered.connect(lambda n: self.lineHovered.emit(self.variant, n))
         self.jaxpr_view.lineClicked.connect(lambda n: self.lineClicked.emit(self.variant, n))
-        for name, view in self.program_views().items():
+
+    def _made_programs(self) -> tuple[CodeView, CodeView, QTableWidget]:
+        """The StableHLO and HLO views and the cost table (made, and put in the stack after
+        the jaxpr, the first time they are asked for)."""
+        if self._programs is not None:
+            return self._programs
+        stablehlo = CodeView(stablehlo_highlighter, marks_column=False)
+        hlo = CodeView(hlo_highlighter, marks_column=False)
+        table = QTableWidget(0, 2)
+        table.setHorizontalHeaderLabels(["XLA cost analysis", "value"])
+        table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        table.verticalHeader().hide()
+        table.setFont(style.ui_font(self._zoom))
+        for name, view in (("StableHLO", stablehlo), ("HLO", hlo)):
+            view.setTabChangesFocus(True)
+            view.set_zoom(self._zoom)
+            view.set_dimmed(self.jaxpr_view.dimmed)
             view.lineHovered.connect(
                 lambda n, name=name: self.programLineHovered.emit(self.variant, name, n))
             view.lineClicked.connect(
                 lambda n, name=name: self.programLineClicked.emit(self.variant, name, n))
+        for widget in (stablehlo, hlo, table):
+            self.stack.addWidget(widget)
+        self._programs = (stablehlo, hlo, table)
+        return self._programs
+
+    @property
+    def stablehlo_view(self) -> CodeView:
+        return self._made_programs()[0]
+
+    @property
+    def hlo_view(self) -> CodeView:
+        return self._made_programs()[1]
+
+    @property
+    def cost_table(self) -> QTableWidget:
+        return self._made_programs()[2]
 
     def program_views(self) -> dict[str, CodeView]:
-        """The compiled programs' views by name: ``StableHLO``, ``HLO``."""
-        return {"StableHLO": self.stablehlo_view, "HLO": self.hlo_view}
+        """The compiled programs' views by name, ``StableHLO`` and ``HLO``, once made (none
+        before a pane shows one or is asked for one)."""
+        if self._programs is None:
+            return {}
+        return {"StableHLO": self._programs[0], "HLO": self._programs[1]}
+
+    def _code_views(self) -> list[CodeView]:
+        """The jaxpr view and the programs' views made so far."""
+        return [self.jaxpr_view, *self.program_views().values()]
 
     def resizeEvent(self, event) -> None:  # noqa: N802
         super().resizeEvent(event)
@@ -374,9 +408,10 @@ class JaxprPane(QFrame):
         self.jaxpr_view.set_text(message)
         self.jaxpr_view.set_marks([])
         self.jaxpr_view.set_folds([])
-        for view in (self.stablehlo_view, self.hlo_view):
-            view.set_text("")
-        self.cost_table.setRowCount(0)
+        if self._programs is not None:
+            for view in self.program_views().values():
+                view.set_text("")
+            self._programs[2].setRowCount(0)
         self.banner.hide()
         self.set_dimmed(True)
         self.set_stepping(False)
@@ -439,7 +474,7 @@ class JaxprPane(QFrame):
         self.set_dimmed(False)
 
     def set_dimmed(self, dimmed: bool) -> None:
-        for view in (self.jaxpr_view, self.stablehlo_view, self.hlo_view):
+        for view in self._code_views():
             view.set_dimmed(dimmed)
 
     @property
@@ -503,6 +538,8 @@ class JaxprPane(QFrame):
         self._fill_details(self.stack.currentIndex())
 
     def _show_view(self, index: int) -> None:
+        if index > 0:
+            self._made_programs()
         self._fill_details(index)
         self.stack.setCurrentIndex(index)
 
@@ -517,10 +554,11 @@ class JaxprPane(QFrame):
     def start_over(self) -> None:
         """A new document: its jaxpr, from the top (nothing chosen for the last one stays)."""
         self.show_view("jaxpr")
-        for view in (self.jaxpr_view, self.stablehlo_view, self.hlo_view):
+        for view in self._code_views():
             view.verticalScrollBar().setValue(0)
             view.horizontalScrollBar().setValue(0)
-        self.cost_table.scrollToTop()
+        if self._programs is not None:
+            self._programs[2].scrollToTop()
 
     def _fill_details(self, index: int) -> None:
         if index <= 0 or self._details_filled or self.details is None:
@@ -585,8 +623,10 @@ class JaxprPane(QFrame):
         self.busy.setText(text)
 
     def set_zoom(self, zoom: int) -> None:
-        for view in (self.jaxpr_view, self.stablehlo_view, self.hlo_view):
+        self._zoom = zoom
+        for view in self._code_views():
             view.set_zoom(zoom)
-        self.cost_table.setFont(style.ui_font(zoom))
+        if self._programs is not None:
+            self._programs[2].setFont(style.ui_font(zoom))
         self._fit_copy_button()
 

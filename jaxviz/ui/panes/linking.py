@@ -172,7 +172,8 @@ class LinkController(QObject):
         """The program lines of a pane's view that point into the source (see
         :attr:`programs`): none while the view shows no text."""
         pane = self.area.panes.get(variant)
-        if pane is None or pane.program_views()[view].document().isEmpty():
+        shown = pane.program_views().get(view) if pane is not None else None
+        if shown is None or shown.document().isEmpty():
             return {}
         return self.programs.get(variant, {}).get(view, {})
 
