@@ -81,8 +81,7 @@ class _WriteLater(QObject):
     the first change after a write) for :data:`WRITE_AFTER_MS`, then lets it through."""
 
     def __init__(self, q: QSettings):
-        super().__init__(q)
-        self._settings = q
+        super().__init__(q)  # (no reference of its own to ``q``: its child would keep it)
         self._letting_through = False
         self._timer = QTimer(self, singleShot=True, interval=WRITE_AFTER_MS)
         self._timer.timeout.connect(self._write)
@@ -96,9 +95,12 @@ class _WriteLater(QObject):
         return True
 
     def _write(self) -> None:
+        settings = self.parent()
+        if settings is None:
+            return
         self._letting_through = True
         try:
-            QCoreApplication.sendEvent(self._settings, QEvent(QEvent.Type.UpdateRequest))
+            QCoreApplication.sendEvent(settings, QEvent(QEvent.Type.UpdateRequest))
         finally:
             self._letting_through = False
 
