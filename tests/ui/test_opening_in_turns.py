@@ -66,3 +66,14 @@ def test_a_file_opened_before_the_example_was_laid_out_keeps_its_own_panes(
     assert window.state.visible_variants == ["plain", "jit"]
     assert window.session.latest is None  # nothing traced: not convolve, and not the file
     assert window.document.doc.function == "double"  # (its code runs when the user asks)
+
+
+def test_a_window_closed_while_opening_lays_out_and_traces_nothing_after(qtbot, make_window):
+    window = make_window()
+    window.open_example("psum_ones")
+    sent, generation = window.session.latest, window.session._generation
+    assert window.opening
+    window.close()
+    assert not window.opening
+    qtbot.wait(200)  # the turns its layout and trace would have taken
+    assert window.session.latest is sent and window.session._generation == generation

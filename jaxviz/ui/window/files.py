@@ -263,9 +263,15 @@ class WindowFilesMixin(WindowParts):
         self.setWindowTitle(f"{self.document.doc.short_name}[*] — jaxviz")
         self.setWindowModified(self.document.modified)
 
-    def _on_document_opened(self, doc: Document) -> None:
-        # another document: the last one's panes are not laid out, nor is it traced
+    def forget_opening(self) -> None:
+        """The document being opened is not laid out or traced after all (another one
+        opened, or the window closes)."""
         self._opening, self._trace_after_opening = None, False
+        if self._opening_timer is not None:
+            self._opening_timer.stop()
+
+    def _on_document_opened(self, doc: Document) -> None:
+        self.forget_opening()  # another document: the last one's steps are not taken
         self._show_title()
         self._remember_target()
         self.linking.set_result(None)

@@ -585,6 +585,7 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         self._remember_fields()
         self.compare_mode.close()  # gives back the room it took before the layout is saved
         self.save_window_state()
+        self.forget_opening()  # no layout or trace of a document just opened comes after
         self.session.stop()
         if self._owns_engine:
             self.engine.stop(wait=True)
