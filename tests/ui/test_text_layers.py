@@ -1,12 +1,14 @@
-"""A text view's background layers reach Qt once per paint (issue 28: a train step's link
-colours were 44 hand-overs of ~4,000 ranges each, 0.7 s on the GUI thread)."""
+"""A text view's background layers reach the screen cheaply: a read-only view paints its
+whole-line layers itself, handing Qt no ranges (Qt drew and shaped a line under a range
+twice: issue 31), and ranges reach Qt once per paint (issue 28: a train step's link colours
+were 44 hand-overs of ~4,000 ranges each, 0.7 s on the GUI thread)."""
 
 from __future__ import annotations
 
 from PySide6.QtGui import QColor
 
 
-def test_layers_set_one_after_another_are_handed_to_qt_once_and_painted(qtbot):
+def test_a_read_only_views_line_layers_are_painted_without_handing_qt_ranges(qtbot):
     from jaxviz.ui.text.code_view import CodeView
     from jaxviz.ui.text.highlighters import jaxpr_highlighter
 
@@ -27,16 +29,46 @@ def test_layers_set_one_after_another_are_handed_to_qt_once_and_painted(qtbot):
     red, blue = QColor("#ff0000"), QColor("#0000ff")
     view.set_line_backgrounds("link", {n: red for n in range(0, 40, 2)})
     view.set_line_backgrounds("active", {1: blue})
-    assert handed == []  # nothing handed over yet
     assert view.line_background("link", 2) == red and view.line_background("active", 1) == blue
-    image = view.viewport().grab().toImage()  # a paint hands them over, once
-    assert handed == [21]
+    image = view.viewport().grab().toImage()
+    assert handed == []  # painted by the view: no ranges for Qt to draw each line under
     top = view.line_rect(1).center().y()
     assert image.pixelColor(view.viewport().width() - 5, top) == blue
     assert image.pixelColor(view.viewport().width() - 5, view.line_rect(2).center().y()) == red
     assert image.pixelColor(view.viewport().width() - 5, view.line_rect(3).center().y()) != red
+    view.set_line_backgrounds("link", {})
+    image = view.viewport().grab().toImage()
+    assert image.pixelColor(view.viewport().width() - 5, view.line_rect(2).center().y()) != red
+    assert handed == []
+
+
+def test_the_editors_layers_are_handed_to_qt_once_and_painted(qtbot):
+    """The editor's lines move as the user types: its layers stay Qt's ranges, which move
+    with them, handed over once per paint."""
+    from jaxviz.ui.text.editor import CodeEditor
+
+    view = CodeEditor()
+    qtbot.addWidget(view)
+    view.resize(500, 300)
+    view.show()
+    view.setPlainText("\n".join(f"y{n} = x * {n}" for n in range(40)))
+    qtbot.wait(20)
+    handed: list[int] = []
+    original = view.setExtraSelections
+
+    def counting(selections):
+        handed.append(len(selections))
+        original(selections)
+
+    view.setExtraSelections = counting  # type: ignore[method-assign]
+    red = QColor("#ff0000")
+    view.set_line_backgrounds("link", {n: red for n in range(0, 40, 2)})
+    assert handed == []  # nothing handed over yet
+    image = view.viewport().grab().toImage()  # a paint hands them over, once
+    assert handed == [20]
+    assert image.pixelColor(view.viewport().width() - 5, view.line_rect(2).center().y()) == red
     view.viewport().grab()
-    assert handed == [21]  # unchanged layers are not handed over again
+    assert handed == [20]  # unchanged layers are not handed over again
 
 
 def test_thousands_of_line_colours_show_wherever_the_view_is_scrolled(qtbot):

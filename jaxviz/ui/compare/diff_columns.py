@@ -62,6 +62,9 @@ class DiffSideView(CodeView):
     """
 
     LAYERS = ("tint", "filler", "active", "tokens")
+    #: Only the bottom layer painted by the view: the active lines stay Qt's ranges, over
+    #: the fillers' (a painted layer is under every range).
+    PAINTED_LAYERS = frozenset({"tint"})
 
     def __init__(self, which: str, parent: QWidget | None = None):
         super().__init__(jaxpr_highlighter, marks_column=False, parent=parent)

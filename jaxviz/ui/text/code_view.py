@@ -40,6 +40,8 @@ class CodeView(LinkedTextEdit):
         marks_column: whether the gutter has the "what changed" column.
     """
 
+    PAINTED_LAYERS = frozenset(LinkedTextEdit.LAYERS)  # read-only: painted, not Qt's ranges
+
     def __init__(self, make_highlighter, marks_column: bool = True,
                  parent: QWidget | None = None):
         super().__init__(parent)

@@ -5,7 +5,9 @@
 * a gutter on the left that subclasses paint (line numbers, error markers,
   fold triangles, "what changed" marks);
 * layers of whole-line backgrounds (link colours, the active lines, errors)
-  merged into Qt's extra selections, plus an outline around the active lines;
+  merged into Qt's extra selections -- or, in a read-only view, painted by the
+  view itself under the text (:attr:`LinkedTextEdit.PAINTED_LAYERS`) -- plus an
+  outline around the active lines;
 * ``lineHovered`` / ``lineClicked`` signals with 0-based line numbers
   (``-1`` when the mouse leaves), which the linking controller listens to;
 * a "dimmed" state that washes the text out: the last good result stays
@@ -84,6 +86,13 @@ class LinkedTextEdit(QPlainTextEdit):
 
     #: The background layers, bottom first (a subclass may name its own).
     LAYERS: tuple[str, ...] = ("link", "active", "error")
+    #: The whole-line layers (bottom ones of :attr:`LAYERS`) this view paints itself, by
+    #: line number, under the text, instead of handing Qt ranges: Qt draws a line under a
+    #: range twice and shapes its text again for it, so 40 link-coloured lines made a
+    #: pane's paint 2.4-2.9 ms instead of 0.9. For read-only views (their lines do not
+    #: move under the colours between two settings of them); the editor keeps Qt's ranges,
+    #: which move with the text as it is typed.
+    PAINTED_LAYERS: frozenset[str] = frozenset()
 
     #: The 0-based line under the mouse, or -1 when the mouse left the text.
     lineHovered = Signal(int)
@@ -99,6 +108,8 @@ class LinkedTextEdit(QPlainTextEdit):
         #: number), and a big layer's ranges made so far, by line.
         self._line_layers: dict[str, tuple[int, dict[int, QColor], bool]] = {}
         self._built: dict[str, dict[int, QTextEdit.ExtraSelection]] = {}
+        #: The :attr:`PAINTED_LAYERS` set, colours by line.
+        self._painted: dict[str, dict[int, QColor]] = {}
         self._selections_stale = False  # the layers changed since Qt last got them
         # Qt gets changed layers at the next turn (or paint, whichever is first): handed
         # over outside a paint, Qt repaints only the lines whose ranges changed (a step of
@@ -206,8 +217,12 @@ class LinkedTextEdit(QPlainTextEdit):
         text when it is edited, as Qt's cursors do). More (a train step's link colours:
         thousands of lines a pane) are kept by line number and made into Qt ranges only for
         the lines near the view, when it paints (:meth:`flush_selections`): making one
-        range per line of a 5,000-line text was 90 ms of one event-loop turn.
+        range per line of a 5,000-line text was 90 ms of one event-loop turn. A layer of
+        :attr:`PAINTED_LAYERS` is kept by line number and painted by the view.
         """
+        if layer in self.PAINTED_LAYERS:
+            self._set_painted(layer, colours)
+            return
         known = self._line_layers.get(layer)
         if known is not None and known[0] == self._generation and known[1] == colours:
             return  # unchanged: no repaint
@@ -226,6 +241,40 @@ class LinkedTextEdit(QPlainTextEdit):
             self._built[layer] = {}
         self._line_layers[layer] = (self._generation, dict(colours),
                                     len(colours) > SELECTIONS_AT_ONCE)
+
+    def _set_painted(self, layer: str, colours: dict[int, QColor]) -> None:
+        """A painted layer's colours; the lines in view whose colour changed are repainted."""
+        old = self._painted.get(layer, {})
+        if old == colours:
+            return  # unchanged: no repaint
+        if self._layers.get(layer):
+            self.set_selections(layer, [])  # (ranges it was given before)
+        changed = {n for n in old.keys() | colours.keys() if old.get(n) != colours.get(n)}
+        self._painted[layer] = dict(colours)
+        first, last = self._lines_in_view()
+        in_view = [n for n in changed if first <= n <= last]
+        viewport = self.viewport()
+        if len(in_view) > 12:
+            viewport.update()
+            return
+        for line in in_view:
+            rect = self.line_rect(line)
+            if not rect.isNull():
+                viewport.update(rect)
+
+    def _paint_layers_under_text(self, painter: QPainter, clip: QRect) -> None:
+        """Fill the lines in ``clip`` with the painted layers' colours, bottom layer first."""
+        layers = [self._painted[name] for name in self.LAYERS if self._painted.get(name)]
+        width = self.viewport().width()
+        for line, top, bottom in self.visible_lines():
+            if bottom < clip.top():
+                continue
+            if top > clip.bottom():
+                break
+            for colours in layers:
+                colour = colours.get(line)
+                if colour is not None:
+                    painter.fillRect(0, top, width, bottom - top, colour)
 
     def set_selections(self, layer: str, selections: list[QTextEdit.ExtraSelection],
                        key: tuple | None = None,
@@ -246,6 +295,8 @@ class LinkedTextEdit(QPlainTextEdit):
             self._layer_keys.pop(layer, None)
         self._layers[layer] = selections
         self._line_layers.pop(layer, None)
+        if self._painted.pop(layer, None):
+            self.viewport().update()
         self._built.pop(layer, None)
         self._spans.pop(layer, None)
         if lines is not None:
@@ -366,6 +417,10 @@ class LinkedTextEdit(QPlainTextEdit):
 
     def line_background(self, layer: str, line: int) -> QColor | None:
         """The background a layer gives a 0-based line, if any."""
+        painted = self._painted.get(layer)
+        if painted is not None:
+            colour = painted.get(line)
+            return QColor(colour) if colour is not None else None
         lazy = self._lazy(layer)
         if lazy is not None:
             colour = lazy.get(line)
@@ -404,6 +459,10 @@ class LinkedTextEdit(QPlainTextEdit):
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
         self.flush_selections()
         self._keep_glyphs_in_view()
+        if self._painted:  # under the text (Qt's paint fills no background of its own)
+            under = QPainter(self.viewport())
+            self._paint_layers_under_text(under, event.rect())
+            under.end()
         super().paintEvent(event)
         painter = QPainter(self.viewport())
         if self._outlined:
