@@ -8,16 +8,18 @@ from __future__ import annotations
 from PySide6.QtGui import QColor
 
 
-def test_a_read_only_views_line_layers_are_painted_without_handing_qt_ranges(qtbot):
-    from jaxviz.ui.text.code_view import CodeView
-    from jaxviz.ui.text.highlighters import jaxpr_highlighter
-
-    view = CodeView(jaxpr_highlighter)
+def _shown(qtbot, view, text: str):
+    """``view`` shown at 500x300 holding ``text`` (40 lines), painted once."""
     qtbot.addWidget(view)
     view.resize(500, 300)
     view.show()
-    view.set_text("\n".join(f"  a{n}:f32[] = sin b{n}" for n in range(40)))
+    getattr(view, "set_text", view.setPlainText)(text)
     qtbot.wait(20)
+    return view
+
+
+def _hand_overs(view) -> list[int]:
+    """The number of ranges in each hand-over of ``view``'s layers to Qt from now on."""
     handed: list[int] = []
     original = view.setExtraSelections
 
@@ -25,7 +27,17 @@ def test_a_read_only_views_line_layers_are_painted_without_handing_qt_ranges(qtb
         handed.append(len(selections))
         original(selections)
 
-    view.setExtraSelections = counting  # type: ignore[method-assign]
+    view.setExtraSelections = counting
+    return handed
+
+
+def test_a_read_only_views_line_layers_are_painted_without_handing_qt_ranges(qtbot):
+    from jaxviz.ui.text.code_view import CodeView
+    from jaxviz.ui.text.highlighters import jaxpr_highlighter
+
+    view = _shown(qtbot, CodeView(jaxpr_highlighter),
+                  "\n".join(f"  a{n}:f32[] = sin b{n}" for n in range(40)))
+    handed = _hand_overs(view)
     red, blue = QColor("#ff0000"), QColor("#0000ff")
     view.set_line_backgrounds("link", {n: red for n in range(0, 40, 2)})
     view.set_line_backgrounds("active", {1: blue})
@@ -47,20 +59,8 @@ def test_the_editors_layers_are_handed_to_qt_once_and_painted(qtbot):
     with them, handed over once per paint."""
     from jaxviz.ui.text.editor import CodeEditor
 
-    view = CodeEditor()
-    qtbot.addWidget(view)
-    view.resize(500, 300)
-    view.show()
-    view.setPlainText("\n".join(f"y{n} = x * {n}" for n in range(40)))
-    qtbot.wait(20)
-    handed: list[int] = []
-    original = view.setExtraSelections
-
-    def counting(selections):
-        handed.append(len(selections))
-        original(selections)
-
-    view.setExtraSelections = counting  # type: ignore[method-assign]
+    view = _shown(qtbot, CodeEditor(), "\n".join(f"y{n} = x * {n}" for n in range(40)))
+    handed = _hand_overs(view)
     red = QColor("#ff0000")
     view.set_line_backgrounds("link", {n: red for n in range(0, 40, 2)})
     assert handed == []  # nothing handed over yet
