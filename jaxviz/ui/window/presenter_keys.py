@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
     QTextEdit,
     QWidget,
 )
+from shiboken6 import isValid
 
 from jaxviz.ui.keys import name_of
 from jaxviz.views.keys import BLANK_KEYS
@@ -100,7 +101,11 @@ class PresenterKeys(QObject):
         return self._clicked is not None and self._clicked is self.views.current()
 
     def _focus_moved(self, _old: QWidget | None, new: QWidget | None) -> None:
+        if not isValid(self):  # its window is gone; the application's signal still came
+            return
         self._clicked = None
+        if self._watched is not None and not isValid(self._watched):
+            self._watched = None  # deleted with its window before its signal reached us
         if self._watched is not None and self._watched not in self._windows:
             self._watched.removeEventFilter(self)
             if isinstance(self._watched, QPlainTextEdit):
