@@ -16,7 +16,8 @@ What is shown is computed Qt-free: :mod:`jaxviz.views.stepper.panel` (the panel'
 model) and :mod:`jaxviz.views.stepper.cursor` (the moves).
 
 May import: :mod:`jaxviz.model`, :mod:`jaxviz.ui.theme`, :mod:`jaxviz.ui.qt_engine`,
-Qt and pyqtgraph. Never JAX.
+Qt and NumPy (pyqtgraph's colour files are read, pyqtgraph is not imported:
+:mod:`jaxviz.ui.stepper.colour_maps`). Never JAX.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ __all__ = ["StepController", "ValuesPanel"]
 
 
 def __getattr__(name: str) -> Any:
-    # Loaded on first use: pyqtgraph is not imported while the window starts.
+    # Loaded on first use: NumPy is not imported while the window starts.
     if name == "ValuesPanel":
         from jaxviz.ui.stepper.values_panel import ValuesPanel
 

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QAction, QColor, QFont, QGuiApplication, QImage, QPainter
 from PySide6.QtWidgets import QFrame, QVBoxLayout, QWidget
 
+from jaxviz.ui.stepper.colour_maps import ColourMap, colour_map
 from jaxviz.ui.text.painted import PaintedText
 from jaxviz.ui.theme import style
 from jaxviz.views import palette
@@ -55,8 +55,8 @@ class Scale:
     diverging: bool
 
     @property
-    def colour_map(self) -> pg.ColorMap:
-        return _colour_map(DIVERGING_MAP if self.diverging else SEQUENTIAL_MAP)
+    def colour_map(self) -> ColourMap:
+        return colour_map(DIVERGING_MAP if self.diverging else SEQUENTIAL_MAP)
 
     @property
     def lookup_table(self) -> np.ndarray:
@@ -71,14 +71,13 @@ class Scale:
     def colour(self, value: float) -> QColor:
         """The colour a value gets on this scale (what the image draws)."""
         low, high = self.levels
-        return self.colour_map.map((value - low) / (high - low), mode="qcolor")
+        return self.colour_map.colour((value - low) / (high - low))
 
     def dark_under(self, values: np.ndarray) -> np.ndarray:
         """Per value, whether its colour is dark: :func:`~jaxviz.views.palette.text_on`'s
         rule (WCAG luminance, as :func:`~jaxviz.views.palette.luminance`) for a whole array."""
         low, high = self.levels
-        rgb = self.colour_map.map(np.clip((values - low) / (high - low), 0, 1).ravel(),
-                                  mode="float")[:, :3]
+        rgb = self.colour_map.floats_at(((values - low) / (high - low)).ravel())
         linear = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
         luminance = linear @ np.array([0.2126, 0.7152, 0.0722])
         return (luminance <= DARK_LUMINANCE).reshape(values.shape)
@@ -311,13 +310,8 @@ def set_visible(widget: QWidget, visible: bool) -> None:
 
 
 @lru_cache(maxsize=4)
-def _colour_map(name: str) -> pg.ColorMap:
-    return pg.colormap.get(name)
-
-
-@lru_cache(maxsize=4)
 def _lookup_table(name: str) -> np.ndarray:
-    return _colour_map(name).getLookupTable(nPts=256)
+    return colour_map(name).lookup_table(256)
 
 
 def numbers_font(zoom: int, per_device: bool) -> QFont:

@@ -141,8 +141,8 @@ class ValuesPanel(QWidget):
         self._pool_job: SlicedJob | None = None
         self._filling: Generator[None, None, None] | None = None  # the columns still to fill
         self._fill_job: SlicedJob | None = None
-        # the heat maps' colour tables, read from pyqtgraph's files (12-16 ms each) in turns
-        # of their own while the engine steps, not in the step that shows the first one
+        # the heat maps' colour tables, read from pyqtgraph's colour files in turns of their
+        # own while the engine steps, not in the step that shows the first one
         SlicedJob(_colour_tables_steps(), parent=self).start()
         self._columns_box = QHBoxLayout()
         self._columns_box.setContentsMargins(6, 4, 6, 4)
