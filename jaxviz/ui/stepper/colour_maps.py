@@ -19,6 +19,8 @@ from pathlib import Path
 import numpy as np
 from PySide6.QtGui import QColor
 
+from jaxviz.model.files import OWN_FILE, SETTINGS_BYTES, read_text
+
 
 def maps_dir() -> Path:
     """pyqtgraph's folder of colour files (found, not imported)."""
@@ -33,7 +35,9 @@ class ColourMap:
 
     def __init__(self, name: str):
         rows = []
-        text = (maps_dir() / f"{name}.csv").read_text(encoding="utf-8")
+        # an installed package's file, beside its modules: read as jaxviz's own (no thread)
+        text = read_text(maps_dir() / f"{name}.csv", limit=SETTINGS_BYTES, timeout=OWN_FILE,
+                         what="colour map")
         for line in text.splitlines():
             values = line.strip().split(";", 1)[0].split(",")
             if len(values) >= 3:  # (a comment or an empty line has none)
