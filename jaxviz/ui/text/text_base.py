@@ -250,21 +250,23 @@ class LinkedTextEdit(QPlainTextEdit):
         if self._layers.get(layer):
             self.set_selections(layer, [])  # (ranges it was given before)
         changed = {n for n in old.keys() | colours.keys() if old.get(n) != colours.get(n)}
-        self._painted[layer] = dict(colours)
-        first, last = self._lines_in_view()
-        in_view = [n for n in changed if first <= n <= last]
+        if colours:
+            self._painted[layer] = dict(colours)
+        else:  # (none left: a paint does not look for it)
+            self._painted.pop(layer, None)
         viewport = self.viewport()
-        if len(in_view) > 12:
+        width = viewport.width()
+        rects = [QRect(0, top, width, bottom - top)
+                 for line, top, bottom in self.visible_lines() if line in changed]
+        if len(rects) > 12:
             viewport.update()
             return
-        for line in in_view:
-            rect = self.line_rect(line)
-            if not rect.isNull():
-                viewport.update(rect)
+        for rect in rects:
+            viewport.update(rect)
 
     def _paint_layers_under_text(self, painter: QPainter, clip: QRect) -> None:
         """Fill the lines in ``clip`` with the painted layers' colours, bottom layer first."""
-        layers = [self._painted[name] for name in self.LAYERS if self._painted.get(name)]
+        layers = [self._painted[name] for name in self.LAYERS if name in self._painted]
         width = self.viewport().width()
         for line, top, bottom in self.visible_lines():
             if bottom < clip.top():
