@@ -135,6 +135,39 @@ def test_a_live_update_appends_the_new_calls_and_sets_nothing_else_again(docked,
     check_plotted(figure, recording, run)
 
 
+def test_a_live_run_keeps_no_pixmap_as_big_as_the_plot(docked, qtbot):
+    """While a run streams in, only thin items (the median lines) are drawn from pixmaps
+    of themselves: an item cached as big as the plot (an axis with its grid lines) is
+    megabytes of memory held for the whole run."""
+    _window, view = docked
+    recording = read_json(RECORDING)
+    run = TimingRun(request=recording.request)
+    view.runner.started.emit(run)
+    settle()
+    page = view.plots.pages["dispatch_vs_complete"]
+    figure = page.figure
+    assert figure is not None and figure.live
+    for i, record in enumerate(jit_records(recording)):
+        run.add(record)
+        if i % 5 == 4:
+            view.runner.updated.emit(run)
+            settle()
+    view.runner.updated.emit(run)
+    qtbot.waitUntil(lambda: not page.holding)
+    settle()
+    assert figure.live
+    viewport = page.view.viewport().rect()
+    plot_px = viewport.width() * viewport.height()
+    cached = [item for item in page.view.scene().items()
+              if item.cacheMode() != QGraphicsItem.CacheMode.NoCache]
+    assert cached, "the median lines are drawn from pixmaps while live"
+    for item in cached:
+        rect = page.view.mapFromScene(item.sceneBoundingRect()).boundingRect() & viewport
+        assert rect.width() * rect.height() < 0.05 * plot_px, (type(item).__name__, rect)
+    view.runner.finished.emit(run, "done", True)
+    qtbot.waitUntil(lambda: not page.holding)
+
+
 def test_a_live_redraw_is_painted_in_a_later_turn(docked, qtbot):
     """The redraw's turn does not paint the plot: its view's updates are held, the axes'
     pictures are made before they are released, and the view paints after."""
@@ -164,7 +197,7 @@ def test_a_live_redraw_is_painted_in_a_later_turn(docked, qtbot):
 
 
 def test_the_settled_plot_is_pixel_equal_to_a_full_redraw(docked, qtbot):
-    """Streamed (points appended, axes and medians drawn from pixmaps while live, the axes'
+    """Streamed (points appended, medians drawn from pixmaps while live, the axes'
     pictures made before the paint), the settled plot is pixel for pixel what the same
     view shows when every point is set again and every picture drawn anew."""
     _window, view = docked
