@@ -18,6 +18,7 @@ Example:
 from __future__ import annotations
 
 import ast
+import functools
 from dataclasses import dataclass, field
 
 from jaxviz.model.records import VarInfo
@@ -177,8 +178,12 @@ def describe_param(primitive: str, name: str, left: str | None, right: str | Non
     return ""
 
 
+@functools.lru_cache(maxsize=256)
 def _dims(value: str) -> tuple[tuple[int, ...], ...] | None:
-    """``(((lc), (rc)), ((lb), (rb)))`` -> ``(lc, rc, lb, rb)``; ``None`` if unreadable."""
+    """``(((lc), (rc)), ((lb), (rb)))`` -> ``(lc, rc, lb, rb)``; ``None`` if unreadable.
+
+    Remembered: a program's few spellings come back at every comparison of every edit,
+    and each ``ast.literal_eval`` leaves a cycle of closures for the collector."""
     try:
         (lc, rc), (lb, rb) = ast.literal_eval(value)
         return tuple(tuple(int(d) for d in dims) for dims in (lc, rc, lb, rb))
