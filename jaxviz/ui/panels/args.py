@@ -184,7 +184,7 @@ class ArgsPanel(QScrollArea):
         # form, so a message coming or going moves no field.
         self.message = QLabel()
         self.message.setObjectName("args_message")
-        self.message.setProperty("role", "field-error")
+        style.set_role(self.message, "field-error")
         self.message.setTextFormat(Qt.TextFormat.RichText)
         self.message.setWordWrap(True)
         self.message.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 from jaxviz.ui.text.editor import CodeEditor
 from jaxviz.ui.text.elided import ElidedLabel
 from jaxviz.ui.text.plain import plain
+from jaxviz.ui.theme import style
 from jaxviz.views import palette
 
 
@@ -67,13 +68,12 @@ class EditorPanel(QWidget):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        header = QFrame()
-        header.setProperty("role", "pane-header")
+        header = style.PaneHeader()
         # A long name is elided with "…" (its tooltip has the path) rather than cut off
         # mid-word or widening the window.
         self.file_label = ElidedLabel()
         self.file_label.setText("no file")
-        self.file_label.setProperty("role", "pane-title")
+        style.set_role(self.file_label, "pane-title")
         self.function = QComboBox()
         self.function.setObjectName("function_picker")
         self.function.setMinimumContentsLength(12)
@@ -91,8 +91,7 @@ class EditorPanel(QWidget):
         self.editor.setObjectName("editor")
         self.error = plain(QLabel())
         self.error.setObjectName("editor_error")
-        self.error.setProperty("role", "banner")
-        self.error.setProperty("severity", "error")
+        style.set_role(self.error, "banner", severity="error")
         self.error.setWordWrap(True)
         self.error.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.error.hide()

@@ -131,6 +131,7 @@ class ToolTabs(QTabWidget):
     def __init__(self, state: WindowState | None = None, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("tool_tabs")
+        style.style_tabs(self.tabBar())
         #: The window's state: the device view shows its ``details``.
         self.state = state if state is not None else WindowState()
         self.console = ConsolePane()

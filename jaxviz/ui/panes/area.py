@@ -40,6 +40,7 @@ from jaxviz.model import VARIANTS, TraceResult, variant_label
 from jaxviz.ui.compare.compare_view import CompareView
 from jaxviz.ui.panes.jaxpr_pane import JaxprPane
 from jaxviz.ui.sliced import SlicedJob
+from jaxviz.ui.theme import style
 from jaxviz.views.incremental import OWN_TURN, Steps
 from jaxviz.views.window.pane_layouts import PANE_LAYOUTS, TWO_PANES
 from jaxviz.views.window.window_state import pane_order
@@ -66,7 +67,7 @@ class JaxprArea(QStackedWidget):
             self._splitter.addWidget(pane)
             pane.hide()
         #: In tabs, the tab bar above the splitter: its current tab is the one pane shown.
-        self._tabs = QTabBar()
+        self._tabs = style.style_tabs(QTabBar())
         self._tabs.setObjectName("pane_tabs")
         self._tabs.setExpanding(False)
         self._tabs.setDrawBase(True)

@@ -125,7 +125,7 @@ class ValuesPanel(QWidget):
         self.notes.setObjectName("step_notes")
         self.notes.setWordWrap(True)
         self.banner = plain(QLabel(""))
-        self.banner.setProperty("role", "banner")
+        style.set_role(self.banner, "banner")
         self.banner.setWordWrap(True)
         self.banner.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.banner.hide()

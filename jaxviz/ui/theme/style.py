@@ -22,8 +22,16 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pygments.token import Token, _TokenType, string_to_tokentype
-from PySide6.QtGui import QColor, QFont, QFontDatabase, QIcon, QPalette
-from PySide6.QtWidgets import QApplication, QStyleFactory, QWidget
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QIcon, QPainter, QPalette
+from PySide6.QtWidgets import (
+    QApplication,
+    QDockWidget,
+    QFrame,
+    QStyleFactory,
+    QTabBar,
+    QWidget,
+)
 
 from jaxviz.model.resources import resources_dir
 from jaxviz.views import palette
@@ -165,7 +173,6 @@ def apply_theme(app: QApplication, zoom: int = 0) -> None:
         pal.setColor(QPalette.ColorGroup.Disabled, disabled, qcolor(palette.DISABLED_INK))
     app.setPalette(pal)
     app.setFont(ui_font(zoom))
-    app.setStyleSheet(STYLE_SHEET)
 
 
 def fill_as_tab_page(widget: QWidget) -> None:
@@ -191,14 +198,63 @@ def fill_as_tab_page(widget: QWidget) -> None:
 
 
 def set_style_property(widget: QWidget, name: str, value: object) -> bool:
-    """Set a property the style sheet selects on (``QLabel[severity="error"]``) and restyle
-    the widget by it; nothing when the widget has that value already. True if it changed."""
+    """Set a property the widget's look follows (a banner's ``severity``, a field's
+    ``error``) and restyle the widget by it (:func:`restyle`); nothing when the widget has
+    that value already. True if it changed."""
     if widget.property(name) == value:
         return False
     widget.setProperty(name, value)
-    widget.style().unpolish(widget)
-    widget.style().polish(widget)
+    restyle(widget)
     return True
+
+
+def set_role(widget: QWidget, role: str, severity: str | None = None) -> None:
+    """Give ``widget`` the look of a ``role`` (:data:`ROLE_INK`'s, ``pane-title``,
+    ``banner``): kept as its ``role`` property too (and ``severity``)."""
+    widget.setProperty("role", role)
+    if severity is not None:
+        widget.setProperty("severity", severity)
+    restyle(widget)
+
+
+#: The text colour of each role whose look is a colour (a label's palette, inherited
+#: from the window's for everything else).
+ROLE_INK = {"pane-call": palette.SECONDARY_INK, "legend": palette.SECONDARY_INK,
+            "pane-note": palette.NOTE_INK, "field-error": palette.FIELD_ERROR_TEXT}
+
+#: A field that does not parse, framed in red (by its type: Qt's style sheets select so).
+_FIELD_TYPES = ("QLineEdit", "QSpinBox")
+
+
+def restyle(widget: QWidget) -> None:
+    """Make ``widget`` look as its ``role``, ``severity`` and ``error`` properties say.
+
+    Nothing is styled by an application-wide style sheet: with one, Qt styles every
+    widget of the process through it (its rules looked up and cached per widget: 10 MB
+    more resident in ``bench_gui`` and slower paints). A font or a colour is set on the
+    widget (the rest of its font and palette still follow the window's, zoom included);
+    only a banner and a field in error, which need a frame, get a style sheet of their
+    own (a label and a field: no children to style)."""
+    role = widget.property("role")
+    if role == "pane-title":
+        bold = QFont()  # only the weight: the family and size still follow the window's
+        bold.setBold(True)
+        widget.setFont(bold)
+    elif role in ROLE_INK:
+        ink = QPalette()
+        ink.setColor(QPalette.ColorRole.WindowText, qcolor(ROLE_INK[role]))
+        widget.setPalette(ink)
+    elif role == "banner":
+        severity = "error" if widget.property("severity") == "error" else "warning"
+        widget.setStyleSheet(f"QLabel {{ {banner_css(severity)} "
+                             "border-radius: 4px; padding: 4px 8px; }")
+    if widget.property("error") is not None:
+        kind = next((name for name in _FIELD_TYPES if widget.inherits(name)), None)
+        if kind is not None:
+            widget.setStyleSheet(
+                f"{kind} {{ border: 2px solid {palette.ERROR_COLOUR}; "
+                f"background: {palette.FIELD_ERROR_BACKGROUND}; border-radius: 3px; }}"
+                if widget.property("error") else "")
 
 
 def banner_css(severity: str) -> str:
@@ -208,29 +264,50 @@ def banner_css(severity: str) -> str:
     return f"background: {background}; color: {text}; border: 1px solid {border};"
 
 
-#: Widget styling that the palette cannot express (field error frames, banners, headers).
-STYLE_SHEET = f"""
-QLineEdit[error="true"], QSpinBox[error="true"] {{
-    border: 2px solid {palette.ERROR_COLOUR}; background: {palette.FIELD_ERROR_BACKGROUND};
-    border-radius: 3px;
-}}
-QLabel[role="field-error"] {{ color: {palette.FIELD_ERROR_TEXT}; }}
-QLabel[role="banner"] {{
-    {banner_css("warning")}
-    border-radius: 4px; padding: 4px 8px;
-}}
-QLabel[role="banner"][severity="error"] {{
-    {banner_css("error")}
-}}
-QLabel[role="pane-title"] {{ font-weight: bold; }}
-QLabel[role="pane-call"] {{ color: {palette.SECONDARY_INK}; }}
-QLabel[role="legend"] {{ color: {palette.SECONDARY_INK}; }}
-QLabel[role="pane-note"] {{ color: {palette.NOTE_INK}; }}
-QFrame[role="pane-header"] {{
-    background: {palette.PANE_HEADER}; border-bottom: 1px solid {palette.PANE_HEADER_LINE};
-}}
-QDockWidget::title {{ background: {palette.DOCK_TITLE}; padding: 4px 8px; }}
-QTabBar::tab {{ padding: 4px 12px; }}
-QTabBar::tab:selected {{ font-weight: bold; }}
-QStatusBar QLabel {{ padding: 0 4px; }}
-"""
+class PaneHeader(QFrame):
+    """The strip over a pane, the editor and the comparison: its title, call and buttons,
+    on a tinted background with a line under it (painted here, not by a style sheet,
+    which would style each widget on it through Qt's style sheet engine)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setProperty("role", "pane-header")
+        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, True)
+        self.setContentsMargins(0, 0, 0, 1)  # (the line's row)
+
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        painter = QPainter(self)
+        rect = self.rect()
+        painter.fillRect(rect, qcolor(palette.PANE_HEADER))
+        painter.fillRect(0, rect.height() - 1, rect.width(), 1, qcolor(palette.PANE_HEADER_LINE))
+        painter.end()
+
+
+def style_tabs(bar: QTabBar) -> QTabBar:
+    """A tab bar's tabs padded and the current one in bold (read from the back of a room);
+    its own style sheet (a tab bar's only children are its scroll and close buttons)."""
+    bar.setStyleSheet("QTabBar::tab { padding: 4px 12px; } "
+                      "QTabBar::tab:selected { font-weight: bold; }")
+    return bar
+
+
+def tint_dock_title(dock: QDockWidget) -> None:
+    """Paint ``dock``'s title bar in :data:`~jaxviz.views.palette.DOCK_TITLE` (before Qt
+    draws its title and buttons on it); not a style sheet, which would style every widget
+    in the dock."""
+    dock.installEventFilter(_DOCK_TITLES)
+
+
+class _DockTitles(QObject):
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        if event.type() == QEvent.Type.Paint and isinstance(watched, QDockWidget):
+            content = watched.widget()
+            height = content.geometry().top() if content is not None else 0
+            if height > 0:
+                painter = QPainter(watched)
+                painter.fillRect(0, 0, watched.width(), height, qcolor(palette.DOCK_TITLE))
+                painter.end()
+        return False
+
+
+_DOCK_TITLES = _DockTitles()

@@ -25,6 +25,7 @@ from jaxviz.model import Target, TraceRequest
 from jaxviz.model.timing import TimingRequest, TimingRun
 from jaxviz.ui.plots import FIGURES, DispatchFigure, Style, TimingFigure
 from jaxviz.ui.plots.timeline import BAND_ABOVE, MARGIN_BELOW
+from jaxviz.ui.theme import style
 from jaxviz.ui.timing.page import (
     DATA_LINES,
     FRAME_LINES,
@@ -67,6 +68,7 @@ class PlotsPanel(QTabWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("timing_plots")
+        style.style_tabs(self.tabBar())
         self.setDocumentMode(True)
         self.run: TimingRun | None = None
         self.theme_name = "light"

@@ -49,6 +49,7 @@ from jaxviz.model.what_if import (
     WhatIfResult,
     parse_counts,
 )
+from jaxviz.ui.theme import style
 from jaxviz.ui.timing import cost_exports
 from jaxviz.ui.timing.cost_figures import (
     WHAT_IF_LINES,
@@ -241,6 +242,7 @@ class ProjectionPanel(QWidget):
         bar.addWidget(self.export_button)
         self.tabs = QTabWidget()
         self.tabs.setObjectName("projection_tabs")
+        style.style_tabs(self.tabs.tabBar())
         self.canvas = ProjectedCanvas()
         self.what_if_canvas = WhatIfCanvas()
         self.tabs.addTab(_scrolled(self.canvas), "Projected timeline")

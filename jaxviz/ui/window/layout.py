@@ -68,8 +68,9 @@ class WindowStateMixin(WindowParts):
         self.settings.zoom = zoom
         app = QApplication.instance()
         if isinstance(app, QApplication):
-            # Under a style sheet, widgets keep the font they were polished with (Qt:
-            # "do not use setFont with style sheets"): each is scaled from its own font.
+            # A widget with a style sheet of its own (a banner, a tab bar) keeps the font it
+            # was polished with (Qt: "do not use setFont with style sheets"), and a pane's
+            # title has its own (bold): each is scaled from its own font.
             widgets = [self, *self.findChildren(QWidget)]
             fonts = [QFont(w.font()) for w in widgets]
             app.setFont(style.ui_font(zoom))

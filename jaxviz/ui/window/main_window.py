@@ -177,6 +177,7 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
             dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
                              | QDockWidget.DockWidgetFeature.DockWidgetClosable
                              | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
+            style.tint_dock_title(dock)
             self.addDockWidget(area, dock)
             self.docks[name] = dock
         self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
@@ -221,6 +222,7 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         self._status_is_error = False
         self._status_before_busy: tuple[str, bool] | None = None
         self.status_text.setObjectName("status_text")
+        self.status_text.label.setContentsMargins(4, 0, 4, 0)
         self.busy_bar = QProgressBar()
         self.busy_bar.setRange(0, 0)
         self.busy_bar.setMaximumWidth(120)
@@ -232,6 +234,7 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         self.stop_button.hide()
         self.engine_label = plain(QLabel(""))
         self.engine_label.setObjectName("engine_status")
+        self.engine_label.setContentsMargins(4, 0, 4, 0)
         bar.addWidget(self.status_text, 1)
         bar.addPermanentWidget(self.busy_bar)
         bar.addPermanentWidget(self.stop_button)
