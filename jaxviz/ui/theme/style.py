@@ -25,6 +25,7 @@ from pygments.token import Token, _TokenType, string_to_tokentype
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QIcon, QPainter, QPalette
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QApplication,
     QDockWidget,
     QFrame,
@@ -292,22 +293,40 @@ def style_tabs(bar: QTabBar) -> QTabBar:
 
 
 def tint_dock_title(dock: QDockWidget) -> None:
-    """Paint ``dock``'s title bar in :data:`~jaxviz.views.palette.DOCK_TITLE` (before Qt
-    draws its title and buttons on it); not a style sheet, which would style every widget
-    in the dock."""
+    """Paint ``dock``'s title bar (docked) in :data:`~jaxviz.views.palette.DOCK_TITLE`,
+    its title :data:`DOCK_TITLE_INDENT` pixels in (Qt's float and close buttons, child
+    widgets, paint themselves over it); not a style sheet, which would style every widget
+    in the dock. A floating dock is Qt's own."""
     dock.installEventFilter(_DOCK_TITLES)
+
+
+#: Pixels between a dock's left edge and its title.
+DOCK_TITLE_INDENT = 8
 
 
 class _DockTitles(QObject):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
-        if event.type() == QEvent.Type.Paint and isinstance(watched, QDockWidget):
-            content = watched.widget()
-            height = content.geometry().top() if content is not None else 0
-            if height > 0:
-                painter = QPainter(watched)
-                painter.fillRect(0, 0, watched.width(), height, qcolor(palette.DOCK_TITLE))
-                painter.end()
-        return False
+        if event.type() != QEvent.Type.Paint or not isinstance(watched, QDockWidget) \
+                or watched.isFloating() or watched.titleBarWidget() is not None:
+            return False
+        content = watched.widget()
+        height = content.geometry().top() if content is not None else 0
+        if height <= 0:
+            return False
+        own = Qt.FindChildOption.FindDirectChildrenOnly  # its float and close buttons
+        buttons = [b.x() for b in watched.findChildren(QAbstractButton, options=own)
+                   if b.isVisible()]
+        right = min(buttons, default=watched.width()) - 4
+        painter = QPainter(watched)
+        painter.fillRect(0, 0, watched.width(), height, qcolor(palette.DOCK_TITLE))
+        painter.setPen(watched.palette().color(QPalette.ColorRole.WindowText))
+        metrics = watched.fontMetrics()
+        text = metrics.elidedText(watched.windowTitle().replace("&", ""),
+                                  Qt.TextElideMode.ElideRight, max(0, right - DOCK_TITLE_INDENT))
+        painter.drawText(DOCK_TITLE_INDENT, 0, max(0, right - DOCK_TITLE_INDENT), height,
+                         int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), text)
+        painter.end()
+        return True  # (Qt's own paint of a docked title draws only what is drawn here)
 
 
 _DOCK_TITLES = _DockTitles()
