@@ -231,11 +231,11 @@ def restyle(widget: QWidget) -> None:
     """Make ``widget`` look as its ``role``, ``severity`` and ``error`` properties say.
 
     Nothing is styled by an application-wide style sheet: with one, Qt styles every
-    widget of the process through it (its rules looked up and cached per widget: 10 MB
-    more resident in ``bench_gui`` and slower paints). A font or a colour is set on the
-    widget (the rest of its font and palette still follow the window's, zoom included);
-    only a banner and a field in error, which need a frame, get a style sheet of their
-    own (a label and a field: no children to style)."""
+    widget of the process through it (its rules looked up and cached per widget: 9 MB
+    more resident in ``bench_gui``). A font or a colour is set on the widget (the rest of
+    its font and palette still follow the window's, zoom included); only a banner and a
+    field in error, which need a frame, get a style sheet of their own, as tab bars do
+    (:func:`style_tabs`): a label, a field, a tab bar have few children to style."""
     role = widget.property("role")
     if role == "pane-title":
         bold = QFont()  # only the weight: the family and size still follow the window's
