@@ -2,7 +2,7 @@
 
 With a style sheet set on the application, Qt styles every widget of the process through
 its style sheet engine (each widget's rules looked up, cached and consulted at each
-paint): about 10 MB of the window's memory in ``benchmarks/bench_gui.py``. The roles'
+paint): about 9 MB of the window's memory in ``benchmarks/bench_gui.py``. The roles'
 looks are set on the widgets themselves instead (a font, a palette colour, a painted
 strip; a style sheet of its own only for a banner, a field in error and a tab bar).
 What is checked is what a user sees: the colours on screen, bold titles, red frames.
