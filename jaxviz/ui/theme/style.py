@@ -22,8 +22,16 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pygments.token import Token, _TokenType, string_to_tokentype
-from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QColor, QFont, QFontDatabase, QIcon, QPainter, QPalette
+from PySide6.QtCore import QEvent, QObject, QRect, Qt
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontDatabase,
+    QIcon,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+)
 from PySide6.QtWidgets import (
     QAbstractButton,
     QApplication,
@@ -306,24 +314,24 @@ DOCK_TITLE_INDENT = 8
 
 class _DockTitles(QObject):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
-        if event.type() != QEvent.Type.Paint or not isinstance(watched, QDockWidget) \
+        if not isinstance(event, QPaintEvent) or not isinstance(watched, QDockWidget) \
                 or watched.isFloating() or watched.titleBarWidget() is not None:
             return False
         content = watched.widget()
         height = content.geometry().top() if content is not None else 0
-        if height <= 0:
-            return False
+        title = QRect(0, 0, watched.width(), height)
+        if height <= 0 or not event.region().intersects(title):
+            return False  # (a paint under the dock's content only: Qt's draws nothing)
         own = Qt.FindChildOption.FindDirectChildrenOnly  # its float and close buttons
         buttons = [b.x() for b in watched.findChildren(QAbstractButton, options=own)
                    if b.isVisible()]
-        right = min(buttons, default=watched.width()) - 4
+        room = max(0, min(buttons, default=watched.width()) - 4 - DOCK_TITLE_INDENT)
         painter = QPainter(watched)
-        painter.fillRect(0, 0, watched.width(), height, qcolor(palette.DOCK_TITLE))
+        painter.fillRect(title, qcolor(palette.DOCK_TITLE))
         painter.setPen(watched.palette().color(QPalette.ColorRole.WindowText))
-        metrics = watched.fontMetrics()
-        text = metrics.elidedText(watched.windowTitle().replace("&", ""),
-                                  Qt.TextElideMode.ElideRight, max(0, right - DOCK_TITLE_INDENT))
-        painter.drawText(DOCK_TITLE_INDENT, 0, max(0, right - DOCK_TITLE_INDENT), height,
+        text = watched.fontMetrics().elidedText(watched.windowTitle().replace("&", ""),
+                                                Qt.TextElideMode.ElideRight, room)
+        painter.drawText(DOCK_TITLE_INDENT, 0, room, height,
                          int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), text)
         painter.end()
         return True  # (Qt's own paint of a docked title draws only what is drawn here)
