@@ -96,3 +96,70 @@ def test_thousands_of_line_colours_show_wherever_the_view_is_scrolled(qtbot):
         for line, top, bottom in shown[1:-1]:
             got = image.pixelColor(view.viewport().width() - 5, (top + bottom) // 2)
             assert got == colours[line % 3], (value, line)
+
+
+def _on_screen(qtbot, view):
+    """What ``view``'s viewport shows on screen now: the window's pixels after Qt has
+    painted the regions marked for repaint (``grab()`` would paint the whole view anew,
+    hiding a region that was never marked)."""
+    qtbot.wait(30)
+    window = view.window()
+    viewport = view.viewport()
+    corner = viewport.mapTo(window, viewport.rect().topLeft())
+    shot = window.screen().grabWindow(window.winId()).toImage()
+    ratio = shot.width() / max(1, window.width())
+    return lambda x, y: shot.pixelColor(int((corner.x() + x) * ratio),
+                                        int((corner.y() + y) * ratio))
+
+
+def _code_view_in_window(qtbot, lines: int):
+    from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+    from jaxviz.ui.text.code_view import CodeView
+    from jaxviz.ui.text.highlighters import jaxpr_highlighter
+
+    window = QWidget()
+    qtbot.addWidget(window)
+    layout = QVBoxLayout(window)
+    view = CodeView(jaxpr_highlighter)
+    layout.addWidget(view)
+    window.resize(500, 300)
+    window.show()
+    qtbot.waitExposed(window)
+    view.set_text("\n".join(f"  a{n}:f32[] = sin b{n}" for n in range(lines)))
+    return window, view
+
+
+def test_new_colours_of_many_lines_reach_the_screen(qtbot):
+    """A new document's colours change every line in view: the whole view is repainted
+    (more than a dozen lines changed), each line in its new colour."""
+    _window, view = _code_view_in_window(qtbot, 40)
+    red, blue = QColor("#ff0000"), QColor("#0000ff")
+    view.set_line_backgrounds("link", {n: red for n in range(40)})
+    pixel = _on_screen(qtbot, view)
+    x = view.viewport().width() - 5
+    shown = list(view.visible_lines())
+    assert len(shown) > 13
+    assert all(pixel(x, (top + bottom) // 2) == red for _line, top, bottom in shown[:-1])
+    view.set_line_backgrounds("link", {n: blue for n in range(1, 40, 2)})
+    pixel = _on_screen(qtbot, view)
+    for line, top, bottom in shown[:-1]:
+        got = pixel(x, (top + bottom) // 2)
+        assert (got == blue) if line % 2 else (got not in (red, blue)), line
+
+
+def test_a_hidden_views_new_colours_show_when_it_is_shown_again(qtbot):
+    """A view out of sight (a pane behind another tab) is not walked line by line for its
+    colours' repaint: shown again, it is painted whole, in the colours it has now."""
+    _window, view = _code_view_in_window(qtbot, 40)
+    red, green = QColor("#ff0000"), QColor("#00aa00")
+    view.set_line_backgrounds("link", {n: red for n in range(0, 40, 2)})
+    _on_screen(qtbot, view)
+    view.hide()
+    view.set_line_backgrounds("link", {n: green for n in range(0, 6)})
+    view.show()
+    pixel = _on_screen(qtbot, view)
+    x = view.viewport().width() - 5
+    for line, top, bottom in list(view.visible_lines())[:-1]:
+        got = pixel(x, (top + bottom) // 2)
+        assert (got == green) if line < 6 else (got != red), line

@@ -255,12 +255,16 @@ class LinkedTextEdit(QPlainTextEdit):
         else:  # (none left: a paint does not look for it)
             self._painted.pop(layer, None)
         viewport = self.viewport()
+        if not viewport.isVisible():
+            return  # (a view shown again is painted whole; its lines need not be walked)
         width = viewport.width()
-        rects = [QRect(0, top, width, bottom - top)
-                 for line, top, bottom in self.visible_lines() if line in changed]
-        if len(rects) > 12:
-            viewport.update()
-            return
+        rects: list[QRect] = []
+        for line, top, bottom in self.visible_lines():
+            if line in changed:
+                rects.append(QRect(0, top, width, bottom - top))
+                if len(rects) > 12:  # (a new document's colours: the whole view, at once)
+                    viewport.update()
+                    return
         for rect in rects:
             viewport.update(rect)
 
