@@ -11,6 +11,7 @@ the example, so listing it costs no JAX import.
 from __future__ import annotations
 
 import ast
+import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -99,9 +100,31 @@ def load_example(path: Path) -> Example:
 
 
 def example_paths() -> dict[str, Path]:
-    """The gallery's files by example name (the ``.py`` files of the examples folder)."""
-    return {p.stem: p for p in sorted(examples_dir().glob("*.py"))
-            if not p.name.startswith("_")}
+    """The gallery's files by example name (the ``.py`` files of the examples folder).
+
+    The folder is listed again only when its modification time changes (a file added,
+    removed or renamed): opening an example asks for it, and a listing with the path
+    resolved was a third of a millisecond of the window's turn each time.
+    """
+    folder = _examples_folder()
+    try:
+        stamp = folder.stat().st_mtime_ns
+    except OSError as exc:
+        raise GalleryError(f"cannot list the examples in {folder}: {exc}") from None
+    if _LISTING.get(folder, (None, {}))[0] != stamp:
+        _LISTING[folder] = (stamp, {p.stem: p for p in sorted(folder.glob("*.py"))
+                                    if not p.name.startswith("_")})
+    return dict(_LISTING[folder][1])
+
+
+#: The examples folder's last listing: (its modification time, the files by name).
+_LISTING: dict[Path, tuple[int, dict[str, Path]]] = {}
+
+
+@functools.lru_cache(maxsize=1)
+def _examples_folder() -> Path:
+    """:func:`examples_dir` found once: the package does not move while it runs."""
+    return examples_dir()
 
 
 def list_examples() -> list[Example]:

@@ -46,3 +46,26 @@ def test_list_functions_is_static():
     src = "import os\ndef a(x):\n    return x\nb = lambda y: y\nclass C:\n    def m(self): ...\n"
     assert list_functions(src) == ["a", "b"]
     assert list_functions("def broken(:\n") == []
+
+
+def test_an_example_added_or_removed_while_the_window_runs_is_found(tmp_path, monkeypatch):
+    """The folder's listing is kept between openings, and read again when it changes."""
+    import os
+
+    from jaxviz.model import gallery
+
+    monkeypatch.setattr(gallery, "_examples_folder", lambda: tmp_path)
+    source = ('"""Double.\n\nTwice its input."""\n\nJAXVIZ = {"topic": "jit", '
+              '"function": "double", "args": "f32[4]"}\n\n\ndef double(x):\n    return 2 * x\n')
+    (tmp_path / "first.py").write_text(source, encoding="utf-8")
+    assert list(gallery.example_paths()) == ["first"]
+    assert gallery.get_example("first").function == "double"
+    (tmp_path / "second.py").write_text(source, encoding="utf-8")
+    os.utime(tmp_path, ns=(1, 1))  # (a folder changed within the clock's last tick)
+    assert list(gallery.example_paths()) == ["first", "second"]
+    assert gallery.get_example("second").title == "Double."
+    (tmp_path / "first.py").unlink()
+    os.utime(tmp_path, ns=(2, 2))
+    assert list(gallery.example_paths()) == ["second"]
+    with pytest.raises(GalleryError, match="no example named 'first'"):
+        gallery.get_example("first")

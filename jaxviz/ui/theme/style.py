@@ -320,8 +320,13 @@ class _DockTitles(QObject):
         content = watched.widget()
         height = content.geometry().top() if content is not None else 0
         title = QRect(0, 0, watched.width(), height)
-        if height <= 0 or not event.region().intersects(title):
-            return False  # (a paint under the dock's content only: Qt's draws nothing)
+        if height <= 0:
+            return False
+        if not event.region().intersects(title):
+            # A paint under the dock's content only (behind a label of the gallery whose
+            # text changed): Qt's paint of a docked dock draws its title alone, elided
+            # and clipped away here (0.3 ms of each switch of examples), so none is drawn.
+            return True
         own = Qt.FindChildOption.FindDirectChildrenOnly  # its float and close buttons
         buttons = [b.x() for b in watched.findChildren(QAbstractButton, options=own)
                    if b.isVisible()]
