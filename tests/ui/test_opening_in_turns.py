@@ -1,12 +1,14 @@
-"""Opening an example is three turns of the event loop: the document at once (its code in
-the editor, nothing of the last document in the panes in view), then, after Qt has
-painted that, its panes laid out, then its trace asked for (issue 31: one turn of all
-was two frames long)."""
+"""Opening an example is four turns of the event loop: the document at once (its code in
+the editor, the panes behind one plain cover: nothing of the last document in view, and
+no pane cleared or painted in that turn), then, after Qt has painted that, its panes laid
+out behind the cover, then shown, then its trace asked for (issue 31: one turn of all was
+two frames long)."""
 
 from __future__ import annotations
 
 import pytest
-from PySide6.QtWidgets import QApplication
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QApplication, QWidget
 
 from tests.helpers.window import wait_for_panes
 
@@ -14,7 +16,7 @@ from tests.helpers.window import wait_for_panes
 pytestmark = pytest.mark.slow
 
 
-def test_the_code_shows_first_and_the_panes_are_laid_out_in_the_next_turn(qtbot, window):
+def test_the_code_shows_first_the_panes_behind_a_cover_until_laid_out(qtbot, window):
     from jaxviz.model import get_example
 
     window.open_example("convolve")
@@ -26,12 +28,27 @@ def test_the_code_shows_first_and_the_panes_are_laid_out_in_the_next_turn(qtbot,
     assert window.editor.toPlainText() == window.state.source  # the new code, at once
     assert "def " in window.editor.toPlainText() and window.opening
     assert window.session.latest is sent  # not traced before its panes are laid out
-    for variant in window.state.shown_variants():
-        if window.area.is_shown(variant):  # nothing of convolve in view meanwhile
-            assert window.area.panes[variant].result is None, variant
+    area = window.area
+    cover = area.findChild(QWidget, "panes_cover")
+    # nothing of convolve in view meanwhile: the area shows the cover alone, which says
+    # the new document is not traced yet
+    assert area.covered and cover.geometry() == area.rect()
+    rgb = QImage.Format.Format_RGB32
+    seen, cover_alone = (w.grab().toImage().convertToFormat(rgb) for w in (area, cover))
+    assert seen == cover_alone
+    assert cover.text() == window.state.not_traced()
+    assert get_example("async_dispatch").function in cover.text()
+    assert not any(area.in_view(v) for v in area.panes)
 
-    window.finish_opening()  # (the timer's next turn) the panes, not yet the trace
+    window.finish_opening()  # (the timer's next turn) the panes laid out, still behind it
     assert set(window.state.visible_variants) <= set(declared)
+    assert area.covered and window.opening and window.session.latest is sent
+    window.finish_opening()  # (the next) shown, cleared: not yet the trace
+    assert not area.covered and cover.isHidden()
+    shown = [v for v in window.state.shown_variants() if area.in_view(v)]
+    assert shown and all(area.panes[v].result is None for v in shown)
+    assert all(window.state.not_traced() in area.panes[v].jaxpr_view.toPlainText()
+               for v in shown)
     assert window.opening and window.session.latest is sent
     qtbot.waitUntil(lambda: not window.opening, timeout=1000)
     assert window.session.latest is not sent

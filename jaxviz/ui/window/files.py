@@ -36,6 +36,7 @@ class WindowFilesMixin(WindowParts):
     #: :meth:`_lay_out_after_paint`), whether its trace is still to be asked for, and the
     #: timer that does each in a turn of its own.
     _opening: _Opening | None = None
+    _uncover_after_opening = False
     _trace_after_opening = False
     _opening_timer: QTimer | None = None
 
@@ -66,6 +67,9 @@ class WindowFilesMixin(WindowParts):
             except GalleryError as exc:
                 self.set_status(str(exc), error=True)
                 return
+            # The panes behind one plain surface until they are laid out for it: none is
+            # cleared or painted in this turn (see JaxprArea.cover).
+            self.area.cover(self.state.not_traced())
             self.gallery.select(name)
             self.state.set_settings(ex.settings())
             self.args_panel.suggest_args("")
@@ -74,11 +78,13 @@ class WindowFilesMixin(WindowParts):
 
     def _lay_out_after_paint(self, variants: list[str] | tuple[str, ...],
                              telling: list[str] | tuple[str, ...]) -> None:
-        """The new document's panes, laid out in the next turn of the event loop, after Qt
-        has painted the document, and its trace asked for in the turn after that: opening
-        one is three turns of less than a frame each, not one of two (a document opened
-        before then replaces what is to be laid out and traced)."""
+        """The new document's panes, laid out in the next turn of the event loop (behind
+        the cover), after Qt has painted the document, shown in the turn after that, and
+        its trace asked for in the next: opening one is four turns of less than a frame
+        each, not one of two (a document opened before then replaces what is to be laid
+        out and traced)."""
         self._opening = (variants, telling)
+        self._uncover_after_opening = False
         self._trace_after_opening = False
         if self._opening_timer is None:
             # A timer object, not QTimer.singleShot(0, ...): that is a posted call, run
@@ -91,21 +97,30 @@ class WindowFilesMixin(WindowParts):
 
     @property
     def opening(self) -> bool:
-        """Whether the document just opened still waits for its panes' layout or its trace."""
-        return self._opening is not None or self._trace_after_opening
+        """Whether the document just opened still waits for its panes' layout, their
+        showing or its trace."""
+        return self._opening is not None or self._uncover_after_opening \
+            or self._trace_after_opening
 
     def finish_opening(self) -> None:
-        """The next step of opening a document (its timer's turn): lay out its panes, then
-        (in the next turn, after Qt has painted them) ask for its trace."""
+        """The next step of opening a document (its timer's turn): lay out its panes
+        (behind the cover), then show them (in the next turn, after Qt has painted the
+        rest), then (in the next, after Qt has painted them) ask for its trace."""
         pending, self._opening = self._opening, None
-        if pending is None:
-            if self._trace_after_opening:
-                self._trace_after_opening = False
-                self.session.trace_now()
+        if pending is not None:
+            with self.area.holding():
+                self._show_panes_of(*pending)
+            self._uncover_after_opening = True
+        elif self._uncover_after_opening:
+            self._uncover_after_opening = False
+            self.area.uncover()
+            self._trace_after_opening = True
+        elif self._trace_after_opening:
+            self._trace_after_opening = False
+            self.session.trace_now()
             return
-        with self.area.holding():
-            self._show_panes_of(*pending)
-        self._trace_after_opening = True
+        else:
+            return
         if self._opening_timer is not None:
             self._opening_timer.start()  # a timer's turn comes after the paint
 
@@ -266,9 +281,11 @@ class WindowFilesMixin(WindowParts):
     def forget_opening(self) -> None:
         """The document being opened is not laid out or traced after all (another one
         opened, or the window closes)."""
-        self._opening, self._trace_after_opening = None, False
+        self._opening, self._uncover_after_opening, self._trace_after_opening = \
+            None, False, False
         if self._opening_timer is not None:
             self._opening_timer.stop()
+        self.area.uncover()  # (none of its panes stays hidden behind the cover)
 
     def _on_document_opened(self, doc: Document) -> None:
         self.forget_opening()  # another document: the last one's steps are not taken
