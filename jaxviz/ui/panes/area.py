@@ -327,7 +327,7 @@ class JaxprArea(QStackedWidget):
             if variant not in variants and not pane.isHidden():
                 pane.hide()
         for variant in variants:
-            if not self._held and self._cover.isHidden():
+            if not self._held and not self.covered:
                 self._fill_now(variant)
             self.panes[variant].show()
         # the shown panes share the width equally (a hidden one keeps none)
@@ -364,11 +364,8 @@ class JaxprArea(QStackedWidget):
         if self._cover.isHidden():
             return
         self._cover.hide()
-        waiting = [v for v in self._pending if self.is_shown(v)]
-        if waiting and not self._held:
-            for variant in waiting:
-                self._fill_now(variant)
-        self._fill_later()
+        if not self._held:  # (else the held block's end does it)
+            self._fill_in_view()
 
     @property
     def covered(self) -> bool:
@@ -417,9 +414,13 @@ class JaxprArea(QStackedWidget):
         finally:
             self._held -= 1
             if not self._held:
-                for variant in [v for v in self._pending if self.in_view(v)]:
-                    self._fill_now(variant)
-                self._fill_later()
+                self._fill_in_view()
+
+    def _fill_in_view(self) -> None:
+        """The panes in view get what they wait for now; the others in later turns."""
+        for variant in [v for v in self._pending if self.in_view(v)]:
+            self._fill_now(variant)
+        self._fill_later()
 
     @property
     def filling(self) -> bool:
@@ -445,10 +446,9 @@ class JaxprArea(QStackedWidget):
             yield OWN_TURN
             if not self._pending:
                 return  # (filled meanwhile: shown, or in a held block's end)
-            variant = next((v for v in self._pending if self.in_view(v)),
-                           next((v for v in self._pending if self.is_shown(v)),
-                                next(iter(self._pending))))
-            self._fill_now(variant)
+            # in view first, then laid out (behind the cover), then the rest, in order
+            self._fill_now(min(self._pending,
+                               key=lambda v: (not self.in_view(v), not self.is_shown(v))))
 
     def _splitter_panes(self) -> list[JaxprPane]:
         return [w for w in (self._splitter.widget(i) for i in range(self._splitter.count()))

@@ -33,11 +33,10 @@ class WindowFilesMixin(WindowParts):
     """Open example/file/target, New, Open…, Save, Save As, unsaved-edit questions."""
 
     #: The panes of the document just opened, still to be laid out (see
-    #: :meth:`_lay_out_after_paint`), whether its trace is still to be asked for, and the
-    #: timer that does each in a turn of its own.
+    #: :meth:`_lay_out_after_paint`), its step after the layout ("show" its panes, then
+    #: "trace"; "" none), and the timer that does each in a turn of its own.
     _opening: _Opening | None = None
-    _uncover_after_opening = False
-    _trace_after_opening = False
+    _opening_step = ""
     _opening_timer: QTimer | None = None
 
     # ----------------------------------------------------------- documents
@@ -83,9 +82,7 @@ class WindowFilesMixin(WindowParts):
         its trace asked for in the next: opening one is four turns of less than a frame
         each, not one of two (a document opened before then replaces what is to be laid
         out and traced)."""
-        self._opening = (variants, telling)
-        self._uncover_after_opening = False
-        self._trace_after_opening = False
+        self._opening, self._opening_step = (variants, telling), ""
         if self._opening_timer is None:
             # A timer object, not QTimer.singleShot(0, ...): that is a posted call, run
             # before the paint Qt posted at low priority; a timer fires after it.
@@ -99,27 +96,24 @@ class WindowFilesMixin(WindowParts):
     def opening(self) -> bool:
         """Whether the document just opened still waits for its panes' layout, their
         showing or its trace."""
-        return self._opening is not None or self._uncover_after_opening \
-            or self._trace_after_opening
+        return self._opening is not None or bool(self._opening_step)
 
     def finish_opening(self) -> None:
         """The next step of opening a document (its timer's turn): lay out its panes
         (behind the cover), then show them (in the next turn, after Qt has painted the
         rest), then (in the next, after Qt has painted them) ask for its trace."""
         pending, self._opening = self._opening, None
+        step, self._opening_step = self._opening_step, ""
         if pending is not None:
             with self.area.holding():
                 self._show_panes_of(*pending)
-            self._uncover_after_opening = True
-        elif self._uncover_after_opening:
-            self._uncover_after_opening = False
+            self._opening_step = "show"
+        elif step == "show":
             self.area.uncover()
-            self._trace_after_opening = True
-        elif self._trace_after_opening:
-            self._trace_after_opening = False
-            self.session.trace_now()
-            return
+            self._opening_step = "trace"
         else:
+            if step == "trace":
+                self.session.trace_now()
             return
         if self._opening_timer is not None:
             self._opening_timer.start()  # a timer's turn comes after the paint
@@ -281,8 +275,7 @@ class WindowFilesMixin(WindowParts):
     def forget_opening(self) -> None:
         """The document being opened is not laid out or traced after all (another one
         opened, or the window closes)."""
-        self._opening, self._uncover_after_opening, self._trace_after_opening = \
-            None, False, False
+        self._opening, self._opening_step = None, ""
         if self._opening_timer is not None:
             self._opening_timer.stop()
         self.area.uncover()  # (none of its panes stays hidden behind the cover)
