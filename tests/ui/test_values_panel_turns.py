@@ -8,6 +8,7 @@ that raises leaves the panel laid out (not held) and reports the error.
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QApplication
 
 from jaxviz.model.records import VarInfo
@@ -123,3 +124,70 @@ def test_a_step_taken_while_a_column_is_half_filled_ends_showing_its_own(qtbot, 
     QApplication.processEvents()
     assert _shown(panel) == [("device 0", ["0.5", "0.25"]), ("device 1", ["1.5", "0.75"])]
     assert all(layout.isEnabled() for c in panel.columns for layout in panel._layouts(c))
+
+
+def _eight_devices() -> StepResult:
+    """The two steps of :func:`_stepping` on eight devices, each device's values its own."""
+    result = _stepping()
+    for n, step in enumerate(result.steps):
+        step.lanes = [LaneValues(d, [Value([], "f32", d + 0.5 + n)],
+                                 [Value([], "f32", 10.0 * d + n)]) for d in range(8)]
+    result.devices = list(range(8))
+    return result
+
+
+def _on_screen(panel: ValuesPanel):
+    """The values' area as the screen shows it now: the window's pixels after Qt has
+    painted what was marked for repaint (``grab()`` would paint it all anew)."""
+    viewport = panel.scroller.viewport()
+    corner = viewport.mapTo(panel, viewport.rect().topLeft())
+    shot = panel.screen().grabWindow(panel.winId()).toImage()
+    ratio = shot.width() / max(1, panel.width())
+    return shot.copy(int(corner.x() * ratio), int(corner.y() * ratio),
+                     int(viewport.width() * ratio), int(viewport.height() * ratio))
+
+
+class _Paints(QObject):
+    """Counts the paints each watched widget gets."""
+
+    def __init__(self, widgets) -> None:
+        super().__init__()
+        self.count = {id(w): 0 for w in widgets}
+        for widget in widgets:
+            widget.installEventFilter(self)
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt's name
+        if event.type() == QEvent.Type.Paint:
+            self.count[id(watched)] += 1
+        return False
+
+
+def test_a_step_stays_whole_on_screen_until_the_next_is_filled_then_is_painted_once(
+        qtbot, panel, monkeypatch):
+    """Eight devices' next step, filled over several turns of the event loop: meanwhile the
+    screen shows the last step whole (never a column of the new step beside the last
+    step's), then the new step, each column painted once (not once filled, again laid
+    out and again moved)."""
+    from jaxviz.ui.stepper import values_panel
+
+    monkeypatch.setattr(values_panel, "FILL_SLICE_MS", 0.01)  # a step a turn
+    result = _eight_devices()
+    panel.show_step(result, 0)
+    qtbot.waitUntil(lambda: not panel.filling)
+    qtbot.wait(50)
+    before = _on_screen(panel)
+    shown = [c for c in panel.columns if not c.isHidden()]
+    assert len(shown) == 8
+    paints = _Paints(shown)
+    panel.show_step(result, 1)
+    turns = 0
+    while panel.filling:
+        QApplication.processEvents()
+        turns += 1
+        assert _on_screen(panel) == before, f"turn {turns}: the screen changed mid-fill"
+    assert turns > 2  # filled in turns, not in one
+    qtbot.wait(50)
+    assert _on_screen(panel) != before
+    assert _shown(panel) == [(f"device {d}", [f"{d + 1.5:g}", f"{10 * d + 1:g}"])
+                             for d in range(8)]
+    assert [paints.count[id(c)] for c in shown] == [1] * 8

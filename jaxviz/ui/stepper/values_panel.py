@@ -6,11 +6,13 @@ its jaxpr line and source line, notes, and one column per lane side by side
 (one per device, in the device view's colours), with a colour bar for the
 scale all heat maps of the step share. Above them, the stepping controls.
 
-A step is shown in short turns of the event loop, not in one long one: its heading,
-notes and controls change at once, and its columns are refilled one per turn (each
-laid out and painted in its own turn; :attr:`ValuesPanel.filling` says whether some
-are still to come, :meth:`ValuesPanel.finish` fills them at once), from columns and
-cells made ahead in idle turns when a stepping arrives (:meth:`ValuesPanel.prepare`).
+A step is shown in short turns of the event loop, not in one long one: its controls
+change at once, and its heading, notes and columns are refilled a few columns a turn
+(each column laid out in the turn that fills it), behind the last step's picture, which
+stays on screen until the whole step is filled and laid out, then painted once
+(:attr:`ValuesPanel.filling` says whether columns are still to come,
+:meth:`ValuesPanel.finish` fills them at once). The columns and cells are made ahead in
+idle turns when a stepping arrives (:meth:`ValuesPanel.prepare`).
 
 The panel holds no stepping state: its buttons emit what the user asked for
 (:attr:`ValuesPanel.moveRequested`), and :meth:`ValuesPanel.show_step` shows
@@ -165,6 +167,11 @@ class ValuesPanel(QWidget):
         self.scroller.setWidgetResizable(True)
         self.scroller.setFrameShape(QFrame.Shape.NoFrame)
         self.scroller.setWidget(self._content)
+        # Its background is the viewport's (the same colour): filled by itself, the content
+        # was an opaque widget Qt paints apart from its children, and a step's one paint
+        # (every child marked when the content's updates come back on) painted each
+        # column twice.
+        self._content.setAutoFillBackground(False)
         # A step's outputs are what it made: kept in view when the tab is too short for
         # the whole step (a docked tab at 1280x720 cut the div step's output row).
         self.scroller.viewport().installEventFilter(self)
@@ -224,13 +231,18 @@ class ValuesPanel(QWidget):
             yield
 
     def show_panel(self, panel: StepPanel, result: StepResult | None = None) -> None:
-        """Draw a panel model: the heading, notes and controls now, the columns of values
-        a few per turn of the event loop (:meth:`finish` draws the rest at once).
+        """Draw a panel model: the controls now, the heading, notes and columns of values
+        a few columns per turn of the event loop, painted once when all are filled and
+        laid out (:meth:`finish` draws the rest at once).
 
         Eight devices' columns filled, laid out and painted in one turn took 25-60 ms, so
         the window dropped frames on every step; a few columns a turn keep each turn
-        within a frame, and the step settles within a few frames."""
+        within a frame, and the step settles within a few frames. Painted as they were
+        filled, each column was painted two or three times a step (filled, laid out,
+        then moved when the step's size changed: 4 window paints a step, the longest
+        turn 15-20 ms); the last step's picture stays until the new one is whole."""
         self.model = panel
+        self._content.setUpdatesEnabled(False)  # painted once, whole (see _fill_steps)
         self.banner.hide()
         self.summary_button.hide()
         variant = f"{result.variant} · " if result is not None else ""
@@ -285,8 +297,15 @@ class ValuesPanel(QWidget):
             self._fill_job.cancel()
             self._fill_job.deleteLater()
         self._filling = self._fill_job = None
+        self._lay_out_filled()
+        self._content.setUpdatesEnabled(True)  # (asks for the paint)
+
+    def _lay_out_filled(self) -> None:
+        """The step's content laid out now (what a fill held off, whether it ended,
+        failed or was cut short), to be painted once, whole, when its updates are on."""
         if not self._content_box.isEnabled():
             _release(self._content_box)
+            self._content_box.activate()
 
     def _fill_steps(self, fill: _Fill) -> Generator[None, None, None]:
         yield from self._columns_steps(len(fill.panel.columns))  # shown with the last
@@ -301,25 +320,24 @@ class ValuesPanel(QWidget):
         for widget in self.columns[len(fill.panel.columns):]:
             set_visible(widget, False)
         self._show_scale(fill.scale)
-        _release(self._content_box)
-        QTimer.singleShot(0, self.keep_outputs_in_view)  # once the columns are laid out
+        self._lay_out_filled()
+        yield  # painted in a turn of its own, not in the one that laid the step out
+        self._content.setUpdatesEnabled(True)  # (asks for the paint)
+        QTimer.singleShot(0, self.keep_outputs_in_view)  # once the scroll bars know
 
     def _fill_column(self, widget: ColumnWidget, column: Column, fill: _Fill
                      ) -> Generator[None, None, None]:
         """Show one column's values. Showing a widget inside a visible one activates the
         layout of every visible ancestor, at once and each time, and a step of another
         shape shows and hides dozens of cells: the column's layouts are off while it
-        changes, and laid out once after (in the next turn of the event loop, before Qt
-        paints)."""
+        changes, and laid out once after, in this step (in a later turn, each column's
+        layout would land on the turn that lays out and paints the whole step)."""
         layouts = self._layouts(widget)
         with _layouts_held(layouts):  # its inputs, then its outputs, in a step each
             yield from widget.show_column_steps(column, fill.scale, fill.numbers, fill.small,
                                                 fill.side_by_side)
-        if widget.isHidden():
-            # laid out now, in this step: showing it (with the last column) would lay it
-            # out then, every new column in one turn (2 ms each)
-            for layout in layouts:
-                layout.activate()
+        for layout in layouts:
+            layout.activate()
 
     def _layouts(self, column: ColumnWidget) -> list[QLayout]:
         """The layouts a column's fill changes: the column's and its cells'."""
