@@ -41,6 +41,18 @@ def test_the_explanation_follows_in_a_later_turn_and_the_last_asked_wins(panel):
     assert panel.explanation.toPlainText() != _rendered(get_example(first).explanation)
 
 
+def test_until_its_turn_no_other_examples_explanation_stands_under_the_title(panel):
+    first, second = [ex.name for ex in list_examples()][:2]
+    panel.show_explanation(first)
+    flush_events()
+    assert panel.explanation.toPlainText() == _rendered(get_example(first).explanation)
+    panel.show_explanation(second)
+    assert panel.title.text() == get_example(second).title and panel.explaining
+    assert panel.explanation.toPlainText() == ""  # the first's is gone with its title
+    flush_events()
+    assert panel.explanation.toPlainText() == _rendered(get_example(second).explanation)
+
+
 def test_a_document_opened_before_the_explanation_showed_keeps_its_own(panel):
     name = list_examples()[0].name
     panel.show_explanation(name)
@@ -60,12 +72,13 @@ def test_selecting_an_example_explains_it_once_settled(panel):
 
 
 @pytest.mark.slow  # the window with its engine
-def test_a_switch_overtaken_by_another_shows_the_second_and_keeps_an_edit(window):
+def test_a_switch_overtaken_by_another_shows_the_second_and_keeps_an_edit(qtbot, window):
     window.open_example("normalize")
     window.open_example("convolve")  # before normalize's steps ran
     typed = "# typed while the switch settles\n"
     window.editor.textCursor().insertText(typed)
     flush_events()
+    qtbot.waitUntil(lambda: not window.gallery.explaining, timeout=5000)  # its own turns
     expected = typed + read_source(get_example("convolve").path)
     assert window.editor.toPlainText() == expected
     assert window.gallery.explanation.toPlainText() == \

@@ -122,10 +122,13 @@ class GalleryPanel(QWidget):
         after the title (:class:`~jaxviz.ui.sliced.SlicedJob`): a switch of examples
         already sets the editor's text, the arguments and the panes in its turn, and this
         2-4 ms (more at a projector's zoom) need not join them. A later explanation or
-        document replaces one not yet shown (only the last one ever appears)."""
+        document replaces one not yet shown (only the last one ever appears). Until it
+        shows, the view is empty: the last example's explanation never stands under the
+        new one's title."""
         from jaxviz.ui.sliced import SlicedJob
 
         self._cancel_explaining()
+        self.explanation.clear()
         self._explaining = SlicedJob(self._explain_steps(markdown), parent=self).start()
 
     def _explain_steps(self, markdown: str) -> Steps[None]:
