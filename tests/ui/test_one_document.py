@@ -250,3 +250,33 @@ def test_in_step_mode_a_clickers_keys_step_and_never_edit_the_code(qtbot, window
     QTest.keyClick(window.editor, Qt.Key.Key_Space)  # step mode off: the editor types
     assert window.editor.toPlainText() != text
     window.editor.undo()
+
+
+def test_documents_never_traced_each_say_their_own_function_is_not_traced(
+        qtbot, window, tmp_path):
+    """Two files opened in a row and another function, none traced (a file opened is shown,
+    not run, until Trace): each time, the panes and the device view say that the function
+    now open is not traced yet -- not the last document's function."""
+    first, second = tmp_path / "first.py", tmp_path / "second.py"
+    first.write_text(SOURCE)
+    second.write_text(SOURCE.replace("double", "halve").replace("x * 2.0", "x / 2.0"))
+    window.tools.setCurrentWidget(window.tools.devices)
+
+    def says(function: str) -> None:
+        qtbot.waitUntil(lambda: not window.area.filling and not window.area.covered,
+                        timeout=5000)
+        assert window.state.result is None and window.state.function == function
+        for variant in window.state.shown_variants():
+            text = window.area.panes[variant].jaxpr_view.toPlainText()
+            assert f"{function} is not traced yet" in text, (variant, text)
+        view = window.tools.devices.view
+        if view is not None:
+            assert view.result is None
+            assert view.scene.error == f"{function} is not traced yet (Trace, F5, traces it)."
+
+    window.open_target(f"{first}:double")
+    says("double")
+    window.open_target(f"{second}:halve")
+    says("halve")
+    window.editor_panel.functionChosen.emit("shift")
+    says("shift")

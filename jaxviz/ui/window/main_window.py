@@ -286,14 +286,18 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         follow(state, "devices", self._on_devices)
         # The current result reaches every view this one way: the panes' texts first,
         # then the compare layout, then the links (they colour the rows just written).
-        follow(state, "result", self._panes_show_result)
+        # (no result: a new document, said by _on_new_document -- also when the last
+        # document had none either, which changes no field but the document's number)
+        follow(state, "result",
+               lambda r: self._panes_show_result(r) if r is not None else None, self)
         follow(state, "result",
                lambda r: self.area.show_compare_result(r) if r is not None else None, self)
         follow(state, "result", self.linking.set_result)
         follow(state, "details", self._panes_show_details)
         follow(state, "details", self.linking.set_details)  # HLO lines linked
         follow(state, "details",
-               lambda _r: self.tools.show_details(state.device_variant()), self)
+               lambda r: self.tools.show_details(state.device_variant())
+               if r is not None else None, self)
         follow(state, "two_panes", self._on_two_panes)
         self._add_tool_buttons()
         follow(state, "document", self._on_new_document)
@@ -509,10 +513,14 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
 
     # ------------------------------------------------- following the state
     def _on_new_document(self, _document: int) -> None:
-        """Another document: what the views chose for the last one starts over."""
+        """Another document: what the views chose for the last one starts over, and every
+        view says this one is not traced yet (by its function's name: the last document
+        may not have been traced either, and named another)."""
         for pane in self.area.panes.values():
             pane.start_over()
         self.tools.start_over()
+        self._panes_show_result(None)
+        self.tools.show_details(self.state.device_variant())
 
     def _show_pane_views(self, _views: dict) -> None:
         for variant, pane in self.area.panes.items():
