@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pygments.token import Text, Whitespace
 
-from jaxviz.ui.text.highlighters import REMEMBERED_CHARS, lex_spans, lexers
+from jaxviz.ui.text import highlighters
+from jaxviz.ui.text.highlighters import REMEMBERED_CHARS, REMEMBERED_TOTAL, lex_spans, lexers
 
 
 class _Counting:
@@ -64,3 +65,23 @@ def test_keystrokes_in_the_editor_do_not_push_a_panes_jaxpr_out():
         lex_spans(python, typed[:n % len(typed) + 1] + " " * (n // len(typed)))
     lex_spans(jaxpr, text)
     assert jaxpr.calls == 1
+
+
+def test_a_round_of_many_short_jaxprs_stays_remembered_within_a_budget():
+    """A lecture going round the gallery (33 jaxprs of a few thousand characters): the
+    second round lexes none again; texts beyond the budget push the oldest out, and what
+    is kept never exceeds it."""
+    lexer = _Counting(lexers().make("jaxpr"))
+    texts = [f"{{ lambda ; a:f32[{n}]. let\n" + "    b:f32[8] = sin a\n" * 80 + "  in (b,) }"
+             for n in range(40)]
+    for _round in range(2):
+        for text in texts:
+            lex_spans(lexer, text)
+    assert lexer.calls == len(texts)
+    assert sum(map(len, highlighters._remembered[lexer])) <= REMEMBERED_TOTAL
+    big = [f"# {n}\n" + "x = 1\n" * (REMEMBERED_CHARS // 8) for n in range(40)]
+    for text in big:  # (each under the longest remembered, together far over the budget)
+        lex_spans(lexer, text)
+    kept = highlighters._remembered[lexer]
+    assert sum(map(len, kept)) <= REMEMBERED_TOTAL
+    assert list(kept)[-1] == big[-1] and texts[0] not in kept

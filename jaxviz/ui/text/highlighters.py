@@ -579,9 +579,12 @@ def lex_spans(lexer: Lexer | None, text: str) -> tuple[list[list[Span]], list[_T
     return run_to_end(remembered_steps(lexer, text))
 
 
-#: The longest text whose spans are remembered, and how many such texts (the latest) per
-#: lexer (the editor's keystrokes do not push the panes' jaxprs out).
-REMEMBERED_CHARS, REMEMBERED_TEXTS = 32 * 1024, 24
+#: The longest text whose spans are remembered, and how many characters of texts (the
+#: latest) are remembered per lexer (the editor's keystrokes do not push the panes' jaxprs
+#: out). A budget of characters, not of texts: the gallery's 33 jaxprs are a few thousand
+#: characters each, and 24 texts held too few of them for a lecture going round the
+#: examples (each pane lexed anew at each switch, 2-4 ms of the turn that fills it).
+REMEMBERED_CHARS, REMEMBERED_TOTAL = 32 * 1024, 24 * 32 * 1024
 _Found = tuple[list[list[Span]], list[_TokenType]]
 _remembered: dict[Lexer | None, collections.OrderedDict[str, _Found]] = {}
 _remembering = threading.Lock()
@@ -601,8 +604,9 @@ def remembered_steps(lexer: Lexer | None, text: str) -> Steps[_Found]:
     if len(text) <= REMEMBERED_CHARS:
         with _remembering:
             texts[text] = found
-            while len(texts) > REMEMBERED_TEXTS:
-                texts.popitem(last=False)
+            total = sum(map(len, texts))
+            while total > REMEMBERED_TOTAL:
+                total -= len(texts.popitem(last=False)[0])
     return found
 
 
