@@ -4,12 +4,24 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QCoreApplication, QEvent
-from PySide6.QtGui import QColor
+from PySide6.QtCore import QCoreApplication, QEvent, QPoint
+from PySide6.QtGui import QColor, QImage
 from PySide6.QtWidgets import QWidget
 
 #: Bound for anything that waits for JAX (engine start, a trace, a restart), in ms.
 JAX_MS = 120_000
+
+
+def on_screen(widget: QWidget) -> QImage:
+    """What ``widget`` shows on screen now (in the screen's pixels): its window's pixels
+    after Qt has painted the regions marked for repaint -- ``grab()`` would paint it all
+    anew, hiding a region that was never marked, or one marked but held back."""
+    window = widget.window()
+    corner = widget.mapTo(window, QPoint(0, 0))
+    shot = window.screen().grabWindow(window.winId()).toImage()
+    ratio = shot.width() / max(1, window.width())
+    return shot.copy(int(corner.x() * ratio), int(corner.y() * ratio),
+                     int(widget.width() * ratio), int(widget.height() * ratio))
 
 
 def flush_events(rounds: int = 5) -> None:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from PySide6.QtGui import QColor
 
+from tests.helpers.window import on_screen
+
 
 def _shown(qtbot, view, text: str):
     """``view`` shown at 500x300 holding ``text`` (40 lines), painted once."""
@@ -99,17 +101,11 @@ def test_thousands_of_line_colours_show_wherever_the_view_is_scrolled(qtbot):
 
 
 def _on_screen(qtbot, view):
-    """What ``view``'s viewport shows on screen now: the window's pixels after Qt has
-    painted the regions marked for repaint (``grab()`` would paint the whole view anew,
-    hiding a region that was never marked)."""
+    """What ``view``'s viewport shows on screen now, pixel by pixel (its coordinates)."""
     qtbot.wait(30)
-    window = view.window()
-    viewport = view.viewport()
-    corner = viewport.mapTo(window, viewport.rect().topLeft())
-    shot = window.screen().grabWindow(window.winId()).toImage()
-    ratio = shot.width() / max(1, window.width())
-    return lambda x, y: shot.pixelColor(int((corner.x() + x) * ratio),
-                                        int((corner.y() + y) * ratio))
+    shot = on_screen(view.viewport())
+    ratio = shot.width() / max(1, view.viewport().width())
+    return lambda x, y: shot.pixelColor(int(x * ratio), int(y * ratio))
 
 
 def _code_view_in_window(qtbot, lines: int):

@@ -15,6 +15,7 @@ from jaxviz.model.records import VarInfo
 from jaxviz.model.stepping import EvalStep, LaneValues, StepResult, Value
 from jaxviz.ui.stepper.columns import ColumnWidget
 from jaxviz.ui.stepper.values_panel import ValuesPanel
+from tests.helpers.window import on_screen
 
 
 def _stepping() -> StepResult:
@@ -137,14 +138,8 @@ def _eight_devices() -> StepResult:
 
 
 def _on_screen(panel: ValuesPanel):
-    """The values' area as the screen shows it now: the window's pixels after Qt has
-    painted what was marked for repaint (``grab()`` would paint it all anew)."""
-    viewport = panel.scroller.viewport()
-    corner = viewport.mapTo(panel, viewport.rect().topLeft())
-    shot = panel.screen().grabWindow(panel.winId()).toImage()
-    ratio = shot.width() / max(1, panel.width())
-    return shot.copy(int(corner.x() * ratio), int(corner.y() * ratio),
-                     int(viewport.width() * ratio), int(viewport.height() * ratio))
+    """The values' area as the screen shows it now (see :func:`on_screen`)."""
+    return on_screen(panel.scroller.viewport())
 
 
 class _Paints(QObject):
