@@ -286,10 +286,7 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         follow(state, "devices", self._on_devices)
         # The current result reaches every view this one way: the panes' texts first,
         # then the compare layout, then the links (they colour the rows just written).
-        # (no result: a new document, said by _on_new_document -- also when the last
-        # document had none either, which changes no field but the document's number)
-        follow(state, "result",
-               lambda r: self._panes_show_result(r) if r is not None else None, self)
+        follow(state, "result", self._panes_show_result)
         follow(state, "result",
                lambda r: self.area.show_compare_result(r) if r is not None else None, self)
         follow(state, "result", self.linking.set_result)
@@ -318,20 +315,25 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
             self.state.focused_variant = variant
 
     def _panes_show_result(self, result: TraceResult | None) -> None:
-        """Each pane shows its variant of the state's new result (with its change marks);
-        no result (a new document): each pane says it is not traced yet. The panes in view
-        at once, the others when shown or in later turns (:meth:`JaxprArea.fill`)."""
+        """Each pane shows its variant of the state's new result (with its change marks):
+        the panes in view at once, the others when shown or in later turns
+        (:meth:`JaxprArea.fill`). No result is a new document: :meth:`_panes_not_traced`
+        (on the document's change: the last document may have had none either, which
+        changes no field but the document's number)."""
         if result is None:
-            message = self.state.not_traced()
-            for variant in self.area.panes:
-                self.area.fill(variant, lambda pane: pane.clear(message), fresh=True)
-            self.area.refresh_tab_titles()
             return
         from jaxviz.views.compare.changes import marks_steps  # with the first result
 
         for vr in result.variants:
             # its marks made in the pane's steps (a vmap variant's diff)
             self.area.fill(vr.variant, functools.partial(_show_in_pane, vr, result, marks_steps))
+        self.area.refresh_tab_titles()
+
+    def _panes_not_traced(self) -> None:
+        """Each pane says the document now open is not traced yet (by its function)."""
+        message = self.state.not_traced()
+        for variant in self.area.panes:
+            self.area.fill(variant, lambda pane: pane.clear(message), fresh=True)
         self.area.refresh_tab_titles()
 
     def _panes_show_details(self, result: TraceResult | None) -> None:
@@ -519,7 +521,7 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         for pane in self.area.panes.values():
             pane.start_over()
         self.tools.start_over()
-        self._panes_show_result(None)
+        self._panes_not_traced()
         self.tools.show_details(self.state.device_variant())
 
     def _show_pane_views(self, _views: dict) -> None:
