@@ -280,3 +280,27 @@ def test_documents_never_traced_each_say_their_own_function_is_not_traced(
     says("halve")
     window.editor_panel.functionChosen.emit("shift")
     says("shift")
+
+
+def test_a_trace_that_fails_leaves_no_not_traced_yet_under_its_message(qtbot, window, tmp_path):
+    """A file opened (not run until Trace, and with no result: said so), then traced and
+    failing in every variant: each pane shown says why in its banner, and nothing in it
+    says the function is not traced yet any more."""
+    path = tmp_path / "boom.py"
+    path.write_text('def boom(x):\n    raise ValueError("no good input")\n\n\n'
+                    'JAXVIZ = {"function": "boom", "args": "f32[8]"}\n')
+    window.open_target(f"{path}:boom")
+    qtbot.waitUntil(lambda: not window.area.filling and not window.area.covered, timeout=5000)
+    shown = window.state.shown_variants()
+    for variant in shown:  # not run until Trace: said twice, both true
+        pane = window.area.panes[variant]
+        assert "boom is not traced yet" in pane.jaxpr_view.toPlainText(), variant
+        assert pane.error_text == ("⚠ Not run yet: boom.py waits for Trace (F5); it has no "
+                                   "result yet."), variant
+    window.retrace()
+    wait_for_panes(qtbot, window, lambda: window.state.details is not None)
+    qtbot.waitUntil(lambda: not window.area.filling, timeout=5000)
+    for variant in shown:
+        pane = window.area.panes[variant]
+        assert "no good input" in pane.error_text, variant
+        assert "not traced yet" not in pane.jaxpr_view.toPlainText(), variant

@@ -320,6 +320,8 @@ class JaxprPane(QFrame):
         folded as it comes (:meth:`CodeView.fill_steps`), a few milliseconds per turn of
         the event loop. What it settles to is what a small jaxpr shows at once."""
         if vr.error is not None:
+            if self.result is None:  # traced, and failed: no "not traced yet" under it
+                self.jaxpr_view.set_text("")
             self.show_error(vr.error)
             return
         self._stop_fill()

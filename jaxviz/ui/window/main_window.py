@@ -473,8 +473,8 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         self.editor_panel.notice.ask(
             f"{name} has not run: jaxviz runs a file you open only when you say so. Read it, "
             f"then press Trace (F5) to run it.", [("Trace (run it)", self.retrace)])
-        self.router.dim_panes(f"Not run yet: {name} waits for Trace (F5) — this is the "
-                                 f"last result.")
+        self.router.dim_panes(f"Not run yet: {name} waits for Trace (F5); "
+                              f"{self.router.what_is_shown()}.")
         self.set_status(f"{name} is shown, not run: press Trace (F5) to run it")
 
     def waiting_for_say(self) -> str | None:

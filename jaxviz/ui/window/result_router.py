@@ -150,10 +150,8 @@ class ResultRouter(QObject):
         if not placed:
             w.editor_panel.show_error(0, error.message)
         where = "in Arguments" if error.field else "in the editor"
-        last = "this is its last good result" if self.state.result is not None \
-            else "it has no result yet"
         self.dim_panes(f"Not traced ({self._name()}): {error.message.splitlines()[0]} — fix it "
-                       f"{where}; {last}.")
+                       f"{where}; {self.what_is_shown()}.")
         self.set_status(f"{error.kind} error in {self._name()}: "
                         f"{error.message.splitlines()[0]}", error=True)
 
@@ -174,6 +172,12 @@ class ResultRouter(QObject):
         if self.w.area.comparing:
             self.w.area.compare.show_error(ErrorInfo("stale", message))
         self.w.area.refresh_tab_titles()
+
+    def what_is_shown(self) -> str:
+        """What the dimmed panes under a banner hold: the document's last good result, or
+        none (a document just opened has none)."""
+        return "this is its last good result" if self.state.result is not None \
+            else "it has no result yet"
 
     def _name(self) -> str:
         """The document's name in messages: its function (or its file's name)."""
