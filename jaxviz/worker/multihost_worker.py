@@ -19,11 +19,12 @@ import os
 from typing import Any
 
 from jaxviz.engine import protocol
-from jaxviz.engine.child import Channel, watch_parent
+from jaxviz.engine.child import Channel, watch_parent, yield_to_the_window
 from jaxviz.engine.reaper import MARK, become_subreaper, sweep_descendants
 
 
 def main(argv: list[str] | None = None) -> int:
+    yield_to_the_window()  # a session of its own: as the engine, below the window
     p = argparse.ArgumentParser()
     p.add_argument("--coordinator", required=True)
     p.add_argument("--process-id", type=int, required=True)

@@ -33,7 +33,7 @@ from typing import Any
 
 from jaxviz.engine import protocol
 from jaxviz.engine.capture import Capture
-from jaxviz.engine.child import Channel, watch_parent
+from jaxviz.engine.child import Channel, watch_parent, yield_to_the_window
 from jaxviz.engine.reaper import MARK, become_subreaper, sweep_descendants
 
 #: The signal that makes the engine write the current Python stack to fd 2.
@@ -65,6 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     Returns:
         The process exit status (1 when the devices could not be started).
     """
+    yield_to_the_window()
     faulthandler.enable(all_threads=False)  # a crash leaves a Python traceback on fd 2
     # On a timeout the client asks where the code is stuck before it kills the engine.
     # All threads: a signal may land on any thread, the user's code runs on the main one.

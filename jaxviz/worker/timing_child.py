@@ -88,8 +88,9 @@ def run_in_child(req: TimingRequest, progress: Callable[[Any], None],
 
 def main() -> int:
     """The child: read the request, configure JAX, measure, stream records, reply."""
-    from jaxviz.engine.child import Channel, watch_parent
+    from jaxviz.engine.child import Channel, watch_parent, yield_to_the_window
 
+    yield_to_the_window()  # (the engine's already, from the thread that started it)
     watch_parent()
     channel = Channel(stdout_to_stderr=True)  # anything printed goes to stderr
     message = channel.receive()
