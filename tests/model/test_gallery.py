@@ -69,3 +69,26 @@ def test_an_example_added_or_removed_while_the_window_runs_is_found(tmp_path, mo
     assert list(gallery.example_paths()) == ["second"]
     with pytest.raises(GalleryError, match="no example named 'first'"):
         gallery.get_example("first")
+
+
+def test_an_example_is_read_again_when_its_file_changes(tmp_path):
+    """Opening an example reads it once; a changed file (a lecturer editing the gallery's
+    copy) is read again, never the record of its last version."""
+    import os
+
+    from jaxviz.model.gallery import load_example
+
+    path = tmp_path / "lesson.py"
+
+    def write(title: str, args: str) -> None:
+        path.write_text(f'"""{title}\n\nWhy."""\nJAXVIZ = {{"topic": "t", "function": "f", '
+                        f'"args": "{args}"}}\ndef f(x):\n    return x\n')
+
+    write("First version.", "f32[4]")
+    first = load_example(path)
+    assert load_example(path) is first  # unchanged: not read again
+    stamp = path.stat().st_mtime_ns
+    write("Second version.", "f32[8]")
+    os.utime(path, ns=(stamp, stamp))  # written within one tick of the file system's clock
+    second = load_example(path)
+    assert (second.title, second.args) == ("Second version.", "f32[8]")
