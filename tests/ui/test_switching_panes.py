@@ -143,3 +143,42 @@ def test_a_tab_first_shown_after_a_switch_never_shows_the_last_example(qtbot, wi
             assert text == traced.jaxpr_text, variant
     QApplication.processEvents()
     window.document.editor.document().setModified(False)
+
+
+def test_a_change_of_panes_lays_each_text_out_once(qtbot):
+    """Qt lays a text out again at every change of its view's width (its layout then tells
+    the view to repaint all of it): a document's panes were each laid out three times (at
+    no width when shown, at the splitter's shares, then a turn later at what its handles
+    left of them) -- 4 ms of the switch's turn for data_parallel. Each is laid out once
+    now, at the width it keeps, and the panes shown share the splitter's width equally."""
+    from jaxviz.ui.panes.area import JaxprArea
+    from tests.helpers.window import flush_events
+
+    area = JaxprArea()
+    qtbot.addWidget(area)
+    area.resize(2400, 700)  # room for every pane's header (its minimum) at any text size
+    area.show()
+    area.set_layout_mode("side by side")
+    text = "\n".join(f"c:f32[8] = add a{i} b{i}" for i in range(40))
+    for pane in area.panes.values():
+        pane.jaxpr_view.setPlainText(text)
+    area.set_visible_variants(["plain", "vmap"])
+    flush_events()
+    layouts = {variant: 0 for variant in area.panes}
+    for variant, pane in area.panes.items():
+        pane.jaxpr_view.document().documentLayout().update.connect(
+            lambda _rect, variant=variant: layouts.__setitem__(variant, layouts[variant] + 1))
+    shown = ["plain", "vmap", "pmap", "shard_map"]
+    area.set_visible_variants(shown)
+    flush_events()  # what Qt posted: nothing moves any more
+    for variant in shown:  # each shown anew or at a new width: laid out once, at it
+        assert layouts[variant] == 1, variant
+    panes = [area.panes[v].width() for v in shown]
+    assert max(panes) - min(panes) <= 1  # equal shares (a pixel left over goes to one)
+    assert sum(panes) > 0.95 * area.width()
+
+    # back to two: the two kept are laid out once more each, at their new width
+    layouts.update(dict.fromkeys(layouts, 0))
+    area.set_visible_variants(["plain", "vmap"])
+    flush_events()
+    assert layouts["plain"] == layouts["vmap"] == 1

@@ -32,7 +32,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterator
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, Signal
 from PySide6.QtGui import QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import (
     QLabel,
@@ -48,6 +48,7 @@ from jaxviz.model import VARIANTS, TraceResult, variant_label
 from jaxviz.ui.compare.compare_view import CompareView
 from jaxviz.ui.panes.jaxpr_pane import JaxprPane
 from jaxviz.ui.sliced import SlicedJob
+from jaxviz.ui.text.text_base import laid_out_once
 from jaxviz.ui.theme import style
 from jaxviz.views.incremental import OWN_TURN, Steps
 from jaxviz.views.window.pane_layouts import PANE_LAYOUTS, TWO_PANES
@@ -243,7 +244,19 @@ class JaxprArea(QStackedWidget):
         if key == self._current:
             return
         self._current = key
-        tabs = mode == "tabs"
+        with self._laid_out_once():
+            self._lay_out(mode == "tabs", shown)
+
+    @contextlib.contextmanager
+    def _laid_out_once(self) -> Iterator[None]:
+        """Each text view resized by the block laid out once, at its last size: the layouts
+        Qt posts meanwhile (the splitter's, with the handles between the panes shown) done
+        in the block, not a turn later (see :func:`~jaxviz.ui.text.text_base.laid_out_once`)."""
+        with laid_out_once():
+            yield
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+
+    def _lay_out(self, tabs: bool, shown: list[str]) -> None:
         if tabs != self._compact:
             self._compact = tabs
             for pane in self.panes.values():
@@ -319,7 +332,8 @@ class JaxprArea(QStackedWidget):
     def _tab_chosen(self, index: int) -> None:
         variant = self._tabs.tabData(index) if index >= 0 else None
         if self.in_tabs() and isinstance(variant, str):
-            self._show_only([variant])
+            with self._laid_out_once():
+                self._show_only([variant])
 
     def _show_only(self, variants: list[str]) -> None:
         """Show the panes of ``variants`` (given what they still lack first), hide the rest."""

@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 
 from PySide6.QtCore import QPoint, QRect, QSize, QTimer, Signal
@@ -24,11 +25,13 @@ from PySide6.QtGui import (
     QPainter,
     QPaintEvent,
     QPen,
+    QResizeEvent,
     QTextBlock,
     QTextCursor,
     QTextFormat,
 )
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QToolTip, QWidget
+from shiboken6 import isValid
 
 from jaxviz.ui.theme import style
 
@@ -79,6 +82,34 @@ class _Gutter(QWidget):
             QToolTip.showText(event.globalPosition().toPoint(), tip, self)
         else:
             QToolTip.hideText()
+
+
+#: The views resized while :func:`laid_out_once` holds their layout back, with the size
+#: each had before (None: no hold).
+_SIZED_LATER: dict[LinkedTextEdit, QSize] | None = None
+
+
+@contextlib.contextmanager
+def laid_out_once() -> Iterator[None]:
+    """Lay each text view resized in the block out once, at its size at the end.
+
+    Qt lays a text view's whole text out again at every change of its width (0.3 ms a
+    jaxpr): a change of panes resized each shown view three times (at no width when
+    shown, at the splitter's shares, at what its handles left of them), 4 ms of the turn
+    that lays out data_parallel's panes. Nested blocks are the outermost one's.
+    """
+    global _SIZED_LATER
+    if _SIZED_LATER is not None:
+        yield
+        return
+    _SIZED_LATER = {}
+    try:
+        yield
+    finally:
+        resized, _SIZED_LATER = _SIZED_LATER, None
+        for view, before in resized.items():
+            if isValid(view):
+                view.lay_out_after(before)
 
 
 class LinkedTextEdit(QPlainTextEdit):
@@ -170,9 +201,18 @@ class LinkedTextEdit(QPlainTextEdit):
             self._gutter.update(0, rect.y(), self._gutter.width(), rect.height())
 
     def resizeEvent(self, event) -> None:  # noqa: N802
-        super().resizeEvent(event)
+        if _SIZED_LATER is not None:  # laid out once, at the end (see laid_out_once)
+            _SIZED_LATER.setdefault(self, QSize(event.oldSize()))
+        else:
+            super().resizeEvent(event)
         cr = self.contentsRect()
         self._gutter.setGeometry(QRect(cr.left(), cr.top(), self.gutter_width(), cr.height()))
+
+    def lay_out_after(self, before: QSize) -> None:
+        """What Qt does when the view was resized from ``before`` to its size now: its text
+        laid out again if the width changed, its scroll bars fitted."""
+        if self.size() != before:
+            QPlainTextEdit.resizeEvent(self, QResizeEvent(self.size(), before))
 
     def visible_lines(self):
         """``(line, top, bottom)`` in viewport pixels for every visible line."""
