@@ -47,6 +47,7 @@ def _nothing_of(win, function: str, qtbot) -> None:
     they have what they were given (a turn or two later, or when shown), unless the new
     result came meanwhile."""
     assert win.state.result is None and win.state.details is None
+    assert function not in win.status_text.text()  # ("traced convolve in 24 ms")
 
     def check(variants: list[str]) -> None:
         for variant in variants:

@@ -523,6 +523,11 @@ class MainWindow(WindowFilesMixin, WindowStateMixin):
         self.tools.start_over()
         self._panes_not_traced()
         self.tools.show_details(self.state.device_variant())
+        # the status bar's last words were of the last document ("traced convolve in
+        # 24 ms"): gone, and not brought back when the work under way ends
+        self.set_status("")
+        if self._status_before_busy is not None:
+            self._status_before_busy = ("", False)
 
     def _show_pane_views(self, _views: dict) -> None:
         for variant, pane in self.area.panes.items():
