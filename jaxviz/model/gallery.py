@@ -12,15 +12,18 @@ from __future__ import annotations
 
 import ast
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from jaxviz.model.as_written import transformed_call
 from jaxviz.model.files import OWN_FILE, SOURCE_BYTES, read_text
 from jaxviz.model.parse import parse_module
 from jaxviz.model.records import TraceSettings
 from jaxviz.model.resources import ResourcesMissing, resources_dir
+
+T = TypeVar("T")
 
 
 class GalleryError(LookupError):
@@ -77,17 +80,22 @@ def load_example(path: Path) -> Example:
         info = path.stat()
     except OSError as exc:
         raise GalleryError(f"{path}: cannot read the example: {exc}") from None
-    stamp = (info.st_mtime_ns, info.st_size)
-    known = _EXAMPLES.get(path)
-    if known is not None and known[0] == stamp:
-        return known[1]
-    example = _read_example(path)
-    _EXAMPLES[path] = (stamp, example)
-    return example
+    return _unless_changed(_EXAMPLES, path, (info.st_mtime_ns, info.st_size),
+                           lambda: _read_example(path))
 
 
 #: Each example read, by file: (its modification time and size then, the record).
-_EXAMPLES: dict[Path, tuple[tuple[int, int], Example]] = {}
+_EXAMPLES: dict[Path, tuple[object, Example]] = {}
+
+
+def _unless_changed(made: dict[Path, tuple[object, T]], path: Path, stamp: object,
+                    make: Callable[[], T]) -> T:
+    """What ``make()`` made for ``path`` when its file had this ``stamp`` (modification
+    time...), made again when the stamp changed."""
+    known = made.get(path)
+    if known is None or known[0] != stamp:
+        known = made[path] = (stamp, make())
+    return known[1]
 
 
 def _read_example(path: Path) -> Example:
@@ -132,14 +140,13 @@ def example_paths() -> dict[str, Path]:
         stamp = folder.stat().st_mtime_ns
     except OSError as exc:
         raise GalleryError(f"cannot list the examples in {folder}: {exc}") from None
-    if _LISTING.get(folder, (None, {}))[0] != stamp:
-        _LISTING[folder] = (stamp, {p.stem: p for p in sorted(folder.glob("*.py"))
-                                    if not p.name.startswith("_")})
-    return dict(_LISTING[folder][1])
+    listing: dict[str, Path] = _unless_changed(_LISTING, folder, stamp, lambda: {
+        p.stem: p for p in sorted(folder.glob("*.py")) if not p.name.startswith("_")})
+    return dict(listing)
 
 
 #: The examples folder's last listing: (its modification time, the files by name).
-_LISTING: dict[Path, tuple[int, dict[str, Path]]] = {}
+_LISTING: dict[Path, tuple[object, dict[str, Path]]] = {}
 
 
 @functools.lru_cache(maxsize=1)
