@@ -37,5 +37,8 @@ def test_the_engines_scheduling_group_is_its_own_and_below_the_windows(client):
     if not group.exists() or not enabled.exists() or enabled.read_text().strip() != "1":
         pytest.skip("this kernel does not group processes by session")
     name, _, nice = group.read_text().split()
-    assert name != Path("/proc/self/autogroup").read_text().split()[0]  # a session of its own
+    # The window's own group; a process in the kernel's default group (a session older
+    # than autogroup, as under some CI runners) reads as nothing at all.
+    ours = Path("/proc/self/autogroup").read_text().split()[:1]
+    assert [name] != ours  # a session of its own
     assert int(nice) == ENGINE_NICE
