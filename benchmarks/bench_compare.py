@@ -27,7 +27,7 @@ lines), target: aligned, diffed and laid out in under 0.5 s, shown without block
 GUI thread. The machine is shared, so besides the wall-clock time it prints figures that
 depend less on the load: the CPU time of the thread that did the work
 (``time.thread_time``), and the time as a multiple of a fixed pure-Python workload
-(:func:`_baseline`, sorting and hashing strings) timed right before it in the same run;
+(``heartbeat.fixed_workload``, sorting and hashing strings) timed right before it in the same run;
 and the load average. ``gui`` is the longest the GUI thread went without turning its
 event loop (a 5 ms timer's largest gap) from ``show_result`` until both sides are
 coloured; ``set_diff`` the GUI thread's CPU time putting the arrived diff on screen.
@@ -111,16 +111,6 @@ def _align(left, right):
                      order=jaxpr_diff._Item.describe)
 
 
-def _baseline() -> float:
-    """Seconds of a fixed pure-Python workload (the unit of the load-independent figure)."""
-    words = [f"x{(n * 7919) % 100_003}" for n in range(60_000)]
-    start = time.perf_counter()
-    for _ in range(3):
-        sorted(words)
-        {w: hash(w) for w in words}
-    return time.perf_counter() - start
-
-
 def _train_step_trace(path: str | None = None):
     """The 12-layer train step's plain and sharded jaxprs (no compile: only the jaxprs), or
     a traced result read from ``path`` (the model codec's JSON, e.g. ``bench_big_program.py
@@ -147,7 +137,7 @@ def _train_step_trace(path: str | None = None):
 
 def train_step(app, view, result_path: str | None = None) -> None:
     """Issue 28's figure: plain vs sharded of the 12-layer train step."""
-    from heartbeat import Heartbeat
+    from heartbeat import Heartbeat, fixed_workload
 
     from jaxviz.views.compare.diff_layout import side_by_side
     from jaxviz.views.compare.jaxpr_diff import diff_variants
@@ -164,7 +154,7 @@ def train_step(app, view, result_path: str | None = None) -> None:
                        ("diff+lay", lambda: side_by_side(diff_variants(left, right)))):
         walls, cpus, ratios = [], [], []
         for _ in range(RUNS):
-            base = _baseline()
+            base = fixed_workload()
             base_ms.append(base * 1000)
             t, c = time.perf_counter(), time.thread_time()
             work()

@@ -47,7 +47,7 @@ import sys
 import tempfile
 import time
 
-from heartbeat import Heartbeat, StallLog, bytecode_as_installed
+from heartbeat import Heartbeat, StallLog, bytecode_as_installed, machine_speed
 
 if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -392,8 +392,10 @@ def main() -> None:
     print(f"jaxviz GUI benchmark — Qt platform: {platform}; load average "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(bytecode_as_installed())
+    print(machine_speed())
     if ns.only == "timing":
         only_timing(ns.runs, ns.turns)
+        print(machine_speed() + " -- at the end")
         return
     startup_once(), import_jax_once(), startup_once(child=BARE_CHILD)  # warm: none timed
     import_breakdown(max(1, min(ns.runs, 3)), ns.top)
@@ -440,6 +442,7 @@ def main() -> None:
           f"(target <= {TARGET_RSS_MB:.0f} MB: {verdict(peak, TARGET_RSS_MB)}); {idle:.0f} MB "
           f"after {idle_s:.0f} s idle ({passes} idle collection(s) ran); load "
           f"average now {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(machine_speed() + " -- at the end")
 
 
 if __name__ == "__main__":

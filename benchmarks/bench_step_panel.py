@@ -35,7 +35,7 @@ import statistics
 import sys
 import time
 
-from heartbeat import Heartbeat, bytecode_as_installed
+from heartbeat import Heartbeat, bytecode_as_installed, machine_speed
 
 from scripts.scripted import close_window, open_window, private_environment, settle
 
@@ -132,6 +132,7 @@ class Turns:
 
 def main() -> int:
     print(bytecode_as_installed())
+    print(machine_speed())
     from jaxviz.ui.stepper.values_panel import ValuesPanel
 
     app, window, engine = open_window(_HOME)

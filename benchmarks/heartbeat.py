@@ -42,6 +42,28 @@ def bytecode_as_installed() -> str:
             f"an installed jaxviz has its bytecode)")
 
 
+def fixed_workload(clock: Callable[[], float] = time.perf_counter) -> float:
+    """Seconds, on ``clock``, of a fixed pure-Python workload (sorting and hashing
+    strings): the unit of the benchmarks' figures that depend less on the machine."""
+    words = [f"x{(n * 7919) % 100_003}" for n in range(60_000)]
+    start = clock()
+    for _ in range(3):
+        sorted(words)
+        {w: hash(w) for w in words}
+    return clock() - start
+
+
+def machine_speed() -> str:
+    """A line for a benchmark's header and end: the thread's own CPU time for
+    :func:`fixed_workload` (median of 9). A virtual machine's speed can change by half
+    within an hour with nothing else running on it (its host's other guests: the load
+    average does not see it, and the time the host takes is counted as the thread's):
+    compare stall figures only between runs whose workload took about the same time."""
+    took = sorted(fixed_workload(time.thread_time) for _ in range(9))
+    return (f"machine speed: a fixed Python workload takes {took[4] * 1000:.0f} ms of CPU "
+            f"(compare runs at the same speed)")
+
+
 class Heartbeat:
     """A 5 ms QTimer; the longest gap between its ticks is the longest event-loop stall."""
 
