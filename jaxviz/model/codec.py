@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 import types
 import typing
 from collections.abc import Generator
@@ -46,6 +47,7 @@ def register(cls: type) -> type:
         raise ValueError(f"record name {cls.__name__!r} is taken by {_where(known)}; "
                          f"rename {_where(cls)}")
     _REGISTRY[cls.__name__] = cls
+    _record_class.cache_clear()  # (the same class defined again: a module reloaded)
     return cls
 
 
@@ -87,12 +89,14 @@ def _encode(obj: Any) -> Any:
     raise TypeError(f"cannot encode {type(obj).__name__} as plain data")
 
 
-def _record_class(name: str) -> tuple[type, set[str]]:
-    """The record class tagged ``name`` and its field names."""
+@functools.cache
+def _record_class(name: str) -> tuple[type, frozenset[str]]:
+    """The record class tagged ``name`` and its field names (looked up once a name: a
+    train step's reply holds some 10,000 records)."""
     cls = _REGISTRY.get(name) or _find_record_class(name)
     if cls is None:
         raise SchemaMismatch(f"unknown record type {name!r}")
-    return cls, {f.name for f in dataclasses.fields(cls)}
+    return cls, frozenset(f.name for f in dataclasses.fields(cls))
 
 
 def _make_record(cls: type, name: str, kwargs: dict[str, Any], check: bool) -> Any:
@@ -105,60 +109,50 @@ def _make_record(cls: type, name: str, kwargs: dict[str, Any], check: bool) -> A
     return cls(**kwargs)
 
 
-def _decode(data: Any, check: bool) -> Any:
-    if isinstance(data, dict):
-        name = data.get("__type__")
-        if name is None:
-            return {k: _decode(v, check) for k, v in data.items()}
-        cls, names = _record_class(name)
-        kwargs = {k: _decode(v, check) for k, v in data.items() if k in names}
-        return _make_record(cls, name, kwargs, check)
-    if isinstance(data, list):
-        return [_decode(x, check) for x in data]
-    return data
-
-
-#: Data of more values than this is decoded in steps, one item of a list per step
-#: (:func:`from_plain_steps`); less is decoded in one go (well under a millisecond).
+#: A step of :func:`from_plain_steps` decodes about this many values (the items of the
+#: dicts and lists it meets): well under a millisecond.
 STEP_VALUES = 1000
 
 
-def _is_big(data: Any) -> bool:
-    """Whether ``data`` holds more than :data:`STEP_VALUES` values (counted up to there)."""
-    if not isinstance(data, (dict, list)):
-        return False
-    todo = [data]
-    seen = 0
-    while todo:
-        item = todo.pop()
-        values = item.values() if isinstance(item, dict) else item
-        seen += len(values)
-        if seen > STEP_VALUES:
-            return True
-        todo.extend(v for v in values if isinstance(v, (dict, list)))
-    return False
+def _decode(data: Any, check: bool) -> Any:
+    """The records, lists and dicts ``data`` encodes, in one go."""
+    steps = _decode_steps(data, check, [math.inf])
+    try:
+        next(steps)
+    except StopIteration as done:
+        return done.value
+    raise AssertionError("decoding with unlimited room took a step")
 
 
-def _decode_steps(data: Any, check: bool) -> Generator[None, None, Any]:
-    """:func:`_decode` in steps: yields after each item of a big list (:func:`_is_big`)."""
+def _decode_steps(data: Any, check: bool, room: list[float]) -> Generator[None, None, Any]:
+    """:func:`_decode` in steps: ``room`` holds how many more values (the items of every
+    dict and list met) this step may decode; when they run out it yields, and the next
+    step has :data:`STEP_VALUES` again. One pass over the data: no part is counted apart
+    first or decoded twice (both were most of the time a nested program's reply took)."""
     if isinstance(data, dict):
+        room[0] -= len(data)
+        if room[0] < 0:
+            room[0] = STEP_VALUES
+            yield
         name = data.get("__type__")
         names = None if name is None else _record_class(name)[1]
         out = {}
         for key, value in data.items():
             if names is None or key in names:
-                out[key] = ((yield from _decode_steps(value, check)) if _is_big(value)
-                            else _decode(value, check))
-                yield
+                out[key] = ((yield from _decode_steps(value, check, room))
+                            if isinstance(value, (dict, list)) else value)
         if name is None:
             return out
         return _make_record(_record_class(name)[0], name, out, check)
     if isinstance(data, list):
+        room[0] -= len(data)
+        if room[0] < 0:
+            room[0] = STEP_VALUES
+            yield
         items = []
         for value in data:
-            items.append((yield from _decode_steps(value, check)) if _is_big(value)
-                         else _decode(value, check))
-            yield
+            items.append((yield from _decode_steps(value, check, room))
+                         if isinstance(value, (dict, list)) else value)
         return items
     return data
 
@@ -233,13 +227,13 @@ def from_plain(data: dict[str, Any], check_types: bool = False) -> Any:
 
 def from_plain_steps(data: dict[str, Any], check_types: bool = False
                      ) -> Generator[None, None, Any]:
-    """:func:`from_plain` in steps (see :mod:`jaxviz.views.incremental`): yields after each
-    item of a list holding more than :data:`STEP_VALUES` values (an equation, a phase), so a window
-    can decode a 12-layer train step's reply a few milliseconds per event-loop turn. The
-    result and the errors are :func:`from_plain`'s."""
+    """:func:`from_plain` in steps (see :mod:`jaxviz.views.incremental`) of about
+    :data:`STEP_VALUES` values each, so a window can decode a 12-layer train step's reply
+    a few milliseconds per event-loop turn. The result and the errors are
+    :func:`from_plain`'s."""
     _check_envelope(data)
     try:
-        return (yield from _decode_steps(data["record"], check_types))
+        return (yield from _decode_steps(data["record"], check_types, [STEP_VALUES]))
     except (TypeError, ValueError, AttributeError) as exc:
         raise SchemaMismatch(f"a malformed jaxviz record: {exc}") from None
 

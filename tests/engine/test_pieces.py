@@ -16,7 +16,7 @@ import pytest
 
 from jaxviz.engine import protocol
 from jaxviz.model import Reply, from_plain, to_plain
-from jaxviz.model.codec import SchemaMismatch, from_plain_steps
+from jaxviz.model.codec import STEP_VALUES, SchemaMismatch, from_plain_steps
 from jaxviz.views.incremental import run_to_end
 from tests.helpers.device_cases import traced
 
@@ -98,6 +98,60 @@ def test_a_child_writes_a_long_message_in_pieces(reply_plain):
     assert {k: v for k, v in got.items() if k != "token"} == message
 
 
+def _values(data) -> int:
+    """The items of every dict and list in ``data``."""
+    if isinstance(data, dict):
+        return len(data) + sum(_values(v) for v in data.values())
+    if isinstance(data, list):
+        return len(data) + sum(_values(v) for v in data)
+    return 0
+
+
+def test_a_nested_programs_reply_is_decoded_in_a_few_steps_of_one_pass():
+    """data_parallel's pmap holds a shard_map holding a jaxpr: parts nested ten deep, each
+    just over STEP_VALUES values. Its reply is decoded in as many steps as its values
+    fill (a step of each thousand), into what it would be at once, each record made once
+    (not counted apart first, nor tried whole and made again part by part)."""
+    from jaxviz.model import codec
+
+    reply_plain = to_plain(Reply(id=4, ok=True, result=[traced("data_parallel", "pmap")] * 3))
+    made: list[int] = [0]
+    real = codec._make_record
+
+    def counted(*args):
+        made[0] += 1
+        return real(*args)
+
+    whole = from_plain(reply_plain)
+    codec._make_record = counted
+    try:
+        steps, per_step = from_plain_steps(reply_plain), []
+        while True:
+            made[0] = 0
+            try:
+                next(steps)
+            except StopIteration as done:
+                stepped = done.value
+                break
+            per_step.append(made[0])
+    finally:
+        codec._make_record = real
+    values = _values(reply_plain["record"])
+    assert stepped == whole
+    assert values > 3 * STEP_VALUES
+    assert len(per_step) <= values // STEP_VALUES + 1, (len(per_step), values)
+    assert sum(per_step) + made[0] == _records(reply_plain["record"])  # each made once
+
+
+def _records(data) -> int:
+    """The records (tagged dicts) in ``data``."""
+    if isinstance(data, dict):
+        return ("__type__" in data) + sum(_records(v) for v in data.values())
+    if isinstance(data, list):
+        return sum(_records(v) for v in data)
+    return 0
+
+
 def test_a_reply_decoded_in_steps_is_the_one_decoded_at_once():
     results = [traced("data_parallel", "pmap"), traced("batched_matmul", "vmap")] * 30
     reply_plain = to_plain(Reply(id=4, ok=True, result=results))
@@ -112,7 +166,9 @@ def test_a_reply_decoded_in_steps_is_the_one_decoded_at_once():
             break
     whole = from_plain(reply_plain)
     assert stepped == whole
-    assert count >= len(results)  # a step per item of a long list, at least
+    # steps of about STEP_VALUES values each, however the values nest: one pass
+    values = _values(reply_plain["record"])
+    assert values // STEP_VALUES - 1 <= count <= values // STEP_VALUES + 1, (count, values)
     with pytest.raises(SchemaMismatch, match="unknown record type"):
         run_to_end(from_plain_steps({**reply_plain, "record": {
             "__type__": "Reply", "id": 1, "ok": True, "result": [{"__type__": "NoSuch"}] * 40}}))
