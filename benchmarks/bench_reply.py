@@ -29,6 +29,7 @@ writes one); without it the 12-layer train step is traced first (minutes).
 from __future__ import annotations
 
 import argparse
+import gc
 import io
 import json
 import os
@@ -126,6 +127,13 @@ def main() -> int:
     for _ in range(ns.rounds):
         for kind in rows:
             Client.old_way = kind == "one line"
+            # Replies come seconds apart in the window, whose idle pass collects and freezes
+            # what is alive meanwhile (jaxviz.ui.gc_policy). Without it, the reader thread's
+            # allocations set off a full pass over the last round's million objects (or this
+            # benchmark's own copies of the reply): 120-165 ms with the GIL held, a stall of
+            # back-to-back rounds, not of the window.
+            gc.collect()
+            gc.freeze()
             engine = QtEngine(client_factory=Client)
             got: list = []
             engine.replied.connect(got.append)
@@ -145,6 +153,7 @@ def main() -> int:
             rows[kind].append((stall * 1000, beat.worst_cpu * 1000,
                                max(paints, default=0.0) * 1000, took * 1000))
             engine.deleteLater()
+            got.clear()
             app.processEvents()
     print(f"{'receiving the reply':22} {'longest gap':>12} {'(GUI CPU)':>10} "
           f"{'longest repaint':>16} {'until decoded':>14}   (ms; median of {ns.rounds}; "
