@@ -126,18 +126,19 @@ def _decode(data: Any, check: bool) -> Any:
 
 def _decode_steps(data: Any, check: bool, room: list[float]) -> Generator[None, None, Any]:
     """:func:`_decode` in steps: ``room`` holds how many more values (the items of every
-    dict and list met) this step may decode; when they run out it yields, and the next
-    step has :data:`STEP_VALUES` again. One pass over the data: no part is counted apart
-    first or decoded twice (both were most of the time a nested program's reply took)."""
+    dict and list met) this step may decode; when they run out it yields, even in the
+    middle of a long list, and the next step has :data:`STEP_VALUES` again. One pass over
+    the data: no part is counted apart first or decoded twice (both were most of the time
+    a nested program's reply took)."""
     if isinstance(data, dict):
-        room[0] -= len(data)
-        if room[0] < 0:
-            room[0] = STEP_VALUES
-            yield
         name = data.get("__type__")
         names = None if name is None else _record_class(name)[1]
         out = {}
         for key, value in data.items():
+            room[0] -= 1
+            if room[0] < 0:
+                room[0] = STEP_VALUES
+                yield
             if names is None or key in names:
                 out[key] = ((yield from _decode_steps(value, check, room))
                             if isinstance(value, (dict, list)) else value)
@@ -145,12 +146,12 @@ def _decode_steps(data: Any, check: bool, room: list[float]) -> Generator[None, 
             return out
         return _make_record(_record_class(name)[0], name, out, check)
     if isinstance(data, list):
-        room[0] -= len(data)
-        if room[0] < 0:
-            room[0] = STEP_VALUES
-            yield
         items = []
         for value in data:
+            room[0] -= 1
+            if room[0] < 0:
+                room[0] = STEP_VALUES
+                yield
             items.append((yield from _decode_steps(value, check, room))
                          if isinstance(value, (dict, list)) else value)
         return items

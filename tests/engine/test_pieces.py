@@ -143,6 +143,24 @@ def test_a_nested_programs_reply_is_decoded_in_a_few_steps_of_one_pass():
     assert sum(per_step) + made[0] == _records(reply_plain["record"])  # each made once
 
 
+def test_a_long_list_of_numbers_is_decoded_a_thousand_values_a_step():
+    """A list of plain values (a long literal, recorded values) is cut into steps too:
+    not one step of all of it."""
+    from jaxviz.model.codec import SCHEMA_VERSION
+
+    numbers = list(range(20 * STEP_VALUES))
+    steps = from_plain_steps({"schema": SCHEMA_VERSION, "record": numbers})
+    count = 0
+    while True:
+        try:
+            next(steps)
+            count += 1
+        except StopIteration as done:
+            assert done.value == numbers
+            break
+    assert 19 <= count <= 21
+
+
 def _records(data) -> int:
     """The records (tagged dicts) in ``data``."""
     if isinstance(data, dict):
