@@ -98,6 +98,17 @@ def test_a_child_writes_a_long_message_in_pieces(reply_plain):
     assert {k: v for k, v in got.items() if k != "token"} == message
 
 
+def _stepped(steps) -> tuple[object, int]:
+    """What ``steps`` returns, and how many steps it took to."""
+    count = 0
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value, count
+        count += 1
+
+
 def _values(data) -> int:
     """The items of every dict and list in ``data``."""
     if isinstance(data, dict):
@@ -149,15 +160,8 @@ def test_a_long_list_of_numbers_is_decoded_a_thousand_values_a_step():
     from jaxviz.model.codec import SCHEMA_VERSION
 
     numbers = list(range(20 * STEP_VALUES))
-    steps = from_plain_steps({"schema": SCHEMA_VERSION, "record": numbers})
-    count = 0
-    while True:
-        try:
-            next(steps)
-            count += 1
-        except StopIteration as done:
-            assert done.value == numbers
-            break
+    decoded, count = _stepped(from_plain_steps({"schema": SCHEMA_VERSION, "record": numbers}))
+    assert decoded == numbers
     assert 19 <= count <= 21
 
 
@@ -173,15 +177,7 @@ def _records(data) -> int:
 def test_a_reply_decoded_in_steps_is_the_one_decoded_at_once():
     results = [traced("data_parallel", "pmap"), traced("batched_matmul", "vmap")] * 30
     reply_plain = to_plain(Reply(id=4, ok=True, result=results))
-    steps = from_plain_steps(reply_plain)
-    count = 0
-    while True:
-        try:
-            next(steps)
-            count += 1
-        except StopIteration as done:
-            stepped = done.value
-            break
+    stepped, count = _stepped(from_plain_steps(reply_plain))
     whole = from_plain(reply_plain)
     assert stepped == whole
     # steps of about STEP_VALUES values each, however the values nest: one pass
